@@ -1,0 +1,76 @@
+import { type AppRouter, appRouter, buildOpenApiDocument } from '@crm/api';
+import type { Database } from '@crm/db';
+import { DomainError } from '@crm/domain';
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import type pg from 'pg';
+import { databaseReady } from './http/health.ts';
+import { TRPC_PREFIX, trpcApi } from './http/mount-trpc.ts';
+import { requestContext } from './http/request-id.ts';
+import { sendError } from './http/send-error.ts';
+import type { AppState } from './http/state.ts';
+import type { Logger } from './logger.ts';
+import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
+
+export interface AppDeps {
+  db: Database;
+  pool: pg.Pool;
+  logger: Logger;
+  /** URL clients reach the service at, for the OpenAPI document. */
+  publicUrl: string;
+  version: string;
+  trustProxy?: boolean;
+  router?: AppRouter;
+}
+
+const GET_ONLY = new Set(['/healthz', '/readyz', `${REST_PREFIX}/openapi.json`]);
+
+/** Builds the Koa app without listening, so tests and the server share it. */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const router = deps.router ?? appRouter;
+  const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
+  app.silent = true;
+  app.use(requestContext(deps.logger));
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      sendError(ctx, error);
+    }
+  });
+
+  let openApiJson: string | undefined;
+  const routes = new Router<AppState>();
+  routes.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  routes.get('/readyz', async (ctx) => {
+    const ready = await databaseReady(deps.pool);
+    ctx.status = ready ? 200 : 503;
+    if (!ready) ctx.set('Retry-After', '5');
+    ctx.body = { status: ready ? 'ready' : 'database unreachable' };
+  });
+  routes.get(`${REST_PREFIX}/openapi.json`, (ctx) => {
+    openApiJson ??= JSON.stringify(
+      buildOpenApiDocument(router, { baseUrl: deps.publicUrl, version: deps.version }),
+    );
+    ctx.type = 'application/json';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = openApiJson;
+  });
+  routes.all(`${REST_PREFIX}/{*rest}`, restApi(router, deps.db));
+  routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, deps.db));
+  app.use(routes.routes());
+  app.use((ctx) => {
+    if (GET_ONLY.has(ctx.path)) {
+      ctx.set('Allow', 'GET, HEAD');
+      sendError(
+        ctx,
+        new DomainError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use GET`),
+      );
+    } else {
+      sendError(ctx, new DomainError('NOT_FOUND', `Nothing at ${ctx.path}`));
+    }
+  });
+  return app;
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** Every environment variable the server reads, parsed once. */
+const envSchema = z.object({
+  /** PostgreSQL 15+ to use; without it an embedded server keeps its data in DATA_DIR. */
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).optional(),
+  /** Port of the embedded PostgreSQL (127.0.0.1 only); 0 picks a free one. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** URL clients reach the service at; used in the OpenAPI document and trigger URLs. */
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `false` runs the API without the background worker (run `pnpm worker` elsewhere). */
+  RUN_WORKER: z.enum(['true', 'false']).default('true'),
+  /** Trust X-Forwarded-* from a reverse proxy. */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,46 @@
+import { type AppRouter, createApiContext, toDomainError, toTRPCError } from '@crm/api';
+import type { Database } from '@crm/db';
+import type { Actor } from '@crm/domain';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import type { Middleware } from 'koa';
+import { passGate } from './gate.ts';
+import type { AppState } from './state.ts';
+
+export const TRPC_PREFIX = '/trpc';
+
+/**
+ * The same routers for internal TypeScript apps, at /trpc. Authentication and the rate limit
+ * are the REST ones; their failures reach the client as tRPC errors with the same codes.
+ */
+export function trpcApi(router: AppRouter, db: Database): Middleware<AppState> {
+  return async (ctx) => {
+    let actor: Actor | null = null;
+    let gateError: unknown;
+    try {
+      actor = await passGate(ctx, db);
+    } catch (error) {
+      gateError = error;
+    }
+    const apiContext = createApiContext(db, actor, ctx.state.requestId);
+    // Koa must not answer: the tRPC handler writes to res. Its status defaults to 200, and
+    // the reason phrase is left for Node to derive from the final status.
+    ctx.respond = false;
+    ctx.status = 200;
+    ctx.res.statusMessage = '';
+    await nodeHTTPRequestHandler({
+      router,
+      req: ctx.req,
+      res: ctx.res,
+      path: ctx.path.slice(TRPC_PREFIX.length + 1),
+      maxBodySize: 1024 * 1024,
+      createContext: () => {
+        if (gateError) throw toTRPCError(toDomainError(gateError));
+        return apiContext;
+      },
+      onError: ({ error }) => {
+        const domain = toDomainError(error);
+        if (domain.status >= 500) ctx.state.log.error({ err: error, code: domain.code }, 'request failed');
+      },
+    });
+  };
+}

@@ -1,0 +1,152 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type ApiContext,
+  type AppRouter,
+  collectRestRoutes,
+  createApiContext,
+  type ErrorResponse,
+  matchRestRoute,
+  toErrorResponse,
+} from '@crm/api';
+import type { Database } from '@crm/db';
+import { DomainError } from '@crm/domain';
+import type { Middleware } from 'koa';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { passGate } from '../http/gate.ts';
+import { sendError } from '../http/send-error.ts';
+import type { AppState } from '../http/state.ts';
+import { readJsonBody } from './read-body.ts';
+
+export const REST_PREFIX = '/api/v1';
+
+type RequestWithBody = IncomingMessage & { body?: unknown };
+
+const apiContexts = new WeakMap<IncomingMessage, ApiContext>();
+/** The contract error response computed for a failed request, written in place of the adapter's. */
+const failures = new WeakMap<ApiContext, ErrorResponse>();
+
+/**
+ * Serves /api/v1 from the tRPC routers through trpc-to-openapi. Before the adapter runs this
+ * layer answers unknown paths (404) and wrong methods (405), authenticates and rate-limits,
+ * and reads the JSON body itself (413/415/400): the adapter takes a body already on
+ * `req.body`. The adapter's own error body is replaced with the contract's (§2).
+ */
+export function restApi(router: AppRouter, db: Database): Middleware<AppState> {
+  const routes = collectRestRoutes(router);
+  const handler = createOpenApiNodeHttpHandler({
+    router,
+    maxBodySize: 1024 * 1024,
+    createContext: ({ req }: { req: IncomingMessage }) => apiContexts.get(req)!,
+    responseMeta: ({ ctx, errors }: { ctx?: ApiContext; errors: unknown[] }) => {
+      if (errors.length > 0) {
+        const response = toErrorResponse(errors[0], ctx?.requestId ?? '');
+        if (ctx) failures.set(ctx, response);
+        return { status: response.status, headers: response.headers };
+      }
+      return { status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} };
+    },
+  } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
+
+  return async (ctx, next) => {
+    const path = ctx.path.slice(REST_PREFIX.length) || '/';
+    if (path === '/openapi.json') return next();
+    const match = matchRestRoute(routes, ctx.method, path);
+    if (match.kind === 'none')
+      return sendError(ctx, new DomainError('NOT_FOUND', `No endpoint ${ctx.method} ${ctx.path}`));
+    if (match.kind === 'wrong-method') {
+      ctx.set('Allow', match.allow.join(', '));
+      return sendError(
+        ctx,
+        new DomainError(
+          'METHOD_NOT_ALLOWED',
+          `${ctx.method} is not allowed on ${ctx.path}; use ${match.allow.join(', ')}`,
+        ),
+      );
+    }
+    const route = match.route;
+    let apiContext: ApiContext;
+    try {
+      const actor = await passGate(ctx, db);
+      apiContext = createApiContext(db, actor, ctx.state.requestId);
+      if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
+        const body = await readJsonBody(ctx.req);
+        mergeQueryParams(body, ctx.query, route.queryParams);
+        rejectPathKeys(body, route.pathParams);
+        (ctx.req as RequestWithBody).body = body;
+        // The adapter insists on a JSON content type even for an empty body.
+        ctx.req.headers['content-type'] = 'application/json';
+      }
+    } catch (error) {
+      return sendError(ctx, error);
+    }
+    apiContexts.set(ctx.req, apiContext);
+    // Koa must not answer: the tRPC handler writes to res. Its status defaults to 200, and
+    // the reason phrase is left for Node to derive from the final status.
+    ctx.respond = false;
+    ctx.status = 200;
+    ctx.res.statusMessage = '';
+    // The adapter routes on req.url, without our prefix.
+    ctx.req.url = ctx.req.url!.slice(REST_PREFIX.length) || '/';
+    await handler(ctx.req, withContractErrors(ctx.res, apiContext));
+  };
+}
+
+/** POST/PATCH inputs a procedure takes from the query string (declared in its meta); anything else there is refused. */
+function mergeQueryParams(
+  body: Record<string, unknown>,
+  query: Record<string, string | string[] | undefined>,
+  allowed: string[],
+) {
+  for (const [key, value] of Object.entries(query)) {
+    if (!allowed.includes(key)) {
+      throw new DomainError('VALIDATION_FAILED', `Query parameter ${key} is not accepted here`, {
+        details: [{ path: key, message: 'is not a known query parameter' }],
+      });
+    }
+    if (key in body) {
+      throw new DomainError('VALIDATION_FAILED', `${key} is a query parameter; do not send it in the body`, {
+        details: [{ path: key, message: 'belongs in the query string' }],
+      });
+    }
+    body[key] = value;
+  }
+  for (const key of allowed) {
+    if (!(key in query) && key in body) {
+      throw new DomainError('VALIDATION_FAILED', `${key} is a query parameter; do not send it in the body`, {
+        details: [{ path: key, message: 'belongs in the query string' }],
+      });
+    }
+  }
+}
+
+function rejectPathKeys(body: Record<string, unknown>, pathParams: string[]) {
+  for (const key of pathParams) {
+    if (key in body) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `${key} comes from the URL path; do not send it in the body`,
+        {
+          details: [{ path: key, message: 'is a path parameter' }],
+        },
+      );
+    }
+  }
+}
+
+/**
+ * The adapter writes its own error JSON with `res.end`; for a failed request this writes the
+ * contract's body instead, built from the same error the adapter handed to responseMeta.
+ */
+function withContractErrors(res: ServerResponse, apiContext: ApiContext): ServerResponse {
+  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+  (res as { end: (chunk?: unknown) => ServerResponse }).end = (chunk?: unknown) => {
+    if (res.statusCode >= 400) {
+      const failure =
+        failures.get(apiContext) ??
+        toErrorResponse(new DomainError('INTERNAL', 'Internal error'), apiContext.requestId);
+      return end(JSON.stringify(failure.body));
+    }
+    return end(chunk);
+  };
+  return res;
+}

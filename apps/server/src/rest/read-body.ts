@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+import { DomainError } from '@crm/domain';
+
+/** Largest JSON body accepted (contract §2: 413 above). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Reads and parses a JSON request body with the contract's errors: 413 over 1 MiB (checked
+ * on Content-Length first, then while streaming), 415 for another media type, 400 for
+ * malformed JSON or a body that is not an object. An empty body is `{}`.
+ */
+export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return {};
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    req.resume();
+    throw new DomainError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      type
+        ? `Content-Type ${type} is not supported; send application/json`
+        : 'Send the body with Content-Type: application/json',
+    );
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      req.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const at = error instanceof SyntaxError ? /position (\d+)/.exec(error.message)?.[1] : undefined;
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `The request body is not valid JSON${at ? ` (at character ${at})` : ''}`,
+    );
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new DomainError('VALIDATION_FAILED', 'The request body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function tooLarge() {
+  return new DomainError(
+    'PAYLOAD_TOO_LARGE',
+    `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`,
+  );
+}

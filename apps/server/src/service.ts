@@ -1,0 +1,107 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  closePool,
+  createDatabase,
+  createPool,
+  type Database,
+  resolveDataDir,
+  runMigrations,
+  startEmbeddedPostgres,
+} from '@crm/db';
+import type { Runner } from 'graphile-worker';
+import type pg from 'pg';
+import { createApp } from './app.ts';
+import type { Env } from './env.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { startWorker } from './worker/start-worker.ts';
+
+export const VERSION = '0.1.0';
+
+export interface Service {
+  /** Base URL the HTTP server listens on, e.g. http://127.0.0.1:3000. */
+  url: string;
+  connectionString: string;
+  db: Database;
+  pool: pg.Pool;
+  server: Server;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts everything the service needs: the database (embedded unless DATABASE_URL is set),
+ * its migrations, the HTTP server and, unless disabled, the background worker.
+ */
+export async function startService(env: Env, logger: Logger = createLogger(env.LOG_LEVEL)): Promise<Service> {
+  let stopDatabase = async () => {};
+  let connectionString = env.DATABASE_URL;
+  if (!connectionString) {
+    const dataDir = resolveDataDir(env.DATA_DIR);
+    const embedded = await startEmbeddedPostgres({
+      dataDir,
+      port: env.EMBEDDED_PG_PORT,
+      onLog: (line) => logger.debug({ component: 'postgres' }, line.trim()),
+    });
+    logger.info(
+      { dataDir, url: embedded.serverUrl.replace(/:[^:@/]+@/, ':***@') },
+      'embedded PostgreSQL started',
+    );
+    connectionString = embedded.connectionString;
+    stopDatabase = embedded.stop;
+  }
+  try {
+    await runMigrations(connectionString);
+    const pool = createPool({ connectionString, max: env.DATABASE_POOL_SIZE });
+    const db = createDatabase(pool);
+    let worker: Runner | undefined;
+    if (env.RUN_WORKER === 'true') worker = await startWorker({ pool, db, logger });
+    const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+    const app = createApp({
+      db,
+      pool,
+      logger,
+      publicUrl,
+      version: VERSION,
+      trustProxy: env.TRUST_PROXY === 'true',
+    });
+    const server = createServer(app.callback());
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(env.PORT, env.HOST, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+    let stopping: Promise<void> | undefined;
+    return {
+      url: `http://${host}:${port}`,
+      connectionString,
+      db,
+      pool,
+      server,
+      logger,
+      stop() {
+        stopping ??= (async () => {
+          await closeServer(server);
+          await worker?.stop();
+          await closePool(pool);
+          await stopDatabase();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await stopDatabase();
+    throw error;
+  }
+}
+
+/** Stops accepting connections and waits up to 10 s for requests in flight. */
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+  await closed;
+  clearTimeout(timer);
+}

@@ -1,0 +1,30 @@
+import type { Database } from '@crm/db';
+import { Logger as GraphileLogger, type Runner, run, type Logger as WorkerLogger } from 'graphile-worker';
+import type pg from 'pg';
+import type { Logger } from '../logger.ts';
+import { createTaskList, crontab } from './tasks.ts';
+
+export interface WorkerOptions {
+  pool: pg.Pool;
+  db: Database;
+  logger: Logger;
+  concurrency?: number;
+}
+
+/** Starts the graphile-worker runner on the shared pool; several processes share the queue. */
+export async function startWorker(options: WorkerOptions): Promise<Runner> {
+  const log = options.logger.child({ component: 'worker' });
+  const logger: WorkerLogger = new GraphileLogger(() => (level, message, meta) => {
+    const method =
+      level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    log[method]({ meta }, message);
+  });
+  return run({
+    pgPool: options.pool,
+    concurrency: options.concurrency ?? 5,
+    taskList: createTaskList(options.db, log),
+    crontab,
+    noHandleSignals: true,
+    logger,
+  });
+}

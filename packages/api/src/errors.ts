@@ -1,0 +1,126 @@
+import { DomainError, type ErrorDetail, errorCodes } from '@crm/domain';
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+
+/**
+ * The error bridge: every failure, whatever threw it, becomes a DomainError here, and a
+ * DomainError becomes the contract's REST body (§2) or a tRPC error. Nothing a library or
+ * the database said reaches the client; only the code's own message and the request id.
+ */
+export function toDomainError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof DomainError) return error.cause;
+    if (error.cause instanceof z.ZodError) return fromZodError(error.cause);
+    const cause = error.cause ?? error;
+    if (isDatabaseUnavailable(cause)) return unavailable(cause);
+    switch (error.code) {
+      case 'PARSE_ERROR':
+        return new DomainError('VALIDATION_FAILED', 'The request body is not valid JSON');
+      case 'NOT_FOUND':
+        return new DomainError('NOT_FOUND', 'Not found');
+      case 'METHOD_NOT_SUPPORTED':
+        return new DomainError('METHOD_NOT_ALLOWED', 'Method not allowed');
+      case 'PAYLOAD_TOO_LARGE':
+        return new DomainError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
+      case 'UNSUPPORTED_MEDIA_TYPE':
+        return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
+      case 'BAD_REQUEST':
+        return new DomainError('VALIDATION_FAILED', 'The request is not valid');
+      default:
+        return new DomainError('INTERNAL', 'Internal error', { cause });
+    }
+  }
+  if (error instanceof z.ZodError) return fromZodError(error);
+  if (isDatabaseUnavailable(error)) return unavailable(error);
+  return new DomainError('INTERNAL', 'Internal error', { cause: error });
+}
+
+export function fromZodError(error: z.ZodError): DomainError {
+  const details: ErrorDetail[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        details.push({ path: joinPath([...issue.path, key]), message: 'is not a known field' });
+      }
+    } else {
+      details.push({ path: joinPath(issue.path), message: describeIssue(issue) });
+    }
+  }
+  const summary = details
+    .slice(0, 5)
+    .map((d) => (d.path ? `${d.path} ${d.message}` : d.message))
+    .join('; ');
+  return new DomainError('VALIDATION_FAILED', `Invalid request: ${summary}`, { details });
+}
+
+function joinPath(path: PropertyKey[]): string {
+  return path.map((p) => String(p)).join('.');
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    return issue.input === undefined ? 'is required' : `must be of type ${issue.expected}`;
+  }
+  if (issue.code === 'invalid_value') {
+    return `must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
+  }
+  return issue.message.replace(/^Invalid input: /, '');
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  'EHOSTUNREACH',
+]);
+
+/** Connection failures, server shutdown and "too many connections" mean: try again later (503). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (CONNECTION_CODES.has(code)) return true;
+    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300')
+      return true;
+  }
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(
+    error.message,
+  );
+}
+
+function unavailable(cause: unknown) {
+  return new DomainError('UNAVAILABLE', 'The service cannot reach its database; try again shortly', {
+    cause,
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+export interface ErrorResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: { error: { code: string; message: string; details?: ErrorDetail[]; requestId: string } };
+}
+
+/** The REST error response of contract §2. */
+export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
+  const domain = toDomainError(error);
+  return {
+    status: errorCodes[domain.code].status,
+    headers: domain.headers,
+    body: {
+      error: {
+        code: domain.code,
+        message: domain.message,
+        ...(domain.details ? { details: domain.details } : {}),
+        requestId,
+      },
+    },
+  };
+}
+
+export function toTRPCError(error: DomainError): TRPCError {
+  return new TRPCError({ code: errorCodes[error.code].trpc, message: error.message, cause: error });
+}

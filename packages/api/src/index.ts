@@ -1,0 +1,6 @@
+export * from './context.ts';
+export * from './errors.ts';
+export * from './openapi/document.ts';
+export * from './rest-routes.ts';
+export { type AppRouter, appRouter } from './routers/index.ts';
+export { type ApiMeta, createCallerFactory } from './trpc.ts';

@@ -1,0 +1,55 @@
+import type { AnyRouter } from '@trpc/server';
+import { forEachOpenApiProcedure } from 'trpc-to-openapi';
+import type { ApiMeta } from './trpc.ts';
+
+export interface RestRoute {
+  method: string;
+  /** Path below /api/v1 with `{param}` placeholders. */
+  path: string;
+  pattern: RegExp;
+  pathParams: string[];
+  queryParams: string[];
+}
+
+/**
+ * The REST routes declared by the procedures. The server uses them before the OpenAPI
+ * adapter runs, to tell an unknown path (404) from a wrong method (405) and to know which
+ * query parameters of a POST belong to its input.
+ */
+export function collectRestRoutes(router: AnyRouter): RestRoute[] {
+  const routes: RestRoute[] = [];
+  forEachOpenApiProcedure(
+    (router as { _def: { procedures: Record<string, never> } })._def.procedures,
+    ({ meta }) => {
+      const m = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
+      const path = m.openapi.path.replace(/\/$/, '');
+      const source = path
+        .split('/')
+        .map((segment) =>
+          /^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/');
+      routes.push({
+        method: m.openapi.method,
+        path,
+        pattern: new RegExp(`^${source}/?$`, 'i'),
+        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!),
+        queryParams: m.queryParams ?? [],
+      });
+    },
+  );
+  return routes;
+}
+
+export type RouteMatch =
+  | { kind: 'found'; route: RestRoute }
+  | { kind: 'wrong-method'; allow: string[] }
+  | { kind: 'none' };
+
+export function matchRestRoute(routes: RestRoute[], method: string, path: string): RouteMatch {
+  const onPath = routes.filter((r) => r.pattern.test(path));
+  if (onPath.length === 0) return { kind: 'none' };
+  const route = onPath.find((r) => r.method === method);
+  if (route) return { kind: 'found', route };
+  return { kind: 'wrong-method', allow: [...new Set(onPath.map((r) => r.method))] };
+}

@@ -1,0 +1,100 @@
+import {
+  addFieldInput,
+  addFolderField,
+  changeFieldInput,
+  changeFolderField,
+  createFolder,
+  createFolderInput,
+  envelope,
+  findFolders,
+  folderIdInput,
+  folderOutput,
+  getFolder,
+  listEnvelope,
+  pagingInput,
+  removeFieldInput,
+  removeFolderField,
+  renameFolder,
+  updateFolderInput,
+} from '@crm/domain';
+import { z } from 'zod';
+import { authedProcedure, router } from '../../trpc.ts';
+
+const tags = ['Folders'];
+const one = envelope(folderOutput);
+
+export const foldersRouter = router({
+  list: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/folders', tags, summary: 'List folders with their fields' } })
+    .input(z.strictObject({ ...pagingInput }))
+    .output(listEnvelope(folderOutput))
+    .query(({ ctx, input }) => findFolders(ctx.db, ctx.actor, input)),
+
+  get: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/folders/{id}', tags, summary: 'Get a folder' }, errors: [404] })
+    .input(folderIdInput)
+    .output(one)
+    .query(async ({ ctx, input }) => ({ data: await getFolder(ctx.db, ctx.actor, input.id) })),
+
+  create: authedProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/folders', tags, summary: 'Create a folder' },
+      successStatus: 201,
+    })
+    .input(createFolderInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await createFolder(ctx.db, ctx.actor, input) })),
+
+  rename: authedProcedure
+    .meta({
+      openapi: { method: 'PATCH', path: '/folders/{id}', tags, summary: 'Rename a folder' },
+      errors: [404],
+    })
+    .input(updateFolderInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await renameFolder(ctx.db, ctx.actor, input) })),
+
+  addField: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/folders/{id}/fields',
+        tags,
+        summary: 'Add a custom field to a folder',
+      },
+      successStatus: 201,
+      errors: [404],
+    })
+    .input(addFieldInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await addFolderField(ctx.db, ctx.actor, input) })),
+
+  changeField: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/folders/{id}/fields/{key}',
+        tags,
+        summary: 'Change a field: label, type or options',
+        description: 'A type or options change is refused (400) while stored values would not fit it.',
+      },
+      errors: [404],
+    })
+    .input(changeFieldInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await changeFolderField(ctx.db, ctx.actor, input) })),
+
+  removeField: authedProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/folders/{id}/fields/{key}',
+        tags,
+        summary: 'Remove a field and its values',
+      },
+      errors: [404],
+    })
+    .input(removeFieldInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await removeFolderField(ctx.db, ctx.actor, input) })),
+});

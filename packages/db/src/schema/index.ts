@@ -1,0 +1,6 @@
+export * from './api-keys.ts';
+export * from './folders.ts';
+export * from './pipelines.ts';
+export * from './rate-limits.ts';
+export * from './records.ts';
+export * from './workspaces.ts';

@@ -1,0 +1,18 @@
+import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { instant } from './columns.ts';
+
+/**
+ * Fixed one-minute buckets of a sliding-window counter (contract §5). A request is weighed
+ * against the current bucket plus the share of the previous bucket still inside the window.
+ * Kept in Postgres so every server process shares the same counts.
+ */
+export const rateLimitBuckets = pgTable(
+  'rate_limit_buckets',
+  {
+    /** What is limited, e.g. `ws:<workspaceId>` or `wf:<workflowId>`. */
+    subject: text().notNull(),
+    windowStart: instant().notNull(),
+    count: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.subject, t.windowStart] })],
+);

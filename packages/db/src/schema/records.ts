@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import { foreignKey, index, integer, jsonb, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
+import { folders } from './folders.ts';
+import { users } from './workspaces.ts';
+
+export const records = pgTable(
+  'records',
+  {
+    workspaceId: workspaceId(),
+    id: text().primaryKey(),
+    folderId: text().notNull(),
+    title: text().notNull(),
+    email: text(),
+    phone: text(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    ownerId: text().references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Lower-cased title, email, phone and TEXT custom values joined by newlines, written by the
+     * domain on every change. The `q` search is a substring match on it through a trigram index.
+     */
+    searchText: text().notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    trashedAt: instant(),
+  },
+  (t) => [
+    unique('records_workspace_id_key').on(t.workspaceId, t.id),
+    // A record can only sit in a folder of its own workspace.
+    foreignKey({
+      name: 'records_folder_fk',
+      columns: [t.workspaceId, t.folderId],
+      foreignColumns: [folders.workspaceId, folders.id],
+    }).onDelete('cascade'),
+    index('records_live_created_idx')
+      .on(t.workspaceId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.trashedAt} is null`),
+    index('records_live_folder_created_idx')
+      .on(t.workspaceId, t.folderId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.trashedAt} is null`),
+    index('records_trash_idx').on(t.workspaceId, t.trashedAt).where(sql`${t.trashedAt} is not null`),
+    index('records_updated_idx').on(t.workspaceId, t.updatedAt),
+    index('records_live_email_idx')
+      .on(t.workspaceId, t.folderId, sql`lower(${t.email})`)
+      .where(sql`${t.trashedAt} is null and ${t.email} is not null`),
+    index('records_search_idx').using('gin', t.workspaceId, t.searchText.op('gin_trgm_ops')),
+  ],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    workspaceId: workspaceId(),
+    id: text().primaryKey(),
+    recordId: text().notNull(),
+    text: text().notNull(),
+    authorId: text().references(() => users.id, { onDelete: 'set null' }),
+    /** Display name of the author when the comment was written. */
+    author: text().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'comments_record_fk',
+      columns: [t.workspaceId, t.recordId],
+      foreignColumns: [records.workspaceId, records.id],
+    }).onDelete('cascade'),
+    index('comments_record_idx').on(t.workspaceId, t.recordId, t.createdAt, t.id),
+  ],
+);
+
+export const callDirections = ['INBOUND', 'OUTBOUND'] as const;
+export const callOutcomes = ['CONNECTED', 'NO_ANSWER', 'BUSY', 'VOICEMAIL', 'FAILED'] as const;
+
+export const callLogs = pgTable(
+  'call_logs',
+  {
+    workspaceId: workspaceId(),
+    id: text().primaryKey(),
+    recordId: text().notNull(),
+    direction: text({ enum: callDirections }).notNull().default('OUTBOUND'),
+    outcome: text({ enum: callOutcomes }).notNull().default('CONNECTED'),
+    /** Whole seconds. */
+    duration: integer(),
+    phone: text(),
+    notes: text(),
+    calledAt: instant().notNull(),
+    authorId: text().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'call_logs_record_fk',
+      columns: [t.workspaceId, t.recordId],
+      foreignColumns: [records.workspaceId, records.id],
+    }).onDelete('cascade'),
+    index('call_logs_record_idx').on(t.workspaceId, t.recordId, t.createdAt, t.id),
+  ],
+);

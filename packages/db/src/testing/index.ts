@@ -1,0 +1,84 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../embedded.ts';
+import { runMigrations } from '../migrate.ts';
+
+/**
+ * Test databases: one server per test run (the one in DATABASE_URL, or an embedded one in a
+ * temporary folder), one migrated template database, and a fresh clone of it per test file.
+ */
+
+export interface TestServer {
+  serverUrl: string;
+  templateName: string;
+  stop(): Promise<void>;
+}
+
+const ENV_SERVER = 'CRM_TEST_SERVER_URL';
+const ENV_TEMPLATE = 'CRM_TEST_TEMPLATE';
+
+export async function startTestServer(): Promise<TestServer> {
+  let serverUrl: string;
+  let stopServer = async () => {};
+  if (process.env.DATABASE_URL) {
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = '';
+    serverUrl = url.toString().replace(/\/$/, '');
+  } else {
+    const dataDir = await mkdtemp(join(tmpdir(), 'crm-test-pg-'));
+    const embedded = await startEmbeddedPostgres({ dataDir });
+    serverUrl = embedded.serverUrl;
+    stopServer = embedded.stop;
+  }
+  const templateName = `crm_template_${process.pid}_${Date.now().toString(36)}`;
+  await admin(serverUrl, async (client) => {
+    await client.query(`create database ${templateName}`);
+  });
+  await runMigrations(`${serverUrl}/${templateName}`);
+  process.env[ENV_SERVER] = serverUrl;
+  process.env[ENV_TEMPLATE] = templateName;
+  return {
+    serverUrl,
+    templateName,
+    async stop() {
+      await admin(serverUrl, (client) =>
+        client.query(`drop database if exists ${templateName} with (force)`),
+      );
+      await stopServer();
+    },
+  };
+}
+
+export interface TestDatabase {
+  connectionString: string;
+  drop(): Promise<void>;
+}
+
+/** Clones the migrated template into a database of its own for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env[ENV_SERVER];
+  const template = process.env[ENV_TEMPLATE];
+  if (!serverUrl || !template)
+    throw new Error('the test server is not running: is the global setup configured?');
+  const name = `crm_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await admin(serverUrl, (client) => client.query(`create database ${name} template ${template}`));
+  return {
+    connectionString: `${serverUrl}/${name}`,
+    drop: () =>
+      admin(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(
+        () => {},
+      ),
+  };
+}
+
+async function admin<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

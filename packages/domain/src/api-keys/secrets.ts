@@ -1,0 +1,26 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const KEY_PREFIX = 'crm_';
+/** Characters of the secret kept for display, `crm_` included. */
+const DISPLAY_LENGTH = 12;
+
+/** `crm_` + 32 random bytes in base62 (contract §5). */
+export function generateSecret(): string {
+  let value = 0n;
+  for (const byte of randomBytes(32)) value = (value << 8n) | BigInt(byte);
+  let out = '';
+  while (value > 0n) {
+    out = BASE62[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return KEY_PREFIX + out.padStart(43, '0');
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function displayPrefix(secret: string): string {
+  return secret.slice(0, DISPLAY_LENGTH);
+}

@@ -1,0 +1,32 @@
+import type { Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
+import type { Actor } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import type { FolderRow } from './serialize.ts';
+
+/**
+ * Loads a folder of the caller's workspace or throws NOT_FOUND. `lock: 'share'` keeps its
+ * fields fixed until the transaction ends (record writes); `'update'` is for changing them.
+ */
+export async function loadFolder(
+  tx: Executor,
+  actor: Actor,
+  id: string,
+  lock?: 'share' | 'update',
+): Promise<FolderRow> {
+  if (!isId('folder', id)) throw notFound('Folder', id);
+  const query = tx
+    .select()
+    .from(schema.folders)
+    .where(and(eq(schema.folders.workspaceId, actor.workspaceId), eq(schema.folders.id, id)));
+  const rows = await (lock === 'share'
+    ? query.for('share')
+    : lock === 'update'
+      ? query.for('update')
+      : query);
+  const row = rows[0];
+  if (!row) throw notFound('Folder', id);
+  return row;
+}

@@ -1,0 +1,98 @@
+import type { Database } from '@crm/db';
+import { sql } from 'drizzle-orm';
+
+const WINDOW_MS = 60_000;
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window's count falls enough for another request (RateLimit-Reset). */
+  resetSeconds: number;
+  /** Whole seconds to wait before retrying, at least 1; only meaningful when not allowed. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one request against a sliding one-minute window (contract §5) kept in Postgres, so
+ * every server process shares it. The window is approximated by two fixed buckets: the
+ * current minute's count plus the previous minute's count weighted by how much of it still
+ * lies inside the window. One statement both checks and counts, under the bucket row's lock,
+ * so concurrent requests cannot overshoot. A refused request is not counted.
+ */
+export async function consumeRateLimit(
+  db: Database,
+  subject: string,
+  limit: number,
+  now: number = Date.now(),
+): Promise<RateLimitResult> {
+  const windowStart = now - (now % WINDOW_MS);
+  const elapsed = now - windowStart;
+  const weight = 1 - elapsed / WINDOW_MS;
+  const current = new Date(windowStart);
+  const previous = new Date(windowStart - WINDOW_MS);
+  const result = await db.execute<{ count: number; previous: number }>(sql`
+    with prev as (
+      select coalesce((select count from rate_limit_buckets where subject = ${subject} and window_start = ${previous}), 0) * ${weight}::float8 as weighted
+    ), bucket as (
+      insert into rate_limit_buckets as b (subject, window_start, count)
+      select ${subject}, ${current}, case when prev.weighted + 1 <= ${limit} then 1 else 0 end from prev
+      on conflict (subject, window_start) do update set count = b.count + 1
+        where b.count + 1 + (select weighted from prev) <= ${limit}
+      returning b.count
+    )
+    select (select count from bucket) as count,
+           (select count from rate_limit_buckets where subject = ${subject} and window_start = ${previous}) as previous,
+           (select count from rate_limit_buckets where subject = ${subject} and window_start = ${current}) as stored
+  `);
+  const row = result.rows[0] as unknown as {
+    count: number | null;
+    previous: number | null;
+    stored: number | null;
+  };
+  const prevCount = row.previous ?? 0;
+  const allowed = row.count !== null && row.count > 0;
+  // After an allowed request `count` is the new value; after a refused one the stored value
+  // (the CTE's snapshot predates this statement's own write, which did not happen).
+  const curCount = allowed ? row.count! : (row.stored ?? 0);
+  const used = prevCount * weight + curCount;
+  const remaining = Math.max(0, Math.floor(limit - used));
+  const wait = secondsUntilSlot(prevCount, curCount, limit, elapsed / 1000);
+  return {
+    allowed,
+    limit,
+    remaining,
+    resetSeconds: remaining > 0 ? Math.max(1, Math.ceil((WINDOW_MS - elapsed) / 1000)) : wait,
+    retryAfterSeconds: wait,
+  };
+}
+
+/**
+ * Smallest whole number of seconds (at least 1) after which one more request fits:
+ * either later in this bucket, as the previous bucket's weight shrinks, or in the next one,
+ * where this bucket becomes the weighted previous.
+ */
+export function secondsUntilSlot(prev: number, cur: number, limit: number, elapsedSeconds: number): number {
+  const left = 60 - elapsedSeconds;
+  let wait: number;
+  if (cur + 1 <= limit && prev > 0) {
+    // prev * (1 - (e + t) / 60) + cur + 1 <= limit
+    const t = 60 * (1 - (limit - cur - 1) / prev) - elapsedSeconds;
+    wait = t <= left ? Math.max(0, t) : left;
+  } else if (cur + 1 <= limit) {
+    wait = 0;
+  } else {
+    // cur * (1 - t' / 60) + 1 <= limit, t' seconds into the next bucket
+    const into = cur > 0 ? Math.max(0, 60 * (1 - (limit - 1) / cur)) : 0;
+    wait = left + into;
+  }
+  return Math.max(1, Math.ceil(wait));
+}
+
+/** Drops buckets that can no longer weigh on any window. */
+export async function pruneRateLimitBuckets(db: Database): Promise<number> {
+  const result = await db.execute(
+    sql`delete from rate_limit_buckets where window_start < now() - interval '5 minutes'`,
+  );
+  return result.rowCount ?? 0;
+}

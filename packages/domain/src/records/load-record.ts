@@ -1,0 +1,38 @@
+import type { Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Actor } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import type { RecordRow } from './serialize.ts';
+
+export interface LoadRecordOptions {
+  /** `live` (default) treats a trashed record as not found; `trashed` finds only the Trash. */
+  state?: 'live' | 'trashed';
+  forUpdate?: boolean;
+}
+
+/** Loads a record of the caller's workspace or throws NOT_FOUND (contract §2: other workspaces' ids and trashed records are not found). */
+export async function loadRecord(
+  tx: Executor,
+  actor: Actor,
+  id: string,
+  options: LoadRecordOptions = {},
+): Promise<RecordRow> {
+  if (!isId('record', id)) throw notFound('Record', id);
+  const r = schema.records;
+  const query = tx
+    .select()
+    .from(r)
+    .where(
+      and(
+        eq(r.workspaceId, actor.workspaceId),
+        eq(r.id, id),
+        options.state === 'trashed' ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
+      ),
+    );
+  const rows = await (options.forUpdate ? query.for('update') : query);
+  const row = rows[0];
+  if (!row) throw notFound('Record', id);
+  return row;
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { pagingInput } from '../shared/paging.ts';
+import { idParam, instantInput, instantOutput } from '../shared/schemas.ts';
+
+const title = z.string().trim().min(1, 'must not be empty').max(500);
+const email = z.email('must be an email address').max(320);
+const phone = z.string().trim().max(64);
+const customValues = z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'Custom field values keyed by the folder field `key`.' });
+
+export const recordOutput = z
+  .object({
+    id: z.string().meta({ example: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
+    folderId: z.string(),
+    title: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    ownerId: z.string().nullable(),
+    createdAt: instantOutput(),
+    updatedAt: instantOutput(),
+    trashedAt: instantOutput().nullable().meta({ description: 'Set while the record is in Trash.' }),
+  })
+  .meta({ id: 'Record' });
+
+export type RecordOutput = z.infer<typeof recordOutput>;
+
+export const createRecordInput = z.strictObject({
+  folderId: z.string().max(200).meta({ description: 'Folder that holds the record' }),
+  title,
+  email: email.nullish(),
+  phone: phone.nullish(),
+  data: customValues.optional(),
+  ownerId: z.string().max(200).nullish().meta({ description: 'A user (usr_…) of the workspace' }),
+  upsert: z.enum(['email']).optional().meta({
+    description:
+      'With `email`: update the live record of the folder with that email instead of creating one (200).',
+  }),
+});
+
+export const updateRecordInput = z.strictObject({
+  id: idParam('Record id'),
+  title: title.optional(),
+  email: email.nullish(),
+  phone: phone.nullish(),
+  data: customValues.optional().meta({
+    description: 'Merged into the stored values: keys given replace, a key given as null is removed.',
+  }),
+  ownerId: z.string().max(200).nullish(),
+});
+
+export const recordIdInput = z.strictObject({ id: idParam('Record id') });
+
+export const findRecordsInput = z.strictObject({
+  folderId: z.string().max(200).optional().meta({ description: 'Only records of this folder' }),
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Case-insensitive substring of title, email, phone or a TEXT value' }),
+  q: z.string().max(200).optional().meta({ description: 'Same as `search`' }),
+  updatedSince: instantInput()
+    .optional()
+    .meta({ description: 'Only records changed at or after this instant' }),
+  trashed: z.enum(['true', 'false']).optional().meta({ description: '`true` lists only the Trash' }),
+  ...pagingInput,
+});

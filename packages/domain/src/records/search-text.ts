@@ -1,0 +1,31 @@
+import type { FieldDefinition } from '@crm/db/schema';
+import { type SQL, sql } from 'drizzle-orm';
+
+/**
+ * The text the `q` search looks in: title, email, phone and TEXT custom values, lower-cased
+ * and joined by newlines. `searchTextSql` computes the same inside Postgres for bulk updates
+ * after a folder's fields change.
+ */
+export function searchTextOf(
+  record: { title: string; email: string | null; phone: string | null; data: Record<string, unknown> },
+  fields: FieldDefinition[],
+): string {
+  const parts: string[] = [record.title];
+  if (record.email !== null) parts.push(record.email);
+  if (record.phone !== null) parts.push(record.phone);
+  for (const field of fields) {
+    const value = record.data[field.key];
+    if (field.type === 'TEXT' && typeof value === 'string') parts.push(value);
+  }
+  return parts.join('\n').toLowerCase();
+}
+
+export function searchTextSql(fields: FieldDefinition[]): SQL {
+  const textKeys = fields.filter((f) => f.type === 'TEXT').map((f) => sql`data ->> ${f.key}`);
+  return sql`lower(concat_ws(E'\n', title, email, phone${textKeys.length ? sql`, ${sql.join(textKeys, sql`, `)}` : sql``}))`;
+}
+
+/** Escapes LIKE wildcards so the user's text is matched literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

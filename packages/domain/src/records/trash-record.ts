@@ -1,0 +1,66 @@
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Actor } from '../shared/actor.ts';
+import { loadRecord } from './load-record.ts';
+import { serializeRecord } from './serialize.ts';
+
+/** Records stay in Trash this long before the scheduled purge removes them. */
+export const TRASH_RETENTION_DAYS = 30;
+
+/** DELETE moves a record to Trash (contract §4); a trashed record is not found again. */
+export async function trashRecord(db: Database, actor: Actor, id: string) {
+  return db.transaction(async (tx) => {
+    await loadRecord(tx, actor, id, { forUpdate: true });
+    const r = schema.records;
+    const [row] = await tx
+      .update(r)
+      .set({ trashedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
+      .returning();
+    return serializeRecord(row!);
+  });
+}
+
+export async function restoreRecord(db: Database, actor: Actor, id: string) {
+  return db.transaction(async (tx) => {
+    await loadRecord(tx, actor, id, { state: 'trashed', forUpdate: true });
+    const r = schema.records;
+    const [row] = await tx
+      .update(r)
+      .set({ trashedAt: null, updatedAt: sql`now()` })
+      .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
+      .returning();
+    return serializeRecord(row!);
+  });
+}
+
+/**
+ * Permanently removes records that have been in Trash longer than the retention, in batches
+ * so a large Trash never holds long locks. Links from deals and tasks are cleared first;
+ * comments and calls go with their record. Runs across all workspaces (a scheduled job).
+ */
+export async function purgeTrash(db: Database, options: { olderThanDays?: number; batchSize?: number } = {}) {
+  const days = options.olderThanDays ?? TRASH_RETENTION_DAYS;
+  const batchSize = options.batchSize ?? 500;
+  let purged = 0;
+  for (;;) {
+    const removed = await db.transaction(async (tx) => {
+      const r = schema.records;
+      const doomed = await tx
+        .select({ workspaceId: r.workspaceId, id: r.id })
+        .from(r)
+        .where(lt(r.trashedAt, sql`now() - make_interval(days => ${days})`))
+        .limit(batchSize)
+        .for('update', { skipLocked: true });
+      if (doomed.length === 0) return 0;
+      const ids = doomed.map((d) => d.id);
+      await tx.execute(sql`update deals set record_id = null where record_id in ${ids}`);
+      await tx.execute(sql`update tasks set record_id = null where record_id in ${ids}`);
+      await tx.execute(sql`delete from records where id in ${ids}`);
+      return doomed.length;
+    });
+    purged += removed;
+    if (removed < batchSize) return purged;
+  }
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Identifiers are `<prefix>_<suffix>` (contract §1). The suffix is a TypeID-style base32
+ * encoding of 128 bits: a UUIDv7 (time-sortable) for most resources, 128 random bits for
+ * workflows, whose URL is their only secret.
+ */
+export const idPrefixes = {
+  workspace: 'ws',
+  user: 'usr',
+  apiKey: 'key',
+  folder: 'fld',
+  record: 'rec',
+  comment: 'note',
+  call: 'call',
+  pipeline: 'pl',
+  stage: 'st',
+  deal: 'deal',
+  task: 'task',
+  workflow: 'wf',
+  run: 'run',
+  webhook: 'wh',
+  event: 'evt',
+  delivery: 'dlv',
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const SUFFIX = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
+
+/** Encodes 16 bytes as 26 base32 characters (the first carries only 3 bits). */
+function encode(bytes: Uint8Array): string {
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  let out = '';
+  for (let i = 0; i < 26; i++) {
+    out = ALPHABET[Number(value & 31n)] + out;
+    value >>= 5n;
+  }
+  return out;
+}
+
+let lastMillis = 0;
+let sequence = 0;
+
+/** A UUIDv7: 48 bits of Unix milliseconds, version, 12 bits that keep ids of one millisecond ordered, variant, random. */
+function uuidv7(): Uint8Array {
+  const bytes = randomBytes(16);
+  let millis = Date.now();
+  if (millis <= lastMillis) {
+    sequence++;
+    if (sequence > 0xfff) {
+      lastMillis++;
+      sequence = 0;
+    }
+    millis = lastMillis;
+  } else {
+    lastMillis = millis;
+    sequence = 0;
+  }
+  bytes[0] = Math.floor(millis / 2 ** 40) & 0xff;
+  bytes[1] = Math.floor(millis / 2 ** 32) & 0xff;
+  bytes[2] = (millis >>> 24) & 0xff;
+  bytes[3] = (millis >>> 16) & 0xff;
+  bytes[4] = (millis >>> 8) & 0xff;
+  bytes[5] = millis & 0xff;
+  bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  return bytes;
+}
+
+export function newId(kind: IdKind): string {
+  const bytes = kind === 'workflow' ? randomBytes(16) : uuidv7();
+  return `${idPrefixes[kind]}_${encode(bytes)}`;
+}
+
+/** True when `value` has the shape of an id of that kind; anything else is simply not found. */
+export function isId(kind: IdKind, value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const prefix = idPrefixes[kind];
+  return (
+    value.length === prefix.length + 27 &&
+    value.startsWith(`${prefix}_`) &&
+    SUFFIX.test(value.slice(prefix.length + 1))
+  );
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { DomainError } from './errors.ts';
+
+export const MAX_PAGE_SIZE = 200;
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** Query parameters of every list (contract §3). */
+export const pagingInput = {
+  page: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: '1-based page number (default 1). Not together with `cursor`.' }),
+  pageSize: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .meta({ description: 'The `meta.nextCursor` of the previous page (keyset paging).' }),
+};
+
+export interface PagingInput {
+  page?: number | undefined;
+  pageSize?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface Keyset {
+  createdAt: string;
+  id: string;
+}
+
+export type Paging =
+  | { kind: 'offset'; page: number; pageSize: number; offset: number }
+  | { kind: 'cursor'; pageSize: number; after: Keyset };
+
+export function resolvePaging(input: PagingInput): Paging {
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+    throw rangeError('pageSize', `must be between 1 and ${MAX_PAGE_SIZE}`);
+  }
+  if (input.cursor !== undefined) {
+    if (input.page !== undefined) throw rangeError('page', 'cannot be combined with cursor');
+    return { kind: 'cursor', pageSize, after: decodeCursor(input.cursor) };
+  }
+  const page = input.page ?? 1;
+  if (page < 1 || page > 1_000_000) throw rangeError('page', 'must be between 1 and 1000000');
+  return { kind: 'offset', page, pageSize, offset: (page - 1) * pageSize };
+}
+
+function rangeError(path: string, message: string) {
+  return new DomainError('VALIDATION_FAILED', `${path} ${message}`, { details: [{ path, message }] });
+}
+
+export function encodeCursor(keyset: Keyset): string {
+  return Buffer.from(JSON.stringify([keyset.createdAt, keyset.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Keyset {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string' &&
+      !Number.isNaN(Date.parse(parsed[0]))
+    ) {
+      return { createdAt: parsed[0], id: parsed[1] };
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw rangeError('cursor', 'is not a cursor returned by this API');
+}
+
+export interface PageMeta {
+  page: number | null;
+  pageSize: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/**
+ * Builds a page from rows fetched with `limit pageSize + 1`: the extra row only tells
+ * whether there is more.
+ */
+export function toPage<Row extends { createdAt: Date; id: string }, Item>(
+  rows: Row[],
+  paging: Paging,
+  serialize: (row: Row) => Item,
+): { data: Item[]; meta: PageMeta } {
+  const hasMore = rows.length > paging.pageSize;
+  const visible = hasMore ? rows.slice(0, paging.pageSize) : rows;
+  const last = visible[visible.length - 1];
+  return {
+    data: visible.map(serialize),
+    meta: {
+      page: paging.kind === 'offset' ? paging.page : null,
+      pageSize: paging.pageSize,
+      hasMore,
+      nextCursor:
+        hasMore && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Shared zod pieces. Input objects are strict (unknown keys are a 400, contract §1).
+ *
+ * Numbers and booleans in request bodies are wrapped in a pipe: the REST adapter coerces
+ * plain number/boolean schemas (so `"false"` would become `true`), and a pipe is left alone.
+ */
+export const bodyNumber = () => z.number().pipe(z.number());
+export const bodyBoolean = () => z.boolean().pipe(z.boolean());
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Any ISO 8601 instant (with or without milliseconds, `Z` or an offset); normalised to UTC with milliseconds. */
+export const instantInput = () =>
+  z
+    .string()
+    .regex(INSTANT, 'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z')
+    .refine(
+      (value) => !Number.isNaN(Date.parse(value)),
+      'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z',
+    )
+    .transform((value) => new Date(value).toISOString())
+    .meta({ format: 'date-time' });
+
+/** Output instants: always written with milliseconds and Z. */
+export const instantOutput = () =>
+  z.string().meta({ format: 'date-time', example: '2026-11-21T09:30:00.000Z' });
+
+export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar day `YYYY-MM-DD` that exists. */
+export const dateOnly = () =>
+  z.string().regex(DATE_ONLY, 'must be a date YYYY-MM-DD').refine(isRealDate, 'must be a date that exists');
+
+export function isRealDate(value: string): boolean {
+  if (!DATE_ONLY.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/** An id path or query parameter. Shape is not checked here: a malformed id is a 404, not a 400. */
+export const idParam = (description: string) => z.string().max(200).meta({ description });
+
+export const envelope = <T extends z.ZodType>(item: T) => z.object({ data: item });
+
+export const pageMeta = z
+  .object({
+    page: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Page number when paging by `page`; null when paging by cursor.' }),
+    pageSize: z.number().int(),
+    hasMore: z.boolean(),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as `cursor` to get the next page; null on the last page.' }),
+  })
+  .meta({ id: 'PageMeta' });
+
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), meta: pageMeta });
+
+export function toInstant(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}

@@ -1,0 +1,23 @@
+import type { Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
+import { invalid } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+
+/** A user reference in a body (owner, assignee) must be a member of the workspace: 400 otherwise. */
+export async function assertMember(
+  tx: Executor,
+  workspaceId: string,
+  userId: string,
+  path: string,
+): Promise<void> {
+  if (isId('user', userId)) {
+    const m = schema.memberships;
+    const rows = await tx
+      .select({ userId: m.userId })
+      .from(m)
+      .where(and(eq(m.workspaceId, workspaceId), eq(m.userId, userId)));
+    if (rows.length > 0) return;
+  }
+  throw invalid(path, `${userId} is not a member of this workspace`);
+}
