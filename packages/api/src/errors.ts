@@ -60,7 +60,8 @@ function joinPath(path: PropertyKey[]): string {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type') {
-    return issue.input === undefined ? 'is required' : `must be of type ${issue.expected}`;
+    // zod 4 leaves `input` off issues unless asked; its message names what it received.
+    return /received undefined$/.test(issue.message) ? 'is required' : `must be of type ${issue.expected}`;
   }
   if (issue.code === 'invalid_value') {
     return `must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;

@@ -37,6 +37,14 @@ export function trpcApi(router: AppRouter, db: Database): Middleware<AppState> {
         if (gateError) throw toTRPCError(toDomainError(gateError));
         return apiContext;
       },
+      // Headers a failure implies (Retry-After, WWW-Authenticate) as on the REST surface.
+      responseMeta: ({ errors }) => {
+        const headers = new Headers();
+        for (const error of errors) {
+          for (const [name, value] of Object.entries(toDomainError(error).headers)) headers.set(name, value);
+        }
+        return { headers };
+      },
       onError: ({ error }) => {
         const domain = toDomainError(error);
         if (domain.status >= 500) ctx.state.log.error({ err: error, code: domain.code }, 'request failed');

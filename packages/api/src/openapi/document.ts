@@ -1,55 +1,29 @@
-import { errorCodes } from '@crm/domain';
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openapi';
 import type { ApiMeta } from '../trpc.ts';
+import {
+  ERROR_NAMES,
+  errorResponse,
+  errorSchema,
+  headerComponents,
+  SUCCESS_HEADERS,
+  TAG_DESCRIPTIONS,
+} from './components.ts';
 
 type Json = Record<string, unknown>;
 type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
-
-const ERROR_NAMES: Record<number, string> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  409: 'Conflict',
-  413: 'PayloadTooLarge',
-  415: 'UnsupportedMediaType',
-  422: 'IdempotencyKeyReused',
-  429: 'RateLimited',
-  500: 'Internal',
-  503: 'Unavailable',
-};
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'The body or query failed validation (details name each field)',
-  401: 'No, unknown, revoked or expired API key',
-  403: 'The API key lacks the scope for this call',
-  404: 'No such resource in this workspace',
-  409: 'A request with the same Idempotency-Key is still running',
-  413: 'The body is larger than 1 MiB',
-  415: 'The body is not application/json',
-  422: 'The Idempotency-Key was used with another body',
-  429: 'Over the rate limit; wait Retry-After seconds',
-  500: 'Unexpected error; quote the requestId when reporting it',
-  503: 'The database cannot be reached; retry after Retry-After seconds',
-};
+type RouteMeta = ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
 
 /** Statuses any authenticated endpoint can answer. */
 const COMMON_ERRORS = [400, 401, 403, 429, 500, 503];
-/** Statuses any endpoint that takes a JSON body can answer as well. */
+/** Statuses any endpoint whose JSON body the server reads (every POST and PATCH) can answer as well. */
 const BODY_ERRORS = [413, 415];
 
-const header = (description: string, schema: Json = { type: 'integer' }) => ({ description, schema });
-
-const COMMON_HEADERS = {
-  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
-  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
-  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
-};
-
 export interface DocumentOptions {
-  /** Public URL of the service, e.g. https://crm.example.com; the document's server is `<baseUrl>/api/v1`. */
+  /**
+   * Public URL of the service, e.g. https://crm.example.com; the document's server is
+   * `<baseUrl>/api/v1`. An empty string gives the relative server `/api/v1`.
+   */
   baseUrl: string;
   version: string;
 }
@@ -65,7 +39,8 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
     version: options.version,
     baseUrl: `${options.baseUrl.replace(/\/$/, '')}/api/v1`,
     description:
-      'Records in folders, comments and calls, pipelines and deals, tasks. Every call needs `Authorization: Bearer <API key>`. Successful bodies are `{ "data": … }` (lists add `meta`); errors are `{ "error": { code, message, details?, requestId } }`.',
+      'Records in folders, comments and calls, pipelines and deals, tasks. Every call needs `Authorization: Bearer <API key>`. Successful bodies are `{ "data": … }` (lists add `meta`); errors are `{ "error": { code, message, details?, requestId } }`. Requests are limited per workspace (120 a minute by default); every response carries `X-Request-Id`.',
+    license: { name: 'MIT', identifier: 'MIT' },
     securitySchemes: {
       bearerAuth: {
         type: 'http',
@@ -73,77 +48,82 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
         description: 'An API key (`crm_…`) created in the settings area or with the CLI.',
       },
     },
-    tags: ['Records', 'Folders'],
   });
   const paths = doc.paths as Record<string, Record<string, Json>>;
+  const usedErrors = new Set<number>();
+  const usedTags: string[] = [];
   forEachOpenApiProcedure(
     (router as { _def: { procedures: Record<string, never> } })._def.procedures,
     ({ meta }) => {
-      const m = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
-      const path = m.openapi.path.replace(/\/$/, '');
-      const method = m.openapi.method.toLowerCase();
-      const operation = paths[path]?.[method];
+      const m = meta as RouteMeta;
+      const operation = paths[m.openapi.path.replace(/\/$/, '')]?.[m.openapi.method.toLowerCase()];
       if (!operation) return;
-      fixOperation(operation, m);
+      for (const status of fixOperation(operation, m)) usedErrors.add(status);
+      for (const tag of m.openapi.tags ?? []) if (!usedTags.includes(tag)) usedTags.push(tag);
     },
   );
+  doc.servers = (doc.servers ?? []).map((server) => ({ ...server, description: 'REST API, version 1' }));
+  doc.tags = usedTags.map((name) =>
+    TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name },
+  );
+
   const components = (doc.components ?? {}) as Json & { schemas?: Record<string, unknown> };
   for (const name of Object.keys(components.schemas ?? {})) {
     if (name.startsWith('error.')) delete components.schemas![name];
   }
   components.schemas = { ...components.schemas, Error: errorSchema() };
-  components.headers = {
-    'X-Request-Id': header('Identifies the request in the service logs; echoes the client’s X-Request-Id.', {
-      type: 'string',
-    }),
-    'RateLimit-Limit': header('Requests allowed per minute for the workspace'),
-    'RateLimit-Remaining': header('Requests left in the current window'),
-    'RateLimit-Reset': header('Seconds until the window frees requests'),
-    'Retry-After': header('Whole seconds to wait before retrying (at least 1)'),
-    'WWW-Authenticate': header('Always `Bearer`', { type: 'string' }),
-  };
+  components.headers = headerComponents();
   components.responses = Object.fromEntries(
-    Object.entries(ERROR_NAMES).map(([status, name]) => [name, errorResponse(Number(status))]),
+    [...usedErrors].sort((a, b) => a - b).map((status) => [ERROR_NAMES[status], errorResponse(status)]),
   );
   doc.components = components as OpenApiDocument['components'];
+  dropSafeIntegerBounds(doc);
   return doc;
 }
 
-function fixOperation(operation: Json, meta: ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> }) {
+/** Rewrites one generated operation to the server's real answers; returns the error statuses it refers to. */
+function fixOperation(operation: Json, meta: RouteMeta): number[] {
   const responses = operation.responses as Record<string, Json>;
   const success = responses['200']!;
   const successStatus = meta.successStatus ?? 200;
   const fixed: Record<string, unknown> = {};
+  if (meta.queryParams?.includes('upsert')) {
+    fixed['200'] = { ...success, description: 'Upserted: an existing record was updated', headers: SUCCESS_HEADERS };
+  }
   fixed[String(successStatus)] = {
     ...success,
     description: successStatus === 201 ? 'Created' : 'OK',
-    headers: COMMON_HEADERS,
+    headers: SUCCESS_HEADERS,
   };
-  if (meta.queryParams?.includes('upsert')) {
-    fixed['200'] = {
-      ...success,
-      description: 'Upserted: an existing record was updated',
-      headers: COMMON_HEADERS,
-    };
-  }
   const method = meta.openapi.method;
-  const statuses = new Set([
-    ...COMMON_ERRORS,
-    ...(method === 'POST' || method === 'PATCH' ? BODY_ERRORS : []),
-    ...(meta.errors ?? []),
-  ]);
-  for (const status of [...statuses].sort())
-    fixed[String(status)] = { $ref: `#/components/responses/${ERROR_NAMES[status]}` };
+  const statuses = [
+    ...new Set([
+      ...COMMON_ERRORS,
+      ...(method === 'POST' || method === 'PATCH' ? BODY_ERRORS : []),
+      ...(meta.errors ?? []),
+    ]),
+  ].sort((a, b) => a - b);
+  for (const status of statuses) {
+    const name = ERROR_NAMES[status];
+    if (!name) throw new Error(`${method} ${meta.openapi.path}: no error response for status ${status}`);
+    fixed[String(status)] = { $ref: `#/components/responses/${name}` };
+  }
   operation.responses = fixed;
   operation.security = [{ bearerAuth: [] }];
   if (meta.queryParams?.length) moveBodyKeysToQuery(operation, meta.queryParams);
+  relaxOptionalBody(operation);
+  return statuses;
+}
+
+function bodySchema(operation: Json) {
+  const body = operation.requestBody as { content?: Record<string, { schema?: Json }> } | undefined;
+  return body?.content?.['application/json']?.schema as
+    | { properties?: Record<string, Json>; required?: string[] }
+    | undefined;
 }
 
 function moveBodyKeysToQuery(operation: Json, keys: string[]) {
-  const body = operation.requestBody as { content?: Record<string, { schema?: Json }> } | undefined;
-  const schema = body?.content?.['application/json']?.schema as
-    | { properties?: Record<string, Json>; required?: string[] }
-    | undefined;
+  const schema = bodySchema(operation);
   if (!schema?.properties) return;
   const parameters = (operation.parameters ?? []) as Json[];
   for (const key of keys) {
@@ -163,43 +143,21 @@ function moveBodyKeysToQuery(operation: Json, keys: string[]) {
   operation.parameters = parameters;
 }
 
-function errorSchema(): Json {
-  return {
-    type: 'object',
-    required: ['error'],
-    additionalProperties: false,
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message', 'requestId'],
-        additionalProperties: false,
-        properties: {
-          code: { type: 'string', enum: Object.keys(errorCodes) },
-          message: { type: 'string' },
-          details: {
-            type: 'array',
-            description: 'Present for validation errors: one entry per offending field.',
-            items: {
-              type: 'object',
-              required: ['path', 'message'],
-              additionalProperties: false,
-              properties: { path: { type: 'string', examples: ['data.stage'] }, message: { type: 'string' } },
-            },
-          },
-          requestId: { type: 'string' },
-        },
-      },
-    },
-  };
+/** The server reads a missing body as `{}`, so a body with no required key may be left out. */
+function relaxOptionalBody(operation: Json) {
+  const schema = bodySchema(operation);
+  if (schema && !schema.required?.length) (operation.requestBody as Json).required = false;
 }
 
-function errorResponse(status: number): Json {
-  const headers: Record<string, unknown> = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
-  if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
-  if (status === 401) headers['WWW-Authenticate'] = { $ref: '#/components/headers/WWW-Authenticate' };
-  return {
-    description: ERROR_DESCRIPTIONS[status],
-    headers,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  };
+/** `z.number().int()` documents ±2^53 bounds that say nothing to a reader; the real ranges are in descriptions. */
+function dropSafeIntegerBounds(node: unknown) {
+  if (Array.isArray(node)) {
+    for (const item of node) dropSafeIntegerBounds(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Json;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  for (const value of Object.values(schema)) dropSafeIntegerBounds(value);
 }

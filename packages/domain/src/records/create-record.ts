@@ -25,7 +25,7 @@ export async function createRecord(db: Database, actor: Actor, input: CreateReco
     const folder = await loadFolder(tx, actor, input.folderId, 'share').catch(() => {
       throw invalid('folderId', `folder ${input.folderId} does not exist`);
     });
-    if (input.ownerId) await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
+    if (typeof input.ownerId === 'string') await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
     const values = validateCustomValues(folder.fields, input.data ?? {});
     if (input.upsert === 'email') {
       if (!input.email) throw invalid('email', 'is required when upserting by email');

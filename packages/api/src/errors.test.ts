@@ -1,0 +1,52 @@
+import { DomainError, errorCodes } from '@crm/domain';
+import { TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toDomainError, toErrorResponse, toTRPCError } from './errors.ts';
+
+describe('the error registry', () => {
+  it('maps every code to a distinct HTTP status and a real tRPC code', () => {
+    const statuses = new Set<number>();
+    for (const [code, mapping] of Object.entries(errorCodes)) {
+      expect(mapping.status, code).toBeGreaterThanOrEqual(400);
+      expect(statuses.has(mapping.status), `${code} reuses ${mapping.status}`).toBe(false);
+      statuses.add(mapping.status);
+      expect(TRPC_ERROR_CODES_BY_KEY).toHaveProperty(mapping.trpc);
+      const trpc = toTRPCError(new DomainError(code as keyof typeof errorCodes, 'x'));
+      expect(trpc.code).toBe(mapping.trpc);
+      expect(toDomainError(trpc).code).toBe(code);
+    }
+  });
+
+  it('writes the contract body and never leaks what an unexpected error said', () => {
+    const leaked = new Error('relation "records" does not exist at select * from records');
+    const response = toErrorResponse(leaked, 'req-1');
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'req-1' } });
+    const wrapped = toErrorResponse(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: leaked }), 'req-2');
+    expect(JSON.stringify(wrapped.body)).not.toContain('relation');
+  });
+
+  it('turns an unreachable database into 503 with Retry-After', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    for (const error of [refused, new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: refused })]) {
+      const response = toErrorResponse(error, 'r');
+      expect(response.status).toBe(503);
+      expect(response.body.error.code).toBe('UNAVAILABLE');
+      expect(Number(response.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('lists each invalid field of a zod failure, unknown keys by name', () => {
+    const schema = z.strictObject({ title: z.string(), count: z.number() });
+    const result = schema.safeParse({ count: 'x', extra: 1 });
+    const domain = toDomainError(result.error);
+    expect(domain.code).toBe('VALIDATION_FAILED');
+    expect(domain.details).toEqual([
+      { path: 'title', message: 'is required' },
+      { path: 'count', message: 'must be of type number' },
+      { path: 'extra', message: 'is not a known field' },
+    ]);
+  });
+});

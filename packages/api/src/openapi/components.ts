@@ -1,0 +1,136 @@
+import { errorCodes } from '@crm/domain';
+
+type Json = Record<string, unknown>;
+
+/** Name of the shared response component of each error status. */
+export const ERROR_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'IdempotencyKeyReused',
+  429: 'RateLimited',
+  500: 'Internal',
+  503: 'Unavailable',
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The body or query failed validation (details name each field)',
+  401: 'No, unknown, revoked or expired API key',
+  403: 'The API key lacks the scope for this call',
+  404: 'No such resource in this workspace',
+  409: 'A request with the same Idempotency-Key is still running',
+  413: 'The body is larger than 1 MiB',
+  415: 'The body is not application/json',
+  422: 'The Idempotency-Key was used with another body',
+  429: 'Over the rate limit; wait Retry-After seconds',
+  500: 'Unexpected error; quote the requestId when reporting it',
+  503: 'The database cannot be reached; retry after Retry-After seconds',
+};
+
+/** Descriptions of the operation tags; a tag missing here shows up as a lint warning. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  Records: 'Records kept in folders, with custom field values. Deleting moves a record to Trash.',
+  Folders: 'Folders hold records and define their custom fields (key, label, type, options).',
+  Comments: 'Comments attached to a record, oldest first.',
+  Calls: 'Call logs attached to a record, oldest first.',
+  Pipelines: 'Sales pipelines and their ordered stages.',
+  Deals: 'Deals sitting in a pipeline stage.',
+  Tasks: 'Tasks, optionally linked to a record; OPEN or DONE.',
+  Webhooks: 'Outgoing webhook subscriptions and their deliveries.',
+  Workflows: 'Automations (workflows), their triggers, actions and runs.',
+  Workspace: 'The workspace of the API key, its members and keys.',
+};
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Headers of every response the gate let through: the request id and the rate-limit state. */
+export const SUCCESS_HEADERS = {
+  'X-Request-Id': ref('headers', 'X-Request-Id'),
+  'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+  'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+  'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+};
+
+const header = (description: string, schema: Json = { type: 'integer', minimum: 0 }) => ({
+  description,
+  required: true,
+  schema,
+});
+
+export function headerComponents(): Record<string, Json> {
+  return {
+    'X-Request-Id': header('Identifies the request in the service logs; echoes the client’s X-Request-Id.', {
+      type: 'string',
+      minLength: 1,
+    }),
+    'RateLimit-Limit': header('Requests allowed per minute for the workspace'),
+    'RateLimit-Remaining': header('Requests left in the current window'),
+    'RateLimit-Reset': header('Seconds until the window frees requests'),
+    'Retry-After': header('Whole seconds to wait before retrying (at least 1)', { type: 'integer', minimum: 1 }),
+    'WWW-Authenticate': header('The authentication scheme to use: `Bearer`', {
+      type: 'string',
+      pattern: '^Bearer',
+    }),
+  };
+}
+
+/** The contract's error body (§2). */
+export function errorSchema(): Json {
+  return {
+    type: 'object',
+    description: 'Every error answer: a code from the registry, a message for people and the request id.',
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'requestId'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', enum: Object.keys(errorCodes) },
+          message: { type: 'string' },
+          details: {
+            type: 'array',
+            description: 'Present for validation errors: one entry per offending field.',
+            items: {
+              type: 'object',
+              required: ['path', 'message'],
+              additionalProperties: false,
+              properties: { path: { type: 'string', examples: ['data.stage'] }, message: { type: 'string' } },
+            },
+          },
+          requestId: { type: 'string', minLength: 1 },
+        },
+      },
+    },
+  };
+}
+
+/** The shared response of one error status: the Error schema narrowed to that status's codes. */
+export function errorResponse(status: number): Json {
+  const codes = Object.entries(errorCodes)
+    .filter(([, entry]) => entry.status === status)
+    .map(([code]) => code);
+  const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  if (status === 429) Object.assign(headers, SUCCESS_HEADERS);
+  if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
+  if (status === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
+  return {
+    description: ERROR_DESCRIPTIONS[status],
+    headers,
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            ref('schemas', 'Error'),
+            { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+          ],
+        },
+      },
+    },
+  };
+}

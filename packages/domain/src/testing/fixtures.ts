@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { closePool, createDatabase, createPool, type Database } from '@crm/db';
+import { createTestDatabase } from '@crm/db/testing';
+import { expect } from 'vitest';
+import { createFolder } from '../folders/create-folder.ts';
+import type { Actor } from '../shared/actor.ts';
+import { DomainError, type ErrorCode } from '../shared/errors.ts';
+import { createWorkspace } from '../workspaces/create-workspace.ts';
+
+/**
+ * Shared helpers for the domain tests: a cloned database per test file and a fresh workspace
+ * per test, so tests never see each other's rows.
+ */
+export interface TestDb {
+  db: Database;
+  /** Raw SQL for arranging state the domain cannot (moving timestamps back, foreign rows). */
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  close(): Promise<void>;
+}
+
+export async function openTestDb(options: { max?: number } = {}): Promise<TestDb> {
+  const testDb = await createTestDatabase();
+  const pool = createPool({ connectionString: testDb.connectionString, max: options.max ?? 10 });
+  return {
+    db: createDatabase(pool),
+    async query<Row>(text: string, params: unknown[] = []) {
+      const result = await pool.query(text, params);
+      return result.rows as Row[];
+    },
+    async close() {
+      await closePool(pool);
+      await testDb.drop();
+    },
+  };
+}
+
+export interface TestWorkspace {
+  actor: Actor;
+  /** The default "People" folder. */
+  peopleFolderId: string;
+}
+
+export async function newWorkspace(db: Database, name = 'Acme'): Promise<TestWorkspace> {
+  const ownerName = `Owner ${name}`;
+  const { workspaceId, userId } = await createWorkspace(db, {
+    name,
+    owner: { email: `owner-${randomUUID()}@example.com`, name: ownerName },
+  });
+  const actor: Actor = {
+    workspaceId,
+    userId,
+    userName: ownerName,
+    role: 'OWNER',
+    apiKeyId: null,
+    scopes: ['read', 'write'],
+  };
+  const folder = await db.query.folders.findFirst({
+    where: (f, { eq }) => eq(f.workspaceId, workspaceId),
+  });
+  return { actor, peopleFolderId: folder!.id };
+}
+
+/** A folder with one field of every type, for custom value and search tests. */
+export async function newFolderWithAllTypes(db: Database, actor: Actor, name = 'Contacts') {
+  return createFolder(db, actor, {
+    name,
+    fields: [
+      { key: 'company', label: 'Company', type: 'TEXT' },
+      { key: 'stage', label: 'Stage', type: 'SELECT', options: ['Lead', 'Customer'] },
+      { key: 'score', label: 'Score', type: 'NUMBER' },
+      { key: 'vip', label: 'VIP', type: 'BOOLEAN' },
+      { key: 'born', label: 'Born', type: 'DATE' },
+      { key: 'work', label: 'Work email', type: 'EMAIL' },
+      { key: 'site', label: 'Site', type: 'URL' },
+      { key: 'tags', label: 'Tags', type: 'MULTI_SELECT', options: ['a', 'b', 'c'] },
+    ],
+  });
+}
+
+/** Awaits a promise that must reject with a DomainError of `code`, and returns the error. */
+export async function expectDomainError(promise: Promise<unknown>, code: ErrorCode): Promise<DomainError> {
+  const error = await promise.then(
+    () => {
+      throw new Error(`expected a DomainError ${code}, but the call succeeded`);
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  expect((error as DomainError).code).toBe(code);
+  return error as DomainError;
+}
+
+/** Same for a synchronous call. */
+export function expectDomainErrorSync(run: () => unknown, code: ErrorCode): DomainError {
+  let caught: unknown;
+  try {
+    run();
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(DomainError);
+  expect((caught as DomainError).code).toBe(code);
+  return caught as DomainError;
+}
