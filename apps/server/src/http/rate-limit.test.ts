@@ -59,7 +59,9 @@ describe('workspace rate limit', () => {
   it('lets concurrent requests through only up to the limit', async () => {
     await awayFromMinuteBoundary();
     const ws = await app.createWorkspace({ rateLimitPerMinute: 20 });
-    const results = await Promise.all(Array.from({ length: 40 }, () => app.api(ws.apiKey, 'GET', '/api/v1/folders')));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => app.api(ws.apiKey, 'GET', '/api/v1/folders')),
+    );
     const ok = results.filter((r) => r.status === 200).length;
     // One request went to createWorkspace's folder lookup.
     expect(ok).toBe(19);

@@ -29,9 +29,13 @@ describe('HTTP basics', () => {
   });
 
   it('echoes a sane X-Request-Id and makes one otherwise', async () => {
-    const echoed = await app.api(ws.apiKey, 'GET', '/api/v1/folders', undefined, { 'X-Request-Id': 'client-123' });
+    const echoed = await app.api(ws.apiKey, 'GET', '/api/v1/folders', undefined, {
+      'X-Request-Id': 'client-123',
+    });
     expect(echoed.headers.get('x-request-id')).toBe('client-123');
-    const replaced = await app.api(ws.apiKey, 'GET', '/api/v1/folders', undefined, { 'X-Request-Id': 'bad id with spaces' });
+    const replaced = await app.api(ws.apiKey, 'GET', '/api/v1/folders', undefined, {
+      'X-Request-Id': 'bad id with spaces',
+    });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const error = await app.api(null, 'GET', '/api/v1/records', undefined, { 'X-Request-Id': 'err-1' });
     expect(error.body.error.requestId).toBe('err-1');

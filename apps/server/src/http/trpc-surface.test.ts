@@ -15,7 +15,9 @@ afterAll(() => app?.stop());
 
 function client(key: string | null) {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${app.url}/trpc`, headers: () => (key ? { Authorization: `Bearer ${key}` } : {}) })],
+    links: [
+      httpLink({ url: `${app.url}/trpc`, headers: () => (key ? { Authorization: `Bearer ${key}` } : {}) }),
+    ],
   });
 }
 
@@ -32,12 +34,22 @@ async function failure(promise: Promise<unknown>) {
 describe('the tRPC surface behaves like REST', () => {
   it('creates, reads, updates, trashes and restores the same records', async () => {
     const trpc = client(ws.apiKey);
-    const created = await trpc.records.create.mutate({ folderId: ws.folderId, title: 'Via tRPC', data: { company: 'RPC' } });
+    const created = await trpc.records.create.mutate({
+      folderId: ws.folderId,
+      title: 'Via tRPC',
+      data: { company: 'RPC' },
+    });
     const viaRest = await app.api(ws.apiKey, 'GET', `/api/v1/records/${created.data.id}`);
     expect(viaRest.body).toEqual(created);
-    const restCreated = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId: ws.folderId, title: 'Via REST' });
+    const restCreated = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
+      folderId: ws.folderId,
+      title: 'Via REST',
+    });
     expect(await trpc.records.get.query({ id: restCreated.body.data.id })).toEqual(restCreated.body);
-    const updated = await trpc.records.update.mutate({ id: created.data.id, data: { lifecycle: 'Lead', company: null } });
+    const updated = await trpc.records.update.mutate({
+      id: created.data.id,
+      data: { lifecycle: 'Lead', company: null },
+    });
     expect(updated.data.data).toEqual({ lifecycle: 'Lead' });
     const list = await trpc.records.list.query({ q: 'via', pageSize: 10 });
     const restList = await app.api(ws.apiKey, 'GET', '/api/v1/records?q=via&pageSize=10');
@@ -82,7 +94,10 @@ describe('the tRPC surface behaves like REST', () => {
 
   it("hides another workspace's records", async () => {
     const other = await app.createWorkspace();
-    const theirs = await client(other.apiKey).records.create.mutate({ folderId: other.folderId, title: 'Theirs' });
+    const theirs = await client(other.apiKey).records.create.mutate({
+      folderId: other.folderId,
+      title: 'Theirs',
+    });
     const error = await failure(client(ws.apiKey).records.get.query({ id: theirs.data.id }));
     expect(error.data?.httpStatus).toBe(404);
   });

@@ -12,15 +12,19 @@ beforeAll(async () => {
   app = await startTestApp();
   a = await app.createWorkspace({ name: 'A' });
   b = await app.createWorkspace({ name: 'B' });
-  recordA = (await app.api(a.apiKey, 'POST', '/api/v1/records', { folderId: a.folderId, title: 'Secret of A' })).body.data;
-  trashedA = (await app.api(a.apiKey, 'POST', '/api/v1/records', { folderId: a.folderId, title: 'Trash of A' })).body.data;
+  recordA = (
+    await app.api(a.apiKey, 'POST', '/api/v1/records', { folderId: a.folderId, title: 'Secret of A' })
+  ).body.data;
+  trashedA = (
+    await app.api(a.apiKey, 'POST', '/api/v1/records', { folderId: a.folderId, title: 'Trash of A' })
+  ).body.data;
   await app.api(a.apiKey, 'DELETE', `/api/v1/records/${trashedA.id}`);
   folderA = (await app.api(a.apiKey, 'POST', '/api/v1/folders', { name: 'Private of A' })).body.data;
 });
 afterAll(() => app?.stop());
 
 describe('tenant isolation', () => {
-  it("answers 404 to workspace B for every id of workspace A", async () => {
+  it('answers 404 to workspace B for every id of workspace A', async () => {
     const calls: [string, string, unknown?][] = [
       ['GET', `/api/v1/records/${recordA.id}`],
       ['PATCH', `/api/v1/records/${recordA.id}`, { title: 'hijacked' }],

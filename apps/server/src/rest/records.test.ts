@@ -27,7 +27,12 @@ describe('records over REST', () => {
       data: { company: 'Analytical Engines', lifecycle: 'Lead' },
     });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ title: 'Ada Lovelace', folderId: ws.folderId, trashedAt: null, phone: null });
+    expect(created.body.data).toMatchObject({
+      title: 'Ada Lovelace',
+      folderId: ws.folderId,
+      trashedAt: null,
+      phone: null,
+    });
     expect(created.body.data.createdAt).toMatch(INSTANT_MS);
     expect(created.body.data.updatedAt).toMatch(INSTANT_MS);
     const got = await app.api(ws.apiKey, 'GET', `/api/v1/records/${created.body.data.id}`);
@@ -36,12 +41,20 @@ describe('records over REST', () => {
   });
 
   it('merges data on PATCH: given keys replace, null removes, others and top-level fields stay', async () => {
-    const record = await createRecord({ title: 'Grace', phone: '+1 555 0100', data: { company: 'Navy', lifecycle: 'Lead' } });
+    const record = await createRecord({
+      title: 'Grace',
+      phone: '+1 555 0100',
+      data: { company: 'Navy', lifecycle: 'Lead' },
+    });
     const patched = await app.api(ws.apiKey, 'PATCH', `/api/v1/records/${record.id}`, {
       data: { lifecycle: 'Customer', company: null },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ title: 'Grace', phone: '+1 555 0100', data: { lifecycle: 'Customer' } });
+    expect(patched.body.data).toMatchObject({
+      title: 'Grace',
+      phone: '+1 555 0100',
+      data: { lifecycle: 'Customer' },
+    });
     expect(patched.body.data.data).not.toHaveProperty('company');
     expect(Date.parse(patched.body.data.updatedAt)).toBeGreaterThanOrEqual(Date.parse(record.updatedAt));
   });
@@ -53,7 +66,9 @@ describe('records over REST', () => {
     expect(deleted.body.data.trashedAt).toMatch(INSTANT_MS);
     expect((await app.api(ws.apiKey, 'GET', `/api/v1/records/${record.id}`)).status).toBe(404);
     expect((await app.api(ws.apiKey, 'DELETE', `/api/v1/records/${record.id}`)).status).toBe(404);
-    expect((await app.api(ws.apiKey, 'PATCH', `/api/v1/records/${record.id}`, { title: 'x' })).status).toBe(404);
+    expect((await app.api(ws.apiKey, 'PATCH', `/api/v1/records/${record.id}`, { title: 'x' })).status).toBe(
+      404,
+    );
     const live = await app.api(ws.apiKey, 'GET', '/api/v1/records?pageSize=200');
     expect(live.body.data.map((r: { id: string }) => r.id)).not.toContain(record.id);
     const trash = await app.api(ws.apiKey, 'GET', '/api/v1/records?trashed=true');
@@ -79,7 +94,11 @@ describe('records over REST', () => {
       data: { company: 'Kernel' },
     });
     expect(second.status).toBe(200);
-    expect(second.body.data).toMatchObject({ id: first.body.data.id, title: 'Linus T.', data: { company: 'Kernel' } });
+    expect(second.body.data).toMatchObject({
+      id: first.body.data.id,
+      title: 'Linus T.',
+      data: { company: 'Kernel' },
+    });
     const inBody = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
       folderId: ws.folderId,
       title: 'x',
@@ -103,7 +122,11 @@ describe('records over REST', () => {
     }
     const conflict = await app.api(ws.apiKey, 'GET', `/api/v1/records?search=${marker}&q=other`);
     expect(conflict.status).toBe(400);
-    const since = await app.api(ws.apiKey, 'GET', `/api/v1/records?updatedSince=${encodeURIComponent(b.updatedAt)}`);
+    const since = await app.api(
+      ws.apiKey,
+      'GET',
+      `/api/v1/records?updatedSince=${encodeURIComponent(b.updatedAt)}`,
+    );
     expect(since.body.data.map((r: { id: string }) => r.id)).toContain(b.id);
     expect(since.body.data.map((r: { id: string }) => r.id)).not.toContain(a.id);
     const folder = await app.api(ws.apiKey, 'GET', `/api/v1/records?folderId=${ws.folderId}&q=${marker}`);
@@ -145,7 +168,11 @@ describe('folders over REST', () => {
     });
     expect(created.status).toBe(201);
     const folderId = created.body.data.id;
-    expect(created.body.data).toMatchObject({ name: 'Companies', type: 'CUSTOM', fields: [{ key: 'size', type: 'NUMBER' }] });
+    expect(created.body.data).toMatchObject({
+      name: 'Companies',
+      type: 'CUSTOM',
+      fields: [{ key: 'size', type: 'NUMBER' }],
+    });
     const added = await app.api(ws.apiKey, 'POST', `/api/v1/folders/${folderId}/fields`, {
       key: 'tier',
       label: 'Tier',
@@ -153,15 +180,35 @@ describe('folders over REST', () => {
       options: ['Gold', 'Silver'],
     });
     expect(added.status).toBe(201);
-    const bad = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId, title: 'Co', data: { size: 'big', tier: 'Bronze' } });
+    const bad = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
+      folderId,
+      title: 'Co',
+      data: { size: 'big', tier: 'Bronze' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['data.size', 'data.tier']);
-    const ok = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId, title: 'Co', data: { size: 12, tier: 'Gold' } });
+    expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      'data.size',
+      'data.tier',
+    ]);
+    const ok = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
+      folderId,
+      title: 'Co',
+      data: { size: 12, tier: 'Gold' },
+    });
     expect(ok.status).toBe(201);
-    const narrowed = await app.api(ws.apiKey, 'PATCH', `/api/v1/folders/${folderId}/fields/tier`, { options: ['Silver'] });
+    const narrowed = await app.api(ws.apiKey, 'PATCH', `/api/v1/folders/${folderId}/fields/tier`, {
+      options: ['Silver'],
+    });
     expect(narrowed.status).toBe(400);
-    const relabeled = await app.api(ws.apiKey, 'PATCH', `/api/v1/folders/${folderId}/fields/tier`, { label: 'Level' });
-    expect(relabeled.body.data.fields[1]).toEqual({ key: 'tier', label: 'Level', type: 'SELECT', options: ['Gold', 'Silver'] });
+    const relabeled = await app.api(ws.apiKey, 'PATCH', `/api/v1/folders/${folderId}/fields/tier`, {
+      label: 'Level',
+    });
+    expect(relabeled.body.data.fields[1]).toEqual({
+      key: 'tier',
+      label: 'Level',
+      type: 'SELECT',
+      options: ['Gold', 'Silver'],
+    });
     const renamed = await app.api(ws.apiKey, 'PATCH', `/api/v1/folders/${folderId}`, { name: 'Accounts' });
     expect(renamed.body.data.name).toBe('Accounts');
     const removed = await app.api(ws.apiKey, 'DELETE', `/api/v1/folders/${folderId}/fields/tier`);

@@ -18,7 +18,13 @@ export interface TestApp {
   /** A new workspace with an owner and a read/write key. */
   createWorkspace(options?: { rateLimitPerMinute?: number; name?: string }): Promise<TestWorkspace>;
   /** fetch against the app with a bearer key; JSON bodies are encoded. */
-  api(key: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+  api(
+    key: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse>;
   stop(): Promise<void>;
 }
 
@@ -57,7 +63,9 @@ export async function startTestApp(options: { worker?: boolean } = {}): Promise<
         ...(opts.rateLimitPerMinute ? { rateLimitPerMinute: opts.rateLimitPerMinute } : {}),
       });
       const { secret } = await createApiKey(service.db, { workspaceId, userId, name: 'test' });
-      const folders = await fetch(`${service.url}/api/v1/folders`, { headers: { Authorization: `Bearer ${secret}` } });
+      const folders = await fetch(`${service.url}/api/v1/folders`, {
+        headers: { Authorization: `Bearer ${secret}` },
+      });
       const folderId = ((await folders.json()) as { data: { id: string }[] }).data[0]!.id;
       return { workspaceId, userId, apiKey: secret, folderId };
     },

@@ -1,0 +1,129 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+type Json = Record<string, unknown>;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+/** The document is added to ajv under this id so that its `#/components/...` refs resolve. */
+const DOC_ID = 'https://openapi.test/document.json';
+
+export interface DocumentedOperation {
+  /** Upper case, e.g. `POST`. */
+  method: string;
+  /** Path template as in the document, e.g. `/records/{id}`. */
+  path: string;
+  operation: Json;
+  /** Documented statuses, ascending. */
+  statuses: number[];
+}
+
+export interface OpenApiValidator {
+  operations: DocumentedOperation[];
+  /** Follows `$ref`s from `node` to the object they name in the document. */
+  resolve(node: unknown): Json;
+  /** What is wrong with this response according to the document; empty when it conforms. */
+  validateResponse(
+    method: string,
+    pathTemplate: string,
+    status: number,
+    headers: Headers,
+    body: unknown,
+  ): string[];
+}
+
+const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+export function createOpenApiValidator(doc: Json): OpenApiValidator {
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  addFormats(ajv);
+  // The OpenAPI top-level keys are not JSON Schema; `example` is an OpenAPI schema annotation.
+  for (const keyword of [...Object.keys(doc), 'example']) {
+    if (!ajv.getKeyword(keyword)) ajv.addKeyword(keyword);
+  }
+  ajv.addSchema({ ...doc, $id: DOC_ID });
+
+  /** The object at `pointer` after following refs, and the pointer it really lives at. */
+  function at(pointer: string): { node: Json; pointer: string } {
+    let node: unknown = doc;
+    for (const token of pointer.split('/').slice(1)) {
+      node = (node as Json | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    const ref = (node as Json | undefined)?.$ref;
+    if (typeof ref === 'string') {
+      if (!ref.startsWith('#/')) throw new Error(`Only local $refs are supported, not ${ref}`);
+      return at(ref.slice(1));
+    }
+    if (node === null || typeof node !== 'object') throw new Error(`Nothing at #${pointer}`);
+    return { node: node as Json, pointer };
+  }
+
+  function check(pointer: string, value: unknown, what: string): string[] {
+    const validate = ajv.getSchema(`${DOC_ID}#${pointer}`);
+    if (!validate) return [`${what}: no schema at #${pointer}`];
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map(
+      (e) => `${what}${e.instancePath || ''} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`,
+    );
+  }
+
+  const operations: DocumentedOperation[] = [];
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!HTTP_METHODS.includes(method)) continue;
+      const statuses = Object.keys((operation as Json).responses as Json)
+        .map(Number)
+        .filter((s) => !Number.isNaN(s))
+        .sort((a, b) => a - b);
+      operations.push({ method: method.toUpperCase(), path, operation: operation as Json, statuses });
+    }
+  }
+
+  return {
+    operations,
+    resolve(node) {
+      const ref = (node as Json).$ref;
+      return typeof ref === 'string' ? at(ref.slice(1)).node : (node as Json);
+    },
+    validateResponse(method, pathTemplate, status, headers, body) {
+      const operationPointer = `/paths/${escapePointer(pathTemplate)}/${method.toLowerCase()}`;
+      const operation = operations.find((o) => o.method === method.toUpperCase() && o.path === pathTemplate);
+      if (!operation) return [`${method} ${pathTemplate} is not in the document`];
+      const responses = operation.operation.responses as Json;
+      const key = String(status) in responses ? String(status) : 'default' in responses ? 'default' : null;
+      if (!key) {
+        return [`status ${status} is not documented (documented: ${operation.statuses.join(', ')})`];
+      }
+      const response = at(`${operationPointer}/responses/${key}`);
+      const problems: string[] = [];
+
+      for (const name of Object.keys((response.node.headers ?? {}) as Json)) {
+        const header = at(`${response.pointer}/headers/${escapePointer(name)}`);
+        const value = headers.get(name);
+        if (value === null) {
+          if (header.node.required === true) problems.push(`header ${name} is missing`);
+          continue;
+        }
+        const type = (header.node.schema as Json | undefined)?.type;
+        const numeric = (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value);
+        problems.push(
+          ...check(`${header.pointer}/schema`, numeric ? Number(value) : value, `header ${name}`),
+        );
+      }
+
+      const content = response.node.content as Json | undefined;
+      const contentType = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (!content) {
+        if (body !== undefined) problems.push('a body was sent but the response documents none');
+        return problems;
+      }
+      if (!(contentType in content)) {
+        problems.push(`content type "${contentType}" is not documented (${Object.keys(content).join(', ')})`);
+        return problems;
+      }
+      const schemaPointer = `${response.pointer}/content/${escapePointer(contentType)}/schema`;
+      if (body === undefined) problems.push('the body is missing or not JSON');
+      else problems.push(...check(schemaPointer, body, 'body'));
+      return problems;
+    },
+  };
+}
