@@ -12,6 +12,14 @@ CREATE TABLE "api_keys" (
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "events" (
+	"workspace_id" text NOT NULL,
+	"id" text PRIMARY KEY NOT NULL,
+	"type" text NOT NULL,
+	"payload" jsonb NOT NULL,
+	"occurred_at" timestamp (3) with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "folders" (
 	"workspace_id" text NOT NULL,
 	"id" text PRIMARY KEY NOT NULL,
@@ -21,6 +29,19 @@ CREATE TABLE "folders" (
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "folders_workspace_id_key" UNIQUE("workspace_id","id")
+);
+--> statement-breakpoint
+CREATE TABLE "idempotency_keys" (
+	"workspace_id" text NOT NULL,
+	"key" text NOT NULL,
+	"fingerprint" text NOT NULL,
+	"state" text NOT NULL,
+	"status" integer,
+	"headers" jsonb,
+	"body" text,
+	"created_at" timestamp (3) with time zone NOT NULL,
+	"updated_at" timestamp (3) with time zone NOT NULL,
+	CONSTRAINT "idempotency_keys_workspace_id_key_pk" PRIMARY KEY("workspace_id","key")
 );
 --> statement-breakpoint
 CREATE TABLE "deals" (
@@ -34,7 +55,6 @@ CREATE TABLE "deals" (
 	"close_date" date,
 	"data" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"record_id" text,
-	"owner_id" text,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "deals_workspace_id_key" UNIQUE("workspace_id","id")
@@ -155,8 +175,9 @@ CREATE TABLE "workspaces" (
 --> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "events" ADD CONSTRAINT "events_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "folders" ADD CONSTRAINT "folders_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "deals" ADD CONSTRAINT "deals_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD CONSTRAINT "idempotency_keys_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "deals" ADD CONSTRAINT "deals_stage_fk" FOREIGN KEY ("workspace_id","pipeline_id","stage_id") REFERENCES "public"."stages"("workspace_id","pipeline_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "deals" ADD CONSTRAINT "deals_record_fk" FOREIGN KEY ("workspace_id","record_id") REFERENCES "public"."records"("workspace_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "pipelines" ADD CONSTRAINT "pipelines_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -173,6 +194,7 @@ ALTER TABLE "memberships" ADD CONSTRAINT "memberships_workspace_id_workspaces_id
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "api_keys_secret_hash_key" ON "api_keys" USING btree ("secret_hash");--> statement-breakpoint
 CREATE INDEX "api_keys_workspace_created_idx" ON "api_keys" USING btree ("workspace_id","created_at");--> statement-breakpoint
+CREATE INDEX "events_workspace_occurred_idx" ON "events" USING btree ("workspace_id","occurred_at","id");--> statement-breakpoint
 CREATE INDEX "deals_pipeline_created_idx" ON "deals" USING btree ("workspace_id","pipeline_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "deals_stage_idx" ON "deals" USING btree ("workspace_id","stage_id");--> statement-breakpoint
 CREATE INDEX "deals_record_idx" ON "deals" USING btree ("workspace_id","record_id") WHERE "deals"."record_id" is not null;--> statement-breakpoint

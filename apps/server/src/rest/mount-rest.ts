@@ -10,11 +10,12 @@ import {
 } from '@crm/api';
 import type { Database } from '@crm/db';
 import { DomainError } from '@crm/domain';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { passGate } from '../http/gate.ts';
 import { sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
+import { beginIdempotent, type FinishIdempotent } from './idempotency.ts';
 import { readJsonBody } from './read-body.ts';
 
 export const REST_PREFIX = '/api/v1';
@@ -65,6 +66,7 @@ export function restApi(router: AppRouter, db: Database): Middleware<AppState> {
     }
     const route = match.route;
     let apiContext: ApiContext;
+    let finish: FinishIdempotent | null = null;
     try {
       const actor = await passGate(ctx, db);
       apiContext = createApiContext(db, actor, ctx.state.requestId);
@@ -75,6 +77,9 @@ export function restApi(router: AppRouter, db: Database): Middleware<AppState> {
         (ctx.req as RequestWithBody).body = body;
         // The adapter insists on a JSON content type even for an empty body.
         ctx.req.headers['content-type'] = 'application/json';
+        const idempotent = await beginIdempotent(ctx, db, actor, route.path, body);
+        if (idempotent === 'answered') return;
+        finish = idempotent;
       }
     } catch (error) {
       return sendError(ctx, error);
@@ -87,7 +92,7 @@ export function restApi(router: AppRouter, db: Database): Middleware<AppState> {
     ctx.res.statusMessage = '';
     // The adapter routes on req.url, without our prefix.
     ctx.req.url = ctx.req.url!.slice(REST_PREFIX.length) || '/';
-    await handler(ctx.req, withContractErrors(ctx.res, apiContext));
+    await handler(ctx.req, captureResponse(ctx, apiContext, finish));
   };
 }
 
@@ -134,19 +139,34 @@ function rejectPathKeys(body: Record<string, unknown>, pathParams: string[]) {
 }
 
 /**
- * The adapter writes its own error JSON with `res.end`; for a failed request this writes the
- * contract's body instead, built from the same error the adapter handed to responseMeta.
+ * The adapter ends the response itself. This wraps `res.end` to write the contract's error
+ * body for a failed request (built from the same error the adapter handed to responseMeta),
+ * and, for a request holding an Idempotency-Key, to store the response before sending it.
  */
-function withContractErrors(res: ServerResponse, apiContext: ApiContext): ServerResponse {
+function captureResponse(
+  ctx: ParameterizedContext<AppState>,
+  apiContext: ApiContext,
+  finish: FinishIdempotent | null,
+): ServerResponse {
+  const res = ctx.res;
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   (res as { end: (chunk?: unknown) => ServerResponse }).end = (chunk?: unknown) => {
+    let body = chunk;
     if (res.statusCode >= 400) {
       const failure =
         failures.get(apiContext) ??
         toErrorResponse(new DomainError('INTERNAL', 'Internal error'), apiContext.requestId);
-      return end(JSON.stringify(failure.body));
+      body = JSON.stringify(failure.body);
     }
-    return end(chunk);
+    if (!finish) return end(body);
+    finish(res.statusCode, typeof body === 'string' ? body : '').then(
+      () => end(body),
+      (error: unknown) => {
+        ctx.state.log.error({ err: error }, 'could not store the idempotent response');
+        end(body);
+      },
+    );
+    return res;
   };
   return res;
 }

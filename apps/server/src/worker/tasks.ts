@@ -1,5 +1,5 @@
 import type { Database } from '@crm/db';
-import { pruneRateLimitBuckets, purgeTrash } from '@crm/domain';
+import { pruneIdempotencyKeys, pruneRateLimitBuckets, purgeTrash } from '@crm/domain';
 import type { TaskList } from 'graphile-worker';
 import type { Logger } from '../logger.ts';
 
@@ -13,8 +13,18 @@ export function createTaskList(db: Database, logger: Logger): TaskList {
     prune_rate_limits: async () => {
       await pruneRateLimitBuckets(db);
     },
+    prune_idempotency_keys: async () => {
+      await pruneIdempotencyKeys(db);
+    },
   };
 }
 
-/** Records in Trash are purged daily (contract §4); rate-limit buckets pruned every 10 minutes. */
-export const crontab = ['0 3 * * * purge_trash ?max=1', '*/10 * * * * prune_rate_limits ?max=1'].join('\n');
+/**
+ * Records in Trash are purged daily (contract §4); rate-limit buckets every 10 minutes;
+ * Idempotency-Key records past their 24 hours every hour.
+ */
+export const crontab = [
+  '0 3 * * * purge_trash ?max=1',
+  '*/10 * * * * prune_rate_limits ?max=1',
+  '17 * * * * prune_idempotency_keys ?max=1',
+].join('\n');

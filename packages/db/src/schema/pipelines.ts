@@ -54,7 +54,6 @@ export const deals = pgTable(
     closeDate: date({ mode: 'string' }),
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     recordId: text(),
-    ownerId: text().references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

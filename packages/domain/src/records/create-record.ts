@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { Actor } from '../shared/actor.ts';
-import { invalid } from '../shared/errors.ts';
+import { invalid, invalidReference } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { assertMember } from '../workspaces/assert-member.ts';
 import { validateCustomValues } from './custom-values.ts';
@@ -22,10 +22,11 @@ export type CreateRecordInput = z.infer<typeof createRecordInput>;
 export async function createRecord(db: Database, actor: Actor, input: CreateRecordInput) {
   return db.transaction(async (tx) => {
     // A share lock keeps the folder's fields fixed while the values are checked and stored.
-    const folder = await loadFolder(tx, actor, input.folderId, 'share').catch(() => {
-      throw invalid('folderId', `folder ${input.folderId} does not exist`);
-    });
-    if (typeof input.ownerId === 'string') await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
+    const folder = await loadFolder(tx, actor, input.folderId, 'share').catch(
+      invalidReference('folderId', `folder ${input.folderId} does not exist`),
+    );
+    if (typeof input.ownerId === 'string')
+      await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
     const values = validateCustomValues(folder.fields, input.data ?? {});
     if (input.upsert === 'email') {
       if (!input.email) throw invalid('email', 'is required when upserting by email');

@@ -55,3 +55,12 @@ export const notFound = (what: string, id: string) => new DomainError('NOT_FOUND
 
 export const invalid = (path: string, message: string) =>
   new DomainError('VALIDATION_FAILED', `${path}: ${message}`, { details: [{ path, message }] });
+
+/**
+ * For references in a body (a folderId, a pipelineId): a referenced row that is not found
+ * makes the request invalid (400), not the URL unknown (404). Other errors pass through.
+ */
+export const invalidReference = (path: string, message: string) => (error: unknown) => {
+  if (error instanceof DomainError && error.code === 'NOT_FOUND') throw invalid(path, message);
+  throw error;
+};

@@ -2,22 +2,9 @@ import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { MemberRole } from '@crm/db/schema';
 import { insertFolder } from '../folders/create-folder.ts';
+import { insertPipeline } from '../pipelines/change-pipeline.ts';
 import { newId } from '../shared/ids.ts';
-
-/** What a new workspace starts with (contract §4). */
-export const DEFAULT_FOLDER = {
-  name: 'People',
-  fields: [
-    { key: 'company', label: 'Company', type: 'TEXT' as const },
-    {
-      key: 'lifecycle',
-      label: 'Lifecycle',
-      type: 'SELECT' as const,
-      options: ['Lead', 'Prospect', 'Customer', 'Churned'],
-    },
-  ],
-};
-export const DEFAULT_PIPELINE = { name: 'Sales', stages: ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'] };
+import { DEFAULT_FOLDER, DEFAULT_PIPELINE } from './defaults.ts';
 
 export interface CreateWorkspaceInput {
   name: string;
@@ -53,21 +40,4 @@ async function upsertUser(tx: Executor, email: string, name: string): Promise<st
 
 export async function addMember(tx: Executor, workspaceId: string, userId: string, role: MemberRole) {
   await tx.insert(schema.memberships).values({ workspaceId, userId, role }).onConflictDoNothing();
-}
-
-export async function insertPipeline(tx: Executor, workspaceId: string, name: string, stageNames: string[]) {
-  const pipelineId = newId('pipeline');
-  await tx.insert(schema.pipelines).values({ workspaceId, id: pipelineId, name });
-  if (stageNames.length > 0) {
-    await tx.insert(schema.stages).values(
-      stageNames.map((stageName, position) => ({
-        workspaceId,
-        id: newId('stage'),
-        pipelineId,
-        name: stageName,
-        position,
-      })),
-    );
-  }
-  return pipelineId;
 }

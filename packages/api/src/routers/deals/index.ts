@@ -1,0 +1,82 @@
+import {
+  createDeal,
+  createDealInput,
+  dealIdInput,
+  dealOutput,
+  deleteDeal,
+  deletedOutput,
+  envelope,
+  findDeals,
+  findDealsInput,
+  getDeal,
+  listEnvelope,
+  updateDeal,
+  updateDealInput,
+} from '@crm/domain';
+import { authedProcedure, router } from '../../trpc.ts';
+
+const tags = ['Deals'];
+const one = envelope(dealOutput);
+
+export const dealsRouter = router({
+  list: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/deals',
+        tags,
+        summary: 'List the deals of a pipeline',
+        description:
+          '`pipelineId` is required (400 without, 404 when unknown). Filter by `stageId` and `recordId`. Newest first.',
+      },
+      errors: [404],
+    })
+    .input(findDealsInput)
+    .output(listEnvelope(dealOutput))
+    .query(({ ctx, input }) => findDeals(ctx.db, ctx.actor, input)),
+
+  get: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/deals/{id}', tags, summary: 'Get a deal' }, errors: [404] })
+    .input(dealIdInput)
+    .output(one)
+    .query(async ({ ctx, input }) => ({ data: await getDeal(ctx.db, ctx.actor, input.id) })),
+
+  create: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/deals',
+        tags,
+        summary: 'Create a deal',
+        description: 'Without `stageId` the deal starts in the pipeline’s first stage.',
+      },
+      successStatus: 201,
+    })
+    .input(createDealInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await createDeal(ctx.db, ctx.actor, input) })),
+
+  update: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/deals/{id}',
+        tags,
+        summary: 'Update a deal or move it to another stage',
+        description: 'Fields not given stay; `data` merges. A stage change emits `deal.stage_changed`.',
+      },
+      errors: [404],
+    })
+    .input(updateDealInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await updateDeal(ctx.db, ctx.actor, input) })),
+
+  delete: authedProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/deals/{id}', tags, summary: 'Delete a deal permanently' },
+      errors: [404],
+    })
+    .input(dealIdInput)
+    .output(deletedOutput)
+    .mutation(async ({ ctx, input }) => ({ data: await deleteDeal(ctx.db, ctx.actor, input.id) })),
+});

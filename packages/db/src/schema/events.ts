@@ -1,0 +1,20 @@
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { instant, workspaceId } from './columns.ts';
+import { workspaces } from './workspaces.ts';
+
+/**
+ * What happened in a workspace, written in the same transaction as the change that caused
+ * it (contract §6): a rolled-back change leaves no event, a committed one always has one.
+ * The payload is the body receivers get, built when the event happens.
+ */
+export const events = pgTable(
+  'events',
+  {
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text().primaryKey(),
+    type: text().notNull(),
+    payload: jsonb().$type<Record<string, unknown>>().notNull(),
+    occurredAt: instant().notNull(),
+  },
+  (t) => [index('events_workspace_occurred_idx').on(t.workspaceId, t.occurredAt, t.id)],
+);

@@ -1,0 +1,16 @@
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
+import type { Actor } from '../shared/actor.ts';
+import { loadDeal } from './load-deal.ts';
+
+/** DELETE is permanent (contract §4). */
+export async function deleteDeal(db: Database, actor: Actor, id: string) {
+  return db.transaction(async (tx) => {
+    await loadDeal(tx, actor, id, { forUpdate: true });
+    await tx
+      .delete(schema.deals)
+      .where(and(eq(schema.deals.workspaceId, actor.workspaceId), eq(schema.deals.id, id)));
+    return { id, deleted: true as const };
+  });
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { pagingInput } from '../shared/paging.ts';
+import { dateOnly, idParam, instantOutput } from '../shared/schemas.ts';
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+export const MAX_AMOUNT = 999_999_999_999.99;
+
+/** A decimal ≥ 0 with at most 2 decimals (a pipe, so the REST adapter does not coerce strings). */
+const amount = z
+  .number()
+  .pipe(
+    z
+      .number()
+      .min(0, 'must be 0 or more')
+      .max(MAX_AMOUNT, 'is too large')
+      .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'must have at most 2 decimals'),
+  )
+  .meta({ description: 'Decimal ≥ 0 with at most 2 decimals', example: 1250.5 });
+
+const currency = z
+  .string()
+  .refine((c) => CURRENCIES.has(c), 'must be an ISO 4217 code such as USD or EUR')
+  .meta({ description: 'ISO 4217 code; defaults to the workspace currency (USD)', example: 'EUR' });
+
+const title = z.string().trim().min(1).max(500);
+const data = z.record(z.string(), z.unknown());
+
+export const dealOutput = z
+  .object({
+    id: z.string().meta({ example: 'deal_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
+    pipelineId: z.string(),
+    stageId: z.string(),
+    title: z.string().nullable(),
+    amount: z.number().nullable(),
+    currency: z.string(),
+    closeDate: z.string().nullable().meta({ description: 'YYYY-MM-DD', example: '2026-12-31' }),
+    data: z.record(z.string(), z.unknown()),
+    recordId: z.string().nullable(),
+    createdAt: instantOutput(),
+    updatedAt: instantOutput(),
+  })
+  .meta({ id: 'Deal' });
+
+export type DealOutput = z.infer<typeof dealOutput>;
+
+export const findDealsInput = z.strictObject({
+  pipelineId: z.string().max(200).meta({ description: 'Required: the pipeline whose deals to list' }),
+  stageId: z.string().max(200).optional().meta({ description: 'Only deals in this stage of the pipeline' }),
+  recordId: z.string().max(200).optional().meta({ description: 'Only deals linked to this record' }),
+  ...pagingInput,
+});
+
+export const createDealInput = z.strictObject({
+  pipelineId: z.string().max(200),
+  stageId: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'A stage of the pipeline; default its first stage' }),
+  title: title.optional(),
+  amount: amount.optional(),
+  currency: currency.optional(),
+  closeDate: dateOnly().optional(),
+  data: data.optional().meta({ description: 'Free JSON object' }),
+  recordId: z.string().max(200).optional().meta({ description: 'A live record to link the deal to' }),
+});
+
+export const updateDealInput = z.strictObject({
+  id: idParam('Deal id'),
+  stageId: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Move the deal to this stage of its pipeline' }),
+  title: title.nullish(),
+  amount: amount.nullish(),
+  currency: currency.optional(),
+  closeDate: dateOnly().nullish(),
+  data: data.optional().meta({ description: 'Merged: keys given replace, a key given as null is removed' }),
+  recordId: z.string().max(200).nullish(),
+});
+
+export const dealIdInput = z.strictObject({ id: idParam('Deal id') });
+
+export const deletedOutput = z
+  .object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) })
+  .meta({ id: 'Deleted' });

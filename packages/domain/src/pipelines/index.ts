@@ -1,0 +1,3 @@
+export * from './change-pipeline.ts';
+export * from './find-pipelines.ts';
+export * from './schemas.ts';

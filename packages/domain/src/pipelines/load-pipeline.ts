@@ -1,0 +1,66 @@
+import type { Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Actor } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import type { PipelineOutput } from './schemas.ts';
+
+export type PipelineRow = typeof schema.pipelines.$inferSelect;
+export type StageRow = typeof schema.stages.$inferSelect;
+
+/** A pipeline of the caller's workspace with its stages in order, or NOT_FOUND. `forUpdate` locks the pipeline row. */
+export async function loadPipeline(
+  tx: Executor,
+  actor: Actor,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<{ pipeline: PipelineRow; stages: StageRow[] }> {
+  if (!isId('pipeline', id)) throw notFound('Pipeline', id);
+  const p = schema.pipelines;
+  const query = tx
+    .select()
+    .from(p)
+    .where(and(eq(p.workspaceId, actor.workspaceId), eq(p.id, id)));
+  const [pipeline] = await (options.forUpdate ? query.for('update') : query);
+  if (!pipeline) throw notFound('Pipeline', id);
+  const stages = await stagesOf(tx, actor.workspaceId, [id]);
+  return { pipeline, stages: stages.get(id) ?? [] };
+}
+
+/** Stages of several pipelines, each list in pipeline order. */
+export async function stagesOf(
+  tx: Executor,
+  workspaceId: string,
+  pipelineIds: string[],
+): Promise<Map<string, StageRow[]>> {
+  const byPipeline = new Map<string, StageRow[]>();
+  if (pipelineIds.length === 0) return byPipeline;
+  const s = schema.stages;
+  const rows = await tx
+    .select()
+    .from(s)
+    .where(and(eq(s.workspaceId, workspaceId), inArray(s.pipelineId, pipelineIds)))
+    .orderBy(asc(s.pipelineId), asc(s.position));
+  for (const row of rows) {
+    const list = byPipeline.get(row.pipelineId) ?? [];
+    list.push(row);
+    byPipeline.set(row.pipelineId, list);
+  }
+  return byPipeline;
+}
+
+export function serializePipeline(pipeline: PipelineRow, stages: StageRow[]): PipelineOutput {
+  return {
+    id: pipeline.id,
+    name: pipeline.name,
+    stages: stages.map((s) => ({
+      id: s.id,
+      name: s.name,
+      createdAt: s.createdAt.toISOString(),
+      updatedAt: s.updatedAt.toISOString(),
+    })),
+    createdAt: pipeline.createdAt.toISOString(),
+    updatedAt: pipeline.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,14 @@
+/** What a new workspace starts with (contract §4). */
+export const DEFAULT_FOLDER = {
+  name: 'People',
+  fields: [
+    { key: 'company', label: 'Company', type: 'TEXT' as const },
+    {
+      key: 'lifecycle',
+      label: 'Lifecycle',
+      type: 'SELECT' as const,
+      options: ['Lead', 'Prospect', 'Customer', 'Churned'],
+    },
+  ],
+};
+export const DEFAULT_PIPELINE = { name: 'Sales', stages: ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'] };
