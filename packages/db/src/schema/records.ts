@@ -16,7 +16,7 @@ export const records = pgTable(
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     ownerId: text().references(() => users.id, { onDelete: 'set null' }),
     /**
-     * Lower-cased title, email, phone and TEXT custom values joined by newlines, written by the
+     * Title, email, phone and TEXT custom values joined by newlines, written by the
      * domain on every change. The `q` search is a substring match on it through a trigram index.
      */
     searchText: text().notNull().default(''),

@@ -42,18 +42,23 @@ const cases: { type: FieldDefinition['type']; options?: string[]; good: unknown[
 describe('checkFieldValue', () => {
   for (const { type, options, good, bad } of cases) {
     it(`accepts valid ${type} values`, () => {
-      for (const value of good) expect(checkFieldValue(field(type, options), value), String(value)).toBeNull();
+      for (const value of good)
+        expect(checkFieldValue(field(type, options), value), String(value)).toBeNull();
     });
 
     it(`refuses invalid ${type} values with a message`, () => {
       for (const value of bad) {
-        expect(checkFieldValue(field(type, options), value), JSON.stringify(value)).toEqual(expect.any(String));
+        expect(checkFieldValue(field(type, options), value), JSON.stringify(value)).toEqual(
+          expect.any(String),
+        );
       }
     });
   }
 
   it('names the allowed options of a SELECT in its message', () => {
-    expect(checkFieldValue(field('SELECT', ['Lead', 'Customer']), 'x')).toBe('must be one of: Lead, Customer');
+    expect(checkFieldValue(field('SELECT', ['Lead', 'Customer']), 'x')).toBe(
+      'must be one of: Lead, Customer',
+    );
   });
 });
 
@@ -73,14 +78,18 @@ describe('validateCustomValues', () => {
   });
 
   it('names an unknown key as data.<key>', () => {
-    const error = expectDomainErrorSync(() => validateCustomValues(fields, { compnay: 'Acme' }), 'VALIDATION_FAILED');
+    const error = expectDomainErrorSync(
+      () => validateCustomValues(fields, { compnay: 'Acme' }),
+      'VALIDATION_FAILED',
+    );
     expect(error.details).toEqual([{ path: 'data.compnay', message: 'is not a field of this folder' }]);
     expect(error.message).toContain('data.compnay');
   });
 
   it('reports every problem at once, each with its path', () => {
     const error = expectDomainErrorSync(
-      () => validateCustomValues(fields, { company: 7, score: 'high', tags: ['a', 'a'], nope: 1, other: null }),
+      () =>
+        validateCustomValues(fields, { company: 7, score: 'high', tags: ['a', 'a'], nope: 1, other: null }),
       'VALIDATION_FAILED',
     );
     expect(error.details?.map((d) => d.path).sort()).toEqual([

@@ -2,8 +2,9 @@ import type { FieldDefinition } from '@crm/db/schema';
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
- * The text the `q` search looks in: title, email, phone and TEXT custom values, lower-cased
- * and joined by newlines. `searchTextSql` computes the same inside Postgres for bulk updates
+ * The text the `q` search looks in: title, email, phone and TEXT custom values joined by
+ * newlines, as written (ILIKE and the trigram index fold case; folding here in JavaScript
+ * and in SQL would disagree on letters such as İ or final sigma). `searchTextSql` computes the same inside Postgres for bulk updates
  * after a folder's fields change.
  */
 export function searchTextOf(
@@ -17,12 +18,12 @@ export function searchTextOf(
     const value = record.data[field.key];
     if (field.type === 'TEXT' && typeof value === 'string') parts.push(value);
   }
-  return parts.join('\n').toLowerCase();
+  return parts.join('\n');
 }
 
 export function searchTextSql(fields: FieldDefinition[]): SQL {
   const textKeys = fields.filter((f) => f.type === 'TEXT').map((f) => sql`data ->> ${f.key}`);
-  return sql`lower(concat_ws(E'\n', title, email, phone${textKeys.length ? sql`, ${sql.join(textKeys, sql`, `)}` : sql``}))`;
+  return sql`concat_ws(E'\n', title, email, phone${textKeys.length ? sql`, ${sql.join(textKeys, sql`, `)}` : sql``})`;
 }
 
 /** Escapes LIKE wildcards so the user's text is matched literally. */

@@ -34,7 +34,8 @@ export async function updateRecord(db: Database, actor: Actor, input: z.infer<ty
   return db.transaction(async (tx) => {
     const current = await loadRecord(tx, actor, input.id, { forUpdate: true });
     const folder = await loadFolder(tx, actor, current.folderId, 'share');
-    if (typeof input.ownerId === 'string') await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
+    if (typeof input.ownerId === 'string')
+      await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
     const data = input.data === undefined ? undefined : validateCustomValues(folder.fields, input.data);
     const { row } = await applyRecordChanges(tx, actor, current, folder.fields, { ...input, data });
     return serializeRecord(row);

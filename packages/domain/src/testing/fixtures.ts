@@ -15,6 +15,11 @@ export interface TestDb {
   db: Database;
   /** Raw SQL for arranging state the domain cannot (moving timestamps back, foreign rows). */
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /**
+   * Opens `connections` pool connections up front, so calls started together really run
+   * together instead of being staggered by connection set-up (race tests need this).
+   */
+  warm(connections: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,6 +31,9 @@ export async function openTestDb(options: { max?: number } = {}): Promise<TestDb
     async query<Row>(text: string, params: unknown[] = []) {
       const result = await pool.query(text, params);
       return result.rows as Row[];
+    },
+    async warm(connections: number) {
+      await Promise.all(Array.from({ length: connections }, () => pool.query('select pg_sleep(0.05)')));
     },
     async close() {
       await closePool(pool);

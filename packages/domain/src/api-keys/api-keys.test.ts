@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DomainError } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import {
+  expectDomainError,
+  newWorkspace,
+  openTestDb,
+  type TestDb,
+  type TestWorkspace,
+} from '../testing/fixtures.ts';
+import { authenticateApiKey, createApiKey, findApiKeys, revokeApiKey } from './api-keys.ts';
+import { generateSecret } from './secrets.ts';
+
+let t: TestDb;
+
+beforeAll(async () => {
+  t = await openTestDb();
+});
+afterAll(() => t?.close());
+
+const newKey = (ws: TestWorkspace, extra: { expiresAt?: string; scopes?: ('read' | 'write')[] } = {}) =>
+  createApiKey(t.db, {
+    workspaceId: ws.actor.workspaceId,
+    userId: ws.actor.userId,
+    name: 'Zapier',
+    ...extra,
+  });
+
+const keyRow = async (id: string) =>
+  (
+    await t.query<Record<string, unknown> & { last_used_at: Date | null }>(
+      'select * from api_keys where id = $1',
+      [id],
+    )
+  )[0]!;
+
+async function expectUnauthorized(secret: string | undefined) {
+  const error = await expectDomainError(authenticateApiKey(t.db, secret), 'UNAUTHORIZED');
+  expect(error.status).toBe(401);
+  expect(error.headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+}
+
+describe('createApiKey', () => {
+  it('returns a secret of crm_ and 43 base62 characters once, and stores only its SHA-256 hash and prefix', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key, secret } = await newKey(ws);
+    expect(secret).toMatch(/^crm_[0-9A-Za-z]{43}$/);
+    expect(isId('apiKey', key.id)).toBe(true);
+    expect(key).toMatchObject({ name: 'Zapier', scopes: ['read', 'write'], userId: ws.actor.userId });
+    expect(key).not.toHaveProperty('secret');
+    expect(secret.startsWith(key.prefix)).toBe(true);
+    expect(key.prefix.length).toBeLessThan(secret.length / 2);
+    const row = await keyRow(key.id);
+    expect(row.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
+    expect(row.prefix).toBe(key.prefix);
+    // The secret appears in no column.
+    expect(Object.values(row).some((v) => typeof v === 'string' && v.includes(secret.slice(12)))).toBe(false);
+  });
+
+  it('generates distinct secrets of full length every time', () => {
+    const secrets = Array.from({ length: 500 }, generateSecret);
+    expect(new Set(secrets).size).toBe(500);
+    for (const s of secrets) expect(s).toMatch(/^crm_[0-9A-Za-z]{43}$/);
+  });
+
+  it('refuses an expiry in the past', async () => {
+    const ws = await newWorkspace(t.db);
+    const error = await expectDomainError(
+      newKey(ws, { expiresAt: '2020-01-01T00:00:00.000Z' }),
+      'VALIDATION_FAILED',
+    );
+    expect(error.details?.[0]?.path).toBe('expiresAt');
+    expect(await findApiKeys(t.db, ws.actor.workspaceId)).toEqual([]);
+  });
+
+  it('keeps the scopes asked for', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key, secret } = await newKey(ws, { scopes: ['read', 'read'] });
+    expect(key.scopes).toEqual(['read']);
+    expect((await authenticateApiKey(t.db, secret)).scopes).toEqual(['read']);
+  });
+});
+
+describe('authenticateApiKey', () => {
+  it('resolves a valid key to its workspace, user and limits', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key, secret } = await newKey(ws, { expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    expect(await authenticateApiKey(t.db, secret)).toEqual({
+      keyId: key.id,
+      workspaceId: ws.actor.workspaceId,
+      userId: ws.actor.userId,
+      userName: ws.actor.userName,
+      role: 'OWNER',
+      scopes: ['read', 'write'],
+      rateLimitPerMinute: 120,
+    });
+  });
+
+  it('answers UNAUTHORIZED with WWW-Authenticate: Bearer for a missing or unknown key', async () => {
+    await expectUnauthorized(undefined);
+    await expectUnauthorized('');
+    await expectUnauthorized(generateSecret());
+    await expectUnauthorized('not even a key');
+  });
+
+  it('answers UNAUTHORIZED for a revoked key, from the next call on', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key, secret } = await newKey(ws);
+    await authenticateApiKey(t.db, secret);
+    const revoked = await revokeApiKey(t.db, ws.actor.workspaceId, key.id);
+    expect(revoked.revokedAt).not.toBeNull();
+    await expectUnauthorized(secret);
+  });
+
+  it('answers UNAUTHORIZED for an expired key', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key, secret } = await newKey(ws, { expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    await authenticateApiKey(t.db, secret);
+    await t.query(`update api_keys set expires_at = now() - interval '1 second' where id = $1`, [key.id]);
+    await expectUnauthorized(secret);
+  });
+
+  it('answers UNAUTHORIZED once the key user is no longer a member', async () => {
+    const ws = await newWorkspace(t.db);
+    const { secret } = await newKey(ws);
+    await t.query('delete from memberships where workspace_id = $1', [ws.actor.workspaceId]);
+    await expectUnauthorized(secret);
+  });
+
+  it('writes lastUsedAt on first use and at most once a minute', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key, secret } = await newKey(ws);
+    expect((await keyRow(key.id)).last_used_at).toBeNull();
+
+    await authenticateApiKey(t.db, secret);
+    const first = (await keyRow(key.id)).last_used_at;
+    expect(first).toBeInstanceOf(Date);
+    expect(Math.abs(Date.now() - first!.getTime())).toBeLessThan(10_000);
+
+    // 30 seconds ago: within the minute, not rewritten.
+    await t.query(`update api_keys set last_used_at = now() - interval '30 seconds' where id = $1`, [key.id]);
+    const thirty = (await keyRow(key.id)).last_used_at!;
+    await authenticateApiKey(t.db, secret);
+    expect((await keyRow(key.id)).last_used_at).toEqual(thirty);
+
+    // Over a minute ago: rewritten to now.
+    await t.query(`update api_keys set last_used_at = now() - interval '61 seconds' where id = $1`, [key.id]);
+    const old = (await keyRow(key.id)).last_used_at!;
+    await authenticateApiKey(t.db, secret);
+    const rewritten = (await keyRow(key.id)).last_used_at!;
+    expect(rewritten.getTime()).toBeGreaterThan(old.getTime() + 60_000);
+    const listed = (await findApiKeys(t.db, ws.actor.workspaceId))[0];
+    expect(listed?.lastUsedAt).toBe(rewritten.toISOString());
+  });
+});
+
+describe('revokeApiKey and findApiKeys', () => {
+  it('lists the workspace keys newest first without secrets', async () => {
+    const ws = await newWorkspace(t.db);
+    const one = await newKey(ws);
+    const two = await newKey(ws);
+    const keys = await findApiKeys(t.db, ws.actor.workspaceId);
+    expect(keys.map((k) => k.id)).toEqual([two.key.id, one.key.id]);
+    expect(JSON.stringify(keys)).not.toContain(one.secret);
+    expect(JSON.stringify(keys)).not.toContain(two.secret);
+  });
+
+  it('keeps the first revocation time when revoked twice', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key } = await newKey(ws);
+    const first = await revokeApiKey(t.db, ws.actor.workspaceId, key.id);
+    await t.query(`update api_keys set revoked_at = revoked_at - interval '1 hour' where id = $1`, [key.id]);
+    const again = await revokeApiKey(t.db, ws.actor.workspaceId, key.id);
+    expect(Date.parse(again.revokedAt!)).toBe(Date.parse(first.revokedAt!) - 3_600_000);
+  });
+
+  it('answers NOT_FOUND for unknown and malformed ids', async () => {
+    const ws = await newWorkspace(t.db);
+    for (const id of ['key_00000000000000000000000000', 'nope']) {
+      const error = await expectDomainError(revokeApiKey(t.db, ws.actor.workspaceId, id), 'NOT_FOUND');
+      expect(error).toBeInstanceOf(DomainError);
+    }
+  });
+});
