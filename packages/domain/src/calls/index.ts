@@ -1,0 +1,3 @@
+export * from './create-call.ts';
+export * from './find-calls.ts';
+export * from './schemas.ts';

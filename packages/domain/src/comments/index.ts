@@ -1,0 +1,3 @@
+export * from './create-comment.ts';
+export * from './find-comments.ts';
+export * from './schemas.ts';
