@@ -16,7 +16,7 @@ export interface AppDeps {
   db: Database;
   pool: pg.Pool;
   logger: Logger;
-  /** URL clients reach the service at, for the OpenAPI document. */
+  /** URL clients reach the service at, for the OpenAPI document; '' makes its server relative (`/api/v1`). */
   publicUrl: string;
   version: string;
   trustProxy?: boolean;

@@ -56,12 +56,11 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     const db = createDatabase(pool);
     let worker: Runner | undefined;
     if (env.RUN_WORKER === 'true') worker = await startWorker({ pool, db, logger });
-    const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
     const app = createApp({
       db,
       pool,
       logger,
-      publicUrl,
+      publicUrl: env.PUBLIC_URL ?? '',
       version: VERSION,
       trustProxy: env.TRUST_PROXY === 'true',
     });

@@ -1,5 +1,11 @@
 import type { Database } from '@crm/db';
-import { type Actor, authenticateApiKey, consumeRateLimit, DomainError, workspaceRateLimitSubject } from '@crm/domain';
+import {
+  type Actor,
+  authenticateApiKey,
+  consumeRateLimit,
+  DomainError,
+  workspaceRateLimitSubject,
+} from '@crm/domain';
 import type { ParameterizedContext } from 'koa';
 import type { AppState } from './state.ts';
 
@@ -18,7 +24,11 @@ export async function passGate(ctx: ParameterizedContext<AppState>, db: Database
     scopes: key.scopes,
   };
   ctx.state.actor = actor;
-  const limit = await consumeRateLimit(db, workspaceRateLimitSubject(key.workspaceId), key.rateLimitPerMinute);
+  const limit = await consumeRateLimit(
+    db,
+    workspaceRateLimitSubject(key.workspaceId),
+    key.rateLimitPerMinute,
+  );
   ctx.set('RateLimit-Limit', String(limit.limit));
   ctx.set('RateLimit-Remaining', String(limit.remaining));
   ctx.set('RateLimit-Reset', String(limit.resetSeconds));

@@ -21,7 +21,10 @@ export interface OpenApiValidator {
   operations: DocumentedOperation[];
   /** Follows `$ref`s from `node` to the object they name in the document. */
   resolve(node: unknown): Json;
-  /** What is wrong with this response according to the document; empty when it conforms. */
+  /**
+   * What is wrong with this response according to the document; empty when it conforms. A
+   * conforming response counts as exercising its operation and status (see `coverageGaps`).
+   */
   validateResponse(
     method: string,
     pathTemplate: string,
@@ -29,6 +32,8 @@ export interface OpenApiValidator {
     headers: Headers,
     body: unknown,
   ): string[];
+  /** One line per operation that lacks a conforming success, or a documented status not in `ignore`. */
+  coverageGaps(ignore: Iterable<number>): string[];
 }
 
 const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -78,8 +83,21 @@ export function createOpenApiValidator(doc: Json): OpenApiValidator {
     }
   }
 
+  const seen = new Map<DocumentedOperation, Set<number>>();
+  const exercised = (operation: DocumentedOperation, status: number) =>
+    seen.set(operation, (seen.get(operation) ?? new Set()).add(status));
+
   return {
     operations,
+    coverageGaps(ignore) {
+      const skip = new Set(ignore);
+      return operations.flatMap((operation) => {
+        const got = seen.get(operation) ?? new Set<number>();
+        const gaps: (number | string)[] = operation.statuses.filter((s) => !skip.has(s) && !got.has(s));
+        if (![...got].some((s) => s < 300)) gaps.unshift('no success');
+        return gaps.length ? [`${operation.method} ${operation.path}: ${gaps.join(', ')}`] : [];
+      });
+    },
     resolve(node) {
       const ref = (node as Json).$ref;
       return typeof ref === 'string' ? at(ref.slice(1)).node : (node as Json);
@@ -114,6 +132,7 @@ export function createOpenApiValidator(doc: Json): OpenApiValidator {
       const contentType = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!content) {
         if (body !== undefined) problems.push('a body was sent but the response documents none');
+        if (problems.length === 0) exercised(operation, status);
         return problems;
       }
       if (!(contentType in content)) {
@@ -123,6 +142,7 @@ export function createOpenApiValidator(doc: Json): OpenApiValidator {
       const schemaPointer = `${response.pointer}/content/${escapePointer(contentType)}/schema`;
       if (body === undefined) problems.push('the body is missing or not JSON');
       else problems.push(...check(schemaPointer, body, 'body'));
+      if (problems.length === 0) exercised(operation, status);
       return problems;
     },
   };

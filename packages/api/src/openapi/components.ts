@@ -55,6 +55,27 @@ export const SUCCESS_HEADERS = {
   'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
 };
 
+/** Success headers of a POST or PATCH, which may be the replay of an earlier response. */
+export const WRITE_SUCCESS_HEADERS = {
+  ...SUCCESS_HEADERS,
+  'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed'),
+};
+
+export const IDEMPOTENCY_KEY_PARAMETER = ref('parameters', 'Idempotency-Key');
+
+export function parameterComponents(): Record<string, Json> {
+  return {
+    'Idempotency-Key': {
+      in: 'header',
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    },
+  };
+}
+
 const header = (description: string, schema: Json = { type: 'integer', minimum: 0 }) => ({
   description,
   required: true,
@@ -70,7 +91,16 @@ export function headerComponents(): Record<string, Json> {
     'RateLimit-Limit': header('Requests allowed per minute for the workspace'),
     'RateLimit-Remaining': header('Requests left in the current window'),
     'RateLimit-Reset': header('Seconds until the window frees requests'),
-    'Retry-After': header('Whole seconds to wait before retrying (at least 1)', { type: 'integer', minimum: 1 }),
+    'Retry-After': header('Whole seconds to wait before retrying (at least 1)', {
+      type: 'integer',
+      minimum: 1,
+    }),
+    'Idempotent-Replayed': {
+      description:
+        'Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key.',
+      required: false,
+      schema: { type: 'string', enum: ['true'] },
+    },
     'WWW-Authenticate': header('The authentication scheme to use: `Bearer`', {
       type: 'string',
       pattern: '^Bearer',
@@ -110,13 +140,20 @@ export function errorSchema(): Json {
   };
 }
 
+/**
+ * Statuses only answered once the key was accepted and the request counted, so they carry the
+ * rate-limit headers too; 401 comes before that, and 500/503 may.
+ */
+const AFTER_GATE = [400, 403, 404, 409, 413, 415, 422, 429];
+
 /** The shared response of one error status: the Error schema narrowed to that status's codes. */
 export function errorResponse(status: number): Json {
   const codes = Object.entries(errorCodes)
     .filter(([, entry]) => entry.status === status)
     .map(([code]) => code);
-  const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
-  if (status === 429) Object.assign(headers, SUCCESS_HEADERS);
+  const headers: Record<string, unknown> = AFTER_GATE.includes(status)
+    ? { ...SUCCESS_HEADERS }
+    : { 'X-Request-Id': ref('headers', 'X-Request-Id') };
   if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
   if (status === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
   return {
@@ -127,7 +164,10 @@ export function errorResponse(status: number): Json {
         schema: {
           allOf: [
             ref('schemas', 'Error'),
-            { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+            {
+              type: 'object',
+              properties: { error: { type: 'object', properties: { code: { enum: codes } } } },
+            },
           ],
         },
       },

@@ -1,13 +1,17 @@
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openapi';
+import { z } from 'zod';
 import type { ApiMeta } from '../trpc.ts';
 import {
   ERROR_NAMES,
   errorResponse,
   errorSchema,
   headerComponents,
+  IDEMPOTENCY_KEY_PARAMETER,
+  parameterComponents,
   SUCCESS_HEADERS,
   TAG_DESCRIPTIONS,
+  WRITE_SUCCESS_HEADERS,
 } from './components.ts';
 
 type Json = Record<string, unknown>;
@@ -16,8 +20,11 @@ type RouteMeta = ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
 
 /** Statuses any authenticated endpoint can answer. */
 const COMMON_ERRORS = [400, 401, 403, 429, 500, 503];
-/** Statuses any endpoint whose JSON body the server reads (every POST and PATCH) can answer as well. */
-const BODY_ERRORS = [413, 415];
+/**
+ * Statuses any endpoint whose JSON body the server reads (every POST and PATCH) can answer as
+ * well: the body checks, and the Idempotency-Key outcomes.
+ */
+const WRITE_ERRORS = [409, 413, 415, 422];
 
 export interface DocumentOptions {
   /**
@@ -54,11 +61,12 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
   const usedTags: string[] = [];
   forEachOpenApiProcedure(
     (router as { _def: { procedures: Record<string, never> } })._def.procedures,
-    ({ meta }) => {
+    ({ meta, procedure }) => {
       const m = meta as RouteMeta;
       const operation = paths[m.openapi.path.replace(/\/$/, '')]?.[m.openapi.method.toLowerCase()];
       if (!operation) return;
       for (const status of fixOperation(operation, m)) usedErrors.add(status);
+      describeParameters(operation, procedure);
       for (const tag of m.openapi.tags ?? []) if (!usedTags.includes(tag)) usedTags.push(tag);
     },
   );
@@ -73,6 +81,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
   }
   components.schemas = { ...components.schemas, Error: errorSchema() };
   components.headers = headerComponents();
+  components.parameters = { ...(components.parameters as Json | undefined), ...parameterComponents() };
   components.responses = Object.fromEntries(
     [...usedErrors].sort((a, b) => a - b).map((status) => [ERROR_NAMES[status], errorResponse(status)]),
   );
@@ -86,22 +95,20 @@ function fixOperation(operation: Json, meta: RouteMeta): number[] {
   const responses = operation.responses as Record<string, Json>;
   const success = responses['200']!;
   const successStatus = meta.successStatus ?? 200;
+  const method = meta.openapi.method;
+  const writes = method === 'POST' || method === 'PATCH';
+  const headers = writes ? WRITE_SUCCESS_HEADERS : SUCCESS_HEADERS;
   const fixed: Record<string, unknown> = {};
   if (meta.queryParams?.includes('upsert')) {
-    fixed['200'] = { ...success, description: 'Upserted: an existing record was updated', headers: SUCCESS_HEADERS };
+    fixed['200'] = { ...success, description: 'Upserted: an existing record was updated', headers };
   }
   fixed[String(successStatus)] = {
     ...success,
     description: successStatus === 201 ? 'Created' : 'OK',
-    headers: SUCCESS_HEADERS,
+    headers,
   };
-  const method = meta.openapi.method;
   const statuses = [
-    ...new Set([
-      ...COMMON_ERRORS,
-      ...(method === 'POST' || method === 'PATCH' ? BODY_ERRORS : []),
-      ...(meta.errors ?? []),
-    ]),
+    ...new Set([...COMMON_ERRORS, ...(writes ? WRITE_ERRORS : []), ...(meta.errors ?? [])]),
   ].sort((a, b) => a - b);
   for (const status of statuses) {
     const name = ERROR_NAMES[status];
@@ -110,9 +117,23 @@ function fixOperation(operation: Json, meta: RouteMeta): number[] {
   }
   operation.responses = fixed;
   operation.security = [{ bearerAuth: [] }];
+  if (writes) operation.parameters = [...((operation.parameters ?? []) as Json[]), IDEMPOTENCY_KEY_PARAMETER];
   if (meta.queryParams?.length) moveBodyKeysToQuery(operation, meta.queryParams);
   relaxOptionalBody(operation);
   return statuses;
+}
+
+/**
+ * The generator unwraps `.optional()` query inputs and so loses a description given on the
+ * optional wrapper; it is taken back from the procedure's input schema.
+ */
+function describeParameters(operation: Json, procedure: unknown) {
+  const input = (procedure as { _def: { inputs: unknown[] } })._def.inputs[0];
+  const shape = input instanceof z.ZodObject ? (input.shape as Record<string, z.ZodType>) : {};
+  for (const parameter of (operation.parameters ?? []) as Json[]) {
+    const description = shape[String(parameter.name)]?.description;
+    if (!parameter.description && description) parameter.description = description;
+  }
 }
 
 function bodySchema(operation: Json) {

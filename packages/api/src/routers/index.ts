@@ -1,10 +1,22 @@
 import { router } from '../trpc.ts';
+import { callsRouter } from './calls/index.ts';
+import { commentsRouter } from './comments/index.ts';
+import { dealsRouter } from './deals/index.ts';
 import { foldersRouter } from './folders/index.ts';
+import { pipelinesRouter } from './pipelines/index.ts';
 import { recordsRouter } from './records/index.ts';
+import { tasksRouter } from './tasks/index.ts';
+import { workspaceRouter } from './workspace/index.ts';
 
 export const appRouter = router({
+  calls: callsRouter,
+  comments: commentsRouter,
+  deals: dealsRouter,
   folders: foldersRouter,
+  pipelines: pipelinesRouter,
   records: recordsRouter,
+  tasks: tasksRouter,
+  workspace: workspaceRouter,
 });
 
 export type AppRouter = typeof appRouter;

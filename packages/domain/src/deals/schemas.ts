@@ -81,7 +81,3 @@ export const updateDealInput = z.strictObject({
 });
 
 export const dealIdInput = z.strictObject({ id: idParam('Deal id') });
-
-export const deletedOutput = z
-  .object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) })
-  .meta({ id: 'Deleted' });

@@ -36,17 +36,15 @@ export async function insertPipeline(tx: Executor, workspaceId: string, name: st
   const pipelineId = newId('pipeline');
   await tx.insert(schema.pipelines).values({ workspaceId, id: pipelineId, name });
   if (stageNames.length > 0) {
-    await tx
-      .insert(schema.stages)
-      .values(
-        stageNames.map((stageName, position) => ({
-          workspaceId,
-          id: newId('stage'),
-          pipelineId,
-          name: stageName,
-          position,
-        })),
-      );
+    await tx.insert(schema.stages).values(
+      stageNames.map((stageName, position) => ({
+        workspaceId,
+        id: newId('stage'),
+        pipelineId,
+        name: stageName,
+        position,
+      })),
+    );
   }
   return pipelineId;
 }

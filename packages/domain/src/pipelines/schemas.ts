@@ -72,11 +72,7 @@ export const reorderStagesInput = z.strictObject({
 export const removeStageInput = z.strictObject({
   id: idParam('Pipeline id'),
   stageId: idParam('Stage id'),
-  moveDealsTo: z
-    .string()
-    .max(200)
-    .optional()
-    .meta({
-      description: 'Another stage of the pipeline that takes the stage’s deals; required when it holds deals',
-    }),
+  moveDealsTo: z.string().max(200).optional().meta({
+    description: 'Another stage of the pipeline that takes the stage’s deals; required when it holds deals',
+  }),
 });

@@ -7,8 +7,8 @@ import { isId } from '../shared/ids.ts';
 import type { RecordRow } from './serialize.ts';
 
 export interface LoadRecordOptions {
-  /** `live` (default) treats a trashed record as not found; `trashed` finds only the Trash. */
-  state?: 'live' | 'trashed';
+  /** `live` (default) treats a trashed record as not found; `trashed` finds only the Trash; `any` both. */
+  state?: 'live' | 'trashed' | 'any';
   forUpdate?: boolean;
 }
 
@@ -28,7 +28,11 @@ export async function loadRecord(
       and(
         eq(r.workspaceId, actor.workspaceId),
         eq(r.id, id),
-        options.state === 'trashed' ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
+        options.state === 'any'
+          ? undefined
+          : options.state === 'trashed'
+            ? isNotNull(r.trashedAt)
+            : isNull(r.trashedAt),
       ),
     );
   const rows = await (options.forUpdate ? query.for('update') : query);

@@ -88,10 +88,11 @@ describe('trashRecord and restoreRecord', () => {
     await expectDomainError(trashRecord(t.db, ws.actor, ada.id), 'NOT_FOUND');
   });
 
-  it('answers NOT_FOUND when restoring a record that is not in Trash', async () => {
+  it('leaves a live record as it is when asked to restore it, and answers NOT_FOUND for an unknown one', async () => {
     const ws = await newWorkspace(t.db);
     const ada = await newRecord(ws);
-    await expectDomainError(restoreRecord(t.db, ws.actor, ada.id), 'NOT_FOUND');
+    const restored = await restoreRecord(t.db, ws.actor, ada.id);
+    expect(restored).toMatchObject({ id: ada.id, trashedAt: null, updatedAt: ada.updatedAt });
     await expectDomainError(restoreRecord(t.db, ws.actor, 'rec_00000000000000000000000000'), 'NOT_FOUND');
   });
 

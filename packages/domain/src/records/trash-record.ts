@@ -22,9 +22,11 @@ export async function trashRecord(db: Database, actor: Actor, id: string) {
   });
 }
 
+/** Brings a record back from Trash. Restoring a live record changes nothing (safe to retry). */
 export async function restoreRecord(db: Database, actor: Actor, id: string) {
   return db.transaction(async (tx) => {
-    await loadRecord(tx, actor, id, { state: 'trashed', forUpdate: true });
+    const current = await loadRecord(tx, actor, id, { state: 'any', forUpdate: true });
+    if (current.trashedAt === null) return serializeRecord(current);
     const r = schema.records;
     const [row] = await tx
       .update(r)

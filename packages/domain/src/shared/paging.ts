@@ -9,11 +9,15 @@ export const pagingInput = {
   page: z
     .number()
     .int()
+    .min(1, 'must be between 1 and 1000000')
+    .max(1_000_000, 'must be between 1 and 1000000')
     .optional()
     .meta({ description: '1-based page number (default 1). Not together with `cursor`.' }),
   pageSize: z
     .number()
     .int()
+    .min(1, `must be between 1 and ${MAX_PAGE_SIZE}`)
+    .max(MAX_PAGE_SIZE, `must be between 1 and ${MAX_PAGE_SIZE}`)
     .optional()
     .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
   cursor: z

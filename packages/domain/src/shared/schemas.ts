@@ -9,17 +9,30 @@ import { z } from 'zod';
 export const bodyNumber = () => z.number().pipe(z.number());
 export const bodyBoolean = () => z.boolean().pipe(z.boolean());
 
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
+
+/** Shape and ranges: a real calendar day, hours < 24, minutes and seconds < 60, offset < 24 h. */
+function isInstant(value: string): boolean {
+  const m = INSTANT.exec(value);
+  if (!m) return false;
+  const [, day, hh, mm, ss, , , oh, om] = m;
+  const inRange = (v: string | undefined, max: number) => v === undefined || Number(v) < max;
+  return (
+    isRealDate(day!) &&
+    inRange(hh, 24) &&
+    inRange(mm, 60) &&
+    inRange(ss, 60) &&
+    inRange(oh, 24) &&
+    inRange(om, 60) &&
+    !Number.isNaN(Date.parse(value))
+  );
+}
 
 /** Any ISO 8601 instant (with or without milliseconds, `Z` or an offset); normalised to UTC with milliseconds. */
 export const instantInput = () =>
   z
     .string()
-    .regex(INSTANT, 'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z')
-    .refine(
-      (value) => !Number.isNaN(Date.parse(value)),
-      'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z',
-    )
+    .refine(isInstant, 'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z')
     .transform((value) => new Date(value).toISOString())
     .meta({ format: 'date-time' });
 
@@ -59,6 +72,11 @@ export const pageMeta = z
       .meta({ description: 'Pass as `cursor` to get the next page; null on the last page.' }),
   })
   .meta({ id: 'PageMeta' });
+
+/** Body of a permanent DELETE: `{ data: { id, deleted: true } }` (contract §4). */
+export const deletedOutput = z
+  .object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) })
+  .meta({ id: 'Deleted' });
 
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), meta: pageMeta });

@@ -1,0 +1,193 @@
+import { expect } from 'vitest';
+import type { ApiResponse, TestWorkspace } from './test-app.ts';
+
+/**
+ * Requests that exercise the documented operations, per resource: a walk through every
+ * operation's success, and the unknown ids each operation answers 404 for. openapi.test.ts
+ * runs them and checks every response against the document; a new endpoint is covered by
+ * adding its requests here.
+ */
+
+export interface Call {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Sends a request with the workspace's key, asserts the status and that the response conforms. */
+export type Send = (method: string, template: string, status: number, call?: Call) => Promise<ApiResponse>;
+export type Walk = (send: Send, ws: TestWorkspace) => Promise<void>;
+
+/** Well-formed ids that exist nowhere. */
+const MISSING = {
+  folder: 'fld_01jq3v6f6ve7s9t8m1k2c3d4e5',
+  record: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5',
+  pipeline: 'pl_01jq3v6f6ve7s9t8m1k2c3d4e5',
+  stage: 'st_01jq3v6f6ve7s9t8m1k2c3d4e5',
+  deal: 'deal_01jq3v6f6ve7s9t8m1k2c3d4e5',
+  task: 'task_01jq3v6f6ve7s9t8m1k2c3d4e5',
+};
+
+export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+export const successWalks: Record<string, Walk> = {
+  async 'folders and records'(send) {
+    await send('GET', '/folders', 200, { query: { pageSize: '10' } });
+    const id = (await send('POST', '/folders', 201, { body: { name: `Leads ${unique()}` } })).body.data.id;
+    await send('GET', '/folders/{id}', 200, { params: { id } });
+    await send('PATCH', '/folders/{id}', 200, { params: { id }, body: { name: `Renamed ${unique()}` } });
+    const field = { key: 'stage', label: 'Stage', type: 'SELECT', options: ['new', 'won'] };
+    await send('POST', '/folders/{id}/fields', 201, { params: { id }, body: field });
+    const key = { id, key: 'stage' };
+    await send('PATCH', '/folders/{id}/fields/{key}', 200, { params: key, body: { label: 'Sales stage' } });
+
+    const email = `${unique()}@example.com`;
+    const body = { folderId: id, title: 'Grace Hopper', email, data: { stage: 'new' } };
+    const rec = (await send('POST', '/records', 201, { body })).body.data.id;
+    const upsert = { query: { upsert: 'email' }, body: { folderId: id, title: 'Grace B. Hopper', email } };
+    expect((await send('POST', '/records', 200, upsert)).body.data.id).toBe(rec);
+    const list = await send('GET', '/records', 200, { query: { folderId: id, search: 'hopper' } });
+    expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([rec]);
+    await send('GET', '/records/{id}', 200, { params: { id: rec } });
+    await send('PATCH', '/records/{id}', 200, { params: { id: rec }, body: { data: { stage: 'won' } } });
+    await send('DELETE', '/folders/{id}/fields/{key}', 200, { params: key });
+    const trashed = await send('DELETE', '/records/{id}', 200, { params: { id: rec } });
+    expect(trashed.body.data.trashedAt).toEqual(expect.any(String));
+    await send('POST', '/records/{id}/restore', 200, { params: { id: rec } });
+  },
+
+  async 'pipelines, stages and deals'(send) {
+    await send('GET', '/pipelines', 200);
+    const created = await send('POST', '/pipelines', 201, {
+      body: { name: `Sales ${unique()}`, stages: ['A', 'B'] },
+    });
+    const id = created.body.data.id;
+    await send('GET', '/pipelines/{id}', 200, { params: { id } });
+    await send('PATCH', '/pipelines/{id}', 200, { params: { id }, body: { name: `Renamed ${unique()}` } });
+    const added = await send('POST', '/pipelines/{id}/stages', 201, { params: { id }, body: { name: 'C' } });
+    const stages: string[] = added.body.data.stages.map((s: { id: string }) => s.id);
+    const extra = { id, stageId: stages[2]! };
+    await send('PATCH', '/pipelines/{id}/stages/{stageId}', 200, { params: extra, body: { name: 'C2' } });
+    const reorder = { params: { id }, body: { stageIds: [...stages].reverse() } };
+    await send('POST', '/pipelines/{id}/stages/reorder', 200, reorder);
+    await send('DELETE', '/pipelines/{id}/stages/{stageId}', 200, { params: extra });
+
+    const deal = { pipelineId: id, title: 'Big one', amount: 1250.5, closeDate: '2026-12-31' };
+    const dealId = (await send('POST', '/deals', 201, { body: deal })).body.data.id;
+    await send('GET', '/deals', 200, { query: { pipelineId: id } });
+    await send('GET', '/deals/{id}', 200, { params: { id: dealId } });
+    await send('PATCH', '/deals/{id}', 200, { params: { id: dealId }, body: { stageId: stages[0] } });
+    const deleted = await send('DELETE', '/deals/{id}', 200, { params: { id: dealId } });
+    expect(deleted.body.data).toEqual({ id: dealId, deleted: true });
+  },
+
+  async tasks(send, ws) {
+    const recordId = (await send('POST', '/records', 201, { body: { folderId: ws.folderId, title: 'Ada' } }))
+      .body.data.id;
+    const body = { title: 'Call back', dueAt: '2026-12-01T09:30:00Z', recordId, recurrence: 'WEEKLY' };
+    const id = (await send('POST', '/tasks', 201, { body })).body.data.id;
+    await send('GET', '/tasks', 200, { query: { recordId, status: 'OPEN', sort: 'dueAt' } });
+    await send('GET', '/tasks/{id}', 200, { params: { id } });
+    await send('PATCH', '/tasks/{id}', 200, { params: { id }, body: { status: 'DONE' } });
+    await send('DELETE', '/tasks/{id}', 200, { params: { id } });
+  },
+
+  async 'comments and calls'(send, ws) {
+    const body = { folderId: ws.folderId, title: 'Alan Turing', phone: '+44 20 7946 0000' };
+    const id = (await send('POST', '/records', 201, { body })).body.data.id;
+    const comment = await send('POST', '/records/{id}/comments', 201, {
+      params: { id },
+      body: { text: 'Met at the fair' },
+    });
+    expect(comment.body.data.text).toBe('Met at the fair');
+    await send('GET', '/records/{id}/comments', 200, { params: { id } });
+    const call = await send('POST', '/records/{id}/calls', 201, { params: { id }, body: { duration: 90 } });
+    expect(call.body.data).toMatchObject({ direction: 'OUTBOUND', outcome: 'CONNECTED', phone: body.phone });
+    await send('GET', '/records/{id}/calls', 200, { params: { id }, query: { pageSize: '5' } });
+  },
+
+  async workspace(send, ws) {
+    const me = await send('GET', '/me', 200);
+    expect(me.body.data).toMatchObject({ workspace: { id: ws.workspaceId }, user: { id: ws.userId } });
+    const members = await send('GET', '/members', 200);
+    expect(members.body.data.map((m: { id: string }) => m.id)).toEqual([ws.userId]);
+  },
+};
+
+export const notFoundWalks: Record<string, Walk> = {
+  async 'folders and records'(send, ws) {
+    const folder = { id: MISSING.folder };
+    await send('GET', '/folders/{id}', 404, { params: folder });
+    await send('PATCH', '/folders/{id}', 404, { params: folder, body: { name: 'X' } });
+    const field = { key: 'x', label: 'X', type: 'TEXT' };
+    await send('POST', '/folders/{id}/fields', 404, { params: folder, body: field });
+    const key = { id: ws.folderId, key: 'nope' };
+    await send('PATCH', '/folders/{id}/fields/{key}', 404, { params: key, body: { label: 'X' } });
+    await send('DELETE', '/folders/{id}/fields/{key}', 404, { params: key });
+    await send('GET', '/records', 404, { query: { folderId: MISSING.folder } });
+    const record = { id: MISSING.record };
+    await send('GET', '/records/{id}', 404, { params: record });
+    await send('PATCH', '/records/{id}', 404, { params: record, body: { title: 'X' } });
+    await send('DELETE', '/records/{id}', 404, { params: record });
+    await send('POST', '/records/{id}/restore', 404, { params: record });
+    // A record in Trash is not found either, except by restore.
+    const rec = (await send('POST', '/records', 201, { body: { folderId: ws.folderId, title: 'Gone' } })).body
+      .data;
+    await send('DELETE', '/records/{id}', 200, { params: { id: rec.id } });
+    await send('GET', '/records/{id}', 404, { params: { id: rec.id } });
+    await send('DELETE', '/records/{id}', 404, { params: { id: rec.id } });
+  },
+
+  async 'pipelines, stages and deals'(send) {
+    const pipeline = { id: MISSING.pipeline };
+    await send('GET', '/pipelines/{id}', 404, { params: pipeline });
+    await send('PATCH', '/pipelines/{id}', 404, { params: pipeline, body: { name: 'X' } });
+    await send('POST', '/pipelines/{id}/stages', 404, { params: pipeline, body: { name: 'X' } });
+    const reorder = { params: pipeline, body: { stageIds: [MISSING.stage] } };
+    await send('POST', '/pipelines/{id}/stages/reorder', 404, reorder);
+    const real = (await send('GET', '/pipelines', 200)).body.data[0].id;
+    const stage = { id: real, stageId: MISSING.stage };
+    await send('PATCH', '/pipelines/{id}/stages/{stageId}', 404, { params: stage, body: { name: 'X' } });
+    await send('DELETE', '/pipelines/{id}/stages/{stageId}', 404, { params: stage });
+    await send('GET', '/deals', 404, { query: { pipelineId: MISSING.pipeline } });
+    const deal = { id: MISSING.deal };
+    await send('GET', '/deals/{id}', 404, { params: deal });
+    await send('PATCH', '/deals/{id}', 404, { params: deal, body: { title: 'X' } });
+    await send('DELETE', '/deals/{id}', 404, { params: deal });
+  },
+
+  async 'comments and calls'(send) {
+    const record = { id: MISSING.record };
+    await send('GET', '/records/{id}/comments', 404, { params: record });
+    await send('POST', '/records/{id}/comments', 404, { params: record, body: { text: 'X' } });
+    await send('GET', '/records/{id}/calls', 404, { params: record });
+    await send('POST', '/records/{id}/calls', 404, { params: record, body: {} });
+  },
+
+  async tasks(send) {
+    await send('GET', '/tasks', 404, { query: { recordId: MISSING.record } });
+    const task = { id: MISSING.task };
+    await send('GET', '/tasks/{id}', 404, { params: task });
+    await send('PATCH', '/tasks/{id}', 404, { params: task, body: { title: 'X' } });
+    await send('DELETE', '/tasks/{id}', 404, { params: task });
+  },
+};
+
+/** Requests refused with 400, and the field `error.details` must name. */
+export const invalidInputs = (ws: TestWorkspace): [string, string, Call, string][] => [
+  ['GET', '/records', { query: { pageSize: '500' } }, 'pageSize'],
+  ['GET', '/deals', {}, 'pipelineId'],
+  ['POST', '/folders', { body: {} }, 'name'],
+  ['POST', '/records', { body: { folderId: ws.folderId, title: 'X', email: 'not-an-email' } }, 'email'],
+  ['POST', '/records', { body: { folderId: ws.folderId, title: 'X', upsert: 'email' } }, 'upsert'],
+  ['POST', '/records', { body: { folderId: ws.folderId, title: 'X', data: { nope: 1 } } }, 'data.nope'],
+  [
+    'POST',
+    '/folders/{id}/fields',
+    { params: { id: ws.folderId }, body: { key: '1x', label: 'X', type: 'TEXT' } },
+    'key',
+  ],
+  ['POST', '/tasks', { body: { title: 'X', dueAt: 'tomorrow' } }, 'dueAt'],
+  ['POST', '/deals', { body: { pipelineId: 'pl_x', amount: 1.234 } }, 'amount'],
+];

@@ -1,0 +1,84 @@
+import {
+  createTask,
+  createTaskInput,
+  deletedOutput,
+  deleteTask,
+  envelope,
+  findTasks,
+  findTasksInput,
+  getTask,
+  listEnvelope,
+  taskIdInput,
+  taskOutput,
+  updateTask,
+  updateTaskInput,
+} from '@crm/domain';
+import { authedProcedure, router } from '../../trpc.ts';
+
+const tags = ['Tasks'];
+const one = envelope(taskOutput);
+
+export const tasksRouter = router({
+  list: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/tasks',
+        tags,
+        summary: 'List tasks',
+        description:
+          'Newest first, or with `sort=dueAt` soonest due first (tasks without a due time last). Filter by `recordId` (a live record, 404 otherwise), `status` and `assigneeId`. Page with `page` or `cursor`.',
+      },
+      errors: [404],
+    })
+    .input(findTasksInput)
+    .output(listEnvelope(taskOutput))
+    .query(({ ctx, input }) => findTasks(ctx.db, ctx.actor, input)),
+
+  get: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/tasks/{id}', tags, summary: 'Get a task' }, errors: [404] })
+    .input(taskIdInput)
+    .output(one)
+    .query(async ({ ctx, input }) => ({ data: await getTask(ctx.db, ctx.actor, input.id) })),
+
+  create: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/tasks',
+        tags,
+        summary: 'Create a task',
+        description:
+          'Answers 201 with the new task, always OPEN. `assigneeId` must be a member of the workspace and `recordId` a live record (400 otherwise).',
+      },
+      successStatus: 201,
+    })
+    .input(createTaskInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await createTask(ctx.db, ctx.actor, input) })),
+
+  update: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/tasks/{id}',
+        tags,
+        summary: 'Update a task',
+        description:
+          'Fields not given stay. `status` DONE sets `completedAt` (OPEN clears it); completing a recurring task creates its next occurrence, OPEN and due one period later. `recurrence` cannot be changed.',
+      },
+      errors: [404],
+    })
+    .input(updateTaskInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({ data: await updateTask(ctx.db, ctx.actor, input) })),
+
+  delete: authedProcedure
+    .meta({
+      openapi: { method: 'DELETE', path: '/tasks/{id}', tags, summary: 'Delete a task permanently' },
+      errors: [404],
+    })
+    .input(taskIdInput)
+    .output(deletedOutput)
+    .mutation(async ({ ctx, input }) => ({ data: await deleteTask(ctx.db, ctx.actor, input.id) })),
+});

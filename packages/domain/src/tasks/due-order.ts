@@ -1,0 +1,78 @@
+import { schema } from '@crm/db';
+import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { invalid } from '../shared/errors.ts';
+import { type PageMeta, type Paging, type PagingInput, resolvePaging } from '../shared/paging.ts';
+
+/**
+ * Keyset paging for `sort=dueAt`: soonest due first, tasks without a due time last, ties
+ * broken by id. The shared cursor only knows (createdAt, id), so this order has its own,
+ * tagged so a cursor of one order is a 400 in the other.
+ */
+export interface DueKey {
+  dueAt: string | null;
+  id: string;
+}
+
+export type DuePaging =
+  | Extract<Paging, { kind: 'offset' }>
+  | { kind: 'cursor'; pageSize: number; after: DueKey };
+
+const TAG = 'dueAt';
+
+export function encodeDueCursor(key: DueKey): string {
+  return Buffer.from(JSON.stringify([TAG, key.dueAt, key.id])).toString('base64url');
+}
+
+function decodeDueCursor(cursor: string): DueKey {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 3 && parsed[0] === TAG && typeof parsed[2] === 'string') {
+      const dueAt: unknown = parsed[1];
+      if (dueAt === null) return { dueAt, id: parsed[2] };
+      if (typeof dueAt === 'string' && !Number.isNaN(Date.parse(dueAt))) return { dueAt, id: parsed[2] };
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw invalid('cursor', 'is not a cursor returned by this API for sort=dueAt');
+}
+
+/** Same rules as `resolvePaging` (page sizes, `page` with `cursor` is a 400), with the dueAt cursor. */
+export function resolveDuePaging(input: PagingInput): DuePaging {
+  const offset = resolvePaging({ page: input.page, pageSize: input.pageSize });
+  if (input.cursor === undefined && offset.kind === 'offset') return offset;
+  if (input.page !== undefined) throw invalid('page', 'cannot be combined with cursor');
+  return { kind: 'cursor', pageSize: offset.pageSize, after: decodeDueCursor(input.cursor ?? '') };
+}
+
+const t = schema.tasks;
+
+export const dueOrder: SQL[] = [sql`${t.dueAt} asc nulls last`, asc(t.id)];
+
+/** Rows strictly after `key` in `dueOrder`. */
+export function afterDueKey(key: DueKey): SQL | undefined {
+  if (key.dueAt === null) return and(isNull(t.dueAt), gt(t.id, key.id));
+  const at = new Date(key.dueAt);
+  return or(gt(t.dueAt, at), and(eq(t.dueAt, at), gt(t.id, key.id)), isNull(t.dueAt));
+}
+
+/** `toPage` for this order: rows were fetched with `limit pageSize + 1`. */
+export function toDuePage<Row extends { dueAt: Date | null; id: string }, Item>(
+  rows: Row[],
+  paging: DuePaging,
+  serialize: (row: Row) => Item,
+): { data: Item[]; meta: PageMeta } {
+  const hasMore = rows.length > paging.pageSize;
+  const visible = hasMore ? rows.slice(0, paging.pageSize) : rows;
+  const last = visible[visible.length - 1];
+  return {
+    data: visible.map(serialize),
+    meta: {
+      page: paging.kind === 'offset' ? paging.page : null,
+      pageSize: paging.pageSize,
+      hasMore,
+      nextCursor:
+        hasMore && last ? encodeDueCursor({ dueAt: last.dueAt?.toISOString() ?? null, id: last.id }) : null,
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export * from './create-task.ts';
+export * from './delete-task.ts';
+export * from './find-tasks.ts';
+export * from './load-task.ts';
+export * from './schemas.ts';
+export * from './update-task.ts';

@@ -1,0 +1,38 @@
+import type { Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Actor } from '../shared/actor.ts';
+import { invalid } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+
+/**
+ * True when `recordId` is a live record of the workspace. The share lock keeps it out of
+ * Trash until the transaction that links a task to it ends.
+ */
+export async function isLiveRecord(tx: Executor, actor: Actor, recordId: string): Promise<boolean> {
+  if (!isId('record', recordId)) return false;
+  const r = schema.records;
+  const rows = await tx
+    .select({ id: r.id })
+    .from(r)
+    .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId), isNull(r.trashedAt)))
+    .for('share');
+  return rows.length > 0;
+}
+
+/** A `recordId` in a task body must be a live record of the workspace (contract §4): 400 otherwise. */
+export async function assertLiveRecord(tx: Executor, actor: Actor, recordId: string): Promise<void> {
+  if (!(await isLiveRecord(tx, actor, recordId))) {
+    throw invalid('recordId', `record ${recordId} does not exist`);
+  }
+}
+
+export async function isMember(tx: Executor, actor: Actor, userId: string): Promise<boolean> {
+  if (!isId('user', userId)) return false;
+  const m = schema.memberships;
+  const rows = await tx
+    .select({ userId: m.userId })
+    .from(m)
+    .where(and(eq(m.workspaceId, actor.workspaceId), eq(m.userId, userId)));
+  return rows.length > 0;
+}
