@@ -91,12 +91,13 @@ export interface PageMeta {
 
 /**
  * Builds a page from rows fetched with `limit pageSize + 1`: the extra row only tells
- * whether there is more.
+ * whether there is more. `cursorOf` turns the last row shown into `meta.nextCursor`.
  */
-export function toPage<Row extends { createdAt: Date; id: string }, Item>(
+export function pageOf<Row, Item>(
   rows: Row[],
-  paging: Paging,
+  paging: { kind: 'offset'; page: number; pageSize: number } | { kind: 'cursor'; pageSize: number },
   serialize: (row: Row) => Item,
+  cursorOf: (row: Row) => string,
 ): { data: Item[]; meta: PageMeta } {
   const hasMore = rows.length > paging.pageSize;
   const visible = hasMore ? rows.slice(0, paging.pageSize) : rows;
@@ -107,8 +108,18 @@ export function toPage<Row extends { createdAt: Date; id: string }, Item>(
       page: paging.kind === 'offset' ? paging.page : null,
       pageSize: paging.pageSize,
       hasMore,
-      nextCursor:
-        hasMore && last ? encodeCursor({ createdAt: last.createdAt.toISOString(), id: last.id }) : null,
+      nextCursor: hasMore && last !== undefined ? cursorOf(last) : null,
     },
   };
+}
+
+/** A page in the usual (createdAt, id) order. */
+export function toPage<Row extends { createdAt: Date; id: string }, Item>(
+  rows: Row[],
+  paging: Paging,
+  serialize: (row: Row) => Item,
+): { data: Item[]; meta: PageMeta } {
+  return pageOf(rows, paging, serialize, (row) =>
+    encodeCursor({ createdAt: row.createdAt.toISOString(), id: row.id }),
+  );
 }

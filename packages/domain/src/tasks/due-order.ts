@@ -1,7 +1,7 @@
 import { schema } from '@crm/db';
 import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { invalid } from '../shared/errors.ts';
-import { type PageMeta, type Paging, type PagingInput, resolvePaging } from '../shared/paging.ts';
+import { type PageMeta, type Paging, type PagingInput, pageOf, resolvePaging } from '../shared/paging.ts';
 
 /**
  * Keyset paging for `sort=dueAt`: soonest due first, tasks without a due time last, ties
@@ -62,17 +62,7 @@ export function toDuePage<Row extends { dueAt: Date | null; id: string }, Item>(
   paging: DuePaging,
   serialize: (row: Row) => Item,
 ): { data: Item[]; meta: PageMeta } {
-  const hasMore = rows.length > paging.pageSize;
-  const visible = hasMore ? rows.slice(0, paging.pageSize) : rows;
-  const last = visible[visible.length - 1];
-  return {
-    data: visible.map(serialize),
-    meta: {
-      page: paging.kind === 'offset' ? paging.page : null,
-      pageSize: paging.pageSize,
-      hasMore,
-      nextCursor:
-        hasMore && last ? encodeDueCursor({ dueAt: last.dueAt?.toISOString() ?? null, id: last.id }) : null,
-    },
-  };
+  return pageOf(rows, paging, serialize, (row) =>
+    encodeDueCursor({ dueAt: row.dueAt?.toISOString() ?? null, id: row.id }),
+  );
 }

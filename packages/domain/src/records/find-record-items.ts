@@ -1,0 +1,38 @@
+import type { Database, schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
+import type { Actor } from '../shared/actor.ts';
+import { afterCursor, keysetOrder } from '../shared/keyset.ts';
+import { type PagingInput, resolvePaging, toPage } from '../shared/paging.ts';
+import { loadRecord } from './load-record.ts';
+
+type ItemTable = typeof schema.comments | typeof schema.callLogs;
+
+/**
+ * A page of what hangs off a live record (comments, call logs), oldest first by when it was
+ * logged (contract §4). An unknown or trashed record is NOT_FOUND.
+ */
+export async function findRecordItems<T extends ItemTable, Item>(
+  db: Database,
+  actor: Actor,
+  table: T,
+  input: PagingInput & { id: string },
+  serialize: (row: T['$inferSelect']) => Item,
+) {
+  const paging = resolvePaging(input);
+  await loadRecord(db, actor, input.id);
+  const t = table as typeof schema.comments;
+  const rows = (await db
+    .select()
+    .from(t)
+    .where(
+      and(
+        eq(t.workspaceId, actor.workspaceId),
+        eq(t.recordId, input.id),
+        afterCursor(t.createdAt, t.id, paging, 'asc'),
+      ),
+    )
+    .orderBy(...keysetOrder(t.createdAt, t.id, 'asc'))
+    .limit(paging.pageSize + 1)
+    .offset(paging.kind === 'offset' ? paging.offset : 0)) as T['$inferSelect'][];
+  return toPage(rows, paging, serialize);
+}
