@@ -5,6 +5,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type pg from 'pg';
 import { databaseReady } from './http/health.ts';
+import type { RequestTracker } from './http/in-flight.ts';
 import { TRPC_PREFIX, trpcApi } from './http/mount-trpc.ts';
 import { requestContext } from './http/request-id.ts';
 import { sendError } from './http/send-error.ts';
@@ -14,12 +15,16 @@ import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 
 export interface AppDeps {
   db: Database;
+  /** Database handle for rate-limit counters (asynchronous commit); default `db`. */
+  countersDb?: Database;
   pool: pg.Pool;
   logger: Logger;
   /** URL clients reach the service at, for the OpenAPI document; '' makes its server relative (`/api/v1`). */
   publicUrl: string;
   version: string;
   trustProxy?: boolean;
+  /** Counts requests in flight for a graceful shutdown. */
+  tracker?: RequestTracker;
   router?: AppRouter;
 }
 
@@ -28,8 +33,10 @@ const GET_ONLY = new Set(['/healthz', '/readyz', `${REST_PREFIX}/openapi.json`])
 /** Builds the Koa app without listening, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const router = deps.router ?? appRouter;
+  const gate = { db: deps.db, ...(deps.countersDb ? { countersDb: deps.countersDb } : {}) };
   const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
   app.silent = true;
+  if (deps.tracker) app.use(deps.tracker.middleware);
   app.use(requestContext(deps.logger));
   app.use(async (ctx, next) => {
     try {
@@ -58,8 +65,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = openApiJson;
   });
-  routes.all(`${REST_PREFIX}/{*rest}`, restApi(router, deps.db));
-  routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, deps.db));
+  routes.all(`${REST_PREFIX}/{*rest}`, restApi(router, gate));
+  routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));
   app.use(routes.routes());
   app.use((ctx) => {
     if (GET_ONLY.has(ctx.path)) {

@@ -13,6 +13,7 @@ import type { Runner } from 'graphile-worker';
 import type pg from 'pg';
 import { createApp } from './app.ts';
 import type { Env } from './env.ts';
+import { trackRequests } from './http/in-flight.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startWorker } from './worker/start-worker.ts';
 
@@ -54,11 +55,23 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     await runMigrations(connectionString);
     const pool = createPool({ connectionString, max: env.DATABASE_POOL_SIZE });
     const db = createDatabase(pool);
+    // Rate-limit counters commit without waiting for the disk: every request of a workspace
+    // updates the same row, and a crash may only forget the last moment's counts.
+    const countersPool = createPool({
+      connectionString,
+      max: Math.max(2, Math.ceil(env.DATABASE_POOL_SIZE / 4)),
+      applicationName: 'crm-counters',
+      synchronousCommit: false,
+    });
+    const countersDb = createDatabase(countersPool);
     let worker: Runner | undefined;
     if (env.RUN_WORKER === 'true') worker = await startWorker({ pool, db, logger });
+    const tracker = trackRequests();
     const app = createApp({
       db,
+      countersDb,
       pool,
+      tracker,
       logger,
       publicUrl: env.PUBLIC_URL ?? '',
       version: VERSION,
@@ -83,7 +96,10 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
       stop() {
         stopping ??= (async () => {
           await closeServer(server);
+          // Handlers of clients that hung up may still be running: let them finish first.
+          await tracker.idle(10_000);
           await worker?.stop();
+          await closePool(countersPool);
           await closePool(pool);
           await stopDatabase();
         })();

@@ -40,6 +40,12 @@ describe('the error registry', () => {
     }
   });
 
+  it('does not take a client hanging up for a database outage', () => {
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    const response = toErrorResponse(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: aborted }), 'r');
+    expect(response.status).toBe(400);
+  });
+
   it('lists each invalid field of a zod failure, unknown keys by name', () => {
     const schema = z.strictObject({ title: z.string(), count: z.number() });
     const result = schema.safeParse({ count: 'x', extra: 1 });

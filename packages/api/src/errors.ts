@@ -9,6 +9,9 @@ import { z } from 'zod';
  */
 export function toDomainError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
+  if (isClientAbort(error) || (error instanceof TRPCError && isClientAbort(error.cause))) {
+    return new DomainError('VALIDATION_FAILED', 'The client closed the request before it was complete');
+  }
   if (error instanceof TRPCError) {
     if (error.cause instanceof DomainError) return error.cause;
     if (error.cause instanceof z.ZodError) return fromZodError(error.cause);
@@ -78,9 +81,18 @@ const CONNECTION_CODES = new Set([
   'EHOSTUNREACH',
 ]);
 
+/** Node's error for a request whose client hung up; not a database problem. */
+function isClientAbort(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.message === 'aborted' &&
+    (error as { code?: unknown }).code === 'ECONNRESET'
+  );
+}
+
 /** Connection failures, server shutdown and "too many connections" mean: try again later (503). */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!(error instanceof Error) || isClientAbort(error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (CONNECTION_CODES.has(code)) return true;

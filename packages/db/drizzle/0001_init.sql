@@ -195,17 +195,17 @@ ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_id_users_id_fk" FOREI
 CREATE UNIQUE INDEX "api_keys_secret_hash_key" ON "api_keys" USING btree ("secret_hash");--> statement-breakpoint
 CREATE INDEX "api_keys_workspace_created_idx" ON "api_keys" USING btree ("workspace_id","created_at");--> statement-breakpoint
 CREATE INDEX "events_workspace_occurred_idx" ON "events" USING btree ("workspace_id","occurred_at","id");--> statement-breakpoint
-CREATE INDEX "deals_pipeline_created_idx" ON "deals" USING btree ("workspace_id","pipeline_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "deals_pipeline_created_idx" ON "deals" USING btree ("workspace_id","pipeline_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "deals_stage_idx" ON "deals" USING btree ("workspace_id","stage_id");--> statement-breakpoint
 CREATE INDEX "deals_record_idx" ON "deals" USING btree ("workspace_id","record_id") WHERE "deals"."record_id" is not null;--> statement-breakpoint
 CREATE INDEX "stages_pipeline_position_idx" ON "stages" USING btree ("workspace_id","pipeline_id","position");--> statement-breakpoint
-CREATE INDEX "tasks_created_idx" ON "tasks" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "tasks_created_idx" ON "tasks" USING btree ("workspace_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "tasks_record_idx" ON "tasks" USING btree ("workspace_id","record_id") WHERE "tasks"."record_id" is not null;--> statement-breakpoint
 CREATE INDEX "tasks_due_idx" ON "tasks" USING btree ("workspace_id","status","due_at");--> statement-breakpoint
 CREATE INDEX "call_logs_record_idx" ON "call_logs" USING btree ("workspace_id","record_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "comments_record_idx" ON "comments" USING btree ("workspace_id","record_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "records_live_created_idx" ON "records" USING btree ("workspace_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "records"."trashed_at" is null;--> statement-breakpoint
-CREATE INDEX "records_live_folder_created_idx" ON "records" USING btree ("workspace_id","folder_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "records"."trashed_at" is null;--> statement-breakpoint
+CREATE INDEX "records_live_created_idx" ON "records" USING btree ("workspace_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "records"."trashed_at" is null;--> statement-breakpoint
+CREATE INDEX "records_live_folder_created_idx" ON "records" USING btree ("workspace_id","folder_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "records"."trashed_at" is null;--> statement-breakpoint
 CREATE INDEX "records_trash_idx" ON "records" USING btree ("workspace_id","trashed_at") WHERE "records"."trashed_at" is not null;--> statement-breakpoint
 CREATE INDEX "records_updated_idx" ON "records" USING btree ("workspace_id","updated_at");--> statement-breakpoint
 CREATE INDEX "records_live_email_idx" ON "records" USING btree ("workspace_id","folder_id",lower("email")) WHERE "records"."trashed_at" is null and "records"."email" is not null;--> statement-breakpoint

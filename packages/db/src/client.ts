@@ -16,6 +16,11 @@ export interface PoolOptions {
   /** Most connections the pool opens. */
   max?: number;
   applicationName?: string;
+  /**
+   * `false` commits without waiting for the WAL flush. Only for data whose last moments may
+   * be lost in a crash without harm, such as rate-limit counters.
+   */
+  synchronousCommit?: boolean;
 }
 
 export function createPool(options: PoolOptions): pg.Pool {
@@ -25,6 +30,7 @@ export function createPool(options: PoolOptions): pg.Pool {
     application_name: options.applicationName ?? 'crm',
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
   });
   // An idle client that loses its connection emits here; without a listener the process dies.
   pool.on('error', () => {});

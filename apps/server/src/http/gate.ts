@@ -13,7 +13,16 @@ import type { AppState } from './state.ts';
  * Authentication and the workspace rate limit, shared by /api/v1 and /trpc. Resolves the
  * bearer key, counts the request and sets the RateLimit-* headers; throws 401 or 429.
  */
-export async function passGate(ctx: ParameterizedContext<AppState>, db: Database): Promise<Actor> {
+export interface GateDeps {
+  db: Database;
+  /** Where rate-limit counters are written (a pool that commits asynchronously); default `db`. */
+  countersDb?: Database;
+}
+
+export async function passGate(
+  ctx: ParameterizedContext<AppState>,
+  { db, countersDb }: GateDeps,
+): Promise<Actor> {
   const key = await authenticateApiKey(db, bearerToken(ctx.get('Authorization')));
   const actor: Actor = {
     workspaceId: key.workspaceId,

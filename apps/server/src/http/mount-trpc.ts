@@ -1,9 +1,8 @@
 import { type AppRouter, createApiContext, toDomainError, toTRPCError } from '@crm/api';
-import type { Database } from '@crm/db';
 import type { Actor } from '@crm/domain';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Middleware } from 'koa';
-import { passGate } from './gate.ts';
+import { type GateDeps, passGate } from './gate.ts';
 import type { AppState } from './state.ts';
 
 export const TRPC_PREFIX = '/trpc';
@@ -12,12 +11,13 @@ export const TRPC_PREFIX = '/trpc';
  * The same routers for internal TypeScript apps, at /trpc. Authentication and the rate limit
  * are the REST ones; their failures reach the client as tRPC errors with the same codes.
  */
-export function trpcApi(router: AppRouter, db: Database): Middleware<AppState> {
+export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState> {
+  const { db } = gate;
   return async (ctx) => {
     let actor: Actor | null = null;
     let gateError: unknown;
     try {
-      actor = await passGate(ctx, db);
+      actor = await passGate(ctx, gate);
     } catch (error) {
       gateError = error;
     }

@@ -8,11 +8,10 @@ import {
   matchRestRoute,
   toErrorResponse,
 } from '@crm/api';
-import type { Database } from '@crm/db';
 import { DomainError } from '@crm/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { passGate } from '../http/gate.ts';
+import { type GateDeps, passGate } from '../http/gate.ts';
 import { sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
 import { beginIdempotent, type FinishIdempotent } from './idempotency.ts';
@@ -32,7 +31,8 @@ const failures = new WeakMap<ApiContext, ErrorResponse>();
  * and reads the JSON body itself (413/415/400): the adapter takes a body already on
  * `req.body`. The adapter's own error body is replaced with the contract's (§2).
  */
-export function restApi(router: AppRouter, db: Database): Middleware<AppState> {
+export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState> {
+  const { db } = gate;
   const routes = collectRestRoutes(router);
   const handler = createOpenApiNodeHttpHandler({
     router,
@@ -68,7 +68,7 @@ export function restApi(router: AppRouter, db: Database): Middleware<AppState> {
     let apiContext: ApiContext;
     let finish: FinishIdempotent | null = null;
     try {
-      const actor = await passGate(ctx, db);
+      const actor = await passGate(ctx, gate);
       apiContext = createApiContext(db, actor, ctx.state.requestId);
       if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
         const body = await readJsonBody(ctx.req);
@@ -92,7 +92,9 @@ export function restApi(router: AppRouter, db: Database): Middleware<AppState> {
     ctx.res.statusMessage = '';
     // The adapter routes on req.url, without our prefix.
     ctx.req.url = ctx.req.url!.slice(REST_PREFIX.length) || '/';
-    await handler(ctx.req, captureResponse(ctx, apiContext, finish));
+    const captured = captureResponse(ctx, apiContext, finish);
+    await handler(ctx.req, captured.res);
+    await captured.sent;
   };
 }
 
@@ -147,9 +149,10 @@ function captureResponse(
   ctx: ParameterizedContext<AppState>,
   apiContext: ApiContext,
   finish: FinishIdempotent | null,
-): ServerResponse {
+): { res: ServerResponse; sent: Promise<void> } {
   const res = ctx.res;
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+  let sent: Promise<void> = Promise.resolve();
   (res as { end: (chunk?: unknown) => ServerResponse }).end = (chunk?: unknown) => {
     let body = chunk;
     if (res.statusCode >= 400) {
@@ -159,8 +162,10 @@ function captureResponse(
       body = JSON.stringify(failure.body);
     }
     if (!finish) return end(body);
-    finish(res.statusCode, typeof body === 'string' ? body : '').then(
-      () => end(body),
+    sent = finish(res.statusCode, typeof body === 'string' ? body : '').then(
+      () => {
+        end(body);
+      },
       (error: unknown) => {
         ctx.state.log.error({ err: error }, 'could not store the idempotent response');
         end(body);
@@ -168,5 +173,10 @@ function captureResponse(
     );
     return res;
   };
-  return res;
+  return {
+    res,
+    get sent() {
+      return sent;
+    },
+  };
 }

@@ -10,5 +10,11 @@ export const instant = (name?: string) =>
 export const createdAt = () => instant().notNull().default(sql`now()`);
 export const updatedAt = () => instant().notNull().default(sql`now()`);
 
-/** Every tenant table carries the workspace id; it leads every index of the table. */
+/**
+ * Every tenant table carries the workspace id; it leads every index of the table.
+ *
+ * Newest-first indexes are declared `desc().nullsFirst()`: that is what `ORDER BY … DESC`
+ * means, and PostgreSQL only reads an index for an ORDER BY whose NULLS placement matches,
+ * even on NOT NULL columns.
+ */
 export const workspaceId = () => text().notNull();

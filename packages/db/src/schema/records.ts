@@ -33,10 +33,10 @@ export const records = pgTable(
       foreignColumns: [folders.workspaceId, folders.id],
     }).onDelete('cascade'),
     index('records_live_created_idx')
-      .on(t.workspaceId, t.createdAt.desc(), t.id.desc())
+      .on(t.workspaceId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.trashedAt} is null`),
     index('records_live_folder_created_idx')
-      .on(t.workspaceId, t.folderId, t.createdAt.desc(), t.id.desc())
+      .on(t.workspaceId, t.folderId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.trashedAt} is null`),
     index('records_trash_idx').on(t.workspaceId, t.trashedAt).where(sql`${t.trashedAt} is not null`),
     index('records_updated_idx').on(t.workspaceId, t.updatedAt),

@@ -1,0 +1,204 @@
+/**
+ * Deterministic, realistic-looking record contents: people with names from several
+ * languages, company or personal email addresses, phone numbers in a few national formats,
+ * and a company name. A few rare names and companies give the `q` search something to find
+ * in a handful of rows only.
+ */
+
+/** A small fast PRNG (mulberry32), so every run seeds the same kind of data. */
+export function createRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Comma-separated words, kept compact so the lists stay readable. */
+function list(text: string): string[] {
+  return text.split(',');
+}
+
+const FIRST_NAMES = list(
+  'James,Mary,John,Patricia,Robert,Jennifer,Michael,Linda,William,Elizabeth,David,Barbara,' +
+    'Richard,Susan,Joseph,Jessica,Thomas,Sarah,Charles,Karen,Christopher,Nancy,Daniel,Lisa,' +
+    'Matthew,Betty,Anthony,Margaret,Mark,Sandra,Donald,Ashley,Steven,Kimberly,Paul,Emily,' +
+    'Andrew,Donna,Joshua,Michelle,Kenneth,Carol,Kevin,Amanda,Brian,Melissa,George,Deborah,' +
+    'Timothy,Stephanie,María,José,Lucía,Javier,Carmen,Alejandro,Sofía,Mateo,Valentina,Diego,' +
+    'Léa,Louis,Chloé,Hugo,Manon,Lucas,Camille,Jules,Zoë,Étienne,Lukas,Anna,Jonas,Lena,Felix,' +
+    'Marie,Maximilian,Laura,Paul,Hannah,Wei,Mei,Hiroshi,Yuki,Min-jun,Seo-yeon,Arjun,Priya,' +
+    'Rahul,Ananya,Oluwaseun,Chiamaka,Kwame,Amara,Tariq,Fatima,Omar,Leila,Łukasz,Agnieszka,Ivan,' +
+    'Olga,Mikael,Ingrid,Sven,Astrid,Niamh,Siobhan,Mateus,Beatriz',
+);
+
+const LAST_NAMES = list(
+  'Smith,Johnson,Williams,Brown,Jones,Garcia,Miller,Davis,Rodriguez,Martinez,Hernandez,Lopez,' +
+    'Gonzalez,Wilson,Anderson,Thomas,Taylor,Moore,Jackson,Martin,Lee,Perez,Thompson,White,' +
+    'Harris,Sanchez,Clark,Ramirez,Lewis,Robinson,Walker,Young,Allen,King,Wright,Scott,Torres,' +
+    'Nguyen,Hill,Flores,Green,Adams,Nelson,Baker,Hall,Rivera,Campbell,Mitchell,Carter,Roberts,' +
+    'Müller,Schmidt,Schneider,Fischer,Weber,Meyer,Wagner,Becker,Hoffmann,Schulz,Dubois,Moreau,' +
+    'Laurent,Lefèvre,Girard,Bonnet,Fontaine,Rousseau,Mercier,Blanc,Rossi,Russo,Ferrari,' +
+    'Esposito,Bianchi,Romano,Colombo,Ricci,Marino,Greco,Wang,Li,Zhang,Liu,Chen,Yang,Huang,Zhao,' +
+    'Wu,Zhou,Sato,Suzuki,Takahashi,Tanaka,Watanabe,Kim,Park,Choi,Jung,Kang,Patel,Sharma,Singh,' +
+    'Kumar,Gupta,Okafor,Adeyemi,Mensah,Haddad,Khalil,Kowalski,Nowak,Wiśniewski,Ivanov,Petrov,' +
+    "Johansson,Andersson,Nilsson,Murphy,O'Brien,Kelly,Walsh,Silva,Santos,Oliveira,Costa," +
+    'Pereira,Almeida,Fernandes',
+);
+
+/** Names that occur in about one row in several thousand. */
+export const RARE_LAST_NAMES = [
+  'Przybylski',
+  'Vandersloot',
+  'Zylberstein',
+  'Okonkwo-Baptiste',
+  'Thorvaldsen',
+];
+/** Companies that occur in about one row in twenty thousand. */
+export const RARE_COMPANIES = ['Quillfeather Robotics', 'Xanthous Labs', 'Brackenridge Cartography'];
+
+const COMPANY_HEADS = list(
+  'Acme,Northwind,Globex,Initech,Umbrella,Stark,Wayne,Wonka,Tyrell,Cyberdyne,Blue Harbor,' +
+    'Silver Peak,Redwood,Evergreen,Summit,Pinnacle,Bright Path,Ironclad,Cedar,Granite,Atlas,' +
+    'Orion,Nimbus,Vertex,Horizon,Keystone,Lighthouse,Meridian,Oakridge,Polar,Quantum,Riverbend,' +
+    'Sterling,Trident,Unity,Vanguard,Willow,Zenith,Falcon,Harbor,Maple,Nova,Pioneer,Sequoia,' +
+    'Beacon,Copper,Delta',
+);
+
+const COMPANY_TAILS = list(
+  'Logistics,Technologies,Tech,Systems,Consulting,Partners,Holdings,Labs,Analytics,Solutions,' +
+    'Health,Foods,Energy,Capital,Media,Software,Networks,Manufacturing,Retail,Studios,Ventures,' +
+    'Group,Industries,Robotics,Pharma',
+);
+
+const COMPANY_SUFFIXES = ['', '', '', ' Inc.', ' LLC', ' Ltd', ' GmbH', ' SA', ' BV', ' AB'];
+const TLDS = ['com', 'com', 'com', 'io', 'co', 'net', 'de', 'fr', 'co.uk', 'com.br'];
+const PERSONAL_DOMAINS = [
+  'gmail.com',
+  'gmail.com',
+  'gmail.com',
+  'outlook.com',
+  'yahoo.com',
+  'hotmail.com',
+  'icloud.com',
+  'proton.me',
+  'fastmail.com',
+  'gmx.de',
+  'orange.fr',
+  'web.de',
+];
+const LIFECYCLES = ['Lead', 'Prospect', 'Customer', 'Churned'];
+
+export interface GeneratedRecord {
+  title: string;
+  email: string | null;
+  phone: string | null;
+  data: Record<string, unknown>;
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)]!;
+}
+
+function digits(random: () => number, count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i++) out += Math.floor(random() * 10);
+  return out;
+}
+
+/** Lower-case ASCII for email local parts and domains: accents dropped, other signs removed. */
+function slug(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[łŁ]/g, 'l')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
+}
+
+function phone(random: () => number): string {
+  switch (Math.floor(random() * 6)) {
+    case 0:
+      return `+1 ${pick(random, ['212', '415', '312', '646', '503', '617'])} 555 ${digits(random, 4)}`;
+    case 1:
+      return `(${digits(random, 3)}) 555-${digits(random, 4)}`;
+    case 2:
+      return `+44 20 ${digits(random, 4)} ${digits(random, 4)}`;
+    case 3:
+      return `+49 30 ${digits(random, 8)}`;
+    case 4:
+      return `+33 1 ${digits(random, 2)} ${digits(random, 2)} ${digits(random, 2)} ${digits(random, 2)}`;
+    default:
+      return `+55 11 9${digits(random, 4)}-${digits(random, 4)}`;
+  }
+}
+
+function company(random: () => number): string {
+  if (random() < 0.00005 * RARE_COMPANIES.length) return pick(random, RARE_COMPANIES);
+  return `${pick(random, COMPANY_HEADS)} ${pick(random, COMPANY_TAILS)}${pick(random, COMPANY_SUFFIXES)}`;
+}
+
+export function generateRecord(random: () => number): GeneratedRecord {
+  const first = pick(random, FIRST_NAMES);
+  const last =
+    random() < 0.0002 * RARE_LAST_NAMES.length ? pick(random, RARE_LAST_NAMES) : pick(random, LAST_NAMES);
+  const worksAt = random() < 0.85 ? company(random) : null;
+  let email: string | null = null;
+  const roll = random();
+  if (roll < 0.55 && worksAt) {
+    const domain = `${slug(worksAt.replace(/ (Inc\.|LLC|Ltd|GmbH|SA|BV|AB)$/, ''))}.${pick(random, TLDS)}`;
+    const local = pick(random, [
+      `${slug(first)}.${slug(last)}`,
+      `${slug(first)[0]}${slug(last)}`,
+      slug(first),
+    ]);
+    email = `${local}@${domain}`;
+  } else if (roll < 0.9) {
+    const suffix = random() < 0.4 ? digits(random, 2) : '';
+    email = `${slug(first)}${pick(random, ['.', '_', ''])}${slug(last)}${suffix}@${pick(random, PERSONAL_DOMAINS)}`;
+  }
+  const data: Record<string, unknown> = {};
+  if (worksAt) data.company = worksAt;
+  if (random() < 0.8) data.lifecycle = pick(random, LIFECYCLES);
+  return {
+    title: `${first} ${last}`,
+    email,
+    phone: random() < 0.75 ? phone(random) : null,
+    data,
+  };
+}
+
+export interface SearchTerm {
+  term: string;
+  kind: 'common' | 'medium' | 'rare' | 'none';
+}
+
+/**
+ * What people type in a CRM search box: name fragments, email domain parts, company
+ * fragments and phone digits; some match a large share of the rows, some a handful, a few
+ * nothing at all (typos). All are at least 3 characters, so the trigram index applies.
+ */
+export const SEARCH_TERMS: SearchTerm[] = [
+  { term: 'son', kind: 'common' },
+  { term: 'mar', kind: 'common' },
+  { term: 'gmail', kind: 'common' },
+  { term: 'tech', kind: 'common' },
+  { term: 'john', kind: 'common' },
+  { term: 'logistics', kind: 'common' },
+  { term: '555', kind: 'common' },
+  { term: 'garcia', kind: 'medium' },
+  { term: 'nguyen', kind: 'medium' },
+  { term: 'northwind', kind: 'medium' },
+  { term: 'outlook.com', kind: 'medium' },
+  { term: 'kowalski', kind: 'medium' },
+  { term: 'sequoia health', kind: 'medium' },
+  { term: 'przybylski', kind: 'rare' },
+  { term: 'vandersloot', kind: 'rare' },
+  { term: 'quillfeather', kind: 'rare' },
+  { term: 'xanthous', kind: 'rare' },
+  { term: 'thorvaldsen', kind: 'rare' },
+  { term: 'zqxjv', kind: 'none' },
+  { term: 'jonhsno', kind: 'none' },
+];
