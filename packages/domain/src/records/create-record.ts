@@ -8,6 +8,7 @@ import { invalid, invalidReference } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { assertMember } from '../workspaces/assert-member.ts';
 import { validateCustomValues } from './custom-values.ts';
+import { recordEvent } from './record-events.ts';
 import type { createRecordInput } from './schemas.ts';
 import { searchTextOf } from './search-text.ts';
 import { type RecordRow, serializeRecord } from './serialize.ts';
@@ -59,6 +60,7 @@ export async function createRecord(db: Database, actor: Actor, input: CreateReco
         searchText: searchTextOf({ title: input.title, email, phone, data }, folder.fields),
       })
       .returning();
+    await recordEvent(tx, actor, 'record.created', row!);
     return { record: serializeRecord(row!), created: true };
   });
 }

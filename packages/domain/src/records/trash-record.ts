@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
 import { loadRecord } from './load-record.ts';
+import { recordEvent } from './record-events.ts';
 import { serializeRecord } from './serialize.ts';
 
 /** Records stay in Trash this long before the scheduled purge removes them. */
@@ -18,6 +19,7 @@ export async function trashRecord(db: Database, actor: Actor, id: string) {
       .set({ trashedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
       .returning();
+    await recordEvent(tx, actor, 'record.trashed', row!);
     return serializeRecord(row!);
   });
 }
@@ -33,6 +35,7 @@ export async function restoreRecord(db: Database, actor: Actor, id: string) {
       .set({ trashedAt: null, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
       .returning();
+    await recordEvent(tx, actor, 'record.restored', row!);
     return serializeRecord(row!);
   });
 }

@@ -8,6 +8,7 @@ import type { Actor } from '../shared/actor.ts';
 import { assertMember } from '../workspaces/assert-member.ts';
 import { validateCustomValues } from './custom-values.ts';
 import { loadRecord } from './load-record.ts';
+import { recordEvent } from './record-events.ts';
 import type { updateRecordInput } from './schemas.ts';
 import { searchTextOf } from './search-text.ts';
 import { type RecordRow, serializeRecord } from './serialize.ts';
@@ -84,5 +85,6 @@ export async function applyRecordChanges(
     })
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))
     .returning();
+  await recordEvent(tx, actor, 'record.updated', row!, { changedFields, previous });
   return { row: row!, changedFields, previous };
 }
