@@ -1,4 +1,4 @@
-import { type AppRouter, appRouter, buildOpenApiDocument } from '@crm/api';
+import { type ApiServices, type AppRouter, appRouter, buildOpenApiDocument } from '@crm/api';
 import type { Database } from '@crm/db';
 import { DomainError } from '@crm/domain';
 import { Router } from '@koa/router';
@@ -15,6 +15,7 @@ import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 
 export interface AppDeps {
   db: Database;
+  services: ApiServices;
   /** Database handle for rate-limit counters (asynchronous commit); default `db`. */
   countersDb?: Database;
   pool: pg.Pool;
@@ -33,7 +34,11 @@ const GET_ONLY = new Set(['/healthz', '/readyz', `${REST_PREFIX}/openapi.json`])
 /** Builds the Koa app without listening, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const router = deps.router ?? appRouter;
-  const gate = { db: deps.db, ...(deps.countersDb ? { countersDb: deps.countersDb } : {}) };
+  const gate = {
+    db: deps.db,
+    services: deps.services,
+    ...(deps.countersDb ? { countersDb: deps.countersDb } : {}),
+  };
   const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
   app.silent = true;
   if (deps.tracker) app.use(deps.tracker.middleware);

@@ -17,6 +17,16 @@ const envSchema = z.object({
   /** Trust X-Forwarded-* from a reverse proxy. */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+  /** CIDRs outgoing webhooks may reach although private or loopback (e.g. `127.0.0.1/32`). */
+  WEBHOOK_ALLOW_CIDRS: z.string().optional(),
+  /** Multiplies the webhook retry delays (1 = the contract's schedule); tests shrink it. */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(15_000),
+  /** How often the worker looks for jobs scheduled for later (retries); new jobs arrive at once. */
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  /** Jobs the background worker runs at once. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -26,6 +26,8 @@ const CREATES = [
   'POST /pipelines/{id}/stages',
   'POST /deals',
   'POST /tasks',
+  'POST /webhooks',
+  'POST /deliveries/{id}/redeliver',
 ];
 /** Error statuses answered after the key was accepted and counted (contract §5: RateLimit-* on every response). */
 const AFTER_GATE = new Set([400, 403, 404, 409, 413, 415, 422, 429]);

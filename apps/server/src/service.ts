@@ -15,6 +15,7 @@ import { createApp } from './app.ts';
 import type { Env } from './env.ts';
 import { trackRequests } from './http/in-flight.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { apiServices, outboundSettings } from './outbound.ts';
 import { startWorker } from './worker/start-worker.ts';
 
 export const VERSION = '0.1.0';
@@ -64,12 +65,23 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
       synchronousCommit: false,
     });
     const countersDb = createDatabase(countersPool);
+    const outbound = outboundSettings(env);
     let worker: Runner | undefined;
-    if (env.RUN_WORKER === 'true') worker = await startWorker({ pool, db, logger });
+    if (env.RUN_WORKER === 'true') {
+      worker = await startWorker({
+        pool,
+        db,
+        logger,
+        outbound,
+        concurrency: env.WORKER_CONCURRENCY,
+        pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
+      });
+    }
     const tracker = trackRequests();
     const app = createApp({
       db,
       countersDb,
+      services: apiServices(outbound.allow),
       pool,
       tracker,
       logger,

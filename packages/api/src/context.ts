@@ -1,9 +1,19 @@
 import type { Database } from '@crm/db';
 import type { Actor } from '@crm/domain';
 
+/** What procedures need from the running service besides the database. */
+export interface ApiServices {
+  /**
+   * Refuses (throws a DomainError VALIDATION_FAILED naming `url`) a webhook or HTTP action
+   * URL that is not http(s) or resolves to an address the operator does not allow (contract §6).
+   */
+  checkOutboundUrl(url: string): Promise<void>;
+}
+
 /** The context every procedure runs with, on both surfaces (REST and tRPC). */
 export interface ApiContext {
   db: Database;
+  services: ApiServices;
   /** Null when the request carried no valid credential; authed procedures refuse it. */
   actor: Actor | null;
   requestId: string;
@@ -11,6 +21,11 @@ export interface ApiContext {
   response: { status: number; headers: Record<string, string> };
 }
 
-export function createApiContext(db: Database, actor: Actor | null, requestId: string): ApiContext {
-  return { db, actor, requestId, response: { status: 200, headers: {} } };
+export function createApiContext(
+  db: Database,
+  services: ApiServices,
+  actor: Actor | null,
+  requestId: string,
+): ApiContext {
+  return { db, services, actor, requestId, response: { status: 200, headers: {} } };
 }

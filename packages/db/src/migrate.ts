@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { Logger, runMigrations as runQueueMigrations } from 'graphile-worker';
 import pg from 'pg';
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '..', 'drizzle');
@@ -10,8 +11,9 @@ export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '.
 const MIGRATION_LOCK = 727_001;
 
 /**
- * Applies the committed SQL migrations. Several processes starting at once queue on an
- * advisory lock, so each migration runs exactly once.
+ * Applies the committed SQL migrations, then the job queue's own schema (graphile-worker),
+ * which every process needs because jobs are added inside domain transactions. Several
+ * processes starting at once queue on an advisory lock, so each migration runs once.
  */
 export async function runMigrations(connectionString: string): Promise<void> {
   const client = new pg.Client({ connectionString, application_name: 'crm-migrate' });
@@ -24,6 +26,7 @@ export async function runMigrations(connectionString: string): Promise<void> {
         migrationsSchema: 'public',
         migrationsTable: 'schema_migrations',
       });
+      await runQueueMigrations({ connectionString, logger: silentLogger });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
@@ -31,3 +34,5 @@ export async function runMigrations(connectionString: string): Promise<void> {
     await client.end();
   }
 }
+
+const silentLogger = new Logger(() => () => {});

@@ -1,3 +1,4 @@
+import type { ApiServices } from '@crm/api';
 import type { Database } from '@crm/db';
 import {
   type Actor,
@@ -15,6 +16,7 @@ import type { AppState } from './state.ts';
  */
 export interface GateDeps {
   db: Database;
+  services: ApiServices;
   /** Where rate-limit counters are written (a pool that commits asynchronously); default `db`. */
   countersDb?: Database;
 }

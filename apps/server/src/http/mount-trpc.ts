@@ -21,7 +21,7 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
     } catch (error) {
       gateError = error;
     }
-    const apiContext = createApiContext(db, actor, ctx.state.requestId);
+    const apiContext = createApiContext(db, gate.services, actor, ctx.state.requestId);
     // Koa must not answer: the tRPC handler writes to res. Its status defaults to 200, and
     // the reason phrase is left for Node to derive from the final status.
     ctx.respond = false;

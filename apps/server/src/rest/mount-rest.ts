@@ -69,7 +69,7 @@ export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
     let finish: FinishIdempotent | null = null;
     try {
       const actor = await passGate(ctx, gate);
-      apiContext = createApiContext(db, actor, ctx.state.requestId);
+      apiContext = createApiContext(db, gate.services, actor, ctx.state.requestId);
       if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
         const body = await readJsonBody(ctx.req);
         mergeQueryParams(body, ctx.query, route.queryParams);

@@ -191,3 +191,39 @@ export const invalidInputs = (ws: TestWorkspace): [string, string, Call, string]
   ['POST', '/tasks', { body: { title: 'X', dueAt: 'tomorrow' } }, 'dueAt'],
   ['POST', '/deals', { body: { pipelineId: 'pl_x', amount: 1.234 } }, 'amount'],
 ];
+
+// Webhook subscriptions, deliveries and the event feed (contract §6). The test app allows
+// 127.0.0.1 as a destination and runs no worker, so nothing is really sent.
+const MISSING_WEBHOOK = 'wh_01jq3v6f6ve7s9t8m1k2c3d4e5';
+const MISSING_DELIVERY = 'dlv_01jq3v6f6ve7s9t8m1k2c3d4e5';
+
+successWalks['webhooks and events'] = async (send) => {
+  const body = { url: 'http://127.0.0.1:1/hook', events: ['*'], headers: { 'X-Token': 'token-1234567890' } };
+  const created = await send('POST', '/webhooks', 201, { body });
+  expect(created.body.data.secret).toMatch(/^whsec_/);
+  const id = created.body.data.id;
+  await send('GET', '/webhooks', 200, { query: { pageSize: '10' } });
+  await send('GET', '/webhooks/{id}', 200, { params: { id } });
+  await send('PATCH', '/webhooks/{id}', 200, {
+    params: { id },
+    body: { description: `Renamed ${unique()}` },
+  });
+  await send('POST', '/webhooks/{id}/rotate-secret', 200, { params: { id } });
+  const test = await send('POST', '/webhooks/{id}/test', 200, { params: { id } });
+  await send('GET', '/webhooks/{id}/deliveries', 200, { params: { id } });
+  await send('POST', '/deliveries/{id}/redeliver', 201, { params: { id: test.body.data.id } });
+  await send('GET', '/events', 200, { query: { types: 'record.created,deal.created', limit: '10' } });
+  const deleted = await send('DELETE', '/webhooks/{id}', 200, { params: { id } });
+  expect(deleted.body.data).toEqual({ id, deleted: true });
+};
+
+notFoundWalks['webhooks and events'] = async (send) => {
+  const webhook = { id: MISSING_WEBHOOK };
+  await send('GET', '/webhooks/{id}', 404, { params: webhook });
+  await send('PATCH', '/webhooks/{id}', 404, { params: webhook, body: { description: 'X' } });
+  await send('DELETE', '/webhooks/{id}', 404, { params: webhook });
+  await send('POST', '/webhooks/{id}/rotate-secret', 404, { params: webhook });
+  await send('POST', '/webhooks/{id}/test', 404, { params: webhook });
+  await send('GET', '/webhooks/{id}/deliveries', 404, { params: webhook });
+  await send('POST', '/deliveries/{id}/redeliver', 404, { params: { id: MISSING_DELIVERY } });
+};

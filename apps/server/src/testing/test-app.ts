@@ -40,7 +40,9 @@ export interface ApiResponse {
  * The real app on port 0 over a fresh clone of the migrated template database. The worker
  * is off unless asked for, so tests decide when jobs run.
  */
-export async function startTestApp(options: { worker?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { worker?: boolean; env?: Record<string, string> } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const env = readEnv({
     DATABASE_URL: database.connectionString,
@@ -49,6 +51,9 @@ export async function startTestApp(options: { worker?: boolean } = {}): Promise<
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     RUN_WORKER: options.worker ? 'true' : 'false',
     DATABASE_POOL_SIZE: '10',
+    // Tests receive webhooks on loopback servers of their own.
+    WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+    ...options.env,
   });
   const service = await startService(env, createLogger(env.LOG_LEVEL));
   let counter = 0;

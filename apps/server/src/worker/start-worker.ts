@@ -1,4 +1,5 @@
 import type { Database } from '@crm/db';
+import type { DeliveryOptions } from '@crm/webhooks';
 import { Logger as GraphileLogger, type Runner, run, type Logger as WorkerLogger } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from '../logger.ts';
@@ -8,7 +9,9 @@ export interface WorkerOptions {
   pool: pg.Pool;
   db: Database;
   logger: Logger;
+  outbound: DeliveryOptions;
   concurrency?: number;
+  pollIntervalMs?: number;
 }
 
 /** Starts the graphile-worker runner on the shared pool; several processes share the queue. */
@@ -22,7 +25,8 @@ export async function startWorker(options: WorkerOptions): Promise<Runner> {
   return run({
     pgPool: options.pool,
     concurrency: options.concurrency ?? 5,
-    taskList: createTaskList(options.db, log),
+    pollInterval: options.pollIntervalMs ?? 1_000,
+    taskList: createTaskList(options.db, log, options.outbound),
     crontab,
     noHandleSignals: true,
     logger,

@@ -1,11 +1,35 @@
 import type { Database } from '@crm/db';
-import { pruneIdempotencyKeys, pruneRateLimitBuckets, purgeTrash } from '@crm/domain';
+import {
+  fanOutEvent,
+  pruneIdempotencyKeys,
+  pruneRateLimitBuckets,
+  pruneWebhookHistory,
+  purgeTrash,
+} from '@crm/domain';
+import { type DeliveryOptions, deliverWebhook } from '@crm/webhooks';
 import type { TaskList } from 'graphile-worker';
+import { z } from 'zod';
 import type { Logger } from '../logger.ts';
+import { unlockStuckJobs } from './unlock-stuck-jobs.ts';
+
+const eventJob = z.object({ eventId: z.string() });
+const deliveryJob = z.object({ deliveryId: z.string() });
 
 /** Background jobs, one entry per task; payloads are parsed before use (old jobs may linger). */
-export function createTaskList(db: Database, logger: Logger): TaskList {
+export function createTaskList(db: Database, logger: Logger, outbound: DeliveryOptions): TaskList {
   return {
+    fan_out_event: async (payload) => {
+      await fanOutEvent(db, eventJob.parse(payload).eventId);
+    },
+    deliver_webhook: async (payload) => {
+      const { deliveryId } = deliveryJob.parse(payload);
+      const verdict = await deliverWebhook(db, deliveryId, outbound);
+      if (verdict === 'disabled') logger.warn({ deliveryId }, 'webhook subscription disabled');
+    },
+    unlock_stuck_jobs: async (_payload, helpers) => {
+      const unlocked = await unlockStuckJobs(helpers);
+      if (unlocked > 0) logger.warn({ unlocked }, 'released jobs of workers that stopped');
+    },
     purge_trash: async () => {
       const purged = await purgeTrash(db);
       if (purged > 0) logger.info({ purged }, 'purged records from Trash');
@@ -16,15 +40,21 @@ export function createTaskList(db: Database, logger: Logger): TaskList {
     prune_idempotency_keys: async () => {
       await pruneIdempotencyKeys(db);
     },
+    prune_webhook_history: async () => {
+      await pruneWebhookHistory(db);
+    },
   };
 }
 
 /**
  * Records in Trash are purged daily (contract §4); rate-limit buckets every 10 minutes;
- * Idempotency-Key records past their 24 hours every hour.
+ * Idempotency-Key records past their 24 hours, and events and delivery attempts past their
+ * 30 days, every hour; jobs of dead workers are released every minute.
  */
 export const crontab = [
+  '* * * * * unlock_stuck_jobs ?max=1',
   '0 3 * * * purge_trash ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
   '17 * * * * prune_idempotency_keys ?max=1',
+  '23 * * * * prune_webhook_history ?max=1',
 ].join('\n');

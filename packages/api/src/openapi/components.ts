@@ -41,6 +41,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Deals: 'Deals sitting in a pipeline stage.',
   Tasks: 'Tasks, optionally linked to a record; OPEN or DONE.',
   Webhooks: 'Outgoing webhook subscriptions and their deliveries.',
+  Events: 'The event feed: what happened in the workspace, oldest first, kept 30 days.',
   Workflows: 'Automations (workflows), their triggers, actions and runs.',
   Workspace: 'The workspace of the API key, its members and keys.',
 };

@@ -2,20 +2,24 @@ import { router } from '../trpc.ts';
 import { callsRouter } from './calls/index.ts';
 import { commentsRouter } from './comments/index.ts';
 import { dealsRouter } from './deals/index.ts';
+import { eventsRouter } from './events/index.ts';
 import { foldersRouter } from './folders/index.ts';
 import { pipelinesRouter } from './pipelines/index.ts';
 import { recordsRouter } from './records/index.ts';
 import { tasksRouter } from './tasks/index.ts';
+import { webhooksRouter } from './webhooks/index.ts';
 import { workspaceRouter } from './workspace/index.ts';
 
 export const appRouter = router({
   calls: callsRouter,
   comments: commentsRouter,
   deals: dealsRouter,
+  events: eventsRouter,
   folders: foldersRouter,
   pipelines: pipelinesRouter,
   records: recordsRouter,
   tasks: tasksRouter,
+  webhooks: webhooksRouter,
   workspace: workspaceRouter,
 });
 

@@ -5,4 +5,5 @@ export * from './idempotency.ts';
 export * from './pipelines.ts';
 export * from './rate-limits.ts';
 export * from './records.ts';
+export * from './webhooks.ts';
 export * from './workspaces.ts';

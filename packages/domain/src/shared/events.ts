@@ -1,5 +1,5 @@
 import type { Executor } from '@crm/db';
-import { schema } from '@crm/db';
+import { sql } from 'drizzle-orm';
 import { newId } from './ids.ts';
 
 /** Event kinds of contract §6. */
@@ -25,9 +25,11 @@ export interface AppendedEvent {
 }
 
 /**
- * Writes an event in the caller's transaction, so it exists exactly when the change does.
- * `payload` holds the type-specific fields; the common ones (id, event, workspaceId,
- * occurredAt) are added here.
+ * Writes an event in the caller's transaction, so it exists exactly when the change does
+ * (contract §6). `payload` holds the type-specific fields; the common ones (id, event,
+ * workspaceId, occurredAt) are added here. When the workspace has an enabled webhook, the
+ * job that fans the event out to its subscriptions is queued in the same statement, so a
+ * committed event is never lost and a rolled-back one never sent.
  */
 export async function appendEvent(
   tx: Executor,
@@ -38,6 +40,14 @@ export async function appendEvent(
   const id = newId('event');
   const occurredAt = new Date();
   const payload = { id, event: type, workspaceId, occurredAt: occurredAt.toISOString(), ...fields };
-  await tx.insert(schema.events).values({ workspaceId, id, type, payload, occurredAt });
+  await tx.execute(sql`
+    with event as (
+      insert into events (workspace_id, id, type, payload, occurred_at)
+      values (${workspaceId}, ${id}, ${type}, ${JSON.stringify(payload)}::jsonb, ${occurredAt.toISOString()}::timestamptz)
+      returning id
+    )
+    select graphile_worker.add_job('fan_out_event', json_build_object('eventId', event.id), max_attempts := 25)
+    from event
+    where exists (select 1 from webhooks where workspace_id = ${workspaceId} and enabled)`);
   return { id, type, occurredAt: payload.occurredAt, payload };
 }

@@ -29,7 +29,7 @@ const tasksOf = (workspaceId: string) =>
 
 const eventsOf = (workspaceId: string) =>
   t.query<{ type: string; payload: Record<string, unknown> }>(
-    'select type, payload from events where workspace_id = $1 order by occurred_at, id',
+    "select type, payload from events where workspace_id = $1 and type like 'task.%' order by occurred_at, id",
     [workspaceId],
   );
 

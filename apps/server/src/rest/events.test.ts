@@ -1,0 +1,162 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
+
+let app: TestApp;
+let ws: TestWorkspace;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+beforeEach(async () => {
+  ws = await app.createWorkspace();
+});
+afterAll(() => app?.stop());
+
+const api = (method: string, path: string, body?: unknown, key = ws.apiKey) =>
+  app.api(key, method, `/api/v1${path}`, body);
+const feed = async (query = '', key = ws.apiKey) => {
+  const res = await app.api(key, 'GET', `/api/v1/events${query}`);
+  expect(res.status, res.text).toBe(200);
+  return res.body as { data: { id: string; type: string; payload: Record<string, unknown> }[]; meta: Meta };
+};
+type Meta = { nextCursor: string | null; hasMore: boolean };
+const ids = (page: { data: { id: string }[] }) => page.data.map((e) => e.id);
+
+/** Moves the workspace's fresh events back a minute (order kept), past the feed's settling delay. */
+const settle = (workspaceId = ws.workspaceId) =>
+  app.service.db.execute(sql`
+    update events set occurred_at = occurred_at - interval '1 minute'
+    where workspace_id = ${workspaceId} and occurred_at > now() - interval '30 seconds'`);
+const newRecord = async (title: string) => {
+  const res = await api('POST', '/records', { folderId: ws.folderId, title });
+  expect(res.status).toBe(201);
+  return res.body.data.id as string;
+};
+const eventIdsInOrder = async () =>
+  (
+    (
+      await app.service.db.execute(
+        sql`select id from events where workspace_id = ${ws.workspaceId} order by occurred_at, id`,
+      )
+    ).rows as { id: string }[]
+  ).map((r) => r.id);
+
+describe('the event feed', () => {
+  it('pages oldest first with a cursor that stays valid while new events arrive', async () => {
+    for (const title of ['A', 'B', 'C']) await newRecord(title);
+    await settle();
+    const all = await eventIdsInOrder();
+    expect(all).toHaveLength(3);
+    const first = await feed('?limit=2');
+    expect(ids(first)).toEqual(all.slice(0, 2));
+    expect(first.data[0]).toMatchObject({
+      type: 'record.created',
+      payload: { id: all[0], event: 'record.created' },
+    });
+    expect(first.meta.hasMore).toBe(true);
+
+    await newRecord('D');
+    await settle();
+    const rest = await feed(`?limit=2&after=${first.meta.nextCursor}`);
+    const now = await eventIdsInOrder();
+    expect(ids(rest)).toEqual(now.slice(2, 4));
+    expect(rest.meta.hasMore).toBe(false);
+    expect(rest.meta.nextCursor).toEqual(expect.any(String));
+
+    // Caught up: the same cursor returns nothing and is echoed, then brings the next event.
+    const idle = await feed(`?after=${rest.meta.nextCursor}`);
+    expect(idle).toEqual({ data: [], meta: { nextCursor: rest.meta.nextCursor, hasMore: false } });
+    await newRecord('E');
+    await settle();
+    expect(ids(await feed(`?after=${rest.meta.nextCursor}`))).toEqual((await eventIdsInOrder()).slice(4));
+  });
+
+  it('lists an event only once it has settled, never one still fresh', async () => {
+    await newRecord('Fresh');
+    expect((await feed()).data).toEqual([]);
+    await settle();
+    expect((await feed()).data).toHaveLength(1);
+  });
+
+  it('filters by comma-separated types and refuses an unknown type', async () => {
+    const pipeline = (await api('GET', '/pipelines')).body.data[0];
+    const deal = (await api('POST', '/deals', { pipelineId: pipeline.id, title: 'Big' })).body.data;
+    await api('PATCH', `/deals/${deal.id}`, { stageId: pipeline.stages[1].id });
+    await newRecord('R');
+    await settle();
+    const stageChanges = await feed('?types=deal.stage_changed');
+    expect(stageChanges.data.map((e) => e.type)).toEqual(['deal.stage_changed']);
+    expect(stageChanges.data[0]!.payload).toMatchObject({
+      dealId: deal.id,
+      toStageId: pipeline.stages[1].id,
+    });
+    const two = await feed('?types=deal.created, record.created');
+    expect(two.data.map((e) => e.type).sort()).toEqual(['deal.created', 'record.created']);
+    const unknown = await api('GET', '/events?types=record.created,record.exploded');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details).toEqual([
+      { path: 'types', message: expect.stringContaining('record.exploded') },
+    ]);
+  });
+
+  it('hides events older than 30 days, test events and other workspaces’ events', async () => {
+    const old = await newRecord('Old');
+    await newRecord('Kept');
+    await settle();
+    await app.service.db.execute(
+      sql`update events set occurred_at = now() - interval '31 days' where payload->>'recordId' = ${old}`,
+    );
+    const hook = await api('POST', '/webhooks', { url: 'http://127.0.0.1:1/hook', events: ['*'] });
+    await api('POST', `/webhooks/${hook.body.data.id}/test`);
+    const other = await app.createWorkspace();
+    await app.api(other.apiKey, 'POST', '/api/v1/records', { folderId: other.folderId, title: 'Theirs' });
+    await settle();
+    await settle(other.workspaceId);
+    const mine = await feed();
+    expect(mine.data.map((e) => e.payload.record)).toEqual([expect.objectContaining({ title: 'Kept' })]);
+    const theirs = await feed('', other.apiKey);
+    expect(theirs.data.map((e) => e.payload.workspaceId)).toEqual([other.workspaceId]);
+  });
+
+  it('holds back events newer than the start of a transaction still writing, so a poller skips none', async () => {
+    const insert = (id: string, at: string) =>
+      `insert into events (workspace_id, id, type, payload, occurred_at)
+       values ('${ws.workspaceId}', '${id}', 'record.created', '{}', ${at})`;
+    const early = 'evt_01jq3v6f6ve7s9t8m1k2c3d4e0';
+    const inFlight = 'evt_01jq3v6f6ve7s9t8m1k2c3d4e1';
+    const later = 'evt_01jq3v6f6ve7s9t8m1k2c3d4e2';
+    await app.service.pool.query(insert(early, "now() - interval '1 minute'"));
+    const writer = await app.service.pool.connect();
+    try {
+      await writer.query('begin');
+      await writer.query(insert(inFlight, 'now()'));
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      // Committed while the writer is still open, with a time after the writer's event.
+      await app.service.pool.query(
+        insert(
+          later,
+          `'${(await writer.query('select now() as t')).rows[0].t.toISOString()}'::timestamptz + interval '200 milliseconds'`,
+        ),
+      );
+      expect(ids(await feed())).toEqual([early]);
+      await writer.query('commit');
+    } finally {
+      writer.release();
+    }
+    expect(ids(await feed())).toEqual([early, inFlight, later]);
+  }, 15_000);
+
+  it('refuses a cursor it did not issue and a limit out of range', async () => {
+    for (const [query, path] of [
+      ['?after=not-a-cursor', 'after'],
+      ['?limit=0', 'limit'],
+      ['?limit=201', 'limit'],
+      ['?cursor=x', 'cursor'],
+    ]) {
+      const res = await api('GET', `/events${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+    }
+  });
+});

@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { schema } from '@crm/db';
+import { newId } from '@crm/domain';
+import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
+import { sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, Receiver } from '../testing/receiver.ts';
+import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
+
+let app: TestApp;
+let ws: TestWorkspace;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp({
+    worker: true,
+    // The contract's schedule shrunk 1000×: 5 ms, 300 ms, 1.8 s … between attempts.
+    env: {
+      WEBHOOK_RETRY_SCALE: '0.001',
+      WEBHOOK_TIMEOUT_MS: '400',
+      WEBHOOK_CONNECT_TIMEOUT_MS: '300',
+      WORKER_POLL_INTERVAL_MS: '50',
+    },
+  });
+  ws = await app.createWorkspace({ rateLimitPerMinute: 10_000 });
+});
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+  await app.service.db.execute(
+    sql`update webhooks set enabled = false where workspace_id = ${ws.workspaceId}`,
+  );
+});
+afterAll(() => app?.stop());
+
+async function receiver(): Promise<Receiver> {
+  const r = await new Receiver().start();
+  receivers.push(r);
+  return r;
+}
+
+async function subscribe(url: string, events: string[] = ['*']) {
+  const id = newId('webhook');
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  await app.service.db
+    .insert(schema.webhooks)
+    .values({ workspaceId: ws.workspaceId, id, url, events, secret });
+  return { id, secret };
+}
+
+const createRecord = (title: string) =>
+  app.api(ws.apiKey, 'POST', '/api/v1/records', {
+    folderId: ws.folderId,
+    title,
+    email: `${title.toLowerCase()}@example.com`,
+  });
+
+async function deliveriesOf(webhookId: string) {
+  const result = await app.service.db.execute<{ id: string; status: string; attempt_count: number }>(
+    sql`select id, status, attempt_count from deliveries where webhook_id = ${webhookId} order by created_at`,
+  );
+  return result.rows;
+}
+
+async function attemptsOf(webhookId: string) {
+  const result = await app.service.db.execute<{
+    attempt: number;
+    response_status: number | null;
+    error: string | null;
+    started_at: Date;
+    response_excerpt: string | null;
+  }>(sql`
+    select a.attempt, a.response_status, a.error, a.started_at, a.response_excerpt from delivery_attempts a
+      join deliveries d on d.id = a.delivery_id where d.webhook_id = ${webhookId} order by a.attempt`);
+  return result.rows;
+}
+
+describe('webhook delivery', () => {
+  it('delivers a signed record.created that both verifiers accept, and a flipped byte fails both', async () => {
+    const r = await receiver();
+    const { id, secret } = await subscribe(`${r.url}/hook`, ['record.created']);
+    const created = await createRecord('Ada');
+    const [request] = await r.waitFor(1);
+    const body = request!.body.toString('utf8');
+    const payload = JSON.parse(body);
+    expect(payload).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      event: 'record.created',
+      recordId: created.body.data.id,
+      folderId: ws.folderId,
+      workspaceId: ws.workspaceId,
+      occurredAt: expect.stringMatching(/\.\d{3}Z$/),
+      record: { id: created.body.data.id, title: 'Ada', email: 'ada@example.com', phone: null, data: {} },
+    });
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['user-agent']).toMatch(/^crm-webhooks\//);
+    expect(request!.headers['x-service-event']).toBe('record.created');
+    expect(request!.headers['x-service-delivery']).toMatch(/^dlv_/);
+    expect(request!.headers['webhook-id']).toBe(payload.id);
+    const signature = request!.headers['x-service-signature'] as string;
+    expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(await verifyGithubStyle(secret, body, signature)).toBe(true);
+    const headers = {
+      'webhook-id': request!.headers['webhook-id'] as string,
+      'webhook-timestamp': request!.headers['webhook-timestamp'] as string,
+      'webhook-signature': request!.headers['webhook-signature'] as string,
+    };
+    expect(new Webhook(secret).verify(body, headers)).toEqual(payload);
+    const flipped = Buffer.from(request!.body);
+    flipped[10] = flipped[10]! ^ 1;
+    expect(await verifyGithubStyle(secret, flipped.toString('utf8'), signature)).toBe(false);
+    expect(() => new Webhook(secret).verify(flipped.toString('utf8'), headers)).toThrow();
+    await eventually(async () => (await deliveriesOf(id))[0]?.status === 'SUCCEEDED');
+    expect(await attemptsOf(id)).toMatchObject([{ attempt: 1, response_status: 200, error: null }]);
+  });
+
+  it('retries after a 500 and succeeds, keeping the event id and each attempt', async () => {
+    const r = await receiver();
+    r.reply({ status: 500, body: 'boom' });
+    const { id } = await subscribe(r.url, ['record.created']);
+    await createRecord('Grace');
+    const requests = await r.waitFor(2);
+    expect(requests[0]!.headers['webhook-id']).toBe(requests[1]!.headers['webhook-id']);
+    expect(requests[0]!.body.equals(requests[1]!.body)).toBe(true);
+    await eventually(async () => (await deliveriesOf(id))[0]?.status === 'SUCCEEDED');
+    expect(await attemptsOf(id)).toMatchObject([
+      { attempt: 1, response_status: 500, error: 'HTTP 500', response_excerpt: 'boom' },
+      { attempt: 2, response_status: 200, error: null },
+    ]);
+  });
+
+  it('counts a receiver that does not answer in time as a failed attempt', async () => {
+    const r = await receiver();
+    r.reply('hang');
+    const { id } = await subscribe(r.url, ['record.created']);
+    await createRecord('Linus');
+    await r.waitFor(2);
+    await eventually(async () => (await deliveriesOf(id))[0]?.status === 'SUCCEEDED');
+    const [first] = await attemptsOf(id);
+    expect(first).toMatchObject({ attempt: 1, response_status: null, error: 'timeout' });
+  });
+
+  it('never follows a redirect: a 3xx is a failed attempt', async () => {
+    const r = await receiver();
+    r.reply({ status: 302, headers: { Location: `http://127.0.0.1:${r.port}/elsewhere` } });
+    const { id } = await subscribe(`${r.url}/hook`, ['record.created']);
+    await createRecord('Barbara');
+    await r.waitFor(2);
+    await eventually(async () => (await deliveriesOf(id))[0]?.status === 'SUCCEEDED');
+    expect(r.requests.map((q) => q.path)).toEqual(['/hook', '/hook']);
+    expect((await attemptsOf(id))[0]).toMatchObject({ response_status: 302, error: 'HTTP 302' });
+  });
+
+  it('disables the subscription on 410 Gone and sends nothing more', async () => {
+    const r = await receiver();
+    r.always({ status: 410 });
+    const { id } = await subscribe(r.url, ['record.created']);
+    await createRecord('Gone');
+    await r.waitFor(1);
+    const row = await eventually(async () => {
+      const result = await app.service.db.execute<{ enabled: boolean; disabled_reason: string | null }>(
+        sql`select enabled, disabled_reason from webhooks where id = ${id}`,
+      );
+      return result.rows[0]?.enabled === false ? result.rows[0] : undefined;
+    });
+    expect(row.disabled_reason).toMatch(/410/);
+    await createRecord('After');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(r.requests).toHaveLength(1);
+    expect((await deliveriesOf(id))[0]?.status).toBe('FAILED');
+  });
+
+  it('delivers everything once the receiver comes back, once per event', async () => {
+    const r = await receiver();
+    const { id } = await subscribe(r.url, ['record.created']);
+    const port = r.port;
+    await r.stop();
+    for (const title of ['One', 'Two', 'Three']) await createRecord(title);
+    await eventually(async () => (await attemptsOf(id)).length >= 3);
+    expect((await attemptsOf(id)).every((a) => a.error === 'connection refused')).toBe(true);
+    await r.start(port);
+    await eventually(async () => (await deliveriesOf(id)).every((d) => d.status === 'SUCCEEDED'));
+    const titles = r.requests
+      .filter((q) => q.answered === 200)
+      .map((q) => JSON.parse(q.body.toString()).record.title);
+    expect(titles.sort()).toEqual(['One', 'Three', 'Two']);
+  });
+
+  it('spaces attempts at least as far apart as the schedule says', async () => {
+    const r = await receiver();
+    r.reply({ status: 503 }, { status: 503 });
+    const { id } = await subscribe(r.url, ['record.created']);
+    await createRecord('Paced');
+    await r.waitFor(3, 20_000);
+    const [a, b, c] = r.requests;
+    // 5 s and 300 s scaled by 0.001, less the 20 % jitter.
+    expect(b!.at - a!.at).toBeGreaterThanOrEqual(4);
+    expect(c!.at - b!.at).toBeGreaterThanOrEqual(240);
+    await eventually(async () => (await deliveriesOf(id))[0]?.status === 'SUCCEEDED');
+  });
+});

@@ -1,0 +1,27 @@
+import type { JobHelpers } from 'graphile-worker';
+
+/** Tasks that finish in seconds; one still locked after this long belongs to a worker that died. */
+const SHORT_TASKS = ['deliver_webhook', 'fan_out_event'];
+const STUCK_AFTER_SECONDS = 120;
+
+/**
+ * graphile-worker leaves a killed worker's jobs locked for hours. A webhook delivery must
+ * not wait that long (issue 4: a worker killed mid-delivery still delivers), so once a
+ * minute the workers holding a short task for over two minutes are declared dead and their
+ * jobs released for the others. The caller's own worker is never released.
+ */
+export async function unlockStuckJobs(helpers: JobHelpers): Promise<number> {
+  return helpers.withPgClient(async (client) => {
+    const stuck = await client.query<{ workers: string[] | null }>(
+      `select array_agg(distinct locked_by) as workers from graphile_worker.jobs
+        where locked_by is not null and locked_by <> $3
+          and task_identifier = any($1::text[])
+          and locked_at < now() - make_interval(secs => $2)`,
+      [SHORT_TASKS, STUCK_AFTER_SECONDS, helpers.job.locked_by ?? ''],
+    );
+    const workers = stuck.rows[0]?.workers ?? [];
+    if (workers.length === 0) return 0;
+    await client.query('select graphile_worker.force_unlock_workers($1::text[])', [workers]);
+    return workers.length;
+  });
+}

@@ -1,0 +1,103 @@
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Actor } from '../shared/actor.ts';
+import { invalid } from '../shared/errors.ts';
+import { eventTypes } from '../shared/events.ts';
+import { isId } from '../shared/ids.ts';
+import { TEST_EVENT_TYPE } from '../webhooks/send-test-event.ts';
+import { DEFAULT_FEED_LIMIT, type findEventsInput } from './schemas.ts';
+
+/** Events older than this are never listed (contract §6), whether or not pruned yet. */
+export const EVENT_RETENTION_DAYS = 30;
+/** An event is listed once it is this old, so clock skew between servers cannot reorder the feed. */
+export const FEED_SETTLE_SECONDS = 5;
+
+/**
+ * The event feed: the workspace's events oldest first, keyset-paged on (occurredAt, id), the
+ * stored payloads as webhook receivers get them. Test events of `POST /webhooks/{id}/test`
+ * belong to one subscription and are not listed.
+ *
+ * A poller must never skip an event, yet `occurredAt` is set before the writing transaction
+ * commits, so a later-committing event can carry an earlier time than one already listed.
+ * The feed therefore lists only events that can no longer be overtaken: older than
+ * FEED_SETTLE_SECONDS and older than the start of every transaction of this database that is
+ * still writing. Events appear once committed and settled, usually within seconds.
+ */
+export async function findEvents(db: Database, actor: Actor, input: z.infer<typeof findEventsInput>) {
+  const limit = input.limit ?? DEFAULT_FEED_LIMIT;
+  const types = parseTypes(input.types);
+  const after = input.after === undefined ? null : decodeFeedCursor(input.after);
+  const e = schema.events;
+  const settledBefore = sql`least(
+    now() - make_interval(secs => ${FEED_SETTLE_SECONDS}),
+    (select min(xact_start) - interval '1 second' from pg_stat_activity
+      where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid()))`;
+  const rows = await db
+    .select({ id: e.id, type: e.type, occurredAt: e.occurredAt, payload: e.payload })
+    .from(e)
+    .where(
+      and(
+        eq(e.workspaceId, actor.workspaceId),
+        sql`${e.occurredAt} > now() - make_interval(days => ${EVENT_RETENTION_DAYS})`,
+        sql`${e.occurredAt} < ${settledBefore}`,
+        types ? inArray(e.type, types) : ne(e.type, TEST_EVENT_TYPE),
+        after ? sql`(${e.occurredAt}, ${e.id}) > (${after.occurredAt}::timestamptz, ${after.id})` : undefined,
+      ),
+    )
+    .orderBy(asc(e.occurredAt), asc(e.id))
+    .limit(limit + 1);
+  const hasMore = rows.length > limit;
+  const data = rows.slice(0, limit).map((row) => ({
+    id: row.id,
+    type: row.type,
+    occurredAt: row.occurredAt.toISOString(),
+    payload: row.payload,
+  }));
+  const last = data[data.length - 1];
+  return {
+    data,
+    meta: {
+      nextCursor: last ? encodeFeedCursor(last) : (input.after ?? null),
+      hasMore,
+    },
+  };
+}
+
+/** `types=a,b`: known kinds only (400 naming the unknown one); empty or `*` means all. */
+function parseTypes(value: string | undefined): string[] | null {
+  const names = (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 0 || names.includes('*')) return null;
+  for (const name of names) {
+    if (!(eventTypes as readonly string[]).includes(name)) {
+      throw invalid('types', `"${name}" is not an event kind; kinds: ${eventTypes.join(', ')}`);
+    }
+  }
+  return [...new Set(names)];
+}
+
+function encodeFeedCursor(event: { occurredAt: string; id: string }): string {
+  return Buffer.from(JSON.stringify([event.occurredAt, event.id])).toString('base64url');
+}
+
+function decodeFeedCursor(cursor: string): { occurredAt: string; id: string } {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      !Number.isNaN(Date.parse(parsed[0])) &&
+      isId('event', parsed[1])
+    ) {
+      return { occurredAt: new Date(parsed[0]).toISOString(), id: parsed[1] };
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw invalid('after', 'is not a cursor returned by this API');
+}

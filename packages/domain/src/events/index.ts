@@ -1,0 +1,2 @@
+export * from './find-events.ts';
+export * from './schemas.ts';

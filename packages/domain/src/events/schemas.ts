@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { instantOutput } from '../shared/schemas.ts';
+
+export const MAX_FEED_LIMIT = 200;
+export const DEFAULT_FEED_LIMIT = 50;
+
+export const findEventsInput = z.strictObject({
+  after: z.string().max(500).optional().meta({
+    description:
+      'The `meta.nextCursor` of the previous call: events after it. Omit to start from the oldest kept.',
+  }),
+  types: z.string().max(1000).optional().meta({
+    description:
+      'Comma-separated event kinds to list, e.g. `record.created,deal.stage_changed`. Default: all.',
+  }),
+  limit: z
+    .number()
+    .int()
+    .min(1, `must be between 1 and ${MAX_FEED_LIMIT}`)
+    .max(MAX_FEED_LIMIT, `must be between 1 and ${MAX_FEED_LIMIT}`)
+    .optional()
+    .meta({ description: `Events per call, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT}).` }),
+});
+
+export const eventOutput = z
+  .object({
+    id: z.string().meta({ example: 'evt_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
+    type: z.string().meta({ example: 'deal.stage_changed' }),
+    occurredAt: instantOutput(),
+    payload: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'Exactly the body webhook receivers get for this event' }),
+  })
+  .meta({ id: 'Event' });
+
+export const eventFeedOutput = z.object({
+  data: z.array(eventOutput),
+  meta: z
+    .object({
+      nextCursor: z.string().nullable().meta({
+        description:
+          'Pass as `after` next time. Set whenever events were returned (also on the last page, so a poller resumes from it); when none were, the `after` given (null without one).',
+      }),
+      hasMore: z.boolean().meta({ description: 'More events are listable right now: call again at once.' }),
+    })
+    .meta({ id: 'EventFeedMeta' }),
+});

@@ -1,0 +1,66 @@
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import { eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Actor } from '../shared/actor.ts';
+import { DomainError } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { type createWebhookInput, MAX_WEBHOOKS_PER_WORKSPACE } from './schemas.ts';
+import { newWebhookSecret } from './secrets.ts';
+import { serializeWebhook } from './serialize.ts';
+
+/**
+ * Refuses (DomainError VALIDATION_FAILED naming `url`) a destination the service may not
+ * send to (contract §6). The API passes the service's address guard; the domain knows
+ * nothing of how addresses are resolved.
+ */
+export type CheckOutboundUrl = (url: string) => Promise<void>;
+
+/**
+ * Creates a subscription (the REST-hooks "subscribe") and returns it with its secret, the
+ * only time besides a rotation that the secret is shown. The URL is checked before the
+ * transaction: resolving a name must not hold a transaction open.
+ */
+export async function createWebhook(
+  db: Database,
+  actor: Actor,
+  input: z.infer<typeof createWebhookInput>,
+  checkOutboundUrl: CheckOutboundUrl,
+) {
+  await checkOutboundUrl(input.url);
+  return db.transaction(async (tx) => {
+    // Serialises creations per workspace so two at once cannot both pass the limit. NO KEY
+    // UPDATE does not block the foreign-key checks of inserts elsewhere in the workspace.
+    await tx
+      .select({ id: schema.workspaces.id })
+      .from(schema.workspaces)
+      .where(eq(schema.workspaces.id, actor.workspaceId))
+      .for('no key update');
+    const [counted] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(schema.webhooks)
+      .where(eq(schema.webhooks.workspaceId, actor.workspaceId));
+    if ((counted?.n ?? 0) >= MAX_WEBHOOKS_PER_WORKSPACE) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `A workspace may have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhook subscriptions; delete one first`,
+      );
+    }
+    const secret = newWebhookSecret();
+    const [row] = await tx
+      .insert(schema.webhooks)
+      .values({
+        workspaceId: actor.workspaceId,
+        id: newId('webhook'),
+        url: input.url,
+        events: input.events,
+        fields: input.fields ?? [],
+        headers: input.headers ?? {},
+        description: input.description ?? '',
+        enabled: input.enabled ?? true,
+        secret,
+      })
+      .returning();
+    return { ...serializeWebhook(row!), secret };
+  });
+}

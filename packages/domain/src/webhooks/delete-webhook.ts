@@ -1,0 +1,18 @@
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
+import type { Actor } from '../shared/actor.ts';
+import { loadWebhook } from './find-webhooks.ts';
+
+/**
+ * Deletes a subscription for good (the REST-hooks "unsubscribe"). Its deliveries and their
+ * attempts go with it (foreign keys cascade); a queued send finds nothing and ends.
+ */
+export async function deleteWebhook(db: Database, actor: Actor, id: string) {
+  return db.transaction(async (tx) => {
+    await loadWebhook(tx, actor, id, { lock: 'update' });
+    const w = schema.webhooks;
+    await tx.delete(w).where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)));
+    return { id, deleted: true as const };
+  });
+}

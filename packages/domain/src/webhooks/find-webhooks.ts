@@ -1,0 +1,48 @@
+import type { Database, Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Actor } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import { afterCursor, keysetOrder } from '../shared/keyset.ts';
+import { resolvePaging, toPage } from '../shared/paging.ts';
+import type { WebhookRow } from './record-attempt.ts';
+import type { findWebhooksInput } from './schemas.ts';
+import { serializeWebhook } from './serialize.ts';
+
+/** A subscription of the actor's workspace; a malformed id or another workspace's is a 404. */
+export async function loadWebhook(
+  tx: Executor,
+  actor: Actor,
+  id: string,
+  options: { lock?: 'update' | 'share' } = {},
+): Promise<WebhookRow> {
+  if (!isId('webhook', id)) throw notFound('Webhook', id);
+  const w = schema.webhooks;
+  const query = tx
+    .select()
+    .from(w)
+    .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)));
+  const [row] = await (options.lock ? query.for(options.lock) : query);
+  if (!row) throw notFound('Webhook', id);
+  return row;
+}
+
+/** A page of the workspace's subscriptions, newest first. */
+export async function findWebhooks(db: Database, actor: Actor, input: z.infer<typeof findWebhooksInput>) {
+  const paging = resolvePaging(input);
+  const w = schema.webhooks;
+  const rows = await db
+    .select()
+    .from(w)
+    .where(and(eq(w.workspaceId, actor.workspaceId), afterCursor(w.createdAt, w.id, paging, 'desc')))
+    .orderBy(...keysetOrder(w.createdAt, w.id, 'desc'))
+    .limit(paging.pageSize + 1)
+    .offset(paging.kind === 'offset' ? paging.offset : 0);
+  return toPage(rows, paging, serializeWebhook);
+}
+
+export async function getWebhook(db: Database, actor: Actor, id: string) {
+  return serializeWebhook(await loadWebhook(db, actor, id));
+}

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { FIELD_KEY } from '../folders/schemas.ts';
+import { eventTypes } from '../shared/events.ts';
+import { pagingInput } from '../shared/paging.ts';
+import { bodyBoolean, idParam, instantOutput } from '../shared/schemas.ts';
+
+/** Contract §6 limits of a subscription. */
+export const MAX_WEBHOOKS_PER_WORKSPACE = 50;
+export const MAX_CUSTOM_HEADERS = 20;
+export const MAX_HEADER_VALUE = 1000;
+
+/** Top-level record fields a `record.updated` subscription may narrow to (besides `data.<key>`). */
+export const RECORD_FIELD_NAMES = ['title', 'email', 'phone', 'ownerId', 'folderId'] as const;
+
+/** RFC 9110 token characters. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+/** Visible ASCII, space and tab: no CR/LF (header injection) and nothing a client library refuses. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/**
+ * Headers the service sets itself or that frame the request: a subscription may not override
+ * them (the signature and Standard Webhooks headers must be the service's own).
+ */
+const RESERVED_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'user-agent',
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'proxy-connection',
+]);
+const RESERVED_PREFIXES = ['x-service-', 'webhook-'];
+
+const isFieldName = (name: string) =>
+  (RECORD_FIELD_NAMES as readonly string[]).includes(name) ||
+  (name.startsWith('data.') && FIELD_KEY.test(name.slice(5)));
+
+const url = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .refine((value) => {
+    const parsed = URL.canParse(value) ? new URL(value) : null;
+    return parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:');
+  }, 'must be an http or https URL')
+  .refine((value) => {
+    const parsed = URL.canParse(value) ? new URL(value) : null;
+    return !parsed || (parsed.username === '' && parsed.password === '');
+  }, 'must not carry credentials; send them as a custom header instead')
+  .meta({ description: 'http(s) URL the events are POSTed to', example: 'https://hooks.example.com/crm' });
+
+/** Deduplicated; `*` alone when given (it already means every kind). */
+const events = z
+  .array(z.enum([...eventTypes, '*']))
+  .min(1, 'must name at least one event kind')
+  .max(50)
+  .transform((kinds) => (kinds.includes('*') ? ['*'] : [...new Set(kinds)]))
+  .meta({ description: 'Event kinds to receive, or `["*"]` for all', example: ['deal.stage_changed'] });
+
+const fields = z
+  .array(
+    z.string().refine(isFieldName, `must be one of ${RECORD_FIELD_NAMES.join(', ')} or data.<field key>`),
+  )
+  .max(50)
+  .transform((names) => [...new Set(names)])
+  .meta({
+    description:
+      'Only with `record.updated` or `*`: deliver `record.updated` only when one of these fields changed (`title`, `email`, `phone`, `ownerId`, `folderId`, `data.<key>`). Empty: any change.',
+    example: ['title', 'data.lifecycle'],
+  });
+
+/** What `maskHeaderValue` shows: up to 4 characters and `…`, which no stored value contains. */
+export const MASKED_VALUE = /^[\t\x20-\x7e]{0,4}…$/;
+
+/** Custom headers; a PATCH may send back masked values (`allowMasked`), which keep the stored ones. */
+const headers = (options: { allowMasked: boolean }) =>
+  z
+    .record(z.string(), z.string())
+    .superRefine((value, ctx) => {
+      const names = Object.keys(value);
+      if (names.length > MAX_CUSTOM_HEADERS) {
+        ctx.addIssue({ code: 'custom', message: `at most ${MAX_CUSTOM_HEADERS} headers` });
+      }
+      const seen = new Set<string>();
+      for (const name of names) {
+        const lower = name.toLowerCase();
+        const text = value[name]!;
+        const problem = !HEADER_NAME.test(name)
+          ? 'is not a valid header name'
+          : RESERVED_HEADERS.has(lower) || RESERVED_PREFIXES.some((p) => lower.startsWith(p))
+            ? 'is set by the service and cannot be overridden'
+            : seen.has(lower)
+              ? 'is given twice (header names ignore case)'
+              : text.length > MAX_HEADER_VALUE
+                ? `must be at most ${MAX_HEADER_VALUE} characters`
+                : !HEADER_VALUE.test(text) && !(options.allowMasked && MASKED_VALUE.test(text))
+                  ? 'must hold only printable ASCII characters (no line breaks)'
+                  : null;
+        seen.add(lower);
+        if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+      }
+    })
+    .meta({
+      description: `Up to ${MAX_CUSTOM_HEADERS} static headers sent with every delivery (e.g. a token for receivers that cannot check the signature). Values are printable ASCII, at most ${MAX_HEADER_VALUE} characters, and are returned masked.`,
+      example: { Authorization: 'Bearer abc123' },
+    });
+
+const description = z.string().trim().max(500);
+
+/** Why `fields` makes no sense for these events, or null when it does. */
+export function fieldsProblem(eventKinds: readonly string[], fieldNames: readonly string[]): string | null {
+  if (fieldNames.length === 0) return null;
+  if (eventKinds.includes('*') || eventKinds.includes('record.updated')) return null;
+  return 'narrows record.updated only: subscribe to record.updated or * (or send fields: [])';
+}
+
+export const createWebhookInput = z
+  .strictObject({
+    url,
+    events,
+    fields: fields.optional(),
+    headers: headers({ allowMasked: false }).optional(),
+    description: description.optional(),
+    enabled: bodyBoolean().optional().meta({ description: 'Default true' }),
+  })
+  .superRefine((input, ctx) => {
+    const problem = fieldsProblem(input.events, input.fields ?? []);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['fields'], message: problem });
+  });
+
+export const updateWebhookInput = z.strictObject({
+  id: idParam('Webhook subscription id'),
+  url: url.optional(),
+  events: events.optional(),
+  fields: fields.optional(),
+  headers: headers({ allowMasked: true }).optional().meta({
+    description:
+      'Replaces all custom headers. A value sent back exactly as shown (masked) keeps the stored one.',
+  }),
+  description: description.optional(),
+  enabled: bodyBoolean()
+    .optional()
+    .meta({ description: 'true re-enables a subscription the service disabled and clears `disabledReason`' }),
+});
+
+export const webhookIdInput = z.strictObject({ id: idParam('Webhook subscription id') });
+export const findWebhooksInput = z.strictObject({ ...pagingInput });
+export const findDeliveriesInput = z.strictObject({ id: idParam('Webhook subscription id'), ...pagingInput });
+export const deliveryIdInput = z.strictObject({ id: idParam('Delivery id') });
+
+export const webhookOutput = z
+  .object({
+    id: z.string().meta({ example: 'wh_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
+    url: z.string(),
+    events: z.array(z.string()),
+    fields: z.array(z.string()),
+    headers: z
+      .record(z.string(), z.string())
+      .meta({ description: 'Custom headers, values masked', example: { Authorization: 'Bear…' } }),
+    description: z.string(),
+    enabled: z.boolean(),
+    disabledReason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why the service disabled the subscription; null unless it did' }),
+    lastSuccessAt: instantOutput().nullable(),
+    createdAt: instantOutput(),
+    updatedAt: instantOutput(),
+  })
+  .meta({ id: 'Webhook' });
+
+export const webhookWithSecretOutput = webhookOutput
+  .extend({
+    secret: z.string().meta({
+      description: 'Signing secret (`whsec_…`). Shown only in this response: store it now.',
+      example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    }),
+  })
+  .meta({ id: 'WebhookWithSecret' });
+
+export type WebhookOutput = z.infer<typeof webhookOutput>;
+
+export const deliveryAttemptOutput = z
+  .object({
+    attempt: z.number().int(),
+    startedAt: instantOutput(),
+    durationMs: z.number().int(),
+    responseStatus: z.number().int().nullable().meta({ description: 'null when no response came' }),
+    error: z.string().nullable(),
+    responseExcerpt: z.string().nullable().meta({ description: 'First 4 KiB of the response body' }),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export const deliveryOutput = z
+  .object({
+    id: z.string().meta({ example: 'dlv_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
+    webhookId: z.string(),
+    eventId: z.string(),
+    event: z.string().nullable().meta({ description: 'Event kind; null once the event is no longer kept' }),
+    status: z.enum(['PENDING', 'SUCCEEDED', 'FAILED']),
+    attemptCount: z.number().int(),
+    nextAttemptAt: instantOutput().nullable(),
+    redeliveryOf: z.string().nullable().meta({ description: 'The delivery this one repeats' }),
+    createdAt: instantOutput(),
+    updatedAt: instantOutput(),
+    attempts: z.array(deliveryAttemptOutput).meta({ description: 'Every attempt, in order' }),
+  })
+  .meta({ id: 'Delivery' });
+
+export type DeliveryOutput = z.infer<typeof deliveryOutput>;

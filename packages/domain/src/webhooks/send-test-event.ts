@@ -1,0 +1,47 @@
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import type { Actor } from '../shared/actor.ts';
+import { invalid } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { getDeliveryView } from './find-deliveries.ts';
+import { loadWebhook } from './find-webhooks.ts';
+import { createDelivery } from './queue-delivery.ts';
+
+/** Kind of the events written by `POST /webhooks/{id}/test`; never fanned out nor listed in the feed. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/**
+ * Sends a test event to one subscription: an event of kind `webhook.test` (the spec's common
+ * fields, no record, `test: true`) and a delivery of it to this subscription only. The event
+ * row is inserted directly, not through `appendEvent`, so no fan-out job sees it and other
+ * subscriptions (`*` included) get nothing. A disabled subscription is refused: the worker
+ * would not send to it.
+ */
+export async function sendTestEvent(db: Database, actor: Actor, id: string) {
+  return db.transaction(async (tx) => {
+    const webhook = await loadWebhook(tx, actor, id, { lock: 'share' });
+    if (!webhook.enabled) throw invalid('id', `webhook ${id} is disabled; enable it before testing`);
+    const eventId = newId('event');
+    const occurredAt = new Date();
+    const payload = {
+      id: eventId,
+      event: TEST_EVENT_TYPE,
+      workspaceId: actor.workspaceId,
+      occurredAt: occurredAt.toISOString(),
+      recordId: null,
+      folderId: null,
+      record: null,
+      webhookId: webhook.id,
+      test: true,
+    };
+    await tx
+      .insert(schema.events)
+      .values({ workspaceId: actor.workspaceId, id: eventId, type: TEST_EVENT_TYPE, payload, occurredAt });
+    const deliveryId = await createDelivery(tx, {
+      workspaceId: actor.workspaceId,
+      webhookId: webhook.id,
+      eventId,
+    });
+    return getDeliveryView(tx, actor.workspaceId, deliveryId!);
+  });
+}

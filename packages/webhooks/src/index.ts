@@ -1,0 +1,4 @@
+export * from './address-guard.ts';
+export * from './deliver.ts';
+export * from './send-request.ts';
+export * from './sign.ts';
