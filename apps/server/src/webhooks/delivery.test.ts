@@ -198,4 +198,44 @@ describe('webhook delivery', () => {
     expect(c!.at - b!.at).toBeGreaterThanOrEqual(240);
     await eventually(async () => (await deliveriesOf(id))[0]?.status === 'SUCCEEDED');
   });
+
+  it('signs with both secrets for 24 hours after a rotation', async () => {
+    const r = await receiver();
+    const { id, secret: oldSecret } = await subscribe(r.url, ['record.created']);
+    const rotated = await app.api(ws.apiKey, 'POST', `/api/v1/webhooks/${id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const newSecret: string = rotated.body.data.secret;
+    await createRecord('Rotated');
+    const [request] = await r.waitFor(1);
+    const body = request!.body.toString('utf8');
+    const signatures = (request!.headers['x-service-signature'] as string).split(', ');
+    expect(signatures).toHaveLength(2);
+    expect(await verifyGithubStyle(newSecret, body, signatures[0]!)).toBe(true);
+    expect(await verifyGithubStyle(oldSecret, body, signatures[1]!)).toBe(true);
+    const headers = {
+      'webhook-id': request!.headers['webhook-id'] as string,
+      'webhook-timestamp': request!.headers['webhook-timestamp'] as string,
+      'webhook-signature': request!.headers['webhook-signature'] as string,
+    };
+    expect(() => new Webhook(newSecret).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(oldSecret).verify(body, headers)).not.toThrow();
+  });
+
+  it('disables a subscription that has failed for 5 days without a success', async () => {
+    const r = await receiver();
+    r.always({ status: 500 });
+    const { id } = await subscribe(r.url, ['record.created']);
+    await app.service.db.execute(
+      sql`update webhooks set failing_since = now() - interval '5 days 1 minute' where id = ${id}`,
+    );
+    await createRecord('Hopeless');
+    const row = await eventually(async () => {
+      const result = await app.service.db.execute<{ enabled: boolean; disabled_reason: string | null }>(
+        sql`select enabled, disabled_reason from webhooks where id = ${id}`,
+      );
+      return result.rows[0]?.enabled === false ? result.rows[0] : undefined;
+    });
+    expect(row.disabled_reason).toBe('No successful delivery for 5 days');
+    expect(r.requests).toHaveLength(1);
+  });
 });
