@@ -4,6 +4,7 @@ import type { ApiKeyScope } from '@crm/db/schema';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
+import { prepared } from '../shared/prepared.ts';
 import type { ApiKeyOutput } from './schemas.ts';
 import { displayPrefix, generateSecret, hashSecret } from './secrets.ts';
 
@@ -103,22 +104,10 @@ export interface AuthenticatedKey {
   rateLimitPerMinute: number;
 }
 
-const unauthorized = (message: string) =>
-  new DomainError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
-
-/**
- * Resolves a bearer secret to its key, workspace and user, or throws UNAUTHORIZED for a
- * missing, unknown, revoked or expired key, or one whose user left the workspace.
- * `lastUsedAt` is written at most once a minute.
- */
-export async function authenticateApiKey(
-  db: Database,
-  secret: string | undefined,
-): Promise<AuthenticatedKey> {
-  if (!secret) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
+function keyLookup(db: Database) {
   const k = schema.apiKeys;
   const m = schema.memberships;
-  const rows = await db
+  return db
     .select({
       keyId: k.id,
       workspaceId: k.workspaceId,
@@ -135,7 +124,25 @@ export async function authenticateApiKey(
     .innerJoin(schema.workspaces, eq(schema.workspaces.id, k.workspaceId))
     .innerJoin(schema.users, eq(schema.users.id, k.userId))
     .innerJoin(m, and(eq(m.workspaceId, k.workspaceId), eq(m.userId, k.userId)))
-    .where(eq(k.secretHash, hashSecret(secret)));
+    .where(eq(k.secretHash, sql.placeholder('hash')))
+    .prepare('auth_api_key');
+}
+
+const unauthorized = (message: string) =>
+  new DomainError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+
+/**
+ * Resolves a bearer secret to its key, workspace and user, or throws UNAUTHORIZED for a
+ * missing, unknown, revoked or expired key, or one whose user left the workspace.
+ * `lastUsedAt` is written at most once a minute.
+ */
+export async function authenticateApiKey(
+  db: Database,
+  secret: string | undefined,
+): Promise<AuthenticatedKey> {
+  if (!secret) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
+  const k = schema.apiKeys;
+  const rows = await prepared(db, 'auth_api_key', keyLookup).execute({ hash: hashSecret(secret) });
   const row = rows[0];
   if (!row) throw unauthorized('Invalid API key');
   if (row.revokedAt) throw unauthorized('This API key has been revoked');

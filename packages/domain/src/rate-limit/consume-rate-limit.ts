@@ -13,6 +13,20 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
+const CONSUME_SQL = `
+  with prev as (
+    select coalesce((select count from rate_limit_buckets where subject = $1 and window_start = $2), 0) * $3::float8 as weighted
+  ), bucket as (
+    insert into rate_limit_buckets as b (subject, window_start, count)
+    select $1, $4, case when prev.weighted + 1 <= $5 then 1 else 0 end from prev
+    on conflict (subject, window_start) do update set count = b.count + 1
+      where b.count + 1 + (select weighted from prev) <= $5
+    returning b.count
+  )
+  select (select count from bucket) as count,
+         (select count from rate_limit_buckets where subject = $1 and window_start = $2) as previous,
+         (select count from rate_limit_buckets where subject = $1 and window_start = $4) as stored`;
+
 /**
  * Counts one request against a sliding one-minute window (contract §5) kept in Postgres, so
  * every server process shares it. The window is approximated by two fixed buckets: the
@@ -31,20 +45,12 @@ export async function consumeRateLimit(
   const weight = 1 - elapsed / WINDOW_MS;
   const current = new Date(windowStart);
   const previous = new Date(windowStart - WINDOW_MS);
-  const result = await db.execute<{ count: number; previous: number }>(sql`
-    with prev as (
-      select coalesce((select count from rate_limit_buckets where subject = ${subject} and window_start = ${previous}), 0) * ${weight}::float8 as weighted
-    ), bucket as (
-      insert into rate_limit_buckets as b (subject, window_start, count)
-      select ${subject}, ${current}, case when prev.weighted + 1 <= ${limit} then 1 else 0 end from prev
-      on conflict (subject, window_start) do update set count = b.count + 1
-        where b.count + 1 + (select weighted from prev) <= ${limit}
-      returning b.count
-    )
-    select (select count from bucket) as count,
-           (select count from rate_limit_buckets where subject = ${subject} and window_start = ${previous}) as previous,
-           (select count from rate_limit_buckets where subject = ${subject} and window_start = ${current}) as stored
-  `);
+  // A named statement: parsed and planned once per connection, it runs on every request.
+  const result = await db.$client.query({
+    name: 'consume_rate_limit',
+    text: CONSUME_SQL,
+    values: [subject, previous, weight, current, limit],
+  });
   const row = result.rows[0] as unknown as {
     count: number | null;
     previous: number | null;

@@ -1,12 +1,13 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, desc, eq, gte, ilike, isNotNull, isNull, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { Actor } from '../shared/actor.ts';
-import { invalid } from '../shared/errors.ts';
+import { invalid, notFound } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
-import { loadRecord } from './load-record.ts';
+import { prepared } from '../shared/prepared.ts';
 import type { findRecordsInput } from './schemas.ts';
 import { likePattern } from './search-text.ts';
 import { serializeRecord } from './serialize.ts';
@@ -43,6 +44,28 @@ export async function findRecords(db: Database, actor: Actor, input: z.infer<typ
   return toPage(rows, paging, serializeRecord);
 }
 
+/** One live record; the hot read, so its statement is prepared once. */
 export async function getRecord(db: Database, actor: Actor, id: string) {
-  return serializeRecord(await loadRecord(db, actor, id));
+  if (!isId('record', id)) throw notFound('Record', id);
+  const [row] = await prepared(db, 'get_live_record', liveRecordById).execute({
+    workspaceId: actor.workspaceId,
+    id,
+  });
+  if (!row) throw notFound('Record', id);
+  return serializeRecord(row);
+}
+
+function liveRecordById(db: Database) {
+  const r = schema.records;
+  return db
+    .select()
+    .from(r)
+    .where(
+      and(
+        eq(r.workspaceId, sql.placeholder('workspaceId')),
+        eq(r.id, sql.placeholder('id')),
+        isNull(r.trashedAt),
+      ),
+    )
+    .prepare('get_live_record');
 }
