@@ -101,4 +101,18 @@ describe('the tRPC surface behaves like REST', () => {
     const error = await failure(client(ws.apiKey).records.get.query({ id: theirs.data.id }));
     expect(error.data?.httpStatus).toBe(404);
   });
+
+  it('manages webhook subscriptions like REST, showing the secret only on create', async () => {
+    const trpc = client(ws.apiKey);
+    const created = await trpc.webhooks.create.mutate({
+      url: 'http://127.0.0.1:9/hook',
+      events: ['record.created'],
+    });
+    expect(created.data.secret).toMatch(/^whsec_/);
+    const viaRest = await app.api(ws.apiKey, 'GET', `/api/v1/webhooks/${created.data.id}`);
+    expect(viaRest.status).toBe(200);
+    expect(viaRest.body.data).not.toHaveProperty('secret');
+    const refused = await failure(trpc.webhooks.create.mutate({ url: 'http://10.0.0.1/', events: ['*'] }));
+    expect(refused.data?.httpStatus).toBe(400);
+  });
 });
