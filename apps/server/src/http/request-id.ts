@@ -14,9 +14,18 @@ export function requestContext(logger: Logger): Middleware<AppState> {
     const sent = ctx.get('X-Request-Id');
     const requestId = CLIENT_ID.test(sent) ? sent : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = logger.child({ requestId });
+    // The child logger is made on first use: most requests log one line at most.
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      get: () => {
+        child ??= logger.child({ requestId });
+        return child;
+      },
+      configurable: true,
+    });
     ctx.set('X-Request-Id', requestId);
     const started = performance.now();
+    if (!logger.isLevelEnabled('info')) return next();
     ctx.res.once('finish', () => {
       ctx.state.log.info(
         {
