@@ -95,7 +95,17 @@ export async function recordDeliveryAttempt(
 
     if (outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300) {
       await finish('SUCCEEDED');
-      await tx.update(w).set({ lastSuccessAt: sql`now()`, failingSince: null }).where(whereWebhook);
+      // Every success would otherwise update the one subscription row; once a minute is enough
+      // for lastSuccessAt, and a success after failures always clears failingSince.
+      await tx
+        .update(w)
+        .set({ lastSuccessAt: sql`now()`, failingSince: null })
+        .where(
+          and(
+            whereWebhook,
+            sql`(${w.failingSince} is not null or ${w.lastSuccessAt} is null or ${w.lastSuccessAt} < now() - interval '1 minute')`,
+          ),
+        );
       return 'succeeded';
     }
     if (outcome.status === 410) {
