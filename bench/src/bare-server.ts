@@ -1,17 +1,32 @@
 /**
- * The floor the service is compared with: node:http and a pg.Pool, no framework, no
- * validation library, no ORM. It serves GET /api/v1/records/:id, GET /api/v1/records and
- * POST /api/v1/records with the same JSON envelopes as the service, and sends Postgres the
- * same statements per request, with the same parameters:
+ * The floor the service is compared with: node:http and two pg.Pools, no framework, no
+ * validation library, no ORM. It serves the routes the benchmark loads with the same JSON
+ * envelopes as the service, and sends Postgres the same statements per request, with the
+ * same parameters, on the same kind of pool:
  *
- *   1. the API-key lookup (and, at most once a minute, the last-used update),
- *   2. the rate-limit statement of consumeRateLimit,
- *   3. the resource query: the live record; 51 live records newest first; or, in a
- *      transaction, the folder row FOR SHARE and the insert returning the new row.
+ *   1. the API-key lookup (and, at most once a minute, the last-used update);
+ *   2. the rate-limit statement of consumeRateLimit, on a second small pool whose sessions
+ *      run with synchronous_commit=off, sized like the service's counters pool;
+ *   3. the resource statements:
+ *      - GET /api/v1/records/:id: the live record;
+ *      - GET /api/v1/records: 51 live records newest first;
+ *      - POST /api/v1/records: in a transaction, the folder row FOR SHARE, the insert and the
+ *        record.created event;
+ *      - POST /api/v1/deals: in a transaction, the pipeline, its stages, the linked record
+ *        FOR SHARE (when given), the workspace currency, the insert, the linked record's
+ *        snapshot (when any) and the deal.created event;
+ *      - PATCH /api/v1/deals/:id (stageId only): in a transaction, the deal FOR UPDATE, the
+ *        pipeline's stages, the update, and the deal.updated and deal.stage_changed events,
+ *        each with the linked record's snapshot (when any);
+ *      - GET /api/v1/tasks?status=…&sort=dueAt: 51 tasks soonest due first.
  *
- * The SQL text is what drizzle sends for the domain's queries, copied verbatim. Only pure
- * helpers come from @crm/domain (id generation and format check, search text, cursor
- * encoding, rate-limit retry maths), so both servers do the same work outside the database.
+ * The SQL text is what drizzle sends for the domain's queries, copied verbatim (prepared under
+ * the same names where the domain prepares them: auth_api_key, consume_rate_limit,
+ * get_live_record), and event
+ * payloads are built as appendEvent builds them (the event statement also queues a webhook
+ * fan-out job when the workspace has an enabled webhook; the benchmark's workspace has none). Only pure helpers come from @crm/domain (id
+ * generation and format check, search text, cursor encoding, rate-limit retry maths), so
+ * both servers do the same work outside the database.
  *
  * Env: DATABASE_URL, PORT, HOST (default 127.0.0.1), DATABASE_POOL_SIZE (default 10).
  */
@@ -35,19 +50,18 @@ const TOUCH_KEY_SQL =
   `("api_keys"."last_used_at" is null or "api_keys"."last_used_at" < now() - interval '1 minute'))`;
 
 const RATE_LIMIT_SQL = `
-    with prev as (
-      select coalesce((select count from rate_limit_buckets where subject = $1 and window_start = $2), 0) * $3::float8 as weighted
-    ), bucket as (
-      insert into rate_limit_buckets as b (subject, window_start, count)
-      select $4, $5, case when prev.weighted + 1 <= $6 then 1 else 0 end from prev
-      on conflict (subject, window_start) do update set count = b.count + 1
-        where b.count + 1 + (select weighted from prev) <= $7
-      returning b.count
-    )
-    select (select count from bucket) as count,
-           (select count from rate_limit_buckets where subject = $8 and window_start = $9) as previous,
-           (select count from rate_limit_buckets where subject = $10 and window_start = $11) as stored
-  `;
+  with prev as (
+    select coalesce((select count from rate_limit_buckets where subject = $1 and window_start = $2), 0) * $3::float8 as weighted
+  ), bucket as (
+    insert into rate_limit_buckets as b (subject, window_start, count)
+    select $1, $4, case when prev.weighted + 1 <= $5 then 1 else 0 end from prev
+    on conflict (subject, window_start) do update set count = b.count + 1
+      where b.count + 1 + (select weighted from prev) <= $5
+    returning b.count
+  )
+  select (select count from bucket) as count,
+         (select count from rate_limit_buckets where subject = $1 and window_start = $2) as previous,
+         (select count from rate_limit_buckets where subject = $1 and window_start = $4) as stored`;
 
 const RECORD_COLUMNS =
   '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", "search_text", ' +
@@ -69,6 +83,61 @@ const INSERT_RECORD_SQL =
   `insert into "records" (${RECORD_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, default, default, default) ` +
   `returning ${RECORD_COLUMNS}`;
 
+const PIPELINE_SQL =
+  'select "workspace_id", "id", "name", "created_at", "updated_at" from "pipelines" ' +
+  'where ("pipelines"."workspace_id" = $1 and "pipelines"."id" = $2)';
+
+const STAGES_SQL =
+  'select "workspace_id", "id", "pipeline_id", "name", "position", "created_at", "updated_at" from "stages" ' +
+  'where ("stages"."workspace_id" = $1 and "stages"."pipeline_id" in ($2)) ' +
+  'order by "stages"."pipeline_id" asc, "stages"."position" asc';
+
+const LIVE_RECORD_FOR_SHARE_SQL =
+  'select "id" from "records" where ("records"."workspace_id" = $1 and "records"."id" = $2 and ' +
+  '"records"."trashed_at" is null) for share';
+
+const CURRENCY_SQL = 'select "default_currency" from "workspaces" where "workspaces"."id" = $1';
+
+const DEAL_COLUMNS =
+  '"workspace_id", "id", "pipeline_id", "stage_id", "title", "amount", "currency", "close_date", "data", ' +
+  '"record_id", "created_at", "updated_at"';
+
+const INSERT_DEAL_SQL =
+  `insert into "deals" (${DEAL_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, default, default) ` +
+  `returning ${DEAL_COLUMNS}`;
+
+const DEAL_FOR_UPDATE_SQL = `select ${DEAL_COLUMNS} from "deals" where ("deals"."workspace_id" = $1 and "deals"."id" = $2) for update`;
+
+const MOVE_DEAL_SQL =
+  'update "deals" set "stage_id" = $1, "data" = $2, "updated_at" = now() ' +
+  `where ("deals"."workspace_id" = $3 and "deals"."id" = $4) returning ${DEAL_COLUMNS}`;
+
+const RECORD_SNAPSHOT_SQL =
+  'select "id", "folder_id", "title", "email", "phone", "data" from "records" where ' +
+  '("records"."workspace_id" = $1 and "records"."id" = $2 and "records"."trashed_at" is null)';
+
+/**
+ * appendEvent's statement: the event, and in the same statement the fan-out job when the
+ * workspace has an enabled webhook (the benchmark's has none, so no job is queued).
+ */
+const APPEND_EVENT_SQL = `
+    with event as (
+      insert into events (workspace_id, id, type, payload, occurred_at)
+      values ($1, $2, $3, $4::jsonb, $5::timestamptz)
+      returning id
+    )
+    select graphile_worker.add_job('fan_out_event', json_build_object('eventId', event.id), max_attempts := 25)
+    from event
+    where exists (select 1 from webhooks where workspace_id = $6 and enabled)`;
+
+const TASK_COLUMNS =
+  '"workspace_id", "id", "title", "due_at", "assignee_id", "record_id", "status", "priority", "type", ' +
+  '"recurrence", "completed_at", "created_at", "updated_at"';
+
+const TASKS_BY_DUE_SQL =
+  `select ${TASK_COLUMNS} from "tasks" where ("tasks"."workspace_id" = $1 and "tasks"."status" = $2) ` +
+  'order by "tasks"."due_at" asc nulls last, "tasks"."id" asc limit $3';
+
 interface RecordRow {
   workspace_id: string;
   id: string;
@@ -82,6 +151,36 @@ interface RecordRow {
   created_at: Date;
   updated_at: Date;
   trashed_at: Date | null;
+}
+
+interface DealRow {
+  workspace_id: string;
+  id: string;
+  pipeline_id: string;
+  stage_id: string;
+  title: string | null;
+  amount: string | null;
+  currency: string;
+  close_date: string | null;
+  data: Record<string, unknown>;
+  record_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface TaskRow {
+  id: string;
+  title: string;
+  due_at: Date | null;
+  assignee_id: string | null;
+  record_id: string | null;
+  status: string;
+  priority: string;
+  type: string;
+  recurrence: string | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 interface KeyRow {
@@ -107,12 +206,28 @@ class HttpError extends Error {
   }
 }
 
+const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+/** Timeouts as @crm/db's createPool sets them for the service's pools. */
+const poolTimeouts = { connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 };
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+  max: poolSize,
   application_name: 'crm-bare',
+  ...poolTimeouts,
 });
 pool.on('error', () => {});
+/**
+ * Rate-limit counters commit without waiting for the WAL flush, on a pool sized like the
+ * service's counters pool (createPool with synchronousCommit: false in apps/server).
+ */
+const countersPool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Math.max(2, Math.ceil(poolSize / 4)),
+  application_name: 'crm-bare-counters',
+  options: '-c synchronous_commit=off',
+  ...poolTimeouts,
+});
+countersPool.on('error', () => {});
 
 function serialize(row: RecordRow) {
   return {
@@ -143,7 +258,7 @@ async function authenticate(req: IncomingMessage): Promise<KeyRow> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!match) throw new HttpError(401, 'UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>');
   const hash = createHash('sha256').update(match[1]!, 'utf8').digest('hex');
-  const { rows } = await pool.query<KeyRow>(AUTH_SQL, [hash]);
+  const { rows } = await pool.query<KeyRow>({ name: 'auth_api_key', text: AUTH_SQL, values: [hash] });
   const key = rows[0];
   if (!key) throw new HttpError(401, 'UNAUTHORIZED', 'Invalid API key');
   if (key.revoked_at) throw new HttpError(401, 'UNAUTHORIZED', 'This API key has been revoked');
@@ -171,10 +286,15 @@ async function rateLimit(res: ServerResponse, key: KeyRow): Promise<void> {
   const weight = 1 - elapsed / 60_000;
   const current = new Date(windowStart);
   const previous = new Date(windowStart - 60_000);
-  const { rows } = await pool.query<{ count: number | null; previous: number | null; stored: number | null }>(
-    RATE_LIMIT_SQL,
-    [subject, previous, weight, subject, current, limit, limit, subject, previous, subject, current],
-  );
+  const { rows } = await countersPool.query<{
+    count: number | null;
+    previous: number | null;
+    stored: number | null;
+  }>({
+    name: 'consume_rate_limit',
+    text: RATE_LIMIT_SQL,
+    values: [subject, previous, weight, current, limit],
+  });
   const row = rows[0]!;
   const prevCount = row.previous ?? 0;
   const allowed = row.count !== null && row.count > 0;
@@ -195,7 +315,11 @@ async function rateLimit(res: ServerResponse, key: KeyRow): Promise<void> {
 
 async function getRecord(res: ServerResponse, key: KeyRow, id: string) {
   if (!isId('record', id)) throw new HttpError(404, 'NOT_FOUND', `Record ${id} not found`);
-  const { rows } = await pool.query<RecordRow>(GET_RECORD_SQL, [key.workspace_id, id]);
+  const { rows } = await pool.query<RecordRow>({
+    name: 'get_live_record',
+    text: GET_RECORD_SQL,
+    values: [key.workspace_id, id],
+  });
   const row = rows[0];
   if (!row) throw new HttpError(404, 'NOT_FOUND', `Record ${id} not found`);
   send(res, 200, { data: serialize(row) });
@@ -249,10 +373,7 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
   const phone = optionalText(body.phone);
   const given = body.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : {};
   const data = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== null));
-  const client = await pool.connect();
-  let row: RecordRow | undefined;
-  try {
-    await client.query('begin');
+  const row = await transaction(async (client) => {
     const folders = await client.query<{ id: string; fields: FieldDefinition[] }>(FOLDER_FOR_SHARE_SQL, [
       key.workspace_id,
       body.folderId,
@@ -270,15 +391,262 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
       null,
       searchTextOf({ title, email, phone, data }, folder.fields),
     ]);
-    row = inserted.rows[0]!;
+    const created = inserted.rows[0]!;
+    await appendEvent(client, key.workspace_id, 'record.created', {
+      recordId: created.id,
+      folderId: created.folder_id,
+      record: {
+        id: created.id,
+        folderId: created.folder_id,
+        title: created.title,
+        email: created.email,
+        phone: created.phone,
+        data: created.data,
+      },
+    });
+    return created;
+  });
+  send(res, 201, { data: serialize(row) });
+}
+
+/** BEGIN … COMMIT on one client, ROLLBACK on failure, as drizzle's db.transaction does. */
+async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
     await client.query('commit');
+    return result;
   } catch (error) {
     await client.query('rollback').catch(() => {});
     throw error;
   } finally {
     client.release();
   }
-  send(res, 201, { data: serialize(row) });
+}
+
+function serializeDeal(row: DealRow) {
+  return {
+    id: row.id,
+    pipelineId: row.pipeline_id,
+    stageId: row.stage_id,
+    title: row.title,
+    amount: row.amount === null ? null : Number(row.amount),
+    currency: row.currency,
+    closeDate: row.close_date,
+    data: row.data,
+    recordId: row.record_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** appendEvent: the common fields, then the type's, inserted in the caller's transaction. */
+async function appendEvent(
+  client: pg.PoolClient,
+  workspaceId: string,
+  type: string,
+  fields: Record<string, unknown>,
+) {
+  const id = newId('event');
+  const occurredAt = new Date().toISOString();
+  const payload = { id, event: type, workspaceId, occurredAt, ...fields };
+  await client.query(APPEND_EVENT_SQL, [
+    workspaceId,
+    id,
+    type,
+    JSON.stringify(payload),
+    occurredAt,
+    workspaceId,
+  ]);
+}
+
+/** The recordId / folderId / record trio and the deal snapshot of every deal event. */
+async function dealFields(client: pg.PoolClient, workspaceId: string, deal: DealRow) {
+  let record: Record<string, unknown> | null = null;
+  if (deal.record_id) {
+    const { rows } = await client.query<{
+      id: string;
+      folder_id: string;
+      title: string;
+      email: string | null;
+      phone: string | null;
+      data: Record<string, unknown>;
+    }>(RECORD_SNAPSHOT_SQL, [workspaceId, deal.record_id]);
+    const row = rows[0];
+    if (row)
+      record = {
+        id: row.id,
+        folderId: row.folder_id,
+        title: row.title,
+        email: row.email,
+        phone: row.phone,
+        data: row.data,
+      };
+  }
+  return {
+    recordId: (record?.id as string | undefined) ?? null,
+    folderId: (record?.folderId as string | undefined) ?? null,
+    record,
+    dealId: deal.id,
+    pipelineId: deal.pipeline_id,
+    deal: serializeDeal(deal),
+  };
+}
+
+/** A linked record must be live in the workspace; the share lock keeps it so until commit. */
+async function assertLiveRecord(client: pg.PoolClient, workspaceId: string, recordId: string) {
+  if (isId('record', recordId)) {
+    const { rows } = await client.query(LIVE_RECORD_FOR_SHARE_SQL, [workspaceId, recordId]);
+    if (rows.length > 0) return;
+  }
+  throw new HttpError(
+    400,
+    'VALIDATION_FAILED',
+    `recordId ${recordId} is not a live record of this workspace`,
+  );
+}
+
+async function stagesOf(client: pg.PoolClient, workspaceId: string, pipelineId: string) {
+  const { rows } = await client.query<{ id: string }>(STAGES_SQL, [workspaceId, pipelineId]);
+  return rows;
+}
+
+/** createDeal: first stage unless one is given, currency from the workspace unless given. */
+async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow) {
+  const body = await readJson(req);
+  const pipelineId = body.pipelineId;
+  if (typeof pipelineId !== 'string') throw new HttpError(400, 'VALIDATION_FAILED', 'pipelineId is required');
+  const title = typeof body.title === 'string' ? body.title.trim() : null;
+  const amount = typeof body.amount === 'number' ? body.amount.toFixed(2) : null;
+  const recordId = typeof body.recordId === 'string' ? body.recordId : null;
+  const data = body.data && typeof body.data === 'object' ? body.data : {};
+  const row = await transaction(async (client) => {
+    const ws = key.workspace_id;
+    const pipelines = isId('pipeline', pipelineId)
+      ? await client.query(PIPELINE_SQL, [ws, pipelineId])
+      : null;
+    if (!pipelines || pipelines.rows.length === 0)
+      throw new HttpError(400, 'VALIDATION_FAILED', `pipeline ${pipelineId} does not exist`);
+    const stages = await stagesOf(client, ws, pipelineId);
+    const stageId = typeof body.stageId === 'string' ? body.stageId : stages[0]?.id;
+    if (!stageId || !stages.some((s) => s.id === stageId))
+      throw new HttpError(400, 'VALIDATION_FAILED', 'stageId is not a stage of the pipeline');
+    if (recordId) await assertLiveRecord(client, ws, recordId);
+    let currency = typeof body.currency === 'string' ? body.currency : undefined;
+    if (currency === undefined) {
+      const found = await client.query<{ default_currency: string }>(CURRENCY_SQL, [ws]);
+      currency = found.rows[0]?.default_currency ?? 'USD';
+    }
+    const inserted = await client.query<DealRow>(INSERT_DEAL_SQL, [
+      ws,
+      newId('deal'),
+      pipelineId,
+      stageId,
+      title,
+      amount,
+      currency,
+      null,
+      JSON.stringify(data),
+      recordId,
+    ]);
+    const deal = inserted.rows[0]!;
+    await appendEvent(client, ws, 'deal.created', await dealFields(client, ws, deal));
+    return deal;
+  });
+  send(res, 201, { data: serializeDeal(row) });
+}
+
+/** updateDeal for a body of `stageId` only: a real move writes deal.updated and deal.stage_changed. */
+async function moveDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow, id: string) {
+  const body = await readJson(req);
+  const extra = Object.keys(body).filter((k) => k !== 'stageId');
+  if (extra.length > 0 || (body.stageId !== undefined && typeof body.stageId !== 'string')) {
+    throw new HttpError(400, 'VALIDATION_FAILED', 'the bare server only moves deals: send { stageId }');
+  }
+  const stageId = body.stageId as string | undefined;
+  const row = await transaction(async (client) => {
+    const ws = key.workspace_id;
+    if (!isId('deal', id)) throw new HttpError(404, 'NOT_FOUND', `Deal ${id} not found`);
+    const found = await client.query<DealRow>(DEAL_FOR_UPDATE_SQL, [ws, id]);
+    const current = found.rows[0];
+    if (!current) throw new HttpError(404, 'NOT_FOUND', `Deal ${id} not found`);
+    if (stageId === undefined || stageId === current.stage_id) return current;
+    const stages = await stagesOf(client, ws, current.pipeline_id);
+    if (!stages.some((s) => s.id === stageId))
+      throw new HttpError(400, 'VALIDATION_FAILED', `${stageId} is not a stage of the deal's pipeline`);
+    const updated = await client.query<DealRow>(MOVE_DEAL_SQL, [
+      stageId,
+      JSON.stringify({ ...current.data }),
+      ws,
+      current.id,
+    ]);
+    const deal = updated.rows[0]!;
+    await appendEvent(client, ws, 'deal.updated', {
+      ...(await dealFields(client, ws, deal)),
+      changedFields: ['stageId'],
+      previous: { stageId: current.stage_id },
+    });
+    await appendEvent(client, ws, 'deal.stage_changed', {
+      ...(await dealFields(client, ws, deal)),
+      fromStageId: current.stage_id,
+      toStageId: deal.stage_id,
+    });
+    return deal;
+  });
+  send(res, 200, { data: serializeDeal(row) });
+}
+
+/** The dueAt order's cursor (due-order.ts in @crm/domain, not exported): tagged JSON in base64url. */
+const encodeDueCursor = (dueAt: string | null, id: string) =>
+  Buffer.from(JSON.stringify(['dueAt', dueAt, id])).toString('base64url');
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** findTasks with `status` and `sort=dueAt` (what the benchmark asks): soonest due first, none last. */
+async function listTasksByDue(res: ServerResponse, key: KeyRow, query: URLSearchParams) {
+  const status = query.get('status');
+  if (query.get('sort') !== 'dueAt' || (status !== 'OPEN' && status !== 'DONE')) {
+    throw new HttpError(400, 'VALIDATION_FAILED', 'the bare server lists tasks with status and sort=dueAt');
+  }
+  const pageSize = query.has('pageSize') ? Number(query.get('pageSize')) : 50;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 200) {
+    throw new HttpError(400, 'VALIDATION_FAILED', 'pageSize must be between 1 and 200');
+  }
+  const { rows } = await pool.query<TaskRow>(TASKS_BY_DUE_SQL, [key.workspace_id, status, pageSize + 1]);
+  const hasMore = rows.length > pageSize;
+  const visible = hasMore ? rows.slice(0, pageSize) : rows;
+  const last = visible[visible.length - 1];
+  send(res, 200, {
+    data: visible.map((row) => ({
+      id: row.id,
+      title: row.title,
+      dueAt: iso(row.due_at),
+      assigneeId: row.assignee_id,
+      recordId: row.record_id,
+      status: row.status,
+      priority: row.priority,
+      type: row.type,
+      recurrence: row.recurrence,
+      completedAt: iso(row.completed_at),
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    })),
+    meta: {
+      page: 1,
+      pageSize,
+      hasMore,
+      nextCursor: hasMore && last ? encodeDueCursor(iso(last.due_at), last.id) : null,
+    },
+  });
+}
+
+/** Authentication, the rate limit, then the scope check, as the service's gate and authed procedures. */
+async function gate(req: IncomingMessage, res: ServerResponse, scope: 'read' | 'write'): Promise<KeyRow> {
+  const key = await authenticate(req);
+  await rateLimit(res, key);
+  requireScope(key, scope);
+  return key;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -289,23 +657,24 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return send(res, 200, { status: 'ready' });
   }
   if (path === '/api/v1/records' && req.method === 'GET') {
-    const key = await authenticate(req);
-    await rateLimit(res, key);
-    requireScope(key, 'read');
-    return listRecords(res, key, url.searchParams);
+    return listRecords(res, await gate(req, res, 'read'), url.searchParams);
   }
   if (path === '/api/v1/records' && req.method === 'POST') {
-    const key = await authenticate(req);
-    await rateLimit(res, key);
-    requireScope(key, 'write');
-    return createRecord(req, res, key);
+    return createRecord(req, res, await gate(req, res, 'write'));
   }
-  const one = /^\/api\/v1\/records\/([^/]+)$/.exec(path);
-  if (one && req.method === 'GET') {
-    const key = await authenticate(req);
-    await rateLimit(res, key);
-    requireScope(key, 'read');
-    return getRecord(res, key, decodeURIComponent(one[1]!));
+  const record = /^\/api\/v1\/records\/([^/]+)$/.exec(path);
+  if (record && req.method === 'GET') {
+    return getRecord(res, await gate(req, res, 'read'), decodeURIComponent(record[1]!));
+  }
+  if (path === '/api/v1/deals' && req.method === 'POST') {
+    return createDeal(req, res, await gate(req, res, 'write'));
+  }
+  const deal = /^\/api\/v1\/deals\/([^/]+)$/.exec(path);
+  if (deal && req.method === 'PATCH') {
+    return moveDeal(req, res, await gate(req, res, 'write'), decodeURIComponent(deal[1]!));
+  }
+  if (path === '/api/v1/tasks' && req.method === 'GET') {
+    return listTasksByDue(res, await gate(req, res, 'read'), url.searchParams);
   }
   throw new HttpError(404, 'NOT_FOUND', `No endpoint ${req.method} ${path}`);
 }
@@ -327,7 +696,7 @@ server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
 const shutdown = () => {
   server.close();
   server.closeAllConnections();
-  pool.end().finally(() => process.exit(0));
+  Promise.allSettled([pool.end(), countersPool.end()]).finally(() => process.exit(0));
 };
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);

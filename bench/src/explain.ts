@@ -17,10 +17,16 @@ export const SEARCH_SQL =
   '"records"."trashed_at" is null and "records"."search_text" ilike $2) ' +
   'order by "records"."created_at" desc, "records"."id" desc limit $3';
 
+/** The statement findTasks sends for status=OPEN&sort=dueAt&pageSize=50, as drizzle writes it. */
+export const TASKS_BY_DUE_SQL =
+  'select "workspace_id", "id", "title", "due_at", "assignee_id", "record_id", "status", "priority", "type", ' +
+  '"recurrence", "completed_at", "created_at", "updated_at" from "tasks" where ("tasks"."workspace_id" = $1 and ' +
+  '"tasks"."status" = $2) order by "tasks"."due_at" asc nulls last, "tasks"."id" asc limit $3';
+
 export interface PlanSummary {
   /** What was explained, e.g. `q="son"` or `list`. */
   statement: string;
-  kind: SearchTerm['kind'] | 'list';
+  kind: SearchTerm['kind'] | 'list' | 'tasks';
   /** Rows of the workspace the statement's filter matches (before the limit). */
   matchingRows: number;
   /** The top node and the one under it, e.g. `Limit <- Sort`. */
@@ -130,5 +136,19 @@ export async function explainList(pool: pg.Pool, workspaceId: string): Promise<P
     kind: 'list',
     matchingRows: Number(counted.rows[0]!.n),
     ...(await explain(pool, LIST_SQL, [workspaceId, 51])),
+  };
+}
+
+/** The service's task list statement (GET /tasks?status=OPEN&sort=dueAt&pageSize=50). */
+export async function explainTasks(pool: pg.Pool, workspaceId: string): Promise<PlanSummary> {
+  const counted = await pool.query<{ n: string }>(
+    "select count(*) as n from tasks where workspace_id = $1 and status = 'OPEN'",
+    [workspaceId],
+  );
+  return {
+    statement: 'tasks status=OPEN sort=dueAt pageSize=50',
+    kind: 'tasks',
+    matchingRows: Number(counted.rows[0]!.n),
+    ...(await explain(pool, TASKS_BY_DUE_SQL, [workspaceId, 'OPEN', 51])),
   };
 }

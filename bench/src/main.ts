@@ -1,16 +1,17 @@
 /**
  * `pnpm bench`: seeds a fresh database, runs the real service and a bare node:http + pg
- * server side by side as child processes, load-tests three record routes against both,
+ * server side by side as child processes, load-tests record, deal and task routes against both,
  * measures `q` search latency at 100k and 1M records, prints a table and writes
  * bench/results/latest.json. Everything it starts is stopped at the end, also on failure.
  */
-import { availableParallelism } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closePool, createDatabase, createPool, freePort } from '@crm/db';
 import { SEARCH_TERMS } from './data.ts';
 import { openDatabase } from './database.ts';
-import { explainList, explainSearch, type PlanSummary } from './explain.ts';
+import { explainList, explainSearch, explainTasks, type PlanSummary } from './explain.ts';
 import { checkParity } from './parity.ts';
 import { type Child, startTsxChild, waitUntilReady } from './processes.ts';
 import {
@@ -22,8 +23,16 @@ import {
 } from './report.ts';
 import { combine, type LoadSettings, measure, type Run, SCENARIOS, type Target } from './scenarios.ts';
 import { measureSearch, type SearchLatency } from './search.ts';
-import { analyze, createFixture, seedRecords } from './seed.ts';
-import { round } from './time.ts';
+import {
+  analyze,
+  createFixture,
+  defaultPipeline,
+  seedDeals,
+  seedRecords,
+  seedTasks,
+  seedTwinDeals,
+} from './seed.ts';
+import { round, sleep } from './time.ts';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(benchDir, '..');
@@ -38,16 +47,25 @@ const intEnv = (name: string, fallback: number) => {
   return parsed;
 };
 
-/** Defaults fit the whole run in about 6 minutes on 2 cores; the env overrides are for quick trials. */
+/** Defaults fit the whole run in about 7 minutes on 2 cores; the env overrides are for quick trials. */
 const config = {
   records: intEnv('BENCH_RECORDS', 100_000),
   largeRecords: intEnv('BENCH_LARGE_RECORDS', 1_000_000),
+  deals: intEnv('BENCH_DEALS', 2_000),
+  tasks: intEnv('BENCH_TASKS', 20_000),
   load: {
     connections: intEnv('BENCH_CONNECTIONS', 16),
     duration: intEnv('BENCH_DURATION', 10),
     warmup: intEnv('BENCH_WARMUP', 3),
   } satisfies LoadSettings,
   searchRequests: intEnv('BENCH_SEARCH_REQUESTS', 200),
+  /**
+   * A measured run during which other processes used at least this much CPU (in cores,
+   * from /proc) is run again once, and the quieter of the two kept, within `redoBudget`
+   * seconds of extra runs for the whole benchmark.
+   */
+  redoAboveCores: Number(process.env.BENCH_REDO_ABOVE_CORES ?? 0.25),
+  redoBudget: intEnv('BENCH_REDO_BUDGET', 90),
   /** Longest a search series may take before it is cut short (reported as such). */
   searchBudgetMs: intEnv('BENCH_SEARCH_BUDGET_MS', 90_000),
 };
@@ -82,16 +100,33 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-async function startServer(name: Target['name'], script: string, connectionString: string): Promise<Child> {
+const TRACER = join(benchDir, 'src', 'trace-sql.mjs');
+
+/** `traceFile` receives the server's statements until it is deleted (see trace-sql.mjs). */
+async function startServer(
+  name: Target['name'],
+  script: string,
+  connectionString: string,
+  traceFile: string,
+): Promise<Child> {
   const port = await freePort();
+  await writeFile(traceFile, '');
   const env: Record<string, string> = {
     DATABASE_URL: connectionString,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_POOL_SIZE: '10',
+    BENCH_TRACE_SQL: traceFile,
     ...(name === 'service' ? { RUN_WORKER: 'false', LOG_LEVEL: 'warn' } : {}),
   };
-  const child = startTsxChild({ name, script, cwd: repoRoot, env, url: `http://127.0.0.1:${port}` });
+  const child = startTsxChild({
+    name,
+    script,
+    cwd: repoRoot,
+    env,
+    url: `http://127.0.0.1:${port}`,
+    preload: TRACER,
+  });
   cleanups.push({ what: `stopping ${name}`, run: () => child.stop() });
   return child;
 }
@@ -129,23 +164,90 @@ async function main(): Promise<BenchResults> {
       },
     });
     await analyze(pool);
-    seeding.push({ records: count, seconds: round((performance.now() - started) / 1000) });
+    seeding.push({
+      rows: `${count.toLocaleString('en-US')} records`,
+      seconds: round((performance.now() - started) / 1000),
+    });
     return ids;
   };
   log(`seeding ${config.records.toLocaleString('en-US')} records`);
   const recordIds = await seed(config.records, 1);
-  const plans: PlanSummary[] = [await explainList(pool, fixture.workspaceId)];
+  const { pipelineId, stageIds } = await defaultPipeline(pool, fixture.workspaceId);
+  log(
+    `seeding ${config.deals.toLocaleString('en-US')} deals and ${config.tasks.toLocaleString('en-US')} tasks`,
+  );
+  const seedStarted = performance.now();
+  const movableDeals = await seedDeals(pool, {
+    workspaceId: fixture.workspaceId,
+    pipelineId,
+    stageIds,
+    recordIds,
+    count: config.deals,
+    seed: 3,
+    from,
+    to,
+  });
+  const twinDeals = await seedTwinDeals(pool, {
+    workspaceId: fixture.workspaceId,
+    pipelineId,
+    stageIds,
+    recordId: recordIds[0]!,
+  });
+  await seedTasks(pool, {
+    workspaceId: fixture.workspaceId,
+    userId: fixture.userId,
+    recordIds,
+    count: config.tasks,
+    seed: 4,
+    from,
+    to,
+  });
+  await analyze(pool, 'deals');
+  await analyze(pool, 'tasks');
+  seeding.push({
+    rows: `${config.deals.toLocaleString('en-US')} deals, ${config.tasks.toLocaleString('en-US')} tasks`,
+    seconds: round((performance.now() - seedStarted) / 1000),
+  });
+  const plans: PlanSummary[] = [
+    await explainList(pool, fixture.workspaceId),
+    await explainTasks(pool, fixture.workspaceId),
+  ];
 
   log('starting the service and the bare server');
-  const service = await startServer('service', 'apps/server/src/main.ts', database.connectionString);
-  const bare = await startServer('bare', 'bench/src/bare-server.ts', database.connectionString);
+  const traceDir = await mkdtemp(join(tmpdir(), 'crm-bench-sql-'));
+  cleanups.push({
+    what: 'removing the SQL traces',
+    run: () => rm(traceDir, { recursive: true, force: true }),
+  });
+  const traces = { service: join(traceDir, 'service.jsonl'), bare: join(traceDir, 'bare.jsonl') };
+  const service = await startServer(
+    'service',
+    'apps/server/src/main.ts',
+    database.connectionString,
+    traces.service,
+  );
+  const bare = await startServer('bare', 'bench/src/bare-server.ts', database.connectionString, traces.bare);
   await Promise.all([waitUntilReady(service), waitUntilReady(bare)]);
   const targets: Record<Target['name'], Target> = {
     service: { name: 'service', url: service.url },
     bare: { name: 'bare', url: bare.url },
   };
-  await checkParity([targets.service, targets.bare], fixture.apiKey, fixture.folderId, recordIds[0]!);
-  log('both servers answer alike');
+  const parity = await checkParity([targets.service, targets.bare], pool, {
+    apiKey: fixture.apiKey,
+    folderId: fixture.folderId,
+    recordId: recordIds[0]!,
+    pipelineId,
+    stageIds,
+    twinDeals,
+    traces,
+  });
+  // Deleting the trace files switches tracing off in both servers before any measurement.
+  await rm(traceDir, { recursive: true, force: true });
+  await sleep(300);
+  log(
+    `both servers answer alike and send the same ${parity.statements} statements over ${parity.requests.length} requests`,
+  );
+  for (const difference of parity.poolDifferences) log(`  WARNING: ${difference}`);
 
   const liveRecords = async () =>
     Number(
@@ -167,20 +269,84 @@ async function main(): Promise<BenchResults> {
   await runSearch();
 
   const scenarios: ScenarioResult[] = [];
-  const context = { apiKey: fixture.apiKey, folderId: fixture.folderId, recordIds };
+  let redoSpent = 0;
+  const context = {
+    apiKey: fixture.apiKey,
+    folderId: fixture.folderId,
+    recordIds,
+    pipelineId,
+    stageIds,
+    movableDeals,
+  };
+  const dealEventCounts = async () => {
+    const { rows } = await pool.query<{ type: string; n: string }>(
+      "select type, count(*) as n from events where type in ('deal.updated', 'deal.stage_changed') group by type",
+    );
+    const of = (type: string) => Number(rows.find((r) => r.type === type)?.n ?? 0);
+    return { updated: of('deal.updated'), stageChanged: of('deal.stage_changed') };
+  };
+  /**
+   * Every PATCH of deal-move must have moved its deal: one deal.updated and one
+   * deal.stage_changed per request the servers handled, so at least one pair per 2xx the
+   * runs and their warm-ups counted (requests still in flight when a run stops may add a
+   * few). Deals whose last request was built but never sent sit one stage behind the
+   * rotation; that is reported, not an error.
+   */
+  const checkMoves = async (before: { updated: number; stageChanged: number }, runs: Run[]) => {
+    const after = await dealEventCounts();
+    const answered = runs.reduce((sum, run) => sum + run.total - run.non2xx + run.warmupCompleted, 0);
+    const { rows } = await pool.query<{ id: string; stage_id: string }>(
+      'select id, stage_id from deals where id = any($1)',
+      [movableDeals.ids],
+    );
+    const expected = new Map(movableDeals.ids.map((id, i) => [id, stageIds[movableDeals.stageIndex[i]!]]));
+    const checks = {
+      answered2xx: answered,
+      updatedEvents: after.updated - before.updated,
+      stageChangedEvents: after.stageChanged - before.stageChanged,
+      dealsBehindRotation: rows.filter((r) => expected.get(r.id) !== r.stage_id).length,
+    };
+    if (checks.updatedEvents !== checks.stageChangedEvents || checks.stageChangedEvents < answered) {
+      throw new Error(`deal-move did not move every deal it patched: ${JSON.stringify(checks)}`);
+    }
+    return checks;
+  };
+
   for (const [index, scenario] of SCENARIOS.entries()) {
     // A B B A: drift on a busy machine weighs on both servers alike; who starts alternates.
     const [first, second] = index % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
     const order: Target['name'][] = [first, second, second, first];
     const runs: Record<Target['name'], Run[]> = { service: [], bare: [] };
+    const eventsBefore = scenario.id === 'deal-move' ? await dealEventCounts() : undefined;
+    const redone: ScenarioResult['redone'] = [];
     for (const [step, name] of order.entries()) {
       log(`${scenario.id} against ${name} (run ${runs[name].length + 1} of 2)`);
       // The second run of a server follows its first closely or idles only ~15 s: a short warm-up does.
       const settings = { ...config.load, warmup: runs[name].length === 0 ? config.load.warmup : 1 };
-      runs[name].push(await measure(scenario, targets[name], context, settings, `${name}${index}r${step}`));
+      let run = await measure(scenario, targets[name], context, settings, `${name}${index}r${step}`);
+      // Other work on the machine took CPU from this run: run it again, once, in its place.
+      if (
+        (run.otherCores ?? 0) >= config.redoAboveCores &&
+        redoSpent + config.load.duration <= config.redoBudget
+      ) {
+        redoSpent += config.load.duration + 1;
+        log(`  other processes used ${run.otherCores} cores meanwhile: running it again`);
+        const again = await measure(
+          scenario,
+          targets[name],
+          context,
+          { ...settings, warmup: 1 },
+          `${name}${index}r${step}b`,
+        );
+        const kept = (again.otherCores ?? 0) <= (run.otherCores ?? 0) ? again : run;
+        redone.push({ target: name, discarded: kept === again ? run : again });
+        run = kept;
+      }
+      runs[name].push(run);
     }
     const measured = { service: combine('service', runs.service), bare: combine('bare', runs.bare) };
     const ratio = measured.service.requestsPerSecond / measured.bare.requestsPerSecond;
+    const checks = eventsBefore ? await checkMoves(eventsBefore, [...runs.service, ...runs.bare]) : undefined;
     scenarios.push({
       id: scenario.id,
       label: scenario.label,
@@ -190,6 +356,8 @@ async function main(): Promise<BenchResults> {
       bare: measured.bare,
       ratio: round(ratio, 3),
       meetsTarget: ratio >= scenario.target,
+      ...(checks ? { checks } : {}),
+      ...(redone.length > 0 ? { redone } : {}),
     });
     log(
       `  service ${measured.service.requestsPerSecond} req/s, bare ${measured.bare.requestsPerSecond} req/s, ratio ${ratio.toFixed(2)}`,
@@ -229,6 +397,7 @@ async function main(): Promise<BenchResults> {
     database: database.server,
     settings: { ...config.load, searchRequests: config.searchRequests },
     seeding,
+    parity,
     scenarios,
     search,
     plans,

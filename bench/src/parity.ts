@@ -1,66 +1,271 @@
+import { readFile, stat } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
+import type pg from 'pg';
 import type { Target } from './scenarios.ts';
+import { sleep } from './time.ts';
 
 interface Envelope {
   data: Record<string, unknown> | Record<string, unknown>[];
   meta?: Record<string, unknown>;
 }
 
-async function call(target: Target, apiKey: string, path: string, body?: unknown) {
-  const response = await fetch(`${target.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      authorization: `Bearer ${apiKey}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Envelope };
+interface Answer {
+  status: number;
+  body: Envelope;
+  /** The statements the server sent PostgreSQL while answering, from its trace file. */
+  statements: Statement[];
 }
 
 /**
- * Before measuring, checks that both servers answer the three routes with the same status
- * and the same JSON: identical bodies for reads, the same fields for a creation.
+ * One traced statement: which pool (by role) and session options, the name it is prepared
+ * under (null for an unnamed statement), the SQL, the parameter types.
+ */
+interface Statement {
+  pool: string;
+  name: string | null;
+  text: string;
+  types: string[];
+}
+
+interface TraceLine {
+  app?: string;
+  options: string | null;
+  name: string | null;
+  text: string;
+  types: string[];
+}
+
+export interface ParityInput {
+  apiKey: string;
+  folderId: string;
+  recordId: string;
+  pipelineId: string;
+  stageIds: string[];
+  /** Two deals seeded alike (same stage, record, title, amount, created_at), one per server. */
+  twinDeals: [string, string];
+  /** The SQL trace file of each server (see trace-sql.mjs). */
+  traces: Record<Target['name'], string>;
+}
+
+export interface ParityReport {
+  /** Requests compared, each as `METHOD path`. */
+  requests: string[];
+  /** Statements compared over all requests. */
+  statements: number;
+  /** Same SQL and parameters sent on a different kind of pool (e.g. synchronous_commit), per statement. */
+  poolDifferences: string[];
+}
+
+/** `crm` → main, `crm-counters` → counters; the bare server's pools are `crm-bare…`. */
+function poolRole(line: TraceLine): string {
+  const role = line.app?.endsWith('-counters') ? 'counters' : 'main';
+  return line.options ? `${role} (${line.options})` : role;
+}
+
+/** The last-used update runs at most once a minute per key, whichever server comes first. */
+const TOUCH = /^update "api_keys" set "last_used_at"/;
+
+async function traced(file: string, work: () => Promise<Omit<Answer, 'statements'>>): Promise<Answer> {
+  const from = (await stat(file)).size;
+  const answer = await work();
+  // Statements are sent before the response; this only lets a late trace line land.
+  await sleep(30);
+  const text = (await readFile(file)).subarray(from).toString('utf8');
+  const statements = text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as TraceLine)
+    .filter((line) => !TOUCH.test(line.text))
+    .map((line) => ({ pool: poolRole(line), name: line.name, text: line.text, types: line.types }));
+  return { ...answer, statements };
+}
+
+async function call(
+  target: Target,
+  input: ParityInput,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
+  return traced(input.traces[target.name], async () => {
+    const response = await fetch(`${target.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${input.apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Envelope };
+  });
+}
+
+/** Without what necessarily differs between two writes: ids and the instants they happened at. */
+function withoutIdentity(value: Record<string, unknown>, drop: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !drop.includes(key)));
+}
+
+/** An event payload, minus its ids and instants, for comparing two servers' events. */
+function eventShape(payload: Record<string, unknown>) {
+  const { id, occurredAt, dealId, deal, ...rest } = payload;
+  return {
+    ...rest,
+    keys: Object.keys(payload),
+    deal: withoutIdentity(deal as Record<string, unknown>, ['id', 'createdAt', 'updatedAt']),
+  };
+}
+
+async function dealEvents(pool: pg.Pool, dealId: string) {
+  const { rows } = await pool.query<{ type: string; payload: Record<string, unknown> }>(
+    "select type, payload from events where payload->>'dealId' = $1 order by occurred_at, id",
+    [dealId],
+  );
+  return rows.map((row) => ({ type: row.type, payload: eventShape(row.payload) }));
+}
+
+const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+
+const describe = (s: Statement | undefined) =>
+  s ? `${s.name ? `(prepared as ${s.name}) ` : ''}${oneLine(s.text)} [${s.types.join(', ')}]` : '(none)';
+
+/**
+ * Before measuring, checks that both servers answer every route the scenarios load with the
+ * same status and the same JSON (identical bodies for reads, the same fields for writes,
+ * the same events for deal writes, ids and instants aside), and that they send PostgreSQL
+ * the same statements in the same order, prepared under the same names (or unnamed), with
+ * parameters of the same types. A statement sent
+ * on a different kind of pool (main or counters, session options) is reported, not fatal.
  */
 export async function checkParity(
   targets: [Target, Target],
-  apiKey: string,
-  folderId: string,
-  recordId: string,
-): Promise<void> {
+  pool: pg.Pool,
+  input: ParityInput,
+): Promise<ParityReport> {
   const [a, b] = targets;
   const problems: string[] = [];
-  for (const path of [`/api/v1/records/${recordId}`, '/api/v1/records?pageSize=50']) {
-    const [ra, rb] = await Promise.all([call(a, apiKey, path), call(b, apiKey, path)]);
+  const report: ParityReport = { requests: [], statements: 0, poolDifferences: [] };
+  const poolDifferences = new Map<string, Set<string>>();
+
+  /** Each distinct statement difference once, with the requests it was seen in. */
+  const statementDifferences = new Map<string, Set<string>>();
+  const compareStatements = (what: string, sa: Statement[], sb: Statement[]) => {
+    report.requests.push(what);
+    const count = Math.max(sa.length, sb.length);
+    for (let i = 0; i < count; i++) {
+      const x = sa[i];
+      const y = sb[i];
+      if (!x || !y || x.text !== y.text || x.name !== y.name || !isDeepStrictEqual(x.types, y.types)) {
+        const key = `      ${a.name}: ${describe(x)}\n      ${b.name}: ${describe(y)}`;
+        statementDifferences.set(key, (statementDifferences.get(key) ?? new Set()).add(`${what} #${i + 1}`));
+        // Past a missing statement the two lists are out of step: the rest would only repeat it.
+        if (!x || !y) break;
+        continue;
+      }
+      if (x.pool !== y.pool) {
+        const key = `"${oneLine(x.text).slice(0, 50)}…" goes to ${a.name}'s ${x.pool} pool but ${b.name}'s ${y.pool} pool`;
+        const requests = poolDifferences.get(key) ?? new Set<string>();
+        poolDifferences.set(key, requests.add(what));
+      }
+    }
+    report.statements += count;
+  };
+
+  // One unmeasured read per server first, so the key's last-used update is out of the way.
+  await call(a, input, 'GET', '/api/v1/records?pageSize=1');
+  await call(b, input, 'GET', '/api/v1/records?pageSize=1');
+
+  for (const path of [
+    `/api/v1/records/${input.recordId}`,
+    '/api/v1/records?pageSize=50',
+    '/api/v1/tasks?status=OPEN&sort=dueAt&pageSize=50',
+  ]) {
+    const ra = await call(a, input, 'GET', path);
+    const rb = await call(b, input, 'GET', path);
     if (ra.status !== 200 || rb.status !== 200) {
       problems.push(`GET ${path}: ${a.name} ${ra.status}, ${b.name} ${rb.status}`);
     } else if (!isDeepStrictEqual(ra.body, rb.body)) {
       problems.push(`GET ${path}: bodies differ`);
     }
+    compareStatements(`GET ${path.replace(/\/[a-z]+_[0-9a-z]{26}/, '/:id')}`, ra.statements, rb.statements);
   }
-  const input = (who: string) => ({
-    folderId,
+
+  const compareWrite = async (
+    what: string,
+    status: number,
+    send: (target: Target, index: number) => Promise<Answer>,
+    drop: string[],
+  ) => {
+    const [ca, cb] = [await send(a, 0), await send(b, 1)];
+    compareStatements(what, ca.statements, cb.statements);
+    if (ca.status !== status || cb.status !== status) {
+      problems.push(
+        `${what}: ${a.name} ${ca.status} ${JSON.stringify(ca.body)}, ${b.name} ${cb.status} ${JSON.stringify(cb.body)}`,
+      );
+      return undefined;
+    }
+    const shape = (envelope: Envelope) => {
+      const data = envelope.data as Record<string, unknown>;
+      return {
+        keys: Object.keys(data).sort(),
+        rest: withoutIdentity(data, drop),
+        idPrefix: String(data.id).slice(0, 4),
+      };
+    };
+    if (!isDeepStrictEqual(shape(ca.body), shape(cb.body))) {
+      problems.push(`${what}: results differ: ${JSON.stringify(ca.body)} vs ${JSON.stringify(cb.body)}`);
+    }
+    return [ca.body.data as Record<string, unknown>, cb.body.data as Record<string, unknown>] as const;
+  };
+  const compareEvents = async (what: string, ids: readonly [string, string], expected: string[]) => {
+    const [ea, eb] = [await dealEvents(pool, ids[0]), await dealEvents(pool, ids[1])];
+    const types = ea.map((e) => e.type);
+    if (!isDeepStrictEqual(types, expected))
+      problems.push(`${what}: ${a.name} wrote events ${types.join(', ') || '(none)'}`);
+    if (!isDeepStrictEqual(ea, eb)) {
+      problems.push(`${what}: events differ: ${JSON.stringify(ea)} vs ${JSON.stringify(eb)}`);
+    }
+  };
+
+  const recordInput = (who: string) => ({
+    folderId: input.folderId,
     title: 'Parity Check',
     email: `parity.${who}.${Date.now()}@example.com`,
     phone: '+1 415 555 0100',
     data: { company: 'Parity Labs', lifecycle: 'Lead' },
   });
-  const [ca, cb] = [
-    await call(a, apiKey, '/api/v1/records', input(a.name)),
-    await call(b, apiKey, '/api/v1/records', input(b.name)),
-  ];
-  if (ca.status !== 201 || cb.status !== 201) {
-    problems.push(`POST /api/v1/records: ${a.name} ${ca.status}, ${b.name} ${cb.status}`);
-  } else {
-    const shape = (envelope: Envelope) => {
-      const { id, email, createdAt, updatedAt, ...rest } = envelope.data as Record<string, unknown>;
-      return { keys: Object.keys(envelope.data).sort(), rest, idPrefix: String(id).slice(0, 4) };
-    };
-    if (!isDeepStrictEqual(shape(ca.body), shape(cb.body))) {
-      problems.push(
-        `POST /api/v1/records: created records differ: ${JSON.stringify(ca.body)} vs ${JSON.stringify(cb.body)}`,
-      );
-    }
+  await compareWrite(
+    'POST /api/v1/records',
+    201,
+    (t) => call(t, input, 'POST', '/api/v1/records', recordInput(t.name)),
+    ['id', 'email', 'createdAt', 'updatedAt'],
+  );
+
+  for (const recordId of [undefined, input.recordId]) {
+    const what = `POST /api/v1/deals${recordId ? ' with recordId' : ''}`;
+    const body = { pipelineId: input.pipelineId, title: 'Parity deal', amount: 1234.5, recordId };
+    const created = await compareWrite(what, 201, (t) => call(t, input, 'POST', '/api/v1/deals', body), [
+      'id',
+      'createdAt',
+      'updatedAt',
+    ]);
+    if (created) await compareEvents(what, [String(created[0].id), String(created[1].id)], ['deal.created']);
+  }
+
+  const what = 'PATCH /api/v1/deals/:id {stageId}';
+  const moved = await compareWrite(
+    what,
+    200,
+    (t, i) => call(t, input, 'PATCH', `/api/v1/deals/${input.twinDeals[i]}`, { stageId: input.stageIds[1] }),
+    ['id', 'updatedAt'],
+  );
+  if (moved) await compareEvents(what, input.twinDeals, ['deal.updated', 'deal.stage_changed']);
+
+  for (const [key, seen] of statementDifferences) {
+    problems.push(`statements differ in ${[...seen].join(', ')}:\n${key}`);
   }
   if (problems.length > 0) throw new Error(`The servers do not answer alike:\n  ${problems.join('\n  ')}`);
+  for (const [key, requests] of poolDifferences) {
+    report.poolDifferences.push(`${key} (${requests.size} of ${report.requests.length} requests)`);
+  }
+  return report;
 }

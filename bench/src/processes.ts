@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sleep, withTimeout } from './time.ts';
 
 const require = createRequire(import.meta.url);
@@ -29,10 +30,16 @@ export function startTsxChild(options: {
   cwd: string;
   env: Record<string, string>;
   url: string;
+  /** A module every node process of the child loads first (`--import`, through NODE_OPTIONS). */
+  preload?: string;
 }): Child {
+  const env = { ...process.env, ...options.env };
+  if (options.preload) {
+    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(options.preload).href}`.trim();
+  }
   const child = spawn(process.execPath, [TSX_CLI, options.script], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { PlanSummary } from './explain.ts';
-import type { Measurement, Scenario } from './scenarios.ts';
+import type { ParityReport } from './parity.ts';
+import type { Measurement, Run, Scenario } from './scenarios.ts';
 import type { SearchLatency } from './search.ts';
 
 export interface ScenarioResult {
@@ -15,10 +16,15 @@ export interface ScenarioResult {
   /** service req/s ÷ bare req/s. */
   ratio: number;
   meetsTarget: boolean;
+  /** What the scenario verified in the database after its runs (deal-move: its events). */
+  checks?: Record<string, number>;
+  /** Runs disturbed by other processes, run again: the discarded run of each. */
+  redone?: { target: Measurement['target']; discarded: Run }[];
 }
 
 export interface SeedTiming {
-  records: number;
+  /** What was inserted, e.g. `100,000 records` or `2,000 deals, 20,000 tasks`. */
+  rows: string;
   seconds: number;
 }
 
@@ -30,6 +36,8 @@ export interface BenchResults {
   database: string;
   settings: { connections: number; duration: number; warmup: number; searchRequests: number };
   seeding: SeedTiming[];
+  /** What the parity check compared, and statements sent on different kinds of pools. */
+  parity: ParityReport;
   scenarios: ScenarioResult[];
   search: SearchLatency[];
   plans: PlanSummary[];
@@ -42,6 +50,9 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** Cores used by other processes during a measured run above which the table warns. */
+const OTHER_LOAD_WARNING = 0.25;
+
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
 export function formatResults(results: BenchResults): string {
@@ -52,9 +63,11 @@ export function formatResults(results: BenchResults): string {
       `${s.connections} connections, ${s.duration} s measured per run, ` +
       `2 runs per server in A-B-B-A order (first warm-up ${s.warmup} s, second 1 s); figures are the means of the 2 runs`,
   );
+  out.push(`Seeding: ${results.seeding.map((t) => `${t.rows} in ${fixed(t.seconds)} s`).join('; ')}`);
   out.push(
-    `Seeding: ${results.seeding.map((t) => `${t.records.toLocaleString('en-US')} records in ${fixed(t.seconds)} s`).join(', ')}`,
+    `Parity: same JSON and the same ${results.parity.statements} SQL statements over ${results.parity.requests.length} requests`,
   );
+  for (const difference of results.parity.poolDifferences) out.push(`  WARNING: ${difference}`);
   out.push('');
   const rows: string[][] = [];
   for (const r of results.scenarios) {
@@ -66,12 +79,41 @@ export function formatResults(results: BenchResults): string {
         fixed(m.latencyP50, 0),
         fixed(m.latencyP99, 0),
         String(m.non2xx),
-        m.target === 'bare' ? `${fixed(r.ratio, 2)}x` : '',
+        // Truncated, not rounded, so a ratio just under its target never prints as reaching it.
+        m.target === 'bare'
+          ? `${fixed(Math.floor((r.service.requestsPerSecond / r.bare.requestsPerSecond) * 100) / 100, 2)}x`
+          : '',
         m.target === 'bare' ? `>= ${r.target}x ${r.meetsTarget ? 'PASS' : 'FAIL'}` : '',
       ]);
     }
   }
   out.push(table(['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'svc/bare', 'target'], rows));
+  const disturbed = results.scenarios
+    .map((r) => ({
+      id: r.id,
+      most: Math.max(0, ...[...r.service.runs, ...r.bare.runs].map((run) => run.otherCores ?? 0)),
+    }))
+    .filter((r) => r.most >= OTHER_LOAD_WARNING);
+  const redone = results.scenarios.flatMap((r) => (r.redone ?? []).map((x) => `${r.id} ${x.target}`));
+  if (redone.length > 0) {
+    out.push(`Runs disturbed by other processes and run again (the quieter kept): ${redone.join(', ')}`);
+  }
+  if (disturbed.length > 0) {
+    out.push(
+      `WARNING: other processes used CPU during measured runs (up to ${disturbed
+        .map((r) => `${fixed(r.most, 2)} cores in ${r.id}`)
+        .join(', ')}); those ratios are less reliable (per-run otherCores in the JSON)`,
+    );
+  }
+  for (const r of results.scenarios) {
+    if (r.checks) {
+      out.push(
+        `${r.id} checks: ${Object.entries(r.checks)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
+    }
+  }
   out.push('');
   out.push('q search through the service (sequential, pageSize=50), latency in ms:');
   const searchRows: string[][] = [];
@@ -119,8 +161,8 @@ export function formatResults(results: BenchResults): string {
     out.push(
       `EXPLAIN (ANALYZE, BUFFERS) ${plan.statement} (${plan.kind}, ${plan.matchingRows} matching rows): ` +
         `${plan.topNode}, execution ${fixed(plan.executionMs, 2)} ms, planning ${fixed(plan.planningMs, 2)} ms, ` +
-        `records_search_idx ${plan.usesSearchIndex ? 'USED' : 'NOT used'}` +
-        `, indexes: ${plan.indexesUsed.join(', ') || 'none'}`,
+        (plan.kind === 'tasks' ? '' : `records_search_idx ${plan.usesSearchIndex ? 'USED' : 'NOT used'}, `) +
+        `indexes: ${plan.indexesUsed.join(', ') || 'none'}`,
     );
     for (const line of plan.outline) out.push(`    ${line}`);
   }

@@ -1,5 +1,7 @@
 import autocannon, { type RequestSpec, type Result } from 'autocannon';
 import { createRandom, generateRecord } from './data.ts';
+import { withOtherLoad } from './load.ts';
+import type { SeededDeals } from './seed.ts';
 import { round } from './time.ts';
 
 export interface Target {
@@ -18,12 +20,20 @@ export interface LoadSettings {
 export interface ScenarioContext {
   apiKey: string;
   folderId: string;
-  /** Seeded record ids the get-one scenario rotates over. */
+  /** Seeded record ids the get-one scenario rotates over (and deal-create links to). */
   recordIds: string[];
+  /** The default Sales pipeline and its stages in order. */
+  pipelineId: string;
+  stageIds: string[];
+  /**
+   * The deals deal-move rotates over, with the stage each one is in (an index into
+   * `stageIds`), kept up to date as requests are sent so every request really moves.
+   */
+  movableDeals: SeededDeals;
 }
 
 export interface Scenario {
-  id: 'get-one' | 'list' | 'create';
+  id: 'get-one' | 'list' | 'create' | 'deal-create' | 'deal-move' | 'task-list';
   label: string;
   /** Lowest acceptable service/bare throughput ratio. */
   target: number;
@@ -46,10 +56,14 @@ export interface Run {
   timeouts: number;
   statusCodes: Record<string, number>;
   seconds: number;
+  /** 2xx responses of the warm-up before this run (0 without one). */
+  warmupCompleted: number;
+  /** CPU used by processes outside the benchmark during the run, in cores (Linux only). */
+  otherCores?: number;
 }
 
 /** A server's runs of one scenario, summarised: means of the runs, sums of the counts. */
-export interface Measurement extends Omit<Run, 'seconds'> {
+export interface Measurement extends Omit<Run, 'seconds' | 'warmupCompleted' | 'otherCores'> {
   target: Target['name'];
   runs: Run[];
 }
@@ -105,6 +119,77 @@ export const SCENARIOS: Scenario[] = [
       ];
     },
   },
+  {
+    id: 'deal-create',
+    label: 'POST /deals',
+    target: 0.5,
+    requests: ({ pipelineId, recordIds }, tag) => {
+      const random = createRandom(tag.length * 104729 + Date.now());
+      // Distinct amounts within a run: n × a prime coprime with 10^9 cents, offset per run.
+      const base = Math.floor(random() * 1_000_000_000);
+      let n = 0;
+      return [
+        {
+          method: 'POST',
+          setupRequest: (request) => {
+            n++;
+            const company = generateRecord(random).data.company ?? 'Solo Buyer';
+            const body: Record<string, unknown> = {
+              pipelineId,
+              title: `${company}: ${tag} deal ${n}`,
+              amount: ((base + n * 7919) % 1_000_000_000) / 100,
+            };
+            // One in three linked to a seeded record (locked FOR SHARE, snapshot in the event).
+            if (n % 3 === 0) body.recordId = recordIds[Math.floor(random() * recordIds.length)];
+            return { ...request, path: '/api/v1/deals', body: JSON.stringify(body) };
+          },
+        },
+      ];
+    },
+  },
+  {
+    id: 'deal-move',
+    label: 'PATCH /deals/:id (stage)',
+    target: 0.5,
+    requests: ({ stageIds, movableDeals }) => {
+      const { ids, stageIndex } = movableDeals;
+      const position = new Map(ids.map((id, i) => [id, i]));
+      const stageAt = new Map(stageIds.map((id, i) => [id, i]));
+      let next = Math.floor(Math.random() * ids.length);
+      return [
+        {
+          method: 'PATCH',
+          setupRequest: (request) => {
+            next = (next + 1) % ids.length;
+            // The next stage of the pipeline, cyclically: never the deal's current one. Counted
+            // as done at once; a request built but never sent (when a run stops) leaves the
+            // deal one stage behind, which the next request still moves.
+            const stage = (stageIndex[next]! + 1) % stageIds.length;
+            stageIndex[next] = stage;
+            return {
+              ...request,
+              path: `/api/v1/deals/${ids[next]}`,
+              body: JSON.stringify({ stageId: stageIds[stage] }),
+            };
+          },
+          // The stage the server reports is the truth: it corrects any such drift.
+          onResponse: (status, body) => {
+            if (status !== 200) return;
+            const { data } = JSON.parse(body) as { data: { id: string; stageId: string } };
+            const at = position.get(data.id);
+            const stage = stageAt.get(data.stageId);
+            if (at !== undefined && stage !== undefined) stageIndex[at] = stage;
+          },
+        },
+      ];
+    },
+  },
+  {
+    id: 'task-list',
+    label: 'GET /tasks?status=OPEN&sort=dueAt',
+    target: 0.6,
+    requests: () => [{ method: 'GET', path: '/api/v1/tasks?status=OPEN&sort=dueAt&pageSize=50' }],
+  },
 ];
 
 async function fire(
@@ -132,6 +217,7 @@ export async function measure(
   settings: LoadSettings,
   tag: string,
 ): Promise<Run> {
+  let warmupCompleted = 0;
   if (settings.warmup > 0) {
     const warm = await fire(
       target,
@@ -141,13 +227,10 @@ export async function measure(
       settings.warmup,
     );
     assertClean(scenario, target, warm, 'warm-up');
+    warmupCompleted = warm['2xx'];
   }
-  const result = await fire(
-    target,
-    scenario.requests(context, tag),
-    context.apiKey,
-    settings.connections,
-    settings.duration,
+  const { result, otherCores } = await withOtherLoad(() =>
+    fire(target, scenario.requests(context, tag), context.apiKey, settings.connections, settings.duration),
   );
   assertClean(scenario, target, result, 'measured run');
   const statusCodes: Record<string, number> = {};
@@ -164,6 +247,8 @@ export async function measure(
     timeouts: result.timeouts,
     statusCodes,
     seconds: result.duration,
+    warmupCompleted,
+    ...(otherCores === undefined ? {} : { otherCores }),
   };
 }
 

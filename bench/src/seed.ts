@@ -130,6 +130,208 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
   return ids;
 }
 
-export async function analyze(pool: pg.Pool): Promise<void> {
-  await pool.query('analyze records');
+export async function analyze(pool: pg.Pool, table = 'records'): Promise<void> {
+  await pool.query(`analyze ${table}`);
+}
+
+/** The workspace's default pipeline (Sales) and its stage ids in pipeline order. */
+export async function defaultPipeline(
+  pool: pg.Pool,
+  workspaceId: string,
+): Promise<{ pipelineId: string; stageIds: string[] }> {
+  const pipeline = await pool.query<{ id: string }>(
+    'select id from pipelines where workspace_id = $1 order by created_at, id limit 1',
+    [workspaceId],
+  );
+  const pipelineId = pipeline.rows[0]?.id;
+  if (!pipelineId) throw new Error('the new workspace has no default pipeline');
+  const stages = await pool.query<{ id: string }>(
+    'select id from stages where workspace_id = $1 and pipeline_id = $2 order by position',
+    [workspaceId, pipelineId],
+  );
+  if (stages.rows.length < 2) throw new Error('the default pipeline needs at least two stages');
+  return { pipelineId, stageIds: stages.rows.map((r) => r.id) };
+}
+
+export interface SeededDeals {
+  ids: string[];
+  /** Index into the pipeline's stages of each deal's current stage. */
+  stageIndex: number[];
+}
+
+const INSERT_DEALS = `
+  insert into deals (workspace_id, id, pipeline_id, stage_id, title, amount, currency, data, record_id, created_at, updated_at)
+  select $1, t.id, $2, t.stage_id, t.title, t.amount, 'USD', t.data, t.record_id, t.created_at, t.created_at
+  from unnest($3::text[], $4::text[], $5::text[], $6::numeric[], $7::jsonb[], $8::text[], $9::timestamptz[])
+    as t(id, stage_id, title, amount, data, record_id, created_at)`;
+
+/**
+ * Inserts `count` deals into the pipeline with SQL (not through the API): stages spread
+ * evenly, amounts with cents, about a third linked to one of `recordIds`, created_at spread
+ * over [from, to).
+ */
+export async function seedDeals(
+  pool: pg.Pool,
+  options: {
+    workspaceId: string;
+    pipelineId: string;
+    stageIds: string[];
+    recordIds: string[];
+    count: number;
+    seed: number;
+    from: Date;
+    to: Date;
+  },
+): Promise<SeededDeals> {
+  const random = createRandom(options.seed);
+  const span = options.to.getTime() - options.from.getTime();
+  const ids: string[] = [];
+  const stageIndex: number[] = [];
+  const c = {
+    stage: [] as string[],
+    title: [] as string[],
+    amount: [] as string[],
+    data: [] as string[],
+    record: [] as (string | null)[],
+    createdAt: [] as string[],
+  };
+  for (let i = 0; i < options.count; i++) {
+    const id = newId('deal');
+    const stage = i % options.stageIds.length;
+    ids.push(id);
+    stageIndex.push(stage);
+    const record = generateRecord(random);
+    const company = typeof record.data.company === 'string' ? record.data.company : record.title;
+    c.stage.push(options.stageIds[stage]!);
+    c.title.push(`${company}: ${['Renewal', 'Expansion', 'New business', 'Pilot'][i % 4]} ${i + 1}`);
+    c.amount.push((Math.floor(random() * 50_000_000) / 100).toFixed(2));
+    c.data.push(JSON.stringify(random() < 0.5 ? { source: 'seed' } : {}));
+    c.record.push(
+      random() < 0.35 ? options.recordIds[Math.floor(random() * options.recordIds.length)]! : null,
+    );
+    c.createdAt.push(new Date(options.from.getTime() + Math.floor(random() * span)).toISOString());
+  }
+  await pool.query(INSERT_DEALS, [
+    options.workspaceId,
+    options.pipelineId,
+    ids,
+    c.stage,
+    c.title,
+    c.amount,
+    c.data,
+    c.record,
+    c.createdAt,
+  ]);
+  return { ids, stageIndex };
+}
+
+/**
+ * Two deals alike in everything but their ids (first stage, linked to `recordId`, same
+ * title, amount and created_at), for the parity check to move one on each server.
+ */
+export async function seedTwinDeals(
+  pool: pg.Pool,
+  options: { workspaceId: string; pipelineId: string; stageIds: string[]; recordId: string },
+): Promise<[string, string]> {
+  const ids: [string, string] = [newId('deal'), newId('deal')];
+  await pool.query(INSERT_DEALS, [
+    options.workspaceId,
+    options.pipelineId,
+    ids,
+    [options.stageIds[0], options.stageIds[0]],
+    ['Parity twin', 'Parity twin'],
+    ['4200.00', '4200.00'],
+    ['{"source":"parity"}', '{"source":"parity"}'],
+    [options.recordId, options.recordId],
+    ['2025-01-02T03:04:05.678Z', '2025-01-02T03:04:05.678Z'],
+  ]);
+  return ids;
+}
+
+const INSERT_TASKS = `
+  insert into tasks (workspace_id, id, title, due_at, assignee_id, record_id, status, priority, type, recurrence,
+                     completed_at, created_at, updated_at)
+  select $1, t.id, t.title, t.due_at, t.assignee_id, t.record_id, t.status, t.priority, t.type, t.recurrence,
+         t.completed_at, t.created_at, t.created_at
+  from unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[],
+              $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[])
+    as t(id, title, due_at, assignee_id, record_id, status, priority, type, recurrence, completed_at, created_at)`;
+
+const TASK_VERBS = ['Call', 'Email', 'Follow up with', 'Send proposal to', 'Meet', 'Check in with'];
+const PRIORITIES = ['LOW', 'MEDIUM', 'MEDIUM', 'HIGH', 'URGENT'];
+const TYPES = ['TODO', 'TODO', 'CALL', 'EMAIL', 'MEETING'];
+
+/**
+ * Inserts `count` tasks with SQL: about 60 % OPEN and 40 % DONE (with completed_at), due
+ * times spread from 90 days ago to 180 days ahead with about 10 % none, a third linked to
+ * one of `recordIds`, some assigned to the owner, a few recurring.
+ */
+export async function seedTasks(
+  pool: pg.Pool,
+  options: {
+    workspaceId: string;
+    userId: string;
+    recordIds: string[];
+    count: number;
+    seed: number;
+    from: Date;
+    to: Date;
+  },
+): Promise<void> {
+  const random = createRandom(options.seed);
+  const span = options.to.getTime() - options.from.getTime();
+  const now = Date.now();
+  const day = 24 * 3600_000;
+  for (let start = 0; start < options.count; start += BATCH) {
+    const size = Math.min(BATCH, options.count - start);
+    const c = {
+      id: [] as string[],
+      title: [] as string[],
+      dueAt: [] as (string | null)[],
+      assignee: [] as (string | null)[],
+      record: [] as (string | null)[],
+      status: [] as string[],
+      priority: [] as string[],
+      type: [] as string[],
+      recurrence: [] as (string | null)[],
+      completedAt: [] as (string | null)[],
+      createdAt: [] as string[],
+    };
+    for (let i = 0; i < size; i++) {
+      const person = generateRecord(random);
+      const createdAt = options.from.getTime() + Math.floor(random() * span);
+      const done = random() < 0.4;
+      c.id.push(newId('task'));
+      c.title.push(`${TASK_VERBS[Math.floor(random() * TASK_VERBS.length)]} ${person.title}`);
+      c.dueAt.push(
+        random() < 0.1 ? null : new Date(now - 90 * day + Math.floor(random() * 270 * day)).toISOString(),
+      );
+      c.assignee.push(random() < 0.4 ? options.userId : null);
+      c.record.push(
+        random() < 0.35 ? options.recordIds[Math.floor(random() * options.recordIds.length)]! : null,
+      );
+      c.status.push(done ? 'DONE' : 'OPEN');
+      c.priority.push(PRIORITIES[Math.floor(random() * PRIORITIES.length)]!);
+      c.type.push(TYPES[Math.floor(random() * TYPES.length)]!);
+      c.recurrence.push(random() < 0.05 ? 'WEEKLY' : null);
+      c.completedAt.push(
+        done ? new Date(createdAt + Math.floor(random() * (now - createdAt))).toISOString() : null,
+      );
+      c.createdAt.push(new Date(createdAt).toISOString());
+    }
+    await pool.query(INSERT_TASKS, [
+      options.workspaceId,
+      c.id,
+      c.title,
+      c.dueAt,
+      c.assignee,
+      c.record,
+      c.status,
+      c.priority,
+      c.type,
+      c.recurrence,
+      c.completedAt,
+      c.createdAt,
+    ]);
+  }
 }

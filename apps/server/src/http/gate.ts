@@ -36,7 +36,7 @@ export async function passGate(
   };
   ctx.state.actor = actor;
   const limit = await consumeRateLimit(
-    db,
+    countersDb ?? db,
     workspaceRateLimitSubject(key.workspaceId),
     key.rateLimitPerMinute,
   );

@@ -44,6 +44,15 @@ describe('workspace rate limit', () => {
     expect(viaTrpc.headers.get('retry-after')).toBe(retryAfter);
   });
 
+  it('writes the counters through their own asynchronous-commit connections', async () => {
+    const ws = await app.createWorkspace();
+    await app.api(ws.apiKey, 'GET', '/api/v1/folders');
+    const result = await app.service.pool.query(
+      `select 1 from pg_stat_activity where application_name = 'crm-counters' and datname = current_database()`,
+    );
+    expect(result.rows.length).toBeGreaterThan(0);
+  });
+
   it('counts each workspace on its own and honours a per-workspace limit', async () => {
     await awayFromMinuteBoundary();
     const small = await app.createWorkspace({ rateLimitPerMinute: 3 });

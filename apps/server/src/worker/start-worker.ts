@@ -28,7 +28,9 @@ export async function startWorker(options: WorkerOptions): Promise<Runner> {
     concurrency,
     // Fetch a batch of ready jobs at once and mark finished ones complete together: with
     // many short jobs (webhook deliveries) the queue's own queries were the bottleneck.
-    preset: { worker: { localQueue: { size: concurrency + 1 }, completeJobBatchDelay: 2, failJobBatchDelay: 2 } },
+    preset: {
+      worker: { localQueue: { size: concurrency + 1 }, completeJobBatchDelay: 2, failJobBatchDelay: 2 },
+    },
     pollInterval: options.pollIntervalMs ?? 1_000,
     taskList: createTaskList(options.db, log, options.outbound),
     crontab,

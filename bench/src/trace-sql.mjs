@@ -1,0 +1,56 @@
+/**
+ * Preloaded into both servers (node --import) while the parity check runs: appends one JSON
+ * line per statement a pg client sends (its pool's application_name and session options,
+ * the prepared statement's name if any, the SQL text, the JS types of the parameters) to
+ * the file named by BENCH_TRACE_SQL. Once
+ * that file is deleted, tracing stops for good (checked at most every 100 ms), so the
+ * measured runs pay one clock read per statement and nothing else.
+ *
+ * Plain JavaScript, loaded before tsx, and resolving `pg` to the same module instance as
+ * the servers (the workspace has one pg), so patching the prototype reaches every pool.
+ */
+import { appendFileSync, existsSync } from 'node:fs';
+import pg from 'pg';
+
+const file = process.env.BENCH_TRACE_SQL;
+if (file) {
+  let on = true;
+  let checkedAt = 0;
+  const tracing = () => {
+    if (!on) return false;
+    const now = Date.now();
+    if (now - checkedAt >= 100) {
+      checkedAt = now;
+      on = existsSync(file);
+    }
+    return on;
+  };
+  const typeOf = (value) =>
+    value === null || value === undefined ? 'null' : value instanceof Date ? 'Date' : typeof value;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (...args) {
+    const [config, values] = args;
+    if (tracing()) {
+      const text = typeof config === 'string' ? config : config?.text;
+      const params = (typeof config === 'string' ? values : (config?.values ?? values)) ?? [];
+      const { application_name: app, options } = this.connectionParameters ?? {};
+      if (typeof text === 'string') {
+        try {
+          appendFileSync(
+            file,
+            `${JSON.stringify({
+              app,
+              options: options ?? null,
+              name: typeof config === 'string' ? null : (config?.name ?? null),
+              text,
+              types: Array.isArray(params) ? params.map(typeOf) : [],
+            })}\n`,
+          );
+        } catch {
+          on = false;
+        }
+      }
+    }
+    return query.apply(this, args);
+  };
+}

@@ -1,0 +1,345 @@
+/**
+ * The outgoing-webhook benchmark (`node --import tsx src/webhooks/main.ts` from bench/):
+ * graphile-worker's raw no-op job rate and add→start latency as the floor, then the real
+ * service (API + worker) delivering record.created to a loopback receiver: deliveries/s
+ * under a write burst, commit→receipt latency at a steady low rate, and an exactly-once
+ * check by event id. Prints a table and writes bench/results/webhooks.json. Everything it
+ * starts is stopped at the end, also on failure.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { closePool, createDatabase, createPool, freePort, schema } from '@crm/db';
+import { newId } from '@crm/domain';
+import { openDatabase } from '../database.ts';
+import { type Child, waitUntilReady } from '../processes.ts';
+import { toJson } from '../report.ts';
+import { createFixture } from '../seed.ts';
+import { round, sleep, withTimeout } from '../time.ts';
+import { checkExactlyOnce, measureLatency, measureThroughput } from './deliveries.ts';
+import { loadGraphileWorker } from './graphile.ts';
+import type { Api } from './load.ts';
+import { createBurst } from './load.ts';
+import { summarizeProfile } from './profile.ts';
+import { measureRawQueue } from './raw-queue.ts';
+import { Receiver } from './receiver.ts';
+import { formatResults, type Target, type WebhookBenchResults } from './report.ts';
+import { startService } from './service-child.ts';
+import { countStatements } from './sql-trace.ts';
+
+const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = resolve(benchDir, '..');
+const RESULTS_FILE = join(benchDir, 'results', 'webhooks.json');
+
+const intEnv = (name: string, fallback: number) => {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`${name} must be a whole number, got ${value}`);
+  return parsed;
+};
+
+const profileMode = process.env.BENCH_WEBHOOK_PROFILE ?? 'auto';
+if (!['auto', 'always', 'never'].includes(profileMode))
+  throw new Error(`BENCH_WEBHOOK_PROFILE must be auto, always or never, got ${profileMode}`);
+
+/** The service's worker settings (apps/server/src/env.ts defaults), used for the raw floor too. */
+const WORKER = { concurrency: 10, poolSize: 20, pollIntervalMs: 1_000 };
+
+const config = {
+  rawJobs: intEnv('BENCH_WEBHOOK_RAW_JOBS', 20_000),
+  rawLatencyJobs: intEnv('BENCH_WEBHOOK_RAW_LATENCY_JOBS', 300),
+  rawLatencyRate: intEnv('BENCH_WEBHOOK_RAW_LATENCY_RATE', 100),
+  records: intEnv('BENCH_WEBHOOK_RECORDS', 10_000),
+  connections: intEnv('BENCH_WEBHOOK_CONNECTIONS', 16),
+  latencyRate: intEnv('BENCH_WEBHOOK_LATENCY_RATE', 50),
+  latencySeconds: intEnv('BENCH_WEBHOOK_LATENCY_SECONDS', 10),
+  profileRecords: intEnv('BENCH_WEBHOOK_PROFILE_RECORDS', 5_000),
+  /** Longest wait for the deliveries of a burst once its writes are answered. */
+  drainWaitMs: intEnv('BENCH_WEBHOOK_DRAIN_WAIT_MS', 120_000),
+  sampleIntervalMs: intEnv('BENCH_WEBHOOK_SAMPLE_MS', 50),
+};
+
+const WARMUP_RECORDS = 300;
+
+const TARGETS = { deliveriesPerSecond: 1_000, p50: 20, p99: 200 };
+
+const t0 = performance.now();
+const log = (line: string) =>
+  process.stderr.write(`[webhooks +${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
+
+/** Undone in reverse order at the end, on failure, or on Ctrl-C. */
+const cleanups: { what: string; run: () => Promise<void> }[] = [];
+let cleaning: Promise<void> | undefined;
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      const step = cleanups.pop()!;
+      try {
+        await withTimeout(step.run(), 30_000, step.what);
+      } catch (error) {
+        log(`warning: ${step.what} failed: ${String(error)}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping everything`);
+    void cleanUp().finally(() => {
+      log('stopped after a signal');
+      process.exit(130);
+    });
+  });
+}
+
+const hrtimeUs = () => Number(process.hrtime.bigint() / 1000n);
+
+const TRACER = join(benchDir, 'src', 'trace-sql.mjs');
+
+async function launchService(
+  connectionString: string,
+  extra: { cpuProfileDir?: string; sqlTraceFile?: string } = {},
+): Promise<Child> {
+  const port = await freePort();
+  const child = startService({
+    repoRoot,
+    url: `http://127.0.0.1:${port}`,
+    env: {
+      DATABASE_URL: connectionString,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      RUN_WORKER: 'true',
+      WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+      WORKER_CONCURRENCY: String(WORKER.concurrency),
+      DATABASE_POOL_SIZE: String(WORKER.poolSize),
+      WORKER_POLL_INTERVAL_MS: String(WORKER.pollIntervalMs),
+      LOG_LEVEL: 'warn',
+    },
+    ...(extra.cpuProfileDir ? { cpuProfileDir: extra.cpuProfileDir } : {}),
+    ...(extra.sqlTraceFile ? { sqlTrace: { tracer: TRACER, file: extra.sqlTraceFile } } : {}),
+  });
+  cleanups.push({ what: 'stopping the service', run: () => child.stop() });
+  await waitUntilReady(child);
+  return child;
+}
+
+async function main(): Promise<WebhookBenchResults> {
+  const startedAt = new Date();
+  const loadAtStart = loadavg()[0]!;
+  if (loadAtStart > availableParallelism())
+    log(
+      `warning: load average ${loadAtStart.toFixed(2)} on ${availableParallelism()} CPUs: other work will skew the figures`,
+    );
+  const database = await openDatabase(log);
+  cleanups.push({ what: 'dropping the database', run: database.drop });
+  const pool = createPool({
+    connectionString: database.connectionString,
+    max: 4,
+    applicationName: 'crm-bench',
+  });
+  cleanups.push({ what: 'closing the pool', run: () => closePool(pool) });
+  const db = createDatabase(pool);
+
+  const graphile = await loadGraphileWorker(repoRoot, log);
+  const rawQueue = await measureRawQueue(
+    database.connectionString,
+    graphile,
+    {
+      bulkJobs: config.rawJobs,
+      latencyJobs: config.rawLatencyJobs,
+      latencyRate: config.rawLatencyRate,
+      ...WORKER,
+    },
+    log,
+  );
+  log(`  add→start p50 ${rawQueue.addToStart.p50} ms, p99 ${rawQueue.addToStart.p99} ms`);
+
+  const fixture = await createFixture(db, pool);
+  const receiver = await new Receiver().start();
+  cleanups.push({ what: 'stopping the receiver', run: () => receiver.stop() });
+  await db.insert(schema.webhooks).values({
+    workspaceId: fixture.workspaceId,
+    id: newId('webhook'),
+    url: `${receiver.url}/hook`,
+    events: ['record.created'],
+    secret: `whsec_${randomBytes(24).toString('base64')}`,
+  });
+
+  log('starting the service (API + worker)');
+  const traceDir = await mkdtemp(join(tmpdir(), 'crm-bench-sql-'));
+  cleanups.push({
+    what: 'removing the SQL trace',
+    run: () => rm(traceDir, { recursive: true, force: true }),
+  });
+  const traceFile = join(traceDir, 'service.jsonl');
+  await writeFile(traceFile, '');
+  let service = await launchService(database.connectionString, { sqlTraceFile: traceFile });
+  const api: Api = { url: service.url, apiKey: fixture.apiKey, folderId: fixture.folderId };
+
+  // The warm-up is traced (every statement the service sends, start-up left out); deleting
+  // the file switches tracing off before anything is measured.
+  log(`warm-up: ${WARMUP_RECORDS} records, their SQL traced`);
+  await writeFile(traceFile, '');
+  const warm = await createBurst(api, WARMUP_RECORDS, 4, 'warm');
+  if (warm.created !== WARMUP_RECORDS) throw new Error(`warm-up created ${warm.created} records`);
+  if (!(await receiver.waitFor(WARMUP_RECORDS, 60_000)))
+    throw new Error(`warm-up: ${receiver.arrivals.length} deliveries arrived:\n${service.output()}`);
+  // The last attempts' transactions and job completions follow their receipt closely.
+  await sleep(500);
+  const sqlPerRecord = await countStatements(traceFile, WARMUP_RECORDS);
+  await rm(traceFile, { force: true });
+  await sleep(300);
+  log(
+    `  ${sqlPerRecord.statements} statements (${sqlPerRecord.transactions} transactions) per created and delivered record`,
+  );
+
+  log(
+    `throughput: ${config.records.toLocaleString('en-US')} records through POST /api/v1/records, ${config.connections} connections`,
+  );
+  const throughput = await measureThroughput(
+    api,
+    receiver,
+    pool,
+    {
+      records: config.records,
+      connections: config.connections,
+      tag: 'burst',
+      waitMs: config.drainWaitMs,
+      servicePid: service.process.pid,
+      sampleIntervalMs: config.sampleIntervalMs,
+    },
+    log,
+  );
+  log(
+    `  ${throughput.received} deliveries in ${throughput.seconds} s: ${throughput.deliveriesPerSecond}/s ` +
+      `(${throughput.deliveriesPerSecondDuringWrites}/s while writing, ${throughput.drainDeliveriesPerSecond}/s draining)`,
+  );
+
+  log(`latency: ${config.latencyRate} records/s for ${config.latencySeconds} s, one at a time`);
+  const latency = await measureLatency(api, receiver, {
+    rate: config.latencyRate,
+    seconds: config.latencySeconds,
+    tag: 'paced',
+    waitMs: 30_000,
+  });
+  log(`  commit→receipt p50 ${latency.commitToReceipt.p50} ms, p99 ${latency.commitToReceipt.p99} ms`);
+
+  let profile: WebhookBenchResults['profile'];
+  const farBelow = throughput.deliveriesPerSecond < TARGETS.deliveriesPerSecond / 2;
+  if (profileMode === 'always' || (profileMode === 'auto' && farBelow)) {
+    const reason = profileMode === 'always' ? 'BENCH_WEBHOOK_PROFILE=always' : 'throughput far below target';
+    log(`profile (${reason}): restarting the service with --cpu-prof`);
+    await service.stop();
+    const profileDir = await mkdtemp(join(tmpdir(), 'crm-bench-prof-'));
+    cleanups.push({
+      what: 'removing the CPU profile',
+      run: () => rm(profileDir, { recursive: true, force: true }),
+    });
+    service = await launchService(database.connectionString, { cpuProfileDir: profileDir });
+    api.url = service.url;
+    const before = receiver.arrivals.length;
+    const warmProfiled = await createBurst(api, WARMUP_RECORDS, 4, 'warm2');
+    if (!(await receiver.waitFor(before + warmProfiled.created, 60_000)))
+      throw new Error(`profiled warm-up: deliveries missing:\n${service.output()}`);
+    const fromUs = hrtimeUs();
+    const profiled = await measureThroughput(
+      api,
+      receiver,
+      pool,
+      {
+        records: config.profileRecords,
+        connections: config.connections,
+        tag: 'prof',
+        waitMs: config.drainWaitMs,
+        servicePid: service.process.pid,
+        sampleIntervalMs: config.sampleIntervalMs,
+      },
+      log,
+    );
+    const toUs = hrtimeUs();
+    await service.stop();
+    profile = { reason, throughput: profiled, cpu: await summarizeProfile(profileDir, { fromUs, toUs }) };
+    log(`  profiled: ${profiled.deliveriesPerSecond} deliveries/s under the profiler`);
+  }
+
+  const exactlyOnce = await checkExactlyOnce(pool, fixture.workspaceId, receiver);
+  const targets: Target[] = [
+    {
+      what: 'deliveries/s',
+      value: throughput.deliveriesPerSecond,
+      unit: '/s',
+      target: `>= ${TARGETS.deliveriesPerSecond}`,
+      pass: throughput.deliveriesPerSecond >= TARGETS.deliveriesPerSecond,
+    },
+    {
+      what: 'commit→receipt p50',
+      value: latency.commitToReceipt.p50,
+      unit: 'ms',
+      target: `< ${TARGETS.p50} ms`,
+      pass: latency.commitToReceipt.p50 < TARGETS.p50,
+    },
+    {
+      what: 'commit→receipt p99',
+      value: latency.commitToReceipt.p99,
+      unit: 'ms',
+      target: `< ${TARGETS.p99} ms`,
+      pass: latency.commitToReceipt.p99 < TARGETS.p99,
+    },
+    {
+      what: 'exactly once (by event id)',
+      value: exactlyOnce.duplicateIds + exactlyOnce.missing + exactlyOnce.unknown,
+      unit: 'anomalies',
+      target: '0',
+      pass: exactlyOnce.pass,
+    },
+  ];
+
+  const finishedAt = new Date();
+  return {
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    seconds: round((finishedAt.getTime() - startedAt.getTime()) / 1000),
+    machine: {
+      cpus: availableParallelism(),
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      loadAverage: { start: round(loadAtStart, 2), end: round(loadavg()[0]!, 2) },
+    },
+    database: database.server,
+    settings: { ...config, profileMode, ...WORKER },
+    rawQueue,
+    sqlPerRecord,
+    throughput,
+    latency,
+    exactlyOnce,
+    targets,
+    ...(profile ? { profile } : {}),
+  };
+}
+
+let exitCode = 0;
+try {
+  const results = await main();
+  await mkdir(dirname(RESULTS_FILE), { recursive: true });
+  await writeFile(RESULTS_FILE, `${toJson(results)}\n`);
+  process.stdout.write(`\n${formatResults(results)}\n\nResults written to ${RESULTS_FILE}\n`);
+  const failed = results.targets.filter((t) => !t.pass);
+  if (failed.length > 0) log(`below target: ${failed.map((t) => t.what).join(', ')}`);
+  if (!results.exactlyOnce.pass) {
+    log(`exactly-once check FAILED: ${JSON.stringify(results.exactlyOnce.examples)}`);
+    exitCode = 1;
+  }
+} catch (error) {
+  log(`FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  exitCode = 1;
+} finally {
+  log('stopping everything');
+  await cleanUp();
+  log('done');
+}
+process.exit(exitCode);
