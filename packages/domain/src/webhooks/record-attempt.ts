@@ -34,7 +34,7 @@ export async function loadDeliveryToSend(db: Database, deliveryId: string): Prom
     )
     .innerJoin(schema.events, eq(schema.events.id, d.eventId))
     .where(eq(d.id, deliveryId));
-  if (!row || row.delivery.status !== 'PENDING') return null;
+  if (row?.delivery.status !== 'PENDING') return null;
   if (!row.webhook.enabled) {
     await db
       .update(d)
@@ -72,7 +72,7 @@ export async function recordDeliveryAttempt(
   return db.transaction(async (tx) => {
     const d = schema.deliveries;
     const [locked] = await tx.select().from(d).where(eq(d.id, delivery.id)).for('update');
-    if (!locked || locked.status !== 'PENDING') return 'failed';
+    if (locked?.status !== 'PENDING') return 'failed';
     const attempt = locked.attemptCount + 1;
     await tx.insert(schema.deliveryAttempts).values({
       workspaceId: delivery.workspaceId,
