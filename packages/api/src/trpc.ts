@@ -11,6 +11,8 @@ import { toDomainError, toTRPCError } from './errors.ts';
 export type ApiMeta = OpenApiMeta & {
   /** Status of a successful REST response: 201 for creations. */
   successStatus?: 200 | 201;
+  /** A second success a creation may answer instead (an upsert that updated: 200), with its description. */
+  alternativeSuccess?: { status: 200; description: string };
   /** Input keys of a POST/PATCH that REST clients send in the query string (e.g. `upsert`). */
   queryParams?: string[];
   /** REST error statuses this endpoint may answer besides the common ones (400, 401, 403, 429, 500, 503). */

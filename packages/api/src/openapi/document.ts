@@ -99,8 +99,12 @@ function fixOperation(operation: Json, meta: RouteMeta): number[] {
   const writes = method === 'POST' || method === 'PATCH';
   const headers = writes ? WRITE_SUCCESS_HEADERS : SUCCESS_HEADERS;
   const fixed: Record<string, unknown> = {};
-  if (meta.queryParams?.includes('upsert')) {
-    fixed['200'] = { ...success, description: 'Upserted: an existing record was updated', headers };
+  if (meta.alternativeSuccess) {
+    fixed[String(meta.alternativeSuccess.status)] = {
+      ...success,
+      description: meta.alternativeSuccess.description,
+      headers,
+    };
   }
   fixed[String(successStatus)] = {
     ...success,
