@@ -4,11 +4,13 @@
  * measures `q` search latency at 100k and 1M records, prints a table and writes
  * bench/results/latest.json. Everything it starts is stopped at the end, also on failure.
  */
+
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closePool, createDatabase, createPool, freePort } from '@crm/db';
+import { createCleanups } from './cleanup.ts';
 import { SEARCH_TERMS } from './data.ts';
 import { openDatabase } from './database.ts';
 import { explainList, explainSearch, explainTasks, type PlanSummary } from './explain.ts';
@@ -75,30 +77,8 @@ const log = (line: string) =>
   process.stderr.write(`[bench +${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
 
 /** Undone in reverse order at the end, on failure, or on Ctrl-C. */
-const cleanups: { what: string; run: () => Promise<void> }[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length > 0) {
-      const step = cleanups.pop()!;
-      try {
-        await step.run();
-      } catch (error) {
-        log(`warning: ${step.what} failed: ${String(error)}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log(`${signal}: stopping everything`);
-    void cleanUp().finally(() => {
-      log('stopped after a signal');
-      process.exit(130);
-    });
-  });
-}
+const cleanups = createCleanups(log);
+const cleanUp = cleanups.cleanUp;
 
 const TRACER = join(benchDir, 'src', 'trace-sql.mjs');
 

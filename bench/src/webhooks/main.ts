@@ -6,6 +6,7 @@
  * check by event id. Prints a table and writes bench/results/webhooks.json. Everything it
  * starts is stopped at the end, also on failure.
  */
+
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -13,11 +14,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closePool, createDatabase, createPool, freePort, schema } from '@crm/db';
 import { newId } from '@crm/domain';
+import { createCleanups } from '../cleanup.ts';
 import { openDatabase } from '../database.ts';
 import { type Child, waitUntilReady } from '../processes.ts';
 import { toJson } from '../report.ts';
 import { createFixture } from '../seed.ts';
-import { round, sleep, withTimeout } from '../time.ts';
+import { round, sleep } from '../time.ts';
 import { checkExactlyOnce, measureLatency, measureThroughput } from './deliveries.ts';
 import { loadGraphileWorker } from './graphile.ts';
 import type { Api } from './load.ts';
@@ -72,30 +74,8 @@ const log = (line: string) =>
   process.stderr.write(`[webhooks +${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
 
 /** Undone in reverse order at the end, on failure, or on Ctrl-C. */
-const cleanups: { what: string; run: () => Promise<void> }[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length > 0) {
-      const step = cleanups.pop()!;
-      try {
-        await withTimeout(step.run(), 30_000, step.what);
-      } catch (error) {
-        log(`warning: ${step.what} failed: ${String(error)}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    log(`${signal}: stopping everything`);
-    void cleanUp().finally(() => {
-      log('stopped after a signal');
-      process.exit(130);
-    });
-  });
-}
+const cleanups = createCleanups(log);
+const cleanUp = cleanups.cleanUp;
 
 const hrtimeUs = () => Number(process.hrtime.bigint() / 1000n);
 
