@@ -12,6 +12,7 @@ import { sendError } from './http/send-error.ts';
 import type { AppState } from './http/state.ts';
 import type { Logger } from './logger.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
+import { TRIGGER_PATH, triggerEndpoint } from './workflows/trigger-endpoint.ts';
 
 export interface AppDeps {
   db: Database;
@@ -69,6 +70,19 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.type = 'application/json';
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = openApiJson;
+  });
+  routes.post(TRIGGER_PATH, triggerEndpoint(gate));
+  routes.all(TRIGGER_PATH, (ctx) => {
+    ctx.set('Allow', 'POST');
+    ctx.status = 405;
+    ctx.body = {
+      ok: false,
+      error: {
+        code: 'METHOD_NOT_ALLOWED',
+        message: `${ctx.method} is not allowed on a trigger URL; use POST`,
+        requestId: ctx.state.requestId,
+      },
+    };
   });
   routes.all(`${REST_PREFIX}/{*rest}`, restApi(router, gate));
   routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));

@@ -23,6 +23,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(15_000),
+  /** Multiplies the delays between attempts of a failing workflow step; tests shrink it. */
+  WORKFLOW_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** How often the worker looks for jobs scheduled for later (retries); new jobs arrive at once. */
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Jobs the background worker runs at once. */

@@ -21,9 +21,13 @@ export function outboundSettings(env: Env): DeliveryOptions & { allow: AllowList
 
 const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'ENODATA']);
 
-/** The services procedures use; a refused URL is a 400 naming `url`. */
-export function apiServices(allow: AllowList): ApiServices {
+/**
+ * The services procedures use; a refused URL is a 400 naming `url`. `baseUrl` is set once
+ * the server knows its address (PUBLIC_URL, else where it listens).
+ */
+export function apiServices(allow: AllowList, baseUrl = ''): ApiServices {
   return {
+    baseUrl,
     async checkOutboundUrl(url) {
       try {
         await checkUrl(url, allow);

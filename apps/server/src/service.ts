@@ -73,15 +73,20 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
         db,
         logger,
         outbound,
+        workflows: {
+          http: outbound,
+          retry: { scale: env.WORKFLOW_RETRY_SCALE, jitter: 0.2 },
+        },
         concurrency: env.WORKER_CONCURRENCY,
         pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
       });
     }
     const tracker = trackRequests();
+    const services = apiServices(outbound.allow, env.PUBLIC_URL ?? '');
     const app = createApp({
       db,
       countersDb,
-      services: apiServices(outbound.allow),
+      services,
       pool,
       tracker,
       logger,
@@ -97,6 +102,7 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     });
     const { port } = server.address() as AddressInfo;
     const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+    if (!env.PUBLIC_URL) services.baseUrl = `http://${host}:${port}`;
     let stopping: Promise<void> | undefined;
     return {
       url: `http://${host}:${port}`,

@@ -8,6 +8,11 @@ export interface ApiServices {
    * URL that is not http(s) or resolves to an address the operator does not allow (contract §6).
    */
   checkOutboundUrl(url: string): Promise<void>;
+  /**
+   * Where clients reach the service (PUBLIC_URL, else the address it listens on), for the
+   * absolute URLs the API shows, such as a workflow's trigger URL.
+   */
+  baseUrl: string;
 }
 
 /** The context every procedure runs with, on both surfaces (REST and tRPC). */

@@ -31,6 +31,7 @@ export * from './shared/paging.ts';
 export * from './shared/schemas.ts';
 export * from './tasks/index.ts';
 export * from './webhooks/index.ts';
+export * from './workflows/index.ts';
 export * from './workspaces/assert-member.ts';
 export * from './workspaces/create-workspace.ts';
 export * from './workspaces/defaults.ts';

@@ -10,10 +10,18 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * malformed JSON or a body that is not an object. An empty body is `{}`.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return (await readJsonBodyWithBytes(req)).value;
+}
+
+/** As readJsonBody, also giving the exact bytes received (what a signature covers). */
+export async function readJsonBodyWithBytes(
+  req: IncomingMessage,
+): Promise<{ value: Record<string, unknown>; bytes: Buffer }> {
+  const empty = { value: {}, bytes: Buffer.alloc(0) };
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody) return {};
+  if (!hasBody) return empty;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
     req.resume();
@@ -34,8 +42,9 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
     }
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
+  const bytes = Buffer.concat(chunks);
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return { value: {}, bytes };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -49,7 +58,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new DomainError('VALIDATION_FAILED', 'The request body must be a JSON object');
   }
-  return parsed as Record<string, unknown>;
+  return { value: parsed as Record<string, unknown>, bytes };
 }
 
 function tooLarge() {

@@ -1,5 +1,6 @@
 import type { Database } from '@crm/db';
 import type { DeliveryOptions } from '@crm/webhooks';
+import type { EngineOptions } from '@crm/workflows';
 import { Logger as GraphileLogger, type Runner, run, type Logger as WorkerLogger } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from '../logger.ts';
@@ -10,6 +11,7 @@ export interface WorkerOptions {
   db: Database;
   logger: Logger;
   outbound: DeliveryOptions;
+  workflows: EngineOptions;
   concurrency?: number;
   pollIntervalMs?: number;
 }
@@ -32,7 +34,7 @@ export async function startWorker(options: WorkerOptions): Promise<Runner> {
       worker: { localQueue: { size: concurrency + 1 }, completeJobBatchDelay: 2, failJobBatchDelay: 2 },
     },
     pollInterval: options.pollIntervalMs ?? 1_000,
-    taskList: createTaskList(options.db, log, options.outbound),
+    taskList: createTaskList(options.db, log, options.outbound, options.workflows),
     crontab,
     noHandleSignals: true,
     logger,

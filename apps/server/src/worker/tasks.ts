@@ -3,10 +3,13 @@ import {
   fanOutEvent,
   pruneIdempotencyKeys,
   pruneRateLimitBuckets,
+  pruneRuns,
   pruneWebhookHistory,
   purgeTrash,
+  startEventWorkflows,
 } from '@crm/domain';
 import { type DeliveryOptions, deliverWebhook } from '@crm/webhooks';
+import { type EngineOptions, executeRun } from '@crm/workflows';
 import type { TaskList } from 'graphile-worker';
 import { z } from 'zod';
 import type { Logger } from '../logger.ts';
@@ -14,9 +17,15 @@ import { unlockStuckJobs } from './unlock-stuck-jobs.ts';
 
 const eventJob = z.object({ eventId: z.string() });
 const deliveryJob = z.object({ deliveryId: z.string() });
+const runJob = z.object({ runId: z.string() });
 
 /** Background jobs, one entry per task; payloads are parsed before use (old jobs may linger). */
-export function createTaskList(db: Database, logger: Logger, outbound: DeliveryOptions): TaskList {
+export function createTaskList(
+  db: Database,
+  logger: Logger,
+  outbound: DeliveryOptions,
+  workflows: EngineOptions,
+): TaskList {
   return {
     fan_out_event: async (payload) => {
       await fanOutEvent(db, eventJob.parse(payload).eventId);
@@ -25,6 +34,14 @@ export function createTaskList(db: Database, logger: Logger, outbound: DeliveryO
       const { deliveryId } = deliveryJob.parse(payload);
       const verdict = await deliverWebhook(db, deliveryId, outbound);
       if (verdict === 'disabled') logger.warn({ deliveryId }, 'webhook subscription disabled');
+    },
+    start_event_workflows: async (payload) => {
+      await startEventWorkflows(db, eventJob.parse(payload).eventId);
+    },
+    run_workflow: async (payload) => {
+      const { runId } = runJob.parse(payload);
+      const outcome = await executeRun(db, runId, workflows);
+      if (outcome === 'retry-scheduled') logger.info({ runId }, 'workflow step failed; retry scheduled');
     },
     unlock_stuck_jobs: async (_payload, helpers) => {
       const unlocked = await unlockStuckJobs(helpers);
@@ -43,13 +60,16 @@ export function createTaskList(db: Database, logger: Logger, outbound: DeliveryO
     prune_webhook_history: async () => {
       await pruneWebhookHistory(db);
     },
+    prune_workflow_runs: async () => {
+      await pruneRuns(db);
+    },
   };
 }
 
 /**
  * Records in Trash are purged daily (contract §4); rate-limit buckets every 10 minutes;
- * Idempotency-Key records past their 24 hours, and events and delivery attempts past their
- * 30 days, every hour; jobs of dead workers are released every minute.
+ * Idempotency-Key records past their 24 hours, and events, delivery attempts and workflow
+ * runs past their 30 days, every hour; jobs of dead workers are released every minute.
  */
 export const crontab = [
   '* * * * * unlock_stuck_jobs ?max=1',
@@ -57,4 +77,5 @@ export const crontab = [
   '*/10 * * * * prune_rate_limits ?max=1',
   '17 * * * * prune_idempotency_keys ?max=1',
   '23 * * * * prune_webhook_history ?max=1',
+  '29 * * * * prune_workflow_runs ?max=1',
 ].join('\n');

@@ -6,8 +6,10 @@ import { eventsRouter } from './events/index.ts';
 import { foldersRouter } from './folders/index.ts';
 import { pipelinesRouter } from './pipelines/index.ts';
 import { recordsRouter } from './records/index.ts';
+import { runsRouter } from './runs/index.ts';
 import { tasksRouter } from './tasks/index.ts';
 import { webhooksRouter } from './webhooks/index.ts';
+import { workflowsRouter } from './workflows/index.ts';
 import { workspaceRouter } from './workspace/index.ts';
 
 export const appRouter = router({
@@ -18,8 +20,10 @@ export const appRouter = router({
   folders: foldersRouter,
   pipelines: pipelinesRouter,
   records: recordsRouter,
+  runs: runsRouter,
   tasks: tasksRouter,
   webhooks: webhooksRouter,
+  workflows: workflowsRouter,
   workspace: workspaceRouter,
 });
 

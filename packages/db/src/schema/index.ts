@@ -6,4 +6,5 @@ export * from './pipelines.ts';
 export * from './rate-limits.ts';
 export * from './records.ts';
 export * from './webhooks.ts';
+export * from './workflows.ts';
 export * from './workspaces.ts';

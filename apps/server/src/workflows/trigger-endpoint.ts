@@ -1,0 +1,149 @@
+import { toErrorResponse } from '@crm/api';
+import type { Database } from '@crm/db';
+import {
+  assertIdempotencyKey,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  consumeRateLimit,
+  DomainError,
+  findTriggerWorkflow,
+  queueTriggeredRun,
+  releaseIdempotencyKey,
+  requestFingerprint,
+  type TriggerWorkflow,
+  verifyTriggerSignature,
+} from '@crm/domain';
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { AppState } from '../http/state.ts';
+import { readJsonBodyWithBytes } from '../rest/read-body.ts';
+
+export const TRIGGER_PATH = '/api/webhooks/trigger/:workflowId';
+
+export interface TriggerDeps {
+  db: Database;
+  /** Where rate-limit counters are written; default `db`. */
+  countersDb?: Database;
+}
+
+/** Contract §7 answers `{ ok: false, error: { … } }`: the error body of §2 beside `ok`. */
+function sendTriggerError(ctx: ParameterizedContext<AppState>, error: unknown) {
+  const response = toErrorResponse(error, ctx.state.requestId);
+  if (response.status >= 500) {
+    ctx.state.log.error({ err: error, code: response.body.error.code }, 'trigger failed');
+  }
+  ctx.status = response.status;
+  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  ctx.body = { ok: false, ...response.body };
+}
+
+/**
+ * `POST /api/webhooks/trigger/{workflowId}` (spec §6, contract §7): no API key — the URL's
+ * random id is the secret, optionally backed by an HMAC signature. Answers 200
+ * `{ ok, workflowId, runId }` once the run and its job are committed; the run happens after.
+ * Order of checks: the workflow (one 404 for every kind of unknown), the body (413, 415,
+ * 400), the signature (401), the workflow's rate limit (429), the Idempotency-Key, `recordId`.
+ */
+export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
+  const { db } = deps;
+  const countersDb = deps.countersDb ?? db;
+  return async (ctx) => {
+    try {
+      const workflow = await findTriggerWorkflow(db, ctx.params.workflowId ?? '');
+      const { value: body, bytes } = await readJsonBodyWithBytes(ctx.req);
+      verifyTriggerSignature(workflow, bytes, ctx.get('X-Service-Signature') || undefined);
+      await consumeTriggerLimit(ctx, countersDb, workflow);
+      const key = ctx.get('Idempotency-Key');
+      if (!key) {
+        answer(ctx, 200, {
+          ok: true,
+          workflowId: workflow.id,
+          runId: await queueTriggeredRun(db, workflow, body),
+        });
+        return;
+      }
+      await acceptOnce(ctx, db, workflow, key, body);
+    } catch (error) {
+      sendTriggerError(ctx, error);
+    }
+  };
+}
+
+function answer(ctx: ParameterizedContext<AppState>, status: number, body: unknown) {
+  ctx.status = status;
+  ctx.body = body;
+}
+
+async function consumeTriggerLimit(
+  ctx: ParameterizedContext<AppState>,
+  countersDb: Database,
+  workflow: TriggerWorkflow,
+) {
+  const limit = await consumeRateLimit(countersDb, `wf:${workflow.id}`, workflow.rateLimitPerMinute);
+  ctx.set('RateLimit-Limit', String(limit.limit));
+  ctx.set('RateLimit-Remaining', String(limit.remaining));
+  ctx.set('RateLimit-Reset', String(limit.resetSeconds));
+  if (!limit.allowed) {
+    throw new DomainError(
+      'RATE_LIMITED',
+      `This workflow accepts ${limit.limit} calls a minute; retry in ${limit.retryAfterSeconds} s`,
+      { headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+    );
+  }
+}
+
+/**
+ * With `Idempotency-Key` (as on the REST API, scoped to the workflow's workspace): the first
+ * call queues the run and its answer is kept 24 h; the same key and body again answer the
+ * same `runId` with `Idempotent-Replayed: true`; another body is 422; 409 while the first is
+ * still being accepted.
+ */
+async function acceptOnce(
+  ctx: ParameterizedContext<AppState>,
+  db: Database,
+  workflow: TriggerWorkflow,
+  key: string,
+  body: Record<string, unknown>,
+) {
+  assertIdempotencyKey(key);
+  const fingerprint = requestFingerprint('POST', `/api/webhooks/trigger/${workflow.id}`, body);
+  const claim = await claimIdempotencyKey(db, workflow.workspaceId, key, fingerprint);
+  switch (claim.kind) {
+    case 'mismatch':
+      throw new DomainError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was already used with a different request',
+      );
+    case 'running':
+      throw new DomainError(
+        'CONFLICT',
+        'A request with this Idempotency-Key is still running; retry shortly',
+      );
+    case 'replay':
+      ctx.set('Idempotent-Replayed', 'true');
+      ctx.type = 'application/json';
+      answer(ctx, claim.status, claim.body);
+      return;
+    case 'claimed':
+      break;
+  }
+  let result: { status: number; body: unknown };
+  try {
+    result = {
+      status: 200,
+      body: { ok: true, workflowId: workflow.id, runId: await queueTriggeredRun(db, workflow, body) },
+    };
+  } catch (error) {
+    const response = toErrorResponse(error, ctx.state.requestId);
+    if (response.status >= 500) {
+      await releaseIdempotencyKey(db, workflow.workspaceId, key).catch(() => undefined);
+      throw error;
+    }
+    result = { status: response.status, body: { ok: false, ...response.body } };
+  }
+  await completeIdempotencyKey(db, workflow.workspaceId, key, {
+    status: result.status,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(result.body),
+  });
+  answer(ctx, result.status, result.body);
+}

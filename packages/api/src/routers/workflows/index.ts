@@ -1,0 +1,165 @@
+import {
+  createWorkflow,
+  createWorkflowInput,
+  deletedOutput,
+  deleteWorkflow,
+  envelope,
+  findRuns,
+  findRunsInput,
+  findWorkflows,
+  findWorkflowsInput,
+  getWorkflow,
+  listEnvelope,
+  rotateWorkflowSecret,
+  runOutput,
+  setWorkflowEnabled,
+  updateWorkflow,
+  updateWorkflowInput,
+  workflowIdInput,
+  workflowOutput,
+  workflowWithSecretOutput,
+} from '@crm/domain';
+import type { ApiContext } from '../../context.ts';
+import { authedProcedure, router } from '../../trpc.ts';
+
+const tags = ['Workflows'];
+const one = envelope(workflowOutput);
+const withSecret = envelope(workflowWithSecretOutput);
+
+const saveOptions = (ctx: ApiContext) => ({
+  baseUrl: ctx.services.baseUrl,
+  checkOutboundUrl: (url: string) => ctx.services.checkOutboundUrl(url),
+});
+
+export const workflowsRouter = router({
+  list: authedProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/workflows', tags, summary: 'List workflows (automations)' },
+    })
+    .input(findWorkflowsInput)
+    .output(listEnvelope(workflowOutput))
+    .query(({ ctx, input }) => findWorkflows(ctx.db, ctx.actor, input, ctx.services.baseUrl)),
+
+  get: authedProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/workflows/{id}', tags, summary: 'Get a workflow' },
+      errors: [404],
+    })
+    .input(workflowIdInput)
+    .output(one)
+    .query(async ({ ctx, input }) => ({
+      data: await getWorkflow(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
+    })),
+
+  create: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/workflows',
+        tags,
+        summary: 'Create a workflow',
+        description:
+          'A trigger (INCOMING_WEBHOOK, whose `trigger.url` is the address to POST to, or an event kind) and up to 20 actions, each `{ type, ...parameters }`, checked now: a bad parameter or template is a 400 naming it. With `requireSignature: true` the answer carries the `secret`, shown only here and on rotation.',
+      },
+      successStatus: 201,
+    })
+    .input(createWorkflowInput)
+    .output(withSecret)
+    .mutation(async ({ ctx, input }) => ({
+      data: await createWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)),
+    })),
+
+  update: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/workflows/{id}',
+        tags,
+        summary: 'Update a workflow',
+        description:
+          'Fields not given stay; `actions` replaces the list. Runs already queued keep the actions they started with. `secret` is set only when `requireSignature: true` created one.',
+      },
+      errors: [404],
+    })
+    .input(updateWorkflowInput)
+    .output(withSecret)
+    .mutation(async ({ ctx, input }) => ({
+      data: await updateWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)),
+    })),
+
+  enable: authedProcedure
+    .meta({
+      openapi: { method: 'POST', path: '/workflows/{id}/enable', tags, summary: 'Enable a workflow' },
+      errors: [404],
+    })
+    .input(workflowIdInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({
+      data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, true, ctx.services.baseUrl),
+    })),
+
+  disable: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/workflows/{id}/disable',
+        tags,
+        summary: 'Disable a workflow',
+        description: 'Its trigger URL answers 404 and its events start nothing until it is enabled again.',
+      },
+      errors: [404],
+    })
+    .input(workflowIdInput)
+    .output(one)
+    .mutation(async ({ ctx, input }) => ({
+      data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, false, ctx.services.baseUrl),
+    })),
+
+  delete: authedProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/workflows/{id}',
+        tags,
+        summary: 'Delete a workflow',
+        description: 'Permanent; its run history goes with it.',
+      },
+      errors: [404],
+    })
+    .input(workflowIdInput)
+    .output(deletedOutput)
+    .mutation(async ({ ctx, input }) => ({ data: await deleteWorkflow(ctx.db, ctx.actor, input.id) })),
+
+  rotateSecret: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/workflows/{id}/rotate-secret',
+        tags,
+        summary: 'Create or rotate the signing secret of a workflow',
+        description:
+          'Returns the new secret once; from now on incoming calls must be signed. A previous secret is still accepted for 24 hours.',
+      },
+      errors: [404],
+    })
+    .input(workflowIdInput)
+    .output(withSecret)
+    .mutation(async ({ ctx, input }) => ({
+      data: await rotateWorkflowSecret(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
+    })),
+
+  runs: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/workflows/{id}/runs',
+        tags,
+        summary: 'List the runs of a workflow',
+        description: 'Newest first, each with every step’s input, output or error and timings. Kept 30 days.',
+      },
+      errors: [404],
+    })
+    .input(findRunsInput)
+    .output(listEnvelope(runOutput))
+    .query(({ ctx, input }) => findRuns(ctx.db, ctx.actor, input)),
+});

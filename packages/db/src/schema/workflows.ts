@@ -1,0 +1,128 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
+import { workspaces } from './workspaces.ts';
+
+/**
+ * An automation (contract §7): a trigger and the actions it runs, in order. The id carries
+ * 128 random bits because the incoming-webhook URL built from it is its only secret.
+ */
+export const workflows = pgTable(
+  'workflows',
+  {
+    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text().primaryKey(),
+    name: text().notNull(),
+    enabled: boolean().notNull().default(true),
+    /** `INCOMING_WEBHOOK`, or an event kind of contract §6 (`record.created`…). */
+    triggerType: text().notNull(),
+    /** The actions as saved (validated when saved): `[{ type, ...params }]`. */
+    actions: jsonb().$type<Record<string, unknown>[]>().notNull(),
+    /** When set, incoming calls must carry `X-Service-Signature` made with it. */
+    secret: text(),
+    /** The secret before the last rotation; also accepted until `previousSecretExpiresAt`. */
+    previousSecret: text(),
+    previousSecretExpiresAt: instant(),
+    /** Incoming calls accepted per minute (sliding window). */
+    rateLimitPerMinute: integer().notNull().default(600),
+    /** The user whose name the runs act under (comment author, event actor). */
+    createdBy: text().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('workflows_workspace_id_key').on(t.workspaceId, t.id),
+    index('workflows_workspace_created_idx').on(
+      t.workspaceId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // Event triggers are looked up on every event of the workspace.
+    index('workflows_event_trigger_idx')
+      .on(t.workspaceId, t.triggerType)
+      .where(sql`${t.enabled} and ${t.triggerType} <> 'INCOMING_WEBHOOK'`),
+  ],
+);
+
+export const runStatuses = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
+export type RunStatus = (typeof runStatuses)[number];
+
+export const stepStatuses = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'SKIPPED'] as const;
+export type StepStatus = (typeof stepStatuses)[number];
+
+/** What a run keeps of one action: the rendered input, the output or the error, timings. */
+export interface RunStep {
+  index: number;
+  action: string;
+  status: StepStatus;
+  input: unknown;
+  output: unknown;
+  error: string | null;
+  attempts: number;
+  /** When a failed step is tried again; null otherwise. */
+  nextAttemptAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** One execution of a workflow, with every step's record; kept 30 days. */
+export const workflowRuns = pgTable(
+  'workflow_runs',
+  {
+    workspaceId: workspaceId(),
+    id: text().primaryKey(),
+    workflowId: text().notNull(),
+    status: text({ enum: runStatuses }).notNull().default('QUEUED'),
+    /** What started it: INCOMING_WEBHOOK, EVENT or RERUN. */
+    trigger: text().notNull(),
+    /** The trigger payload: the incoming body, or the event. */
+    input: jsonb().notNull(),
+    /** The context record given by the trigger. */
+    recordId: text(),
+    /** The context record now: the trigger's, or the one an earlier step created or changed. */
+    contextRecordId: text(),
+    /** The actions as they were when the run was queued; later edits do not change a run. */
+    actions: jsonb().$type<Record<string, unknown>[]>().notNull(),
+    steps: jsonb().$type<RunStep[]>().notNull().default([]),
+    /** Index of the next step to run. */
+    nextStep: integer().notNull().default(0),
+    /** Why the run failed, in words. */
+    error: text(),
+    rerunOf: text(),
+    /** The event that started it, for event triggers (one run per workflow and event). */
+    eventId: text(),
+    createdAt: createdAt(),
+    startedAt: instant(),
+    finishedAt: instant(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique('workflow_runs_workspace_id_key').on(t.workspaceId, t.id),
+    foreignKey({
+      name: 'workflow_runs_workflow_fk',
+      columns: [t.workspaceId, t.workflowId],
+      foreignColumns: [workflows.workspaceId, workflows.id],
+    }).onDelete('cascade'),
+    index('workflow_runs_workflow_created_idx').on(
+      t.workspaceId,
+      t.workflowId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('workflow_runs_created_idx').on(t.createdAt),
+    // An event starts a workflow once, however often the job that starts it is retried.
+    uniqueIndex('workflow_runs_event_idx')
+      .on(t.workspaceId, t.workflowId, t.eventId)
+      .where(sql`${t.eventId} is not null`),
+  ],
+);

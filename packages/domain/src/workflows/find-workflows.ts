@@ -1,0 +1,52 @@
+import type { Database, Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Actor } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import { afterCursor, keysetOrder } from '../shared/keyset.ts';
+import { resolvePaging, toPage } from '../shared/paging.ts';
+import type { findWorkflowsInput } from './schemas.ts';
+import { serializeWorkflow, type WorkflowRow } from './serialize.ts';
+
+/** A workflow of the actor's workspace; a malformed id or another workspace's is a 404. */
+export async function loadWorkflow(
+  tx: Executor,
+  actor: Pick<Actor, 'workspaceId'>,
+  id: string,
+  options: { lock?: 'update' | 'share' } = {},
+): Promise<WorkflowRow> {
+  if (!isId('workflow', id)) throw notFound('Workflow', id);
+  const w = schema.workflows;
+  const query = tx
+    .select()
+    .from(w)
+    .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)));
+  const [row] = await (options.lock ? query.for(options.lock) : query);
+  if (!row) throw notFound('Workflow', id);
+  return row;
+}
+
+/** A page of the workspace's workflows, newest first. */
+export async function findWorkflows(
+  db: Database,
+  actor: Actor,
+  input: z.infer<typeof findWorkflowsInput>,
+  baseUrl: string,
+) {
+  const paging = resolvePaging(input);
+  const w = schema.workflows;
+  const rows = await db
+    .select()
+    .from(w)
+    .where(and(eq(w.workspaceId, actor.workspaceId), afterCursor(w.createdAt, w.id, paging, 'desc')))
+    .orderBy(...keysetOrder(w.createdAt, w.id, 'desc'))
+    .limit(paging.pageSize + 1)
+    .offset(paging.kind === 'offset' ? paging.offset : 0);
+  return toPage(rows, paging, (row) => serializeWorkflow(row, baseUrl));
+}
+
+export async function getWorkflow(db: Database, actor: Actor, id: string, baseUrl: string) {
+  return serializeWorkflow(await loadWorkflow(db, actor, id), baseUrl);
+}

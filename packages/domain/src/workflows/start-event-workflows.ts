@@ -1,0 +1,35 @@
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
+import { queueRun } from './runs.ts';
+
+/**
+ * Starts a run of every enabled workflow triggered by the event's kind, with the event as
+ * the trigger payload and its record (if any) as the context record. Run by a job the event's
+ * own transaction queued; a retried job starts nothing twice (one run per workflow and event).
+ */
+export async function startEventWorkflows(db: Database, eventId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [event] = await tx.select().from(schema.events).where(eq(schema.events.id, eventId));
+    if (!event) return 0;
+    const w = schema.workflows;
+    const flows = await tx
+      .select({ id: w.id, actions: w.actions })
+      .from(w)
+      .where(and(eq(w.workspaceId, event.workspaceId), eq(w.enabled, true), eq(w.triggerType, event.type)));
+    const payload = event.payload as Record<string, unknown>;
+    const recordId = typeof payload.recordId === 'string' ? payload.recordId : null;
+    for (const flow of flows) {
+      await queueRun(tx, {
+        workspaceId: event.workspaceId,
+        workflowId: flow.id,
+        trigger: 'EVENT',
+        input: payload,
+        recordId,
+        actions: flow.actions,
+        eventId: event.id,
+      });
+    }
+    return flows.length;
+  });
+}

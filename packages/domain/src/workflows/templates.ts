@@ -1,0 +1,129 @@
+/**
+ * `{{ … }}` templates in workflow actions (contract §7). A template names a value by path —
+ * `trigger.body.email`, `trigger.recordId`, `record.title`, `record.data.company`,
+ * `steps.0.output.id` — and nothing else: there are no expressions, filters or calls, so a
+ * template never runs code. Paths are checked when the workflow is saved and read at run time.
+ */
+
+const TEMPLATE = /\{\{([^{}]*)\}\}/g;
+const SEGMENT = /^[A-Za-z0-9_$-]+$/;
+const ROOTS = ['trigger', 'record', 'steps'] as const;
+
+/** What templates can read while a run executes. */
+export interface TemplateScope {
+  trigger: { body: unknown; recordId: string | null; type: string };
+  /** The context record (its API shape), or null when the run has none yet. */
+  record: unknown;
+  /** Earlier steps: `steps[i].output`. */
+  steps: { output: unknown }[];
+}
+
+/**
+ * The problems of the templates in `text`, for an action at `stepIndex` (so `steps.<n>` may
+ * only name an earlier step). Empty when the text is fine.
+ */
+export function templateProblems(text: string, stepIndex: number): string[] {
+  const problems: string[] = [];
+  const stripped = text.replace(TEMPLATE, (_match, inner: string) => {
+    const problem = pathProblem(inner.trim(), stepIndex);
+    if (problem) problems.push(problem);
+    return '';
+  });
+  if (stripped.includes('{{') || stripped.includes('}}')) {
+    problems.push('has an unbalanced {{ or }}');
+  }
+  return problems;
+}
+
+function pathProblem(path: string, stepIndex: number): string | null {
+  if (path === '') return 'has an empty {{ }}';
+  const segments = path.split('.');
+  const root = segments[0]!;
+  if (!(ROOTS as readonly string[]).includes(root)) {
+    return `{{ ${path} }} must start with trigger, record or steps`;
+  }
+  if (segments.some((s) => !SEGMENT.test(s))) {
+    return `{{ ${path} }} is not a path of names and numbers separated by dots`;
+  }
+  if (root === 'steps') {
+    const n = segments[1];
+    if (n === undefined || !/^\d+$/.test(n))
+      return `{{ ${path} }} must name a step by its number: steps.0.output…`;
+    if (Number(n) >= stepIndex) return `{{ ${path} }} names step ${n}, which does not run before this one`;
+    if (segments.length > 2 && segments[2] !== 'output')
+      return `{{ ${path} }}: a step offers only its output`;
+  }
+  return null;
+}
+
+/** Every template problem found in the strings of `value` (deeply), with the path of each. */
+export function collectTemplateProblems(
+  value: unknown,
+  stepIndex: number,
+  path: string,
+  out: { path: string; message: string }[],
+): void {
+  if (typeof value === 'string') {
+    for (const message of templateProblems(value, stepIndex)) out.push({ path, message });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      collectTemplateProblems(item, stepIndex, `${path}.${i}`, out);
+    });
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      collectTemplateProblems(item, stepIndex, `${path}.${key}`, out);
+    }
+  }
+}
+
+/** True when the string holds at least one template. */
+export function hasTemplate(text: string): boolean {
+  TEMPLATE.lastIndex = 0;
+  return TEMPLATE.test(text);
+}
+
+function lookup(scope: TemplateScope, path: string): unknown {
+  let current: unknown = scope;
+  for (const segment of path.split('.')) {
+    if (current === null || current === undefined) return undefined;
+    if (Array.isArray(current)) {
+      current = /^\d+$/.test(segment) ? current[Number(segment)] : undefined;
+    } else if (typeof current === 'object') {
+      current = Object.hasOwn(current, segment) ? (current as Record<string, unknown>)[segment] : undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+function asText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * Renders one string. A string that is exactly one template gives the value itself (a
+ * number stays a number, a missing value is null); otherwise each template is replaced by
+ * its value as text (missing → empty).
+ */
+export function renderString(text: string, scope: TemplateScope): unknown {
+  const whole = /^\{\{([^{}]*)\}\}$/.exec(text);
+  if (whole) {
+    const value = lookup(scope, whole[1]!.trim());
+    return value === undefined ? null : value;
+  }
+  return text.replace(TEMPLATE, (_match, inner: string) => asText(lookup(scope, inner.trim())));
+}
+
+/** Renders every string inside `value` (objects and arrays deeply); other values stay. */
+export function renderValue(value: unknown, scope: TemplateScope): unknown {
+  if (typeof value === 'string') return renderString(value, scope);
+  if (Array.isArray(value)) return value.map((item) => renderValue(item, scope));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderValue(v, scope)]));
+  }
+  return value;
+}

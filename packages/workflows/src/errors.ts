@@ -1,0 +1,34 @@
+import { DomainError } from '@crm/domain';
+import { z } from 'zod';
+
+/**
+ * A step failure. `permanent` ones (invalid input after rendering, a missing context record, a
+ * refused address) fail the run at once: trying again cannot help. The others (a receiver's
+ * 5xx, a timeout, a lost database connection) are retried with backoff.
+ */
+export class StepError extends Error {
+  override readonly name = 'StepError';
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Turns whatever a step threw into a StepError with a message fit for the run history. */
+export function toStepError(error: unknown): StepError {
+  if (error instanceof StepError) return error;
+  if (error instanceof z.ZodError) {
+    const issues = error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
+    return new StepError(`invalid input after rendering templates: ${issues.join('; ')}`, true);
+  }
+  if (error instanceof DomainError) {
+    const details = error.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
+    const message =
+      details && !error.message.includes(details) ? `${error.message} (${details})` : error.message;
+    // 4xx outcomes (invalid, not found, forbidden) will not change on a retry; 5xx may.
+    return new StepError(message, error.status < 500);
+  }
+  return new StepError(error instanceof Error ? error.message : String(error), false);
+}

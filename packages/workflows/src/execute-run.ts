@@ -1,0 +1,228 @@
+import { type Database, type Executor, schema } from '@crm/db';
+import type { RunStep } from '@crm/db/schema';
+import { type Actor, conditionOperators, type RunRow, renderValue } from '@crm/domain';
+import { eq, sql } from 'drizzle-orm';
+import { evaluateCondition } from './condition.ts';
+import { StepError, toStepError } from './errors.ts';
+import { type HttpActionOptions, runHttpAction } from './http-action.ts';
+import { recordActions, type StepResult } from './record-actions.ts';
+import { MAX_STEP_ATTEMPTS, type StepRetryPolicy, stepRetryDelayMs } from './retry.ts';
+import { buildScope, loadRunActor } from './run-context.ts';
+
+export interface EngineOptions {
+  http: HttpActionOptions;
+  retry: StepRetryPolicy;
+  /**
+   * A job runs steps for at most this long, then queues its continuation: jobs stay short, so
+   * a job held by a worker that died is recognised and released quickly.
+   */
+  jobBudgetMs?: number;
+}
+
+export type RunOutcome = 'gone' | 'finished' | 'retry-scheduled' | 'continued';
+
+/** Another worker recorded this step first (a released job ran twice); this one stops. */
+class LostRace extends Error {}
+
+/**
+ * Executes a run from its next step (the `run_workflow` job). Each step's result is stored as
+ * soon as it is known — for steps that change CRM data, in the same transaction as the change
+ * — so a run resumed after a crash or a retry never repeats a step that succeeded. A failing
+ * step is retried with backoff by a later job (5 attempts), then the run fails with the reason.
+ */
+export async function executeRun(db: Database, runId: string, options: EngineOptions): Promise<RunOutcome> {
+  const started = Date.now();
+  const budget = options.jobBudgetMs ?? 30_000;
+  let actor: Actor | null | undefined;
+  for (;;) {
+    const [run] = await db.select().from(schema.workflowRuns).where(eq(schema.workflowRuns.id, runId));
+    if (!run) return 'gone';
+    if (run.status === 'SUCCEEDED' || run.status === 'FAILED') return 'finished';
+    if (run.nextStep >= run.actions.length) {
+      await saveProgress(db, run, { steps: run.steps, status: 'SUCCEEDED' });
+      return 'finished';
+    }
+    actor ??= await loadRunActor(db, run);
+    if (!actor) {
+      await saveProgress(db, run, {
+        steps: run.steps,
+        status: 'FAILED',
+        error: 'The workspace has no member left to act as',
+      });
+      return 'finished';
+    }
+    if (Date.now() - started > budget) {
+      await queueContinuation(db, run.id, 0);
+      return 'continued';
+    }
+    const outcome = await executeStep(db, run, actor, options);
+    if (outcome !== 'next') return outcome;
+  }
+}
+
+function stepsWith(run: RunRow, index: number, step: RunStep, rest?: 'SKIPPED'): RunStep[] {
+  const steps = run.actions.map((action, i) => run.steps[i] ?? emptyStep(i, String(action.type)));
+  steps[index] = step;
+  if (rest) {
+    for (let i = index + 1; i < steps.length; i++) steps[i] = { ...steps[i]!, status: rest };
+  }
+  return steps;
+}
+
+function emptyStep(index: number, action: string): RunStep {
+  return {
+    index,
+    action,
+    status: 'PENDING',
+    input: null,
+    output: null,
+    error: null,
+    attempts: 0,
+    nextAttemptAt: null,
+    startedAt: null,
+    finishedAt: null,
+  };
+}
+
+async function executeStep(
+  db: Database,
+  run: RunRow,
+  actor: Actor,
+  options: EngineOptions,
+): Promise<'next' | RunOutcome> {
+  const index = run.nextStep;
+  const { type, ...params } = run.actions[index]! as { type: string } & Record<string, unknown>;
+  const attempts = (run.steps[index]?.attempts ?? 0) + 1;
+  const startedAt = new Date();
+  let input: unknown = null;
+  // The run shows RUNNING (and when it started) while its first step runs.
+  if (run.status === 'QUEUED') {
+    await db.execute(
+      sql`update workflow_runs set status = 'RUNNING', started_at = coalesce(started_at, now()), updated_at = now()
+           where id = ${run.id} and status = 'QUEUED'`,
+    );
+  }
+  const done = (result: StepResult): RunStep => ({
+    index,
+    action: type,
+    status: 'SUCCEEDED',
+    input,
+    output: result.output ?? null,
+    error: null,
+    attempts,
+    nextAttemptAt: null,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+  });
+  try {
+    const scope = await buildScope(db, run, actor);
+    const rendered = renderValue(params, scope) as Record<string, unknown>;
+    input = rendered;
+    if (type === 'HTTP_REQUEST') {
+      const result = await runHttpAction(rendered, options.http);
+      await saveProgress(db, run, { steps: stepsWith(run, index, done(result)), advance: true });
+    } else if (type === 'CONDITION') {
+      const operator = rendered.operator as (typeof conditionOperators)[number];
+      if (!conditionOperators.includes(operator))
+        throw new StepError(`unknown operator ${String(operator)}`, true);
+      const passed = evaluateCondition(rendered.left, operator, rendered.right);
+      const steps = stepsWith(run, index, done({ output: { passed } }), passed ? undefined : 'SKIPPED');
+      await saveProgress(db, run, {
+        steps,
+        advance: true,
+        ...(passed ? {} : { status: 'SUCCEEDED' as const }),
+      });
+      if (!passed) return 'finished';
+    } else {
+      const perform = recordActions[type];
+      if (!perform) throw new StepError(`unknown action ${type}`, true);
+      await db.transaction(async (tx) => {
+        // Marks the changes of this transaction as a workflow's: they start no workflows.
+        await tx.execute(sql`select set_config('crm.workflow_run', ${run.id}, true)`);
+        const result = await perform(tx, rendered, { actor, recordId: run.contextRecordId, now: startedAt });
+        await saveProgress(tx, run, {
+          steps: stepsWith(run, index, done(result)),
+          advance: true,
+          contextRecordId: result.contextRecordId ?? null,
+        });
+      });
+    }
+    return 'next';
+  } catch (error) {
+    if (error instanceof LostRace) return 'finished';
+    const failure = toStepError(error);
+    const last = failure.permanent || attempts >= MAX_STEP_ATTEMPTS;
+    const delayMs = last ? 0 : stepRetryDelayMs(attempts, options.retry);
+    const step: RunStep = {
+      index,
+      action: type,
+      status: 'FAILED',
+      input,
+      output: null,
+      error: failure.message,
+      attempts,
+      nextAttemptAt: last ? null : new Date(Date.now() + delayMs).toISOString(),
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+    };
+    if (last) {
+      const why = failure.permanent ? '' : ` after ${attempts} attempts`;
+      await saveProgress(db, run, {
+        steps: stepsWith(run, index, step, 'SKIPPED'),
+        status: 'FAILED',
+        error: `Step ${index} (${type}) failed${why}: ${failure.message}`,
+      }).catch(ignoreLostRace);
+      return 'finished';
+    }
+    await db
+      .transaction(async (tx) => {
+        await saveProgress(tx, run, { steps: stepsWith(run, index, step) });
+        await queueContinuation(tx, run.id, delayMs);
+      })
+      .catch(ignoreLostRace);
+    return 'retry-scheduled';
+  }
+}
+
+function ignoreLostRace(error: unknown) {
+  if (!(error instanceof LostRace)) throw error;
+}
+
+/**
+ * Stores a run's progress, only if no other worker moved it on since it was read (the step
+ * index is the version): otherwise LostRace, which rolls back the caller's transaction.
+ */
+async function saveProgress(
+  tx: Executor,
+  run: RunRow,
+  change: {
+    steps: RunStep[];
+    advance?: boolean;
+    status?: 'SUCCEEDED' | 'FAILED';
+    error?: string;
+    contextRecordId?: string | null;
+  },
+): Promise<void> {
+  const nextStep = change.advance ? run.nextStep + 1 : run.nextStep;
+  const finished = change.status !== undefined || (change.advance === true && nextStep >= run.actions.length);
+  const status = change.status ?? (finished ? 'SUCCEEDED' : 'RUNNING');
+  const result = await tx.execute(sql`
+    update workflow_runs
+       set steps = ${JSON.stringify(change.steps)}::jsonb,
+           next_step = ${nextStep},
+           status = ${status},
+           error = ${change.error ?? null},
+           context_record_id = coalesce(${change.contextRecordId ?? null}, context_record_id),
+           started_at = coalesce(started_at, now()),
+           finished_at = ${finished ? sql`now()` : sql`null`},
+           updated_at = now()
+     where id = ${run.id} and next_step = ${run.nextStep} and status in ('QUEUED', 'RUNNING')`);
+  if (result.rowCount === 0) throw new LostRace();
+}
+
+/** The run's next job: now (a continuation) or after a retry delay. The run id is its key. */
+async function queueContinuation(tx: Executor, runId: string, delayMs: number): Promise<void> {
+  await tx.execute(sql`
+    select graphile_worker.add_job('run_workflow', json_build_object('runId', ${runId}::text),
+      run_at := now() + make_interval(secs => ${delayMs / 1000}), job_key := ${runId}, max_attempts := 25)`);
+}
