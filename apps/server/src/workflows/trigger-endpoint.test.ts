@@ -35,7 +35,12 @@ function trigger(workflowId: string, body: unknown, headers: Record<string, stri
 }
 
 async function runsOf(workflowId: string) {
-  const result = await app.service.db.execute<{ id: string; status: string; record_id: string | null; input: unknown }>(
+  const result = await app.service.db.execute<{
+    id: string;
+    status: string;
+    record_id: string | null;
+    input: unknown;
+  }>(
     sql`select id, status, record_id, input from workflow_runs where workflow_id = ${workflowId} order by created_at`,
   );
   return result.rows;
@@ -102,14 +107,19 @@ describe('POST /api/webhooks/trigger/{workflowId}', () => {
       expect(res.body.error.requestId).toBeTruthy();
       expect(withoutRequestId(res.body)).toEqual(withoutRequestId(answers[0]!.body));
     }
-    expect(answers[0]!.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'No enabled workflow at this URL' });
+    expect(answers[0]!.body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'No enabled workflow at this URL',
+    });
     expect(await runsOf(disabled.id)).toEqual([]);
   });
 
   it('refuses bodies that are not a JSON object, too large, or with a bad recordId — and queues nothing', async () => {
     const workflow = await createWorkflow();
     const path = `/api/webhooks/trigger/${workflow.id}`;
-    const form = await app.api(null, 'POST', path, 'name=Ada', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    const form = await app.api(null, 'POST', path, 'name=Ada', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(415);
     expect(form.body).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
     const malformed = await app.api(null, 'POST', path, '{"name": ', { 'Content-Type': 'application/json' });
@@ -123,18 +133,29 @@ describe('POST /api/webhooks/trigger/{workflowId}', () => {
 
     const numeric = await trigger(workflow.id, { recordId: 42 });
     expect(numeric.status).toBe(400);
-    expect(numeric.body.error.details).toEqual([{ path: 'recordId', message: 'must be a string (a record id)' }]);
+    expect(numeric.body.error.details).toEqual([
+      { path: 'recordId', message: 'must be a string (a record id)' },
+    ]);
     const unknown = await trigger(workflow.id, { recordId: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5' });
     expect(unknown.status).toBe(404);
     const other = await app.createWorkspace();
-    const foreign = await app.api(other.apiKey, 'POST', '/api/v1/records', { folderId: other.folderId, title: 'B' });
+    const foreign = await app.api(other.apiKey, 'POST', '/api/v1/records', {
+      folderId: other.folderId,
+      title: 'B',
+    });
     expect((await trigger(workflow.id, { recordId: foreign.body.data.id })).status).toBe(404);
-    const trashed = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId: ws.folderId, title: 'Gone' });
+    const trashed = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
+      folderId: ws.folderId,
+      title: 'Gone',
+    });
     await app.api(ws.apiKey, 'DELETE', `/api/v1/records/${trashed.body.data.id}`);
     expect((await trigger(workflow.id, { recordId: trashed.body.data.id })).status).toBe(404);
     expect(await runsOf(workflow.id)).toEqual([]);
 
-    const live = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId: ws.folderId, title: 'Here' });
+    const live = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
+      folderId: ws.folderId,
+      title: 'Here',
+    });
     const ok = await trigger(workflow.id, { recordId: live.body.data.id, note: 'hi' });
     expect(ok.status).toBe(200);
     expect((await runsOf(workflow.id)).map((r) => r.record_id)).toEqual([live.body.data.id]);
@@ -152,7 +173,8 @@ describe('POST /api/webhooks/trigger/{workflowId}', () => {
     const workflow = await createWorkflow({ requireSignature: true });
     expect(workflow.secret).toMatch(/^whsec_/);
     const body = JSON.stringify({ name: 'Signed' });
-    const sign = (secret: string, text: string) => `sha256=${createHmac('sha256', secret).update(text).digest('hex')}`;
+    const sign = (secret: string, text: string) =>
+      `sha256=${createHmac('sha256', secret).update(text).digest('hex')}`;
     const send = (signature?: string) =>
       app.api(null, 'POST', `/api/webhooks/trigger/${workflow.id}`, body, {
         'Content-Type': 'application/json',
@@ -181,13 +203,16 @@ describe('POST /api/webhooks/trigger/{workflowId}', () => {
   it('makes one run of 20 concurrent identical calls with one Idempotency-Key', async () => {
     const workflow = await createWorkflow();
     const calls = await Promise.all(
-      Array.from({ length: 20 }, () => trigger(workflow.id, { name: 'Once' }, { 'Idempotency-Key': 'form-123' })),
+      Array.from({ length: 20 }, () =>
+        trigger(workflow.id, { name: 'Once' }, { 'Idempotency-Key': 'form-123' }),
+      ),
     );
     const runs = await runsOf(workflow.id);
     expect(runs).toHaveLength(1);
     for (const res of calls) {
       // Each call either got the run (first or replayed) or was told the first is still running.
-      if (res.status === 200) expect(res.body).toEqual({ ok: true, workflowId: workflow.id, runId: runs[0]!.id });
+      if (res.status === 200)
+        expect(res.body).toEqual({ ok: true, workflowId: workflow.id, runId: runs[0]!.id });
       else expect(res.status).toBe(409);
     }
     const replay = await trigger(workflow.id, { name: 'Once' }, { 'Idempotency-Key': 'form-123' });
