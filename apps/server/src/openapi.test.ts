@@ -28,6 +28,8 @@ const CREATES = [
   'POST /tasks',
   'POST /webhooks',
   'POST /deliveries/{id}/redeliver',
+  'POST /workflows',
+  'POST /runs/{id}/rerun',
 ];
 /** Error statuses answered after the key was accepted and counted (contract §5: RateLimit-* on every response). */
 const AFTER_GATE = new Set([400, 403, 404, 409, 413, 415, 422, 429]);
@@ -159,7 +161,7 @@ describe('real responses conform to the document', () => {
   for (const [resource, walk] of Object.entries(successWalks)) {
     it(`${resource}: every operation answers its documented success`, async () => {
       const ws = await app.createWorkspace();
-      await walk(sender(ws.apiKey), ws);
+      await walk(sender(ws.apiKey), ws, app);
     });
   }
 
@@ -185,7 +187,7 @@ describe('real responses conform to the document', () => {
   for (const [resource, walk] of Object.entries(notFoundWalks)) {
     it(`${resource}: unknown ids are documented 404s`, async () => {
       const ws = await app.createWorkspace();
-      await walk(sender(ws.apiKey), ws);
+      await walk(sender(ws.apiKey), ws, app);
     });
   }
 

@@ -1,5 +1,7 @@
+import { parseAllowList } from '@crm/webhooks';
+import { executeRun } from '@crm/workflows';
 import { expect } from 'vitest';
-import type { ApiResponse, TestWorkspace } from './test-app.ts';
+import type { ApiResponse, TestApp, TestWorkspace } from './test-app.ts';
 
 /**
  * Requests that exercise the documented operations, per resource: a walk through every
@@ -17,7 +19,8 @@ export interface Call {
 
 /** Sends a request with the workspace's key, asserts the status and that the response conforms. */
 export type Send = (method: string, template: string, status: number, call?: Call) => Promise<ApiResponse>;
-export type Walk = (send: Send, ws: TestWorkspace) => Promise<void>;
+/** `app` gives walks what the API cannot: here, running a queued workflow run to its end. */
+export type Walk = (send: Send, ws: TestWorkspace, app: TestApp) => Promise<void>;
 
 /** Well-formed ids that exist nowhere. */
 const MISSING = {
@@ -190,6 +193,24 @@ export const invalidInputs = (ws: TestWorkspace): [string, string, Call, string]
   ],
   ['POST', '/tasks', { body: { title: 'X', dueAt: 'tomorrow' } }, 'dueAt'],
   ['POST', '/deals', { body: { pipelineId: 'pl_x', amount: 1.234 } }, 'amount'],
+  [
+    'POST',
+    '/workflows',
+    { body: { name: 'X', trigger: { type: 'INCOMING_WEBHOOK' }, actions: [{ type: 'SEND_FAX' }] } },
+    'actions.0.type',
+  ],
+  [
+    'POST',
+    '/workflows',
+    {
+      body: {
+        name: 'X',
+        trigger: { type: 'INCOMING_WEBHOOK' },
+        actions: [{ type: 'ADD_COMMENT', text: 'See {{ steps.0.output.id }}' }],
+      },
+    },
+    'actions.0.text',
+  ],
 ];
 
 // Webhook subscriptions, deliveries and the event feed (contract §6). The test app allows
@@ -226,4 +247,62 @@ notFoundWalks['webhooks and events'] = async (send) => {
   await send('POST', '/webhooks/{id}/test', 404, { params: webhook });
   await send('GET', '/webhooks/{id}/deliveries', 404, { params: webhook });
   await send('POST', '/deliveries/{id}/redeliver', 404, { params: { id: MISSING_DELIVERY } });
+};
+
+// Workflows and their runs (contract §7). The test app runs no worker: a walk executes the
+// run itself, as the worker's job would.
+const MISSING_WORKFLOW = 'wf_7ztm1m0ny2bk3r2yj0jvbxg0qa';
+const MISSING_RUN = 'run_01jq3v6f6ve7s9t8m1k2c3d4e5';
+
+successWalks.workflows = async (send, ws, app) => {
+  const body = {
+    name: `Web form ${unique()}`,
+    trigger: { type: 'INCOMING_WEBHOOK' },
+    actions: [{ type: 'CREATE_RECORD', folderId: ws.folderId, title: '{{ trigger.body.name }}' }],
+  };
+  const created = await send('POST', '/workflows', 201, { body });
+  const id = created.body.data.id;
+  expect(created.body.data.secret).toBeNull();
+  await send('GET', '/workflows', 200, { query: { pageSize: '10' } });
+  await send('GET', '/workflows/{id}', 200, { params: { id } });
+  await send('PATCH', '/workflows/{id}', 200, { params: { id }, body: { name: `Renamed ${unique()}` } });
+  await send('POST', '/workflows/{id}/disable', 200, { params: { id } });
+  await send('POST', '/workflows/{id}/enable', 200, { params: { id } });
+  const rotated = await send('POST', '/workflows/{id}/rotate-secret', 200, { params: { id } });
+  expect(rotated.body.data.secret).toMatch(/^whsec_/);
+  await send('PATCH', '/workflows/{id}', 200, { params: { id }, body: { requireSignature: false } });
+
+  const triggered = await fetch(created.body.data.trigger.url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Ada' }),
+  });
+  expect(triggered.status).toBe(200);
+  const { runId } = (await triggered.json()) as { runId: string };
+  await send('GET', '/workflows/{id}/runs', 200, { params: { id }, query: { status: 'QUEUED' } });
+  await send('GET', '/runs/{id}', 200, { params: { id: runId } });
+  await send('POST', '/runs/{id}/rerun', 409, { params: { id: runId } });
+  await executeRun(app.service.db, runId, {
+    http: { allow: parseAllowList(undefined) },
+    retry: { scale: 0.001, jitter: 0 },
+  });
+  const finished = await send('GET', '/runs/{id}', 200, { params: { id: runId } });
+  expect(finished.body.data.status).toBe('SUCCEEDED');
+  const again = await send('POST', '/runs/{id}/rerun', 201, { params: { id: runId } });
+  expect(again.body.data).toMatchObject({ status: 'QUEUED', rerunOf: runId, input: { name: 'Ada' } });
+  const deleted = await send('DELETE', '/workflows/{id}', 200, { params: { id } });
+  expect(deleted.body.data).toEqual({ id, deleted: true });
+};
+
+notFoundWalks.workflows = async (send) => {
+  const workflow = { id: MISSING_WORKFLOW };
+  await send('GET', '/workflows/{id}', 404, { params: workflow });
+  await send('PATCH', '/workflows/{id}', 404, { params: workflow, body: { name: 'X' } });
+  await send('DELETE', '/workflows/{id}', 404, { params: workflow });
+  await send('POST', '/workflows/{id}/enable', 404, { params: workflow });
+  await send('POST', '/workflows/{id}/disable', 404, { params: workflow });
+  await send('POST', '/workflows/{id}/rotate-secret', 404, { params: workflow });
+  await send('GET', '/workflows/{id}/runs', 404, { params: workflow });
+  await send('GET', '/runs/{id}', 404, { params: { id: MISSING_RUN } });
+  await send('POST', '/runs/{id}/rerun', 404, { params: { id: MISSING_RUN } });
 };
