@@ -268,7 +268,9 @@ const trigger = z
 
 const name = z.string().trim().min(1, 'must not be empty').max(200);
 const rateLimitPerMinute = bodyNumber()
-  .pipe(z.number().int().min(1, 'must be between 1 and 100000').max(100_000, 'must be between 1 and 100000'))
+  .pipe(
+    z.number().int().min(1, 'must be between 1 and 1000000').max(1_000_000, 'must be between 1 and 1000000'),
+  )
   .meta({ description: `Incoming calls accepted per minute (default ${DEFAULT_TRIGGER_RATE_LIMIT})` });
 const requireSignature = bodyBoolean().meta({
   description:
