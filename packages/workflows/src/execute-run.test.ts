@@ -325,7 +325,7 @@ describe('failures', () => {
     expect(waiting.steps[1]!.error).toContain('answered 500');
     expect(waiting.steps[1]!.nextAttemptAt).not.toBeNull();
     const jobs = await t.query<{ run_at: Date }>(
-      "select run_at from graphile_worker.jobs where task_identifier = 'run_workflow' and key = $1",
+      "select j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'run_workflow' and j.payload->>'runId' = $1 and j.run_at > j.created_at",
       [runId],
     );
     expect(jobs).toHaveLength(1);

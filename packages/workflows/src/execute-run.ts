@@ -220,9 +220,9 @@ async function saveProgress(
   if (result.rowCount === 0) throw new LostRace();
 }
 
-/** The run's next job: now (a continuation) or after a retry delay. The run id is its key. */
+/** The run's next job: now (a continuation) or after a retry delay. */
 async function queueContinuation(tx: Executor, runId: string, delayMs: number): Promise<void> {
   await tx.execute(sql`
     select graphile_worker.add_job('run_workflow', json_build_object('runId', ${runId}::text),
-      run_at := now() + make_interval(secs => ${delayMs / 1000}), job_key := ${runId}, max_attempts := 25)`);
+      run_at := now() + make_interval(secs => ${delayMs / 1000}), max_attempts := 25)`);
 }

@@ -74,7 +74,7 @@ describe('POST /api/webhooks/trigger/{workflowId}', () => {
     const jobs = await app.service.db.execute<{ payload: { runId: string } }>(
       sql`select j.payload from graphile_worker._private_jobs j
             join graphile_worker._private_tasks t on t.id = j.task_id
-           where t.identifier = 'run_workflow' and j.key = ${res.body.runId}`,
+           where t.identifier = 'run_workflow' and j.payload->>'runId' = ${res.body.runId}`,
     );
     expect(jobs.rows.map((j) => j.payload.runId)).toEqual([res.body.runId]);
   });

@@ -7,15 +7,16 @@ import {
   consumeRateLimit,
   DomainError,
   findTriggerWorkflow,
-  queueTriggeredRun,
   releaseIdempotencyKey,
   requestFingerprint,
   type TriggerWorkflow,
+  triggerRecordId,
   verifyTriggerSignature,
 } from '@crm/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { AppState } from '../http/state.ts';
 import { readJsonBodyWithBytes } from '../rest/read-body.ts';
+import { TriggerBatcher } from './trigger-batcher.ts';
 
 export const TRIGGER_PATH = '/api/webhooks/trigger/:workflowId';
 
@@ -46,22 +47,21 @@ function sendTriggerError(ctx: ParameterizedContext<AppState>, error: unknown) {
 export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
   const { db } = deps;
   const countersDb = deps.countersDb ?? db;
+  const batcher = new TriggerBatcher(db);
   return async (ctx) => {
     try {
       const workflow = await findTriggerWorkflow(db, ctx.params.workflowId ?? '');
       const { value: body, bytes } = await readJsonBodyWithBytes(ctx.req);
       verifyTriggerSignature(workflow, bytes, ctx.get('X-Service-Signature') || undefined);
       await consumeTriggerLimit(ctx, countersDb, workflow);
+      triggerRecordId(body);
+      const queue = () => batcher.queue({ workflow, body });
       const key = ctx.get('Idempotency-Key');
       if (!key) {
-        answer(ctx, 200, {
-          ok: true,
-          workflowId: workflow.id,
-          runId: await queueTriggeredRun(db, workflow, body),
-        });
+        answer(ctx, 200, { ok: true, workflowId: workflow.id, runId: await queue() });
         return;
       }
-      await acceptOnce(ctx, db, workflow, key, body);
+      await acceptOnce(ctx, db, workflow, key, body, queue);
     } catch (error) {
       sendTriggerError(ctx, error);
     }
@@ -103,6 +103,7 @@ async function acceptOnce(
   workflow: TriggerWorkflow,
   key: string,
   body: Record<string, unknown>,
+  queue: () => Promise<string>,
 ) {
   assertIdempotencyKey(key);
   const fingerprint = requestFingerprint('POST', `/api/webhooks/trigger/${workflow.id}`, body);
@@ -130,7 +131,7 @@ async function acceptOnce(
   try {
     result = {
       status: 200,
-      body: { ok: true, workflowId: workflow.id, runId: await queueTriggeredRun(db, workflow, body) },
+      body: { ok: true, workflowId: workflow.id, runId: await queue() },
     };
   } catch (error) {
     const response = toErrorResponse(error, ctx.state.requestId);

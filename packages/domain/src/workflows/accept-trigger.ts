@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '@crm/db';
-import { sql } from 'drizzle-orm';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
 
@@ -83,44 +82,87 @@ export function verifyTriggerSignature(
   }
 }
 
+/** One accepted call, to be queued with others in one transaction. */
+export interface TriggeredRun {
+  workflow: TriggerWorkflow;
+  body: Record<string, unknown>;
+}
+
+/** What became of each call of a batch: its run id, or the 404 that refuses it. */
+export type QueuedRun = { runId: string } | { error: DomainError };
+
 /**
- * Queues a run of `workflow` for an incoming call, durably: the run and its job are written
- * by one statement (one transaction) before the caller answers 200. A `recordId` must be a
- * string (400) naming a live record of the workflow's workspace (404); the check is part of
- * the same statement.
+ * The `recordId` of a call: a string (400 otherwise) naming a record; a malformed id cannot
+ * name one (404). Checked before the call joins a batch.
  */
+export function triggerRecordId(body: Record<string, unknown>): string | null {
+  const recordId = body.recordId;
+  if (recordId === undefined || recordId === null) return null;
+  if (typeof recordId !== 'string') throw invalid('recordId', 'must be a string (a record id)');
+  if (!isId('record', recordId)) throw recordNotFound(recordId);
+  return recordId;
+}
+
+/**
+ * Queues runs for incoming calls, durably, in one statement (one transaction): the runs and
+ * their `run_workflow` jobs are committed together, and `graphile_worker.add_jobs` is called
+ * once for the lot. Adding a job NOTIFYs the workers, and PostgreSQL commits notifying
+ * transactions one at a time, each waiting for its own disk flush: queueing calls one
+ * transaction each capped acceptance at a few hundred a second, batching lifts it. A
+ * `recordId` must be a live record of the workflow's workspace (checked in the same
+ * statement); a call whose record is missing, or whose workflow was deleted meanwhile, gets
+ * its 404 and queues nothing.
+ */
+export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): Promise<QueuedRun[]> {
+  const items = calls.map((call, ord) => ({
+    ord,
+    run_id: newId('run'),
+    workflow_id: call.workflow.id,
+    body: call.body,
+    record_id: triggerRecordId(call.body),
+  }));
+  const result = await db.$client.query<{ id: string }>({
+    name: 'queue_triggered_runs',
+    text: `
+      with input as (
+        select * from json_to_recordset($1::json)
+          as i(ord int, run_id text, workflow_id text, body jsonb, record_id text)
+      ), run as (
+        insert into workflow_runs (workspace_id, id, workflow_id, trigger, input, record_id, context_record_id, actions)
+        select w.workspace_id, i.run_id, w.id, 'INCOMING_WEBHOOK', i.body, i.record_id, i.record_id, w.actions
+          from input i
+          join workflows w on w.id = i.workflow_id
+         where i.record_id is null
+            or exists (select 1 from records r
+                        where r.workspace_id = w.workspace_id and r.id = i.record_id and r.trashed_at is null)
+         order by i.ord
+        returning id
+      ), jobs as (
+        select graphile_worker.add_jobs(array(
+          select row('run_workflow'::text, json_build_object('runId', run.id), null::text, null::timestamptz,
+                     25::smallint, null::text, null::smallint, null::text[])::graphile_worker.job_spec
+            from run)) as job
+      )
+      select run.id from run where (select count(*) from jobs) >= 0`,
+    values: [JSON.stringify(items)],
+  });
+  const queued = new Set(result.rows.map((row) => row.id));
+  return items.map((item) =>
+    queued.has(item.run_id)
+      ? { runId: item.run_id }
+      : { error: item.record_id !== null ? recordNotFound(item.record_id) : noWorkflow() },
+  );
+}
+
+/** Queues one call's run on its own (tests, tools); the trigger endpoint batches calls. */
 export async function queueTriggeredRun(
   db: Database,
   workflow: TriggerWorkflow,
   body: Record<string, unknown>,
 ): Promise<string> {
-  const recordId = body.recordId;
-  if (recordId !== undefined && recordId !== null && typeof recordId !== 'string') {
-    throw invalid('recordId', 'must be a string (a record id)');
-  }
-  const contextRecord = typeof recordId === 'string' ? recordId : null;
-  if (contextRecord !== null && !isId('record', contextRecord)) throw recordNotFound(contextRecord);
-  const runId = newId('run');
-  const result = await db.execute<{ id: string }>(sql`
-    with run as (
-      insert into workflow_runs (workspace_id, id, workflow_id, trigger, input, record_id, context_record_id, actions)
-      select w.workspace_id, ${runId}, w.id, 'INCOMING_WEBHOOK', ${JSON.stringify(body)}::jsonb, ${contextRecord}, ${contextRecord}, w.actions
-        from workflows w
-       where w.id = ${workflow.id}
-         and (${contextRecord}::text is null or exists (
-               select 1 from records r
-                where r.workspace_id = w.workspace_id and r.id = ${contextRecord}::text and r.trashed_at is null))
-      returning id
-    )
-    select run.id
-      from run
-     cross join lateral graphile_worker.add_job('run_workflow', json_build_object('runId', run.id),
-                                                job_key := run.id, max_attempts := 25) as job`);
-  if (result.rows.length === 0) {
-    if (contextRecord !== null) throw recordNotFound(contextRecord);
-    throw noWorkflow();
-  }
-  return runId;
+  const [queued] = await queueTriggeredRuns(db, [{ workflow, body }]);
+  if (!queued || 'error' in queued) throw queued?.error ?? noWorkflow();
+  return queued.runId;
 }
 
 const recordNotFound = (id: string) => new DomainError('NOT_FOUND', `Record ${id} not found`);

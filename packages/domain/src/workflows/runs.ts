@@ -27,8 +27,8 @@ export interface NewRun {
 
 /**
  * Inserts a QUEUED run and queues the job that executes it, in one statement of the caller's
- * transaction: a run exists exactly when its job does. The job key is the run id, so the run
- * never has two jobs at once. An event starts a workflow at most once: a second run for the
+ * transaction: a run exists exactly when its job does. (A job that runs twice after a crash
+ * is harmless: the engine advances a run only from the step it read.) An event starts a workflow at most once: a second run for the
  * same event is skipped (the returned id is then not stored).
  */
 export async function queueRun(tx: Executor, run: NewRun): Promise<string> {
@@ -41,7 +41,7 @@ export async function queueRun(tx: Executor, run: NewRun): Promise<string> {
       on conflict (workspace_id, workflow_id, event_id) where event_id is not null do nothing
       returning id
     )
-    select graphile_worker.add_job('run_workflow', json_build_object('runId', run.id), job_key := run.id, max_attempts := 25)
+    select graphile_worker.add_job('run_workflow', json_build_object('runId', run.id), max_attempts := 25)
     from run`);
   return id;
 }
