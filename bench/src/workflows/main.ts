@@ -19,6 +19,7 @@ import { type Child, startTsxChild, waitUntilReady } from '../processes.ts';
 import { toJson } from '../report.ts';
 import { createFixture } from '../seed.ts';
 import { percentile, round, sleep } from '../time.ts';
+import { measureCpu } from './cpu.ts';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const repoRoot = resolve(benchDir, '..');
@@ -80,6 +81,8 @@ async function launchService(connectionString: string, runWorker: boolean): Prom
 
 interface Burst {
   accepted: number;
+  /** CPU milliseconds per accepted call, service and PostgreSQL. */
+  cpuMsPerCall?: { service: number; postgres: number };
   refused: number;
   perSecond: number;
   latencyP50: number;
@@ -88,21 +91,33 @@ interface Burst {
 }
 
 /** As many trigger calls as `connections` keep-alive connections allow, for `seconds`. */
-async function burst(url: string, seconds: number): Promise<Burst> {
-  const { result, otherCores } = await withOtherLoad(
-    async (): Promise<Result> =>
-      await autocannon({
-        url,
-        connections: config.connections,
-        duration: seconds,
-        timeout: 10,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: FORM,
-      }),
+async function burst(child: Child, path: string, seconds: number): Promise<Burst> {
+  const url = `${child.url}${path}`;
+  const { result: measured, cpu } = await measureCpu(child.process.pid, () =>
+    withOtherLoad(
+      async (): Promise<Result> =>
+        await autocannon({
+          url,
+          connections: config.connections,
+          duration: seconds,
+          timeout: 10,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: FORM,
+        }),
+    ),
   );
+  const { result, otherCores } = measured;
   const accepted = result['2xx'];
   return {
+    ...(cpu && accepted > 0
+      ? {
+          cpuMsPerCall: {
+            service: round((cpu.service * 1000) / accepted, 2),
+            postgres: round((cpu.postgres * 1000) / accepted, 2),
+          },
+        }
+      : {}),
     accepted,
     refused: result.non2xx + result.errors + result.timeouts,
     perSecond: round(accepted / seconds, 0),
@@ -162,8 +177,8 @@ async function main() {
   // 1. The API alone (the worker runs elsewhere, contract §8): the accept path's own rate.
   log('API-only service: accept burst');
   const apiOnly = await launchService(database.connectionString, false);
-  await burst(`${apiOnly.url}${path}`, config.warmupSeconds);
-  const acceptApiOnly = await burst(`${apiOnly.url}${path}`, config.seconds);
+  await burst(apiOnly, path, config.warmupSeconds);
+  const acceptApiOnly = await burst(apiOnly, path, config.seconds);
   await apiOnly.stop();
 
   // 2. The default: API and worker in one process; the queued runs start while calls arrive.
@@ -171,10 +186,10 @@ async function main() {
   const service = await launchService(database.connectionString, true);
   const backlog = await countRuns();
   const backlogDrainSeconds = await drain();
-  await burst(`${service.url}${path}`, config.warmupSeconds);
+  await burst(service, path, config.warmupSeconds);
   await drain();
   const before = await countRuns('SUCCEEDED');
-  const acceptWithWorker = await burst(`${service.url}${path}`, config.seconds);
+  const acceptWithWorker = await burst(service, path, config.seconds);
   const finishedDuringBurst = (await countRuns('SUCCEEDED')) - before;
   const burstDrainSeconds = await drain();
 
@@ -259,6 +274,7 @@ async function main() {
     '',
     'Incoming webhooks (POST /api/webhooks/trigger/{id}, 16 connections)',
     `  accepted/s, API only:        ${acceptApiOnly.perSecond}  (p50 ${acceptApiOnly.latencyP50} ms, p99 ${acceptApiOnly.latencyP99} ms, refused ${acceptApiOnly.refused})  target ≥ ${TARGETS.acceptedPerSecond}`,
+    `  CPU per accepted call, API only: service ${acceptApiOnly.cpuMsPerCall?.service ?? '?'} ms, PostgreSQL ${acceptApiOnly.cpuMsPerCall?.postgres ?? '?'} ms`,
     `  accepted/s, API + worker:    ${acceptWithWorker.perSecond}  (runs finished meanwhile ${finishedDuringBurst}, rest drained in ${round(burstDrainSeconds)} s)`,
     `  backlog of ${backlog} runs drained at ${results.accept.backlogFromApiOnly.runsPerSecond} runs/s`,
     `  answer → run start:          p50 ${results.latency.answerToStartMs.p50} ms, p95 ${results.latency.answerToStartMs.p95} ms, p99 ${results.latency.answerToStartMs.p99} ms  target p50 < ${TARGETS.startP50Ms}`,

@@ -7,7 +7,7 @@ import { StepError, toStepError } from './errors.ts';
 import { type HttpActionOptions, runHttpAction } from './http-action.ts';
 import { recordActions, type StepResult } from './record-actions.ts';
 import { MAX_STEP_ATTEMPTS, type StepRetryPolicy, stepRetryDelayMs } from './retry.ts';
-import { buildScope, loadRunActor } from './run-context.ts';
+import { buildScope, loadRunWithActor } from './run-context.ts';
 
 export interface EngineOptions {
   http: HttpActionOptions;
@@ -33,16 +33,15 @@ class LostRace extends Error {}
 export async function executeRun(db: Database, runId: string, options: EngineOptions): Promise<RunOutcome> {
   const started = Date.now();
   const budget = options.jobBudgetMs ?? 30_000;
-  let actor: Actor | null | undefined;
   for (;;) {
-    const [run] = await db.select().from(schema.workflowRuns).where(eq(schema.workflowRuns.id, runId));
-    if (!run) return 'gone';
+    const loaded = await loadRunWithActor(db, runId);
+    if (!loaded) return 'gone';
+    const { run, actor } = loaded;
     if (run.status === 'SUCCEEDED' || run.status === 'FAILED') return 'finished';
     if (run.nextStep >= run.actions.length) {
       await saveProgress(db, run, { steps: run.steps, status: 'SUCCEEDED' });
       return 'finished';
     }
-    actor ??= await loadRunActor(db, run);
     if (!actor) {
       await saveProgress(db, run, {
         steps: run.steps,
@@ -95,8 +94,9 @@ async function executeStep(
   const attempts = (run.steps[index]?.attempts ?? 0) + 1;
   const startedAt = new Date();
   let input: unknown = null;
-  // The run shows RUNNING (and when it started) while its first step runs.
-  if (run.status === 'QUEUED') {
+  // The run shows RUNNING (and when it started) while a call that may take seconds is made;
+  // other steps record their result, and RUNNING, in the one statement that ends them.
+  if (run.status === 'QUEUED' && type === 'HTTP_REQUEST') {
     await db.execute(
       sql`update workflow_runs set status = 'RUNNING', started_at = coalesce(started_at, now()), updated_at = now()
            where id = ${run.id} and status = 'QUEUED'`,

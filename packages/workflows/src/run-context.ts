@@ -1,30 +1,48 @@
-import type { Database } from '@crm/db';
+import { type Database, schema } from '@crm/db';
 import { type Actor, DomainError, getRecord, type RunRow, type TemplateScope } from '@crm/domain';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 
 /**
  * Who a run acts as: the user who created the workflow (comment author, the actor of the
  * events it causes), or, once that user has left the workspace, its owner. Null when the
  * workspace has no member left.
  */
-export async function loadRunActor(db: Database, run: RunRow): Promise<Actor | null> {
-  const result = await db.execute<{ id: string; name: string; role: Actor['role'] }>(sql`
-    select u.id, u.name, m.role
-      from memberships m
-      join users u on u.id = m.user_id
-      left join workflows w on w.workspace_id = m.workspace_id and w.id = ${run.workflowId}
-     where m.workspace_id = ${run.workspaceId}
-     order by (m.user_id = w.created_by) desc nulls last, (m.role = 'OWNER') desc, m.user_id
-     limit 1`);
-  const row = result.rows[0];
-  if (!row) return null;
+export interface RunWithActor {
+  run: RunRow;
+  actor: Actor | null;
+}
+
+/** A run and the user it acts as, in one round trip; undefined when the run is gone. */
+export async function loadRunWithActor(db: Database, runId: string): Promise<RunWithActor | undefined> {
+  const r = schema.workflowRuns;
+  const [row] = await db
+    .select({
+      run: r,
+      member: sql<{ id: string; name: string; role: Actor['role'] } | null>`(
+        select json_build_object('id', u.id, 'name', u.name, 'role', m.role)
+          from memberships m
+          join users u on u.id = m.user_id
+          left join workflows w on w.workspace_id = m.workspace_id and w.id = workflow_runs.workflow_id
+         where m.workspace_id = workflow_runs.workspace_id
+         order by (m.user_id = w.created_by) desc nulls last, (m.role = 'OWNER') desc, m.user_id
+         limit 1)`,
+    })
+    .from(r)
+    .where(eq(r.id, runId));
+  if (!row) return undefined;
+  const { run, member } = row;
   return {
-    workspaceId: run.workspaceId,
-    userId: row.id,
-    userName: row.name,
-    role: row.role,
-    apiKeyId: null,
-    scopes: ['read', 'write'],
+    run,
+    actor: member
+      ? {
+          workspaceId: run.workspaceId,
+          userId: member.id,
+          userName: member.name,
+          role: member.role,
+          apiKeyId: null,
+          scopes: ['read', 'write'],
+        }
+      : null,
   };
 }
 
