@@ -118,17 +118,28 @@ const RECORD_SNAPSHOT_SQL =
 
 /**
  * appendEvent's statement: the event, and in the same statement the fan-out job when the
- * workspace has an enabled webhook (the benchmark's has none, so no job is queued).
+ * workspace has an enabled webhook and the job that starts workflows when one listens to the
+ * event's kind (the benchmark's workspace has neither, so no job is queued).
  */
 const APPEND_EVENT_SQL = `
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
       values ($1, $2, $3, $4::jsonb, $5::timestamptz)
       returning id
+    ), fan_out as (
+      select graphile_worker.add_job('fan_out_event', json_build_object('eventId', event.id), max_attempts := 25)
+      from event
+      where exists (select 1 from webhooks where workspace_id = $6 and enabled)
+    ), start_workflows as (
+      select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id), max_attempts := 25)
+      from event
+      where coalesce(current_setting('crm.workflow_run', true), '') = ''
+        and exists (
+          select 1 from workflows
+           where workspace_id = $7 and enabled
+             and trigger_type = $8 and trigger_type <> 'INCOMING_WEBHOOK')
     )
-    select graphile_worker.add_job('fan_out_event', json_build_object('eventId', event.id), max_attempts := 25)
-    from event
-    where exists (select 1 from webhooks where workspace_id = $6 and enabled)`;
+    select (select count(*) from fan_out) + (select count(*) from start_workflows) as jobs`;
 
 const TASK_COLUMNS =
   '"workspace_id", "id", "title", "due_at", "assignee_id", "record_id", "status", "priority", "type", ' +
@@ -458,6 +469,8 @@ async function appendEvent(
     JSON.stringify(payload),
     occurredAt,
     workspaceId,
+    workspaceId,
+    type,
   ]);
 }
 

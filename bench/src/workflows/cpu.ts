@@ -4,7 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 const HZ = 100;
 
 interface ProcStat {
+  pid: number;
   comm: string;
+  ppid: number;
   pgrp: number;
   ticks: number;
 }
@@ -17,7 +19,13 @@ function readProcs(): ProcStat[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({ comm, pgrp: Number(fields[2]), ticks: Number(fields[11]) + Number(fields[12]) });
+      out.push({
+        pid: Number(entry),
+        comm,
+        ppid: Number(fields[1]),
+        pgrp: Number(fields[2]),
+        ticks: Number(fields[11]) + Number(fields[12]),
+      });
     } catch {
       // gone meanwhile
     }
@@ -28,16 +36,28 @@ function readProcs(): ProcStat[] {
 export interface CpuSplit {
   /** CPU seconds used by the service's process group. */
   service: number;
-  /** CPU seconds used by PostgreSQL processes (the embedded server or a local one). */
+  /**
+   * CPU seconds used by PostgreSQL: the embedded server this benchmark started (its processes
+   * descend from this one), or, with DATABASE_URL, every postgres process on the machine.
+   */
   postgres: number;
 }
 
 function sample(serviceGroup: number): CpuSplit {
+  const procs = readProcs();
+  const parent = new Map(procs.map((p) => [p.pid, p.ppid]));
+  const ours = (pid: number) => {
+    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parent.get(at)) {
+      if (at === process.pid) return true;
+    }
+    return false;
+  };
+  const embedded = !process.env.DATABASE_URL;
   let service = 0;
   let postgres = 0;
-  for (const proc of readProcs()) {
+  for (const proc of procs) {
     if (proc.pgrp === serviceGroup) service += proc.ticks;
-    else if (proc.comm === 'postgres') postgres += proc.ticks;
+    else if (proc.comm === 'postgres' && (!embedded || ours(proc.pid))) postgres += proc.ticks;
   }
   return { service, postgres };
 }

@@ -54,7 +54,7 @@ export async function appendEvent(
       select graphile_worker.add_job('fan_out_event', json_build_object('eventId', event.id), max_attempts := 25)
       from event
       where exists (select 1 from webhooks where workspace_id = ${workspaceId} and enabled)
-    ), workflows as (
+    ), start_workflows as (
       select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id), max_attempts := 25)
       from event
       where coalesce(current_setting('crm.workflow_run', true), '') = ''
@@ -63,6 +63,6 @@ export async function appendEvent(
            where workspace_id = ${workspaceId} and enabled
              and trigger_type = ${type} and trigger_type <> 'INCOMING_WEBHOOK')
     )
-    select (select count(*) from fan_out) + (select count(*) from workflows) as jobs`);
+    select (select count(*) from fan_out) + (select count(*) from start_workflows) as jobs`);
   return { id, type, occurredAt: payload.occurredAt, payload };
 }
