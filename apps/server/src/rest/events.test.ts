@@ -20,7 +20,7 @@ const feed = async (query = '', key = ws.apiKey) => {
   expect(res.status, res.text).toBe(200);
   return res.body as { data: { id: string; type: string; payload: Record<string, unknown> }[]; meta: Meta };
 };
-type Meta = { nextCursor: string | null; hasMore: boolean };
+type Meta = { page: null; pageSize: number; nextCursor: string | null; hasMore: boolean };
 const ids = (page: { data: { id: string }[] }) => page.data.map((e) => e.id);
 
 /** Moves the workspace's fresh events back a minute (order kept), past the feed's settling delay. */
@@ -58,7 +58,8 @@ describe('the event feed', () => {
 
     await newRecord('D');
     await settle();
-    const rest = await feed(`?limit=2&after=${first.meta.nextCursor}`);
+    const rest = await feed(`?pageSize=2&after=${first.meta.nextCursor}`);
+    expect(rest.meta.pageSize).toBe(2);
     const now = await eventIdsInOrder();
     expect(ids(rest)).toEqual(now.slice(2, 4));
     expect(rest.meta.hasMore).toBe(false);
@@ -66,7 +67,10 @@ describe('the event feed', () => {
 
     // Caught up: the same cursor returns nothing and is echoed, then brings the next event.
     const idle = await feed(`?after=${rest.meta.nextCursor}`);
-    expect(idle).toEqual({ data: [], meta: { nextCursor: rest.meta.nextCursor, hasMore: false } });
+    expect(idle).toEqual({
+      data: [],
+      meta: { page: null, pageSize: 50, hasMore: false, nextCursor: rest.meta.nextCursor },
+    });
     await newRecord('E');
     await settle();
     expect(ids(await feed(`?after=${rest.meta.nextCursor}`))).toEqual((await eventIdsInOrder()).slice(4));
@@ -152,6 +156,8 @@ describe('the event feed', () => {
       ['?after=not-a-cursor', 'after'],
       ['?limit=0', 'limit'],
       ['?limit=201', 'limit'],
+      ['?pageSize=0', 'pageSize'],
+      ['?pageSize=5&limit=6', 'limit'],
       ['?cursor=x', 'cursor'],
     ]) {
       const res = await api('GET', `/events${query}`);

@@ -26,7 +26,10 @@ export const FEED_SETTLE_SECONDS = 5;
  * still writing. Events appear once committed and settled, usually within seconds.
  */
 export async function findEvents(db: Database, actor: Actor, input: z.infer<typeof findEventsInput>) {
-  const limit = input.limit ?? DEFAULT_FEED_LIMIT;
+  if (input.limit !== undefined && input.pageSize !== undefined && input.limit !== input.pageSize) {
+    throw invalid('limit', 'is another name for pageSize; give one of them');
+  }
+  const limit = input.pageSize ?? input.limit ?? DEFAULT_FEED_LIMIT;
   const types = parseTypes(input.types);
   const after = input.after === undefined ? null : decodeFeedCursor(input.after);
   const e = schema.events;
@@ -58,9 +61,12 @@ export async function findEvents(db: Database, actor: Actor, input: z.infer<type
   const last = data[data.length - 1];
   return {
     data,
+    // The contract's list meta (§3); the feed pages by cursor only, so `page` is null.
     meta: {
-      nextCursor: last ? encodeFeedCursor(last) : (input.after ?? null),
+      page: null,
+      pageSize: limit,
       hasMore,
+      nextCursor: last ? encodeFeedCursor(last) : (input.after ?? null),
     },
   };
 }

@@ -13,13 +13,20 @@ export const findEventsInput = z.strictObject({
     description:
       'Comma-separated event kinds to list, e.g. `record.created,deal.stage_changed`. Default: all.',
   }),
-  limit: z
+  pageSize: z
     .number()
     .int()
     .min(1, `must be between 1 and ${MAX_FEED_LIMIT}`)
     .max(MAX_FEED_LIMIT, `must be between 1 and ${MAX_FEED_LIMIT}`)
     .optional()
     .meta({ description: `Events per call, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT}).` }),
+  limit: z
+    .number()
+    .int()
+    .min(1, `must be between 1 and ${MAX_FEED_LIMIT}`)
+    .max(MAX_FEED_LIMIT, `must be between 1 and ${MAX_FEED_LIMIT}`)
+    .optional()
+    .meta({ description: 'Same as `pageSize` (kept for pollers written against it).' }),
 });
 
 export const eventOutput = z
@@ -37,6 +44,8 @@ export const eventFeedOutput = z.object({
   data: z.array(eventOutput),
   meta: z
     .object({
+      page: z.null().meta({ description: 'Always null: the feed pages by cursor only (`after`).' }),
+      pageSize: z.number().int(),
       nextCursor: z.string().nullable().meta({
         description:
           'Pass as `after` next time. Set whenever events were returned (also on the last page, so a poller resumes from it); when none were, the `after` given (null without one).',
