@@ -406,6 +406,19 @@ describe('failures', () => {
     expect(failed.error).toContain('refused address');
     expect(failed.steps[0]!.attempts).toBe(1);
   });
+
+  it('refuses a header a template filled with a line break, without sending anything', async () => {
+    const { actor } = await newWorkspace(t.db);
+    const workflow = await workflowWith(actor, [
+      { type: 'HTTP_REQUEST', url: `${receiverUrl}/h`, headers: { 'X-Name': '{{ trigger.body.name }}' } },
+    ]);
+    const runId = await queue(actor, workflow.id, { name: 'Ada\r\nX-Admin: yes' });
+    await runToEnd(runId);
+    const failed = await run(actor, runId);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.error).toContain('header X-Name rendered to a value that is not printable ASCII');
+    expect(received).toHaveLength(0);
+  });
 });
 
 describe('concurrency and loops', () => {

@@ -5,6 +5,8 @@ import type { StepResult } from './record-actions.ts';
 
 export const HTTP_USER_AGENT = 'crm-workflows/1.0';
 
+const HEADER_VALUE = /^[\t\x20-\x7e]{0,4000}$/;
+
 export interface HttpActionOptions {
   /** Addresses allowed despite the guard (WEBHOOK_ALLOW_CIDRS). */
   allow: AllowList;
@@ -43,7 +45,11 @@ export async function runHttpAction(
   const method = typeof params.method === 'string' ? params.method : 'POST';
   const headers: Record<string, string> = { 'User-Agent': HTTP_USER_AGENT, Accept: 'application/json, */*' };
   for (const [name, value] of Object.entries((params.headers as Record<string, unknown> | undefined) ?? {})) {
-    headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+    const text = typeof value === 'string' ? value : JSON.stringify(value ?? '');
+    // A rendered value must stay one header line: no CR/LF smuggled in by a template.
+    if (!HEADER_VALUE.test(text))
+      throw new StepError(`header ${name} rendered to a value that is not printable ASCII`, true);
+    headers[name] = text;
   }
   let body: Buffer | undefined;
   if (params.body !== undefined && method !== 'GET') {
