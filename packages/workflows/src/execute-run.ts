@@ -1,7 +1,7 @@
-import { type Database, type Executor, schema } from '@crm/db';
+import type { Database, Executor } from '@crm/db';
 import type { RunStep } from '@crm/db/schema';
 import { type Actor, conditionOperators, type RunRow, renderValue } from '@crm/domain';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { evaluateCondition } from './condition.ts';
 import { StepError, toStepError } from './errors.ts';
 import { type HttpActionOptions, runHttpAction } from './http-action.ts';
