@@ -9,14 +9,13 @@ import {
   runMigrations,
   startEmbeddedPostgres,
 } from '@crm/db';
-import type { Runner } from 'graphile-worker';
 import type pg from 'pg';
 import { createApp } from './app.ts';
 import type { Env } from './env.ts';
 import { trackRequests } from './http/in-flight.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { apiServices, outboundSettings } from './outbound.ts';
-import { startWorker } from './worker/start-worker.ts';
+import { startWorker, type Worker } from './worker/start-worker.ts';
 
 export const VERSION = '0.1.0';
 
@@ -66,11 +65,12 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     });
     const countersDb = createDatabase(countersPool);
     const outbound = outboundSettings(env);
-    let worker: Runner | undefined;
+    let worker: Worker | undefined;
     if (env.RUN_WORKER === 'true') {
       worker = await startWorker({
         pool,
         db,
+        connectionString,
         logger,
         outbound,
         workflows: {
@@ -79,6 +79,8 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
         },
         concurrency: env.WORKER_CONCURRENCY,
         pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
+        deliveryConcurrency: env.WEBHOOK_CONCURRENCY,
+        deliveryBatchSize: env.WEBHOOK_BATCH_SIZE,
       });
     }
     const tracker = trackRequests();

@@ -32,6 +32,13 @@ export interface SendRequestOptions {
   connectTimeoutMs?: number;
   /** Deadline for the whole attempt up to the response headers; default 15000 ms (contract §6). */
   timeoutMs?: number;
+  /**
+   * Keep-alive connections to reuse (see `createDeliveryAgents`); default none, a fresh
+   * connection per call. Reuse is safe under the guard: every new connection is still
+   * checked at connect time, and a reused one goes to the address checked when it opened.
+   * One agent must only ever serve one allow list and resolver.
+   */
+  agent?: http.Agent | undefined;
 }
 
 export interface SentResponse {
@@ -107,12 +114,13 @@ export function sendRequest(options: SendRequestOptions): Promise<SendResult> {
   return new Promise<SendResult>((resolve) => {
     let request: http.ClientRequest | undefined;
     let settled = false;
-    const finish = (result: SendResult) => {
+    /** `keep`: the response was read to its end, so the connection may serve the next request. */
+    const finish = (result: SendResult, keep = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
-      request?.destroy();
+      if (!keep) request?.destroy();
       resolve(result);
     };
     const fail = (error: string) => finish({ error, durationMs: elapsed() });
@@ -127,8 +135,7 @@ export function sendRequest(options: SendRequestOptions): Promise<SendResult> {
       request = (isHttps ? https : http).request(target, {
         method: options.method ?? 'POST',
         headers,
-        // A fresh agent per call: a rebinding name must never reuse a socket opened to another address.
-        agent: false,
+        agent: options.agent ?? false,
         lookup: guardedLookup(allow, options.resolve),
       });
     } catch (err) {
@@ -138,6 +145,11 @@ export function sendRequest(options: SendRequestOptions): Promise<SendResult> {
     }
 
     request.on('socket', (socket) => {
+      // A kept-alive connection is open already (and was checked when it opened).
+      if (!socket.connecting) {
+        clearTimeout(connectTimer);
+        return;
+      }
       socket.once(isHttps ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
     });
     request.on('error', (err) => fail(describeError(err)));
@@ -147,14 +159,17 @@ export function sendRequest(options: SendRequestOptions): Promise<SendResult> {
       let size = 0;
       const respond = (truncated: boolean) => {
         const body = Buffer.concat(chunks, size);
-        finish({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          excerpt: body.subarray(0, EXCERPT_BYTES).toString('utf8'),
-          body,
-          truncated,
-          durationMs: elapsed(),
-        });
+        finish(
+          {
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            excerpt: body.subarray(0, EXCERPT_BYTES).toString('utf8'),
+            body,
+            truncated,
+            durationMs: elapsed(),
+          },
+          !truncated,
+        );
       };
       // The status arrived in time, so a body still dribbling at the deadline is cut, not failed.
       onDeadline = () => respond(true);

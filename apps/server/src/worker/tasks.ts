@@ -8,7 +8,6 @@ import {
   purgeTrash,
   startEventWorkflows,
 } from '@crm/domain';
-import { type DeliveryOptions, deliverWebhook } from '@crm/webhooks';
 import { type EngineOptions, executeRun } from '@crm/workflows';
 import type { TaskList } from 'graphile-worker';
 import { z } from 'zod';
@@ -19,21 +18,19 @@ const eventJob = z.object({ eventId: z.string() });
 const deliveryJob = z.object({ deliveryId: z.string() });
 const runJob = z.object({ runId: z.string() });
 
-/** Background jobs, one entry per task; payloads are parsed before use (old jobs may linger). */
-export function createTaskList(
-  db: Database,
-  logger: Logger,
-  outbound: DeliveryOptions,
-  workflows: EngineOptions,
-): TaskList {
+/**
+ * Background jobs, one entry per task; payloads are parsed before use (old jobs may linger).
+ * Webhook deliveries are not jobs: the dispatcher sends them from the deliveries table.
+ * `fan_out_event` and `deliver_webhook` remain for jobs queued by earlier versions.
+ */
+export function createTaskList(db: Database, logger: Logger, workflows: EngineOptions): TaskList {
   return {
     fan_out_event: async (payload) => {
       await fanOutEvent(db, eventJob.parse(payload).eventId);
     },
+    // The delivery is pending in the deliveries table, where the dispatcher finds it.
     deliver_webhook: async (payload) => {
-      const { deliveryId } = deliveryJob.parse(payload);
-      const verdict = await deliverWebhook(db, deliveryId, outbound);
-      if (verdict === 'disabled') logger.warn({ deliveryId }, 'webhook subscription disabled');
+      deliveryJob.parse(payload);
     },
     start_event_workflows: async (payload) => {
       await startEventWorkflows(db, eventJob.parse(payload).eventId);

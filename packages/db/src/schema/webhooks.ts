@@ -78,6 +78,8 @@ export const deliveries = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('deliveries_created_idx').on(t.createdAt),
+    // The deliveries table is the delivery queue: workers claim the due pending ones in order.
+    index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
     // A retried fan-out job must not send an event twice to one subscription.
     uniqueIndex('deliveries_once_idx')
       .on(t.workspaceId, t.webhookId, t.eventId)

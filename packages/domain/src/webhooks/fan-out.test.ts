@@ -5,9 +5,11 @@ import { findPipelines } from '../pipelines/find-pipelines.ts';
 import { createRecord } from '../records/create-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import type { Actor } from '../shared/actor.ts';
+import { appendEvent } from '../shared/events.ts';
+import { isId } from '../shared/ids.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createWebhook } from './create-webhook.ts';
-import { fanOutEvent } from './queue-delivery.ts';
+import { fanOutEvent } from './fan-out.ts';
 import { updateWebhook } from './update-webhook.ts';
 
 let t: TestDb;
@@ -20,8 +22,8 @@ const anyUrl = async () => {};
 const subscribe = (actor: Actor, input: { events: string[]; fields?: string[] }) =>
   createWebhook(t.db, actor, { url: 'https://hooks.example.com/x', ...input }, anyUrl);
 
-/** Runs the fan-out job for every event of the workspace, as the worker would; returns deliveries made. */
-async function fanOutAll(workspaceId: string) {
+/** Fans out every event of the workspace again, as a job of an earlier version would; returns deliveries made. */
+async function fanOutAgain(workspaceId: string) {
   const events = await t.query<{ id: string }>('select id from events where workspace_id = $1', [
     workspaceId,
   ]);
@@ -45,10 +47,10 @@ describe('fan-out to subscriptions', () => {
     const pipeline = (await findPipelines(t.db, actor, {})).data[0]!;
     const deal = await createDeal(t.db, actor, { pipelineId: pipeline.id, title: 'Big' });
     await updateDeal(t.db, actor, { id: deal.id, stageId: pipeline.stages[2]!.id });
-    await fanOutAll(actor.workspaceId);
     expect(await deliveredTypes(stageHook.id)).toEqual([{ type: 'deal.stage_changed', changed: [] }]);
     expect(await deliveredTypes(taskHook.id)).toEqual([]);
-    expect(await fanOutAll(actor.workspaceId)).toBe(0);
+    expect(await fanOutAgain(actor.workspaceId)).toBe(0);
+    expect(await deliveredTypes(stageHook.id)).toHaveLength(1);
   });
 
   it('gives a record.updated subscription narrowed to title a title change but not a phone change', async () => {
@@ -58,7 +60,6 @@ describe('fan-out to subscriptions', () => {
     const { record } = await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Ada' });
     await updateRecord(t.db, ws.actor, { id: record.id, title: 'Ada L.' });
     await updateRecord(t.db, ws.actor, { id: record.id, phone: '+44 20 7946 0000' });
-    await fanOutAll(ws.actor.workspaceId);
     expect(await deliveredTypes(titleHook.id)).toEqual([{ type: 'record.updated', changed: ['title'] }]);
     expect((await deliveredTypes(everything.id)).map((d) => d.type)).toEqual([
       'record.created',
@@ -72,7 +73,63 @@ describe('fan-out to subscriptions', () => {
     const hook = await subscribe(ws.actor, { events: ['*'] });
     await updateWebhook(t.db, ws.actor, { id: hook.id, enabled: false }, anyUrl);
     await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Ada' });
-    await fanOutAll(ws.actor.workspaceId);
     expect(await deliveredTypes(hook.id)).toEqual([]);
+  });
+
+  it('creates pending deliveries, due now, with the event, and nothing when the change rolls back', async () => {
+    const ws = await newWorkspace(t.db);
+    const hook = await subscribe(ws.actor, { events: ['record.created'] });
+    const before = Date.now();
+    const { record } = await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Ada' });
+    const [delivery] = await t.query<{ id: string; status: string; due: boolean; attempt_count: number }>(
+      `select d.id, d.status, d.next_attempt_at <= now() as due, d.attempt_count
+       from deliveries d join events e on e.id = d.event_id
+       where d.webhook_id = $1 and e.payload->>'recordId' = $2`,
+      [hook.id, record.id],
+    );
+    expect(delivery).toMatchObject({ status: 'PENDING', due: true, attempt_count: 0 });
+    expect(isId('delivery', delivery!.id)).toBe(true);
+    // A UUIDv7: its first 48 bits are the creation time in milliseconds.
+    const millis = Number(BigInt(`0x${idBits(delivery!.id).slice(0, 12)}`));
+    expect(millis).toBeGreaterThanOrEqual(before - 1_000);
+    expect(millis).toBeLessThanOrEqual(Date.now() + 1_000);
+
+    await expect(
+      t.db.transaction(async (tx) => {
+        await appendEvent(tx, ws.actor.workspaceId, 'record.created', { recordId: 'rec_gone' });
+        throw new Error('the change fails');
+      }),
+    ).rejects.toThrow('the change fails');
+    expect(await deliveredTypes(hook.id)).toHaveLength(1);
+  });
+
+  it('makes delivery ids in SQL of the same shape and order as the domain', async () => {
+    const rows = await t.query<{ id: string }>(
+      "select new_typeid('dlv') as id from generate_series(1, 200) order by 1",
+    );
+    expect(rows.every((row) => isId('delivery', row.id))).toBe(true);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(200);
+    const bits = rows.map((row) => idBits(row.id));
+    expect(bits.every((hex) => hex[12] === '7' && '89ab'.includes(hex[16]!))).toBe(true);
+  });
+});
+
+/** The 128 bits of an id's suffix, as 32 hex digits. */
+function idBits(id: string): string {
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  let value = 0n;
+  for (const char of id.slice(id.indexOf('_') + 1)) value = (value << 5n) | BigInt(alphabet.indexOf(char));
+  return value.toString(16).padStart(32, '0');
+}
+
+describe('fan-out of old fan_out_event jobs', () => {
+  it('creates the missing deliveries of a stored event once', async () => {
+    const ws = await newWorkspace(t.db);
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Ada' });
+    // Subscribed after the event: as if the event had been written by a version that left fan-out to a job.
+    const hook = await subscribe(ws.actor, { events: ['record.created'] });
+    expect(await fanOutAgain(ws.actor.workspaceId)).toBe(1);
+    expect(await fanOutAgain(ws.actor.workspaceId)).toBe(0);
+    expect(await deliveredTypes(hook.id)).toEqual([{ type: 'record.created', changed: [] }]);
   });
 });

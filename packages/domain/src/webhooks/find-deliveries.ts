@@ -6,8 +6,8 @@ import type { Actor } from '../shared/actor.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
 import { loadWebhook } from './find-webhooks.ts';
-import type { DeliveryRow } from './record-attempt.ts';
 import type { DeliveryOutput, findDeliveriesInput } from './schemas.ts';
+import type { DeliveryRow } from './serialize.ts';
 import { type DeliveryAttemptRow, serializeDelivery } from './serialize.ts';
 
 type DeliveryWithEvent = { delivery: DeliveryRow; event: string | null };

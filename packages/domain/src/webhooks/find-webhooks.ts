@@ -7,8 +7,8 @@ import { notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
-import type { WebhookRow } from './record-attempt.ts';
 import type { findWebhooksInput } from './schemas.ts';
+import type { WebhookRow } from './serialize.ts';
 import { serializeWebhook } from './serialize.ts';
 
 /** A subscription of the actor's workspace; a malformed id or another workspace's is a 404. */

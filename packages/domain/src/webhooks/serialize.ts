@@ -1,7 +1,9 @@
 import type { schema } from '@crm/db';
-import type { DeliveryRow, WebhookRow } from './record-attempt.ts';
 import type { DeliveryOutput, WebhookOutput } from './schemas.ts';
 import { maskHeaders } from './secrets.ts';
+
+export type DeliveryRow = typeof schema.deliveries.$inferSelect;
+export type WebhookRow = typeof schema.webhooks.$inferSelect;
 
 export type DeliveryAttemptRow = typeof schema.deliveryAttempts.$inferSelect;
 

@@ -6,9 +6,9 @@ import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import type { CheckOutboundUrl } from './create-webhook.ts';
 import { loadWebhook } from './find-webhooks.ts';
-import type { WebhookRow } from './record-attempt.ts';
 import { fieldsProblem, type updateWebhookInput } from './schemas.ts';
 import { mergeMaskedHeaders } from './secrets.ts';
+import type { WebhookRow } from './serialize.ts';
 import { serializeWebhook } from './serialize.ts';
 
 type Changes = Partial<

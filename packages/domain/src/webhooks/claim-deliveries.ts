@@ -1,0 +1,98 @@
+import type { Database } from '@crm/db';
+import { sql } from 'drizzle-orm';
+
+/**
+ * How long a claimed delivery belongs to the worker that claimed it. Well above the longest
+ * attempt (15 s by default) plus its recording; a worker that dies mid-attempt leaves the
+ * delivery to be claimed again once it passes.
+ */
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** A pending delivery a worker has claimed, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  workspaceId: string;
+  webhookId: string;
+  eventId: string;
+  /** Attempts recorded before this one. */
+  attemptCount: number;
+  /** The claim: `next_attempt_at` as set by it. Recording checks it, so a claim that ran out records nothing. */
+  leaseUntil: Date;
+  webhook: {
+    url: string;
+    headers: Record<string, string>;
+    enabled: boolean;
+    secret: string;
+    previousSecret: string | null;
+    previousSecretExpiresAt: Date | null;
+  };
+  /** Null when the event is no longer kept (30 days). */
+  event: { id: string; type: string; payload: unknown } | null;
+}
+
+interface ClaimedRow extends Record<string, unknown> {
+  id: string;
+  workspace_id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt_count: number;
+  lease_until: string;
+  url: string;
+  headers: Record<string, string>;
+  enabled: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  event_type: string | null;
+  payload: unknown;
+}
+
+/**
+ * Claims up to `limit` due pending deliveries, oldest due first, in one statement: rows
+ * another worker is claiming are skipped, and a claim moves `next_attempt_at` to the end of
+ * the lease, so the delivery is not due for anyone else while it is being sent. Deliveries
+ * of disabled subscriptions are claimed too; the caller closes them without sending.
+ */
+export async function claimDueDeliveries(
+  db: Database,
+  limit: number,
+  leaseMs: number = DEFAULT_LEASE_MS,
+): Promise<ClaimedDelivery[]> {
+  const result = await db.execute<ClaimedRow>(sql`
+    with due as (
+      select id from deliveries
+      where status = 'PENDING' and next_attempt_at <= now()
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    ), claimed as (
+      update deliveries d set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
+      from due where d.id = due.id
+      returning d.id, d.workspace_id, d.webhook_id, d.event_id, d.attempt_count, d.next_attempt_at
+    )
+    select c.id, c.workspace_id, c.webhook_id, c.event_id, c.attempt_count, c.next_attempt_at as lease_until,
+      w.url, w.headers, w.enabled, w.secret, w.previous_secret, w.previous_secret_expires_at,
+      e.type as event_type, e.payload
+    from claimed c
+    join webhooks w on w.workspace_id = c.workspace_id and w.id = c.webhook_id
+    left join events e on e.id = c.event_id`);
+  return result.rows.map((row) => ({
+    id: row.id,
+    workspaceId: row.workspace_id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    attemptCount: row.attempt_count,
+    leaseUntil: new Date(row.lease_until),
+    webhook: {
+      url: row.url,
+      headers: row.headers,
+      enabled: row.enabled,
+      secret: row.secret,
+      previousSecret: row.previous_secret,
+      previousSecretExpiresAt: row.previous_secret_expires_at
+        ? new Date(row.previous_secret_expires_at)
+        : null,
+    },
+    event: row.event_type === null ? null : { id: row.event_id, type: row.event_type, payload: row.payload },
+  }));
+}

@@ -1,0 +1,43 @@
+import type { Database } from '@crm/db';
+import { sql } from 'drizzle-orm';
+
+/** The channel delivery workers listen on; a notification means "pending deliveries are due". */
+export const DELIVERY_CHANNEL = 'crm_deliveries';
+
+/**
+ * The common table expression `created_deliveries`: one pending delivery, due now, per
+ * enabled subscription that wants the event of the preceding CTE `event` (id, workspace_id,
+ * type, payload). `*` matches every kind; a subscription with `fields` gets `record.updated`
+ * only when one of those fields changed. A second run for the same event creates nothing
+ * (`deliveries_once_idx`).
+ */
+export const createDeliveriesOfEvent = sql`created_deliveries as (
+      insert into deliveries (workspace_id, id, webhook_id, event_id, status, next_attempt_at)
+      select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
+      from event e
+      join webhooks w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
+      where e.type <> 'record.updated' or cardinality(w.fields) = 0
+        or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
+      on conflict do nothing
+      returning id
+    )`;
+
+/**
+ * The final select of a statement that created deliveries: notifies the workers, which
+ * PostgreSQL does only when the transaction commits, and only when there is something to send.
+ */
+export const wakeDeliveryWorkers = sql`select pg_notify(${DELIVERY_CHANNEL}, '') where exists (select 1 from created_deliveries)`;
+
+/**
+ * Creates the deliveries of a stored event, as `appendEvent` does when writing it. Serves
+ * `fan_out_event` jobs queued before deliveries were created with their event; returns
+ * how many deliveries it made (0 when they exist already).
+ */
+export async function fanOutEvent(db: Database, eventId: string): Promise<number> {
+  const result = await db.execute<{ created: number }>(sql`
+    with event as (select id, workspace_id, type, payload from events where id = ${eventId}),
+    ${createDeliveriesOfEvent},
+    wake as (${wakeDeliveryWorkers})
+    select (select count(*) from created_deliveries)::int as created, (select count(*) from wake) as woken`);
+  return result.rows[0]?.created ?? 0;
+}

@@ -1,0 +1,209 @@
+import type { Database } from '@crm/db';
+import {
+  type AttemptVerdict,
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  DEFAULT_LEASE_MS,
+  DELIVERY_CHANNEL,
+  type DeliveryAttempt,
+  recordDeliveryAttempts,
+} from '@crm/domain';
+import type pg from 'pg';
+import { createDeliveryAgents, type DeliveryOptions, sendDelivery } from './deliver.ts';
+
+export interface DispatcherLogger {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface DispatcherOptions {
+  db: Database;
+  /** Pool of `db`; one of its connections listens for new deliveries. */
+  pool: pg.Pool;
+  outbound: DeliveryOptions;
+  logger: DispatcherLogger;
+  /** Attempts in flight at once in this process (default 64). */
+  concurrency?: number;
+  /** Most deliveries claimed, and attempts recorded, per statement (default 100). */
+  batchSize?: number;
+  /** Connections kept open to one host (default 32). */
+  maxSocketsPerHost?: number;
+  /** How often due deliveries are looked for without a notification: retries, lost notifications (default 1000). */
+  pollIntervalMs?: number;
+  /** How long a claim lasts (default 60 s); a worker that dies leaves its deliveries for this long. */
+  leaseMs?: number;
+}
+
+export interface Dispatcher {
+  /** Stops claiming and waits for the attempts in flight to be recorded. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Sends webhook deliveries. The deliveries table is the queue: this loop claims due
+ * deliveries in batches (several processes share the table through SKIP LOCKED), sends them
+ * concurrently over keep-alive connections, and records the finished attempts together in
+ * one statement. It wakes on the notification a committed change sends, and polls for
+ * retries that come due.
+ */
+export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
+  const { db, outbound, logger } = options;
+  const concurrency = options.concurrency ?? 64;
+  const batchSize = options.batchSize ?? 100;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const agents = createDeliveryAgents(options.maxSocketsPerHost ?? 32);
+
+  let stopping = false;
+  let inFlight = 0;
+  let claiming = false;
+  let claimed: Promise<void> = Promise.resolve();
+  let wanted = false;
+  let flushing = false;
+  const finished: DeliveryAttempt[] = [];
+  let drained: (() => void) | undefined;
+
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  const wake = () => {
+    wanted = true;
+    if (claiming || stopping) return;
+    claiming = true;
+    claimed = claim();
+  };
+
+  /** Claims while there is room and the last claim came back full; again when woken meanwhile. */
+  async function claim(): Promise<void> {
+    while (wanted && !stopping) {
+      wanted = false;
+      try {
+        while (!stopping) {
+          const room = Math.min(batchSize, concurrency - inFlight);
+          if (room <= 0) break;
+          const deliveries = await claimDueDeliveries(db, room, leaseMs);
+          for (const delivery of deliveries) void attempt(delivery);
+          if (deliveries.length < room) break;
+        }
+      } catch (error) {
+        logger.error({ err: error }, 'claiming webhook deliveries failed');
+        wanted = true;
+        await pause(pollIntervalMs);
+      }
+    }
+    claiming = false;
+  }
+
+  async function attempt(delivery: ClaimedDelivery) {
+    inFlight++;
+    const { event } = delivery;
+    // A disabled subscription or an event no longer kept: closed without sending.
+    const outcome =
+      event && delivery.webhook.enabled ? await sendDelivery(delivery, event, outbound, agents) : null;
+    finished.push({ delivery, outcome });
+    void flush();
+  }
+
+  /** Records what has finished, in batches; one recording at a time, so they grow under load. */
+  async function flush() {
+    if (flushing) return;
+    flushing = true;
+    while (finished.length > 0) {
+      const batch = finished.splice(0, batchSize);
+      const verdicts = await recordWithRetries(batch);
+      inFlight -= batch.length;
+      if (verdicts) report(batch, verdicts);
+    }
+    flushing = false;
+    if (inFlight === 0) drained?.();
+    if (!stopping) wake();
+  }
+
+  /**
+   * A failed recording is tried again a few times; after that the claims simply run out
+   * and the deliveries are sent again (at least once).
+   */
+  async function recordWithRetries(batch: DeliveryAttempt[]) {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await recordDeliveryAttempts(db, batch, outbound.retry);
+      } catch (error) {
+        logger.error({ err: error, deliveries: batch.length, tries }, 'recording webhook attempts failed');
+        if (tries >= 3) return null;
+        await pause(pollIntervalMs);
+      }
+    }
+  }
+
+  function report(batch: DeliveryAttempt[], verdicts: Map<string, AttemptVerdict>) {
+    for (const { delivery } of batch) {
+      const verdict = verdicts.get(delivery.id);
+      if (verdict === 'disabled')
+        logger.warn(
+          { deliveryId: delivery.id, webhookId: delivery.webhookId },
+          'webhook subscription disabled',
+        );
+      else if (verdict === 'lost')
+        logger.warn({ deliveryId: delivery.id }, 'a webhook attempt ran past its claim and was not recorded');
+    }
+  }
+
+  const listener = listen(options.pool, wake, logger, () => stopping);
+  const poller = setInterval(wake, pollIntervalMs);
+  wake();
+
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(poller);
+      await listener.close();
+      await claimed;
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      agents.destroy();
+    },
+  };
+}
+
+/** LISTENs on a connection of its own, reconnecting after a failure. */
+function listen(pool: pg.Pool, onNotify: () => void, logger: DispatcherLogger, stopped: () => boolean) {
+  let client: pg.PoolClient | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    try {
+      const connected = await pool.connect();
+      connected.on('notification', onNotify);
+      connected.on('error', (error) => {
+        logger.error({ err: error }, 'the webhook delivery listener lost its connection');
+        if (client === connected) client = undefined;
+        connected.release(error);
+        if (!stopped()) retry = setTimeout(connect, 1_000);
+      });
+      await connected.query(`listen ${DELIVERY_CHANNEL}`);
+      if (stopped()) {
+        connected.release();
+        return;
+      }
+      client = connected;
+      // Whatever was notified while not listening is found now.
+      onNotify();
+    } catch (error) {
+      logger.error({ err: error }, 'the webhook delivery listener could not connect');
+      if (!stopped()) retry = setTimeout(connect, 1_000);
+    }
+  };
+  void connect();
+  return {
+    async close() {
+      clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      if (!current) return;
+      current.removeAllListeners('notification');
+      try {
+        await current.query(`unlisten ${DELIVERY_CHANNEL}`);
+        current.release();
+      } catch (error) {
+        current.release(error as Error);
+      }
+    },
+  };
+}
