@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkUrl, parseAllowList, type Resolver } from './address-guard.ts';
+import { createDeliveryAgents } from './deliver.ts';
 import { allowListFromEnv, type SendResult, type SentResponse, sendRequest } from './send-request.ts';
 import { signDelivery } from './sign.ts';
 
@@ -283,6 +284,69 @@ describe('sendRequest to an allowed receiver', () => {
     const result = await sendRequest({ url, resolve: slow, allow: loopbackOnly, connectTimeoutMs: 200 });
     expect(errorOf(result)).toBe('connect timeout');
     expect(result.durationMs).toBeLessThan(900);
+  });
+});
+
+describe('sendRequest over keep-alive agents', () => {
+  it('reuses one connection for consecutive requests, without waiting for a new connect', async () => {
+    const agents = createDeliveryAgents(4);
+    let connections = 0;
+    const count = () => connections++;
+    receiver.server.on('connection', count);
+    try {
+      const options = { allow: loopbackOnly, agent: agents.http, connectTimeoutMs: 50, timeoutMs: 2_000 };
+      const first = await sendRequest({ url: receiver.url('/a'), ...options });
+      // Longer than the connect timeout: a reused connection must not trip it.
+      await sleep(120);
+      const second = await sendRequest({ url: receiver.url('/b'), ...options });
+      expect([responseOf(first).status, responseOf(second).status]).toEqual([200, 200]);
+      expect(connections).toBe(1);
+      // A failed attempt whose response was read to its end keeps the connection too.
+      expect(responseOf(await sendRequest({ url: receiver.url('/fail'), ...options })).status).toBe(500);
+      expect(connections).toBe(1);
+    } finally {
+      receiver.server.off('connection', count);
+      agents.destroy();
+    }
+  });
+
+  it('still checks every new connection: an open one to an allowed address does not let another name through', async () => {
+    const agents = createDeliveryAgents(4);
+    try {
+      const allowed = await sendRequest({
+        url: receiver.url('/ok'),
+        allow: loopbackOnly,
+        agent: agents.http,
+      });
+      expect(responseOf(allowed).status).toBe(200);
+      const rebound = await sendRequest({
+        url: `http://rebound.example:${receiver.port}/`,
+        allow: loopbackOnly,
+        resolve: fixed('127.0.0.2'),
+        agent: agents.http,
+      });
+      expect(errorOf(rebound)).toMatch(/^refused address: 127\.0\.0\.2/);
+    } finally {
+      agents.destroy();
+    }
+  });
+
+  it('does not return a connection whose response was cut to the pool', async () => {
+    const agents = createDeliveryAgents(4);
+    let connections = 0;
+    const count = () => connections++;
+    receiver.server.on('connection', count);
+    try {
+      const options = { allow: loopbackOnly, agent: agents.http, timeoutMs: 300 };
+      const hung = await sendRequest({ url: receiver.url('/hang'), ...options });
+      expect(errorOf(hung)).toBe('timeout');
+      const next = await sendRequest({ url: receiver.url('/after'), ...options });
+      expect(responseOf(next).status).toBe(200);
+      expect(connections).toBe(2);
+    } finally {
+      receiver.server.off('connection', count);
+      agents.destroy();
+    }
   });
 });
 

@@ -238,4 +238,26 @@ describe('webhook delivery', () => {
     expect(row.disabled_reason).toBe('No successful delivery for 5 days');
     expect(r.requests).toHaveLength(1);
   });
+
+  it('delivers a burst to several subscriptions once each, recording every attempt', async () => {
+    const r = await receiver();
+    const hooks = await Promise.all(
+      ['a', 'b', 'c'].map((name) => subscribe(`${r.url}/${name}`, ['record.created'])),
+    );
+    const titles = Array.from({ length: 40 }, (_, i) => `Burst${i}`);
+    for (let i = 0; i < titles.length; i += 10) {
+      const made = await Promise.all(titles.slice(i, i + 10).map((title) => createRecord(title)));
+      expect(made.map((m) => m.status)).toEqual(Array(10).fill(201));
+    }
+    await r.waitFor(120, 20_000);
+    const seen = r.requests.map((q) => `${q.path} ${q.headers['webhook-id']}`);
+    expect(new Set(seen).size).toBe(120);
+    for (const hook of hooks) {
+      await eventually(async () => (await deliveriesOf(hook.id)).every((d) => d.status === 'SUCCEEDED'));
+      expect(await deliveriesOf(hook.id)).toHaveLength(40);
+      expect(await attemptsOf(hook.id)).toHaveLength(40);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(r.requests).toHaveLength(120);
+  });
 });

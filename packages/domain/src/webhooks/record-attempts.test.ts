@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRecord } from '../records/create-record.ts';
+import type { Actor } from '../shared/actor.ts';
+import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
+import { type ClaimedDelivery, claimDueDeliveries } from './claim-deliveries.ts';
+import { createWebhook } from './create-webhook.ts';
+import { type AttemptOutcome, recordDeliveryAttempts } from './record-attempts.ts';
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await openTestDb();
+});
+afterAll(() => t?.close());
+
+const policy = { scale: 1, jitter: 0 };
+const anyUrl = async () => {};
+const subscribe = (actor: Actor) =>
+  createWebhook(t.db, actor, { url: 'https://hooks.example.com/x', events: ['record.created'] }, anyUrl);
+
+/** Claims every due delivery and keeps this workspace's (other tests' are left to their claims). */
+async function claimOf(workspaceId: string): Promise<ClaimedDelivery[]> {
+  const claimed = await claimDueDeliveries(t.db, 1_000);
+  return claimed.filter((d) => d.workspaceId === workspaceId);
+}
+
+const answered = (status: number, headers: Record<string, string> = {}): AttemptOutcome => ({
+  startedAt: new Date(),
+  durationMs: 12.4,
+  status,
+  headers,
+  excerpt: `answer ${status}`,
+  error: status >= 200 && status < 300 ? undefined : `HTTP ${status}`,
+});
+
+const stateOf = async (deliveryId: string) => {
+  const [row] = await t.query<{ status: string; attempt_count: number; wait: number | null }>(
+    `select status, attempt_count, extract(epoch from next_attempt_at - now())::float8 as wait
+     from deliveries where id = $1`,
+    [deliveryId],
+  );
+  return row!;
+};
+
+const attemptsOf = (deliveryId: string) =>
+  t.query<{
+    attempt: number;
+    response_status: number | null;
+    error: string | null;
+    response_excerpt: string | null;
+    duration_ms: number;
+  }>(
+    'select attempt, response_status, error, response_excerpt, duration_ms from delivery_attempts where delivery_id = $1 order by attempt',
+    [deliveryId],
+  );
+
+const webhookOf = async (id: string) => {
+  const [row] = await t.query<{
+    enabled: boolean;
+    disabled_reason: string | null;
+    failing_since: Date | null;
+    last_success_at: Date | null;
+  }>('select enabled, disabled_reason, failing_since, last_success_at from webhooks where id = $1', [id]);
+  return row!;
+};
+
+describe('claiming due deliveries', () => {
+  it('gives each due delivery to one claim only, and holds it until the claim runs out', async () => {
+    const ws = await newWorkspace(t.db);
+    await subscribe(ws.actor);
+    for (const title of ['A', 'B', 'C', 'D', 'E']) {
+      await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title });
+    }
+    await t.warm(2);
+    const [first, second] = await Promise.all([claimDueDeliveries(t.db, 3), claimDueDeliveries(t.db, 3)]);
+    const mine = [...first!, ...second!].filter((d) => d.workspaceId === ws.actor.workspaceId);
+    const ids = mine.map((d) => d.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const rest = await claimOf(ws.actor.workspaceId);
+    expect(ids.length + rest.length).toBe(5);
+    expect(await claimOf(ws.actor.workspaceId)).toEqual([]);
+    const claimed = [...mine, ...rest][0]!;
+    expect(claimed).toMatchObject({
+      attemptCount: 0,
+      webhook: { url: 'https://hooks.example.com/x', enabled: true },
+      event: { type: 'record.created', payload: { event: 'record.created' } },
+    });
+    expect(claimed.leaseUntil.getTime()).toBeGreaterThan(Date.now() + 50_000);
+  });
+});
+
+describe('recording a batch of attempts', () => {
+  it('records mixed outcomes in one call, each delivery on its own schedule', async () => {
+    const ws = await newWorkspace(t.db);
+    const ok = await subscribe(ws.actor);
+    const flaky = await subscribe(ws.actor);
+    const gone = await subscribe(ws.actor);
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'One' });
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Two' });
+    const claimed = await claimOf(ws.actor.workspaceId);
+    expect(claimed).toHaveLength(6);
+    const of = (webhookId: string) => claimed.filter((d) => d.webhookId === webhookId);
+    const [ok1, ok2] = of(ok.id);
+    const [flaky1, flaky2] = of(flaky.id);
+    const [gone1, gone2] = of(gone.id);
+    const verdicts = await recordDeliveryAttempts(
+      t.db,
+      [
+        { delivery: ok1!, outcome: answered(200) },
+        { delivery: ok2!, outcome: answered(204) },
+        { delivery: flaky1!, outcome: answered(500) },
+        { delivery: flaky2!, outcome: answered(429, { 'retry-after': '120' }) },
+        { delivery: gone1!, outcome: answered(410) },
+        { delivery: gone2!, outcome: answered(200) },
+      ],
+      policy,
+    );
+    expect(Object.fromEntries(verdicts)).toEqual({
+      [ok1!.id]: 'succeeded',
+      [ok2!.id]: 'succeeded',
+      [flaky1!.id]: 'retry',
+      [flaky2!.id]: 'retry',
+      [gone1!.id]: 'disabled',
+      [gone2!.id]: 'succeeded',
+    });
+    expect(await stateOf(ok1!.id)).toMatchObject({ status: 'SUCCEEDED', attempt_count: 1, wait: null });
+    // 5 s after the first failure; Retry-After's 120 s when longer than the schedule.
+    const retried = await stateOf(flaky1!.id);
+    expect(retried).toMatchObject({ status: 'PENDING', attempt_count: 1 });
+    expect(retried.wait).toBeGreaterThan(3);
+    expect(retried.wait).toBeLessThan(6);
+    expect((await stateOf(flaky2!.id)).wait).toBeGreaterThan(115);
+    expect(await stateOf(gone1!.id)).toMatchObject({ status: 'FAILED', attempt_count: 1 });
+    expect(await attemptsOf(flaky1!.id)).toEqual([
+      {
+        attempt: 1,
+        response_status: 500,
+        error: 'HTTP 500',
+        response_excerpt: 'answer 500',
+        duration_ms: 12,
+      },
+    ]);
+    expect(await webhookOf(gone.id)).toMatchObject({
+      enabled: false,
+      disabled_reason: 'The receiver answered 410 Gone',
+    });
+    expect(await webhookOf(flaky.id)).toMatchObject({ enabled: true, failing_since: expect.any(Date) });
+    expect(await webhookOf(ok.id)).toMatchObject({ failing_since: null, last_success_at: expect.any(Date) });
+    // Nothing of this workspace is due now: the retries wait for their time.
+    expect(await claimOf(ws.actor.workspaceId)).toEqual([]);
+  });
+
+  it('records nothing for a claim that ran out and was taken over, and the new claim once', async () => {
+    const ws = await newWorkspace(t.db);
+    await subscribe(ws.actor);
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Slow' });
+    const [stale] = await claimOf(ws.actor.workspaceId);
+    await t.query(`update deliveries set next_attempt_at = now() - interval '1 second' where id = $1`, [
+      stale!.id,
+    ]);
+    const [fresh] = await claimOf(ws.actor.workspaceId);
+    expect(fresh!.id).toBe(stale!.id);
+    const late = await recordDeliveryAttempts(t.db, [{ delivery: stale!, outcome: answered(200) }], policy);
+    expect(late.get(stale!.id)).toBe('lost');
+    expect(await attemptsOf(stale!.id)).toEqual([]);
+    const recorded = await recordDeliveryAttempts(
+      t.db,
+      [{ delivery: fresh!, outcome: answered(200) }],
+      policy,
+    );
+    expect(recorded.get(fresh!.id)).toBe('succeeded');
+    const again = await recordDeliveryAttempts(t.db, [{ delivery: fresh!, outcome: answered(200) }], policy);
+    expect(again.get(fresh!.id)).toBe('lost');
+    expect(await attemptsOf(fresh!.id)).toHaveLength(1);
+  });
+
+  it('disables a subscription failing for 5 days, and a success clears the failing streak', async () => {
+    const ws = await newWorkspace(t.db);
+    const hopeless = await subscribe(ws.actor);
+    const recovering = await subscribe(ws.actor);
+    await t.query(
+      `update webhooks set failing_since = now() - interval '5 days 1 minute' where id = $1 or id = $2`,
+      [hopeless.id, recovering.id],
+    );
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Late' });
+    const claimed = await claimOf(ws.actor.workspaceId);
+    const hopelessOne = claimed.find((d) => d.webhookId === hopeless.id)!;
+    const recoveringOne = claimed.find((d) => d.webhookId === recovering.id)!;
+    const verdicts = await recordDeliveryAttempts(
+      t.db,
+      [
+        {
+          delivery: hopelessOne,
+          outcome: { startedAt: new Date(), durationMs: 5, error: 'connection refused' },
+        },
+        { delivery: recoveringOne, outcome: answered(200) },
+      ],
+      policy,
+    );
+    expect(verdicts.get(hopelessOne.id)).toBe('disabled');
+    expect(verdicts.get(recoveringOne.id)).toBe('succeeded');
+    expect(await stateOf(hopelessOne.id)).toMatchObject({ status: 'FAILED', wait: null });
+    expect(await attemptsOf(hopelessOne.id)).toMatchObject([
+      { response_status: null, error: 'connection refused' },
+    ]);
+    expect(await webhookOf(hopeless.id)).toMatchObject({
+      enabled: false,
+      disabled_reason: 'No successful delivery for 5 days',
+    });
+    expect(await webhookOf(recovering.id)).toMatchObject({ enabled: true, failing_since: null });
+  });
+
+  it('fails a delivery whose attempts ran out, and closes one without an attempt when told to', async () => {
+    const ws = await newWorkspace(t.db);
+    await subscribe(ws.actor);
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Last' });
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Closed' });
+    const [last, closed] = await claimOf(ws.actor.workspaceId);
+    await t.query('update deliveries set attempt_count = 9 where id = $1', [last!.id]);
+    const verdicts = await recordDeliveryAttempts(
+      t.db,
+      [
+        { delivery: { ...last!, attemptCount: 9 }, outcome: answered(503) },
+        { delivery: closed!, outcome: null },
+      ],
+      policy,
+    );
+    expect(verdicts.get(last!.id)).toBe('failed');
+    expect(verdicts.get(closed!.id)).toBe('cancelled');
+    expect(await stateOf(last!.id)).toMatchObject({ status: 'FAILED', attempt_count: 10 });
+    expect(await attemptsOf(last!.id)).toMatchObject([{ attempt: 10, response_status: 503 }]);
+    expect(await stateOf(closed!.id)).toMatchObject({ status: 'FAILED', attempt_count: 0 });
+    expect(await attemptsOf(closed!.id)).toEqual([]);
+  });
+
+  it('keeps an excerpt holding NUL characters, without them', async () => {
+    const ws = await newWorkspace(t.db);
+    await subscribe(ws.actor);
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Binary' });
+    const [delivery] = await claimOf(ws.actor.workspaceId);
+    const outcome = { ...answered(500), excerpt: 'a\u0000b' };
+    await recordDeliveryAttempts(t.db, [{ delivery: delivery!, outcome }], policy);
+    expect(await attemptsOf(delivery!.id)).toMatchObject([{ response_excerpt: 'ab' }]);
+  });
+});
