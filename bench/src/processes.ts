@@ -43,6 +43,42 @@ export function startTsxChild(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  // tsx relays a SIGTERM to the script once; its grandchild may outlive it for a moment.
+  return supervise(child, options.name, options.url, 10_000);
+}
+
+/**
+ * `node --import tsx apps/server/src/main.ts` (the server's own start command) in a process
+ * group of its own, so the script runs in this very process: `--cpu-prof` then profiles the
+ * service itself, and the profile is written when SIGTERM's clean shutdown exits.
+ */
+export function startServiceProcess(options: {
+  repoRoot: string;
+  env: Record<string, string>;
+  url: string;
+  /** Folder for a V8 CPU profile of the whole life of the process. */
+  cpuProfileDir?: string;
+  /** Preloads trace-sql.mjs, which logs every statement to this file until it is deleted. */
+  sqlTrace?: { tracer: string; file: string };
+}): Child {
+  const args = ['--import', 'tsx'];
+  if (options.sqlTrace) args.unshift('--import', pathToFileURL(options.sqlTrace.tracer).href);
+  if (options.cpuProfileDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`);
+  args.push('apps/server/src/main.ts');
+  const env = { ...process.env, ...options.env };
+  delete env.NODE_OPTIONS;
+  if (options.sqlTrace) env.BENCH_TRACE_SQL = options.sqlTrace.file;
+  const child = spawn(process.execPath, args, {
+    cwd: options.repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return supervise(child, 'service', options.url, 15_000);
+}
+
+/** Keeps the last lines a child wrote; `stop` sends SIGTERM, then SIGKILL to its group after the grace. */
+function supervise(child: ChildProcess, name: string, url: string, defaultGraceMs: number): Child {
   const lines: string[] = [];
   const collect = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
@@ -57,31 +93,31 @@ export function startTsxChild(options: {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
-  /** To the tsx process only (it relays to the script once), or to the whole group. */
-  const signal = (name: NodeJS.Signals, group: boolean) => {
+  /** To the direct child only, or to the whole group. */
+  const signal = (signalName: NodeJS.Signals, group: boolean) => {
     if (child.pid === undefined) return;
     try {
-      process.kill(group ? -child.pid : child.pid, name);
+      process.kill(group ? -child.pid : child.pid, signalName);
     } catch {
       // already gone
     }
   };
   let stopping: Promise<void> | undefined;
   return {
-    name: options.name,
-    url: options.url,
+    name,
+    url,
     process: child,
     output: () => lines.join('\n'),
-    stop(graceMs = 10_000) {
+    stop(graceMs = defaultGraceMs) {
       stopping ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) signal('SIGTERM', false);
         try {
-          await withTimeout(exited, graceMs, `${options.name} exit`);
+          await withTimeout(exited, graceMs, `${name} exit`);
         } catch {
           signal('SIGKILL', true);
-          await withTimeout(exited, 5_000, `${options.name} exit after SIGKILL`).catch(() => {});
+          await withTimeout(exited, 5_000, `${name} exit after SIGKILL`).catch(() => {});
         }
-        // tsx's grandchild may outlive its parent for a moment: make sure the group is gone.
+        // A grandchild may outlive its parent for a moment: make sure the group is gone.
         signal('SIGKILL', true);
       })();
       return stopping;

@@ -204,12 +204,14 @@ export interface ExactlyOnce {
   pass: boolean;
 }
 
-/** Every record.created event of the workspace must have arrived exactly once. */
+/** Every record.created event of the workspace must have arrived exactly once at `path`. */
 export async function checkExactlyOnce(
   pool: pg.Pool,
   workspaceId: string,
   receiver: Receiver,
+  path: string,
 ): Promise<ExactlyOnce> {
+  const arrivals = receiver.arrivals.filter((a) => a.path === path);
   const events = (
     await pool.query<{ id: string }>(
       `select id from events where workspace_id = $1 and type = 'record.created'`,
@@ -217,7 +219,7 @@ export async function checkExactlyOnce(
     )
   ).rows.map((r) => r.id);
   const counts = new Map<string, number>();
-  for (const a of receiver.arrivals) counts.set(a.eventId, (counts.get(a.eventId) ?? 0) + 1);
+  for (const a of arrivals) counts.set(a.eventId, (counts.get(a.eventId) ?? 0) + 1);
   const committed = new Set(events);
   const duplicate = [...counts.entries()].filter(([, n]) => n > 1);
   const missing = events.filter((id) => !counts.has(id));
@@ -232,7 +234,7 @@ export async function checkExactlyOnce(
   );
   return {
     events: events.length,
-    received: receiver.arrivals.length,
+    received: arrivals.length,
     distinctReceived: counts.size,
     duplicateIds: duplicate.length,
     extraCopies: duplicate.reduce((sum, [, n]) => sum + n - 1, 0),

@@ -2,9 +2,10 @@
  * The outgoing-webhook benchmark (`node --import tsx src/webhooks/main.ts` from bench/):
  * graphile-worker's raw no-op job rate and add→start latency as the floor, then the real
  * service (API + worker) delivering record.created to a loopback receiver: deliveries/s
- * under a write burst, commit→receipt latency at a steady low rate, and an exactly-once
- * check by event id. Prints a table and writes bench/results/webhooks.json. Everything it
- * starts is stopped at the end, also on failure.
+ * under a write burst, commit→receipt latency at a steady low rate, delivery capacity (a
+ * backlog to several subscriptions drained by a worker), and exactly-once checks by event
+ * id. Prints a table and writes bench/results/webhooks.json. Everything it starts is
+ * stopped at the end, also on failure.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -16,10 +17,11 @@ import { closePool, createDatabase, createPool, freePort, schema } from '@crm/db
 import { newId } from '@crm/domain';
 import { createCleanups } from '../cleanup.ts';
 import { openDatabase } from '../database.ts';
-import { type Child, waitUntilReady } from '../processes.ts';
+import { type Child, startServiceProcess, waitUntilReady } from '../processes.ts';
 import { toJson } from '../report.ts';
 import { createFixture } from '../seed.ts';
 import { round, sleep } from '../time.ts';
+import { measureCapacity } from './capacity.ts';
 import { checkExactlyOnce, measureLatency, measureThroughput } from './deliveries.ts';
 import { loadGraphileWorker } from './graphile.ts';
 import type { Api } from './load.ts';
@@ -28,7 +30,6 @@ import { summarizeProfile } from './profile.ts';
 import { measureRawQueue } from './raw-queue.ts';
 import { Receiver } from './receiver.ts';
 import { formatResults, type Target, type WebhookBenchResults } from './report.ts';
-import { startService } from './service-child.ts';
 import { countStatements } from './sql-trace.ts';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -56,6 +57,8 @@ const config = {
   rawLatencyJobs: intEnv('BENCH_WEBHOOK_RAW_LATENCY_JOBS', 300),
   rawLatencyRate: intEnv('BENCH_WEBHOOK_RAW_LATENCY_RATE', 100),
   records: intEnv('BENCH_WEBHOOK_RECORDS', 10_000),
+  backlogRecords: intEnv('BENCH_WEBHOOK_BACKLOG_RECORDS', 5_000),
+  backlogSubscriptions: intEnv('BENCH_WEBHOOK_BACKLOG_SUBSCRIPTIONS', 4),
   connections: intEnv('BENCH_WEBHOOK_CONNECTIONS', 16),
   latencyRate: intEnv('BENCH_WEBHOOK_LATENCY_RATE', 50),
   latencySeconds: intEnv('BENCH_WEBHOOK_LATENCY_SECONDS', 10),
@@ -83,17 +86,17 @@ const TRACER = join(benchDir, 'src', 'trace-sql.mjs');
 
 async function launchService(
   connectionString: string,
-  extra: { cpuProfileDir?: string; sqlTraceFile?: string } = {},
+  extra: { cpuProfileDir?: string; sqlTraceFile?: string; worker?: boolean } = {},
 ): Promise<Child> {
   const port = await freePort();
-  const child = startService({
+  const child = startServiceProcess({
     repoRoot,
     url: `http://127.0.0.1:${port}`,
     env: {
       DATABASE_URL: connectionString,
       HOST: '127.0.0.1',
       PORT: String(port),
-      RUN_WORKER: 'true',
+      RUN_WORKER: extra.worker === false ? 'false' : 'true',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
       WORKER_CONCURRENCY: String(WORKER.concurrency),
       DATABASE_POOL_SIZE: String(WORKER.poolSize),
@@ -209,12 +212,49 @@ async function main(): Promise<WebhookBenchResults> {
   });
   log(`  commit→receipt p50 ${latency.commitToReceipt.p50} ms, p99 ${latency.commitToReceipt.p99} ms`);
 
+  const backlogDeliveries = config.backlogRecords * config.backlogSubscriptions;
+  log(
+    `capacity: ${config.backlogRecords.toLocaleString('en-US')} records × ${config.backlogSubscriptions} subscriptions ` +
+      `committed with no worker running, then ${backlogDeliveries.toLocaleString('en-US')} deliveries released at once`,
+  );
+  await service.stop();
+  const backlogFixture = await createFixture(db, pool);
+  for (let k = 0; k < config.backlogSubscriptions; k++) {
+    await db.insert(schema.webhooks).values({
+      workspaceId: backlogFixture.workspaceId,
+      id: newId('webhook'),
+      url: `${receiver.url}/backlog/${k}`,
+      events: ['record.created'],
+      secret: `whsec_${randomBytes(24).toString('base64')}`,
+    });
+  }
+  const capacity = await measureCapacity(
+    {
+      api: { url: '', apiKey: backlogFixture.apiKey, folderId: backlogFixture.folderId },
+      workspaceId: backlogFixture.workspaceId,
+      records: config.backlogRecords,
+      subscriptions: config.backlogSubscriptions,
+      connections: config.connections,
+      waitMs: config.drainWaitMs,
+      startApi: () => launchService(database.connectionString, { worker: false }),
+      startWorker: (file) => launchService(database.connectionString, { sqlTraceFile: file }),
+      traceFile: join(traceDir, 'capacity.jsonl'),
+    },
+    receiver,
+    pool,
+    log,
+  );
+  log(
+    `  ${capacity.received} deliveries in ${capacity.seconds} s: ${capacity.deliveriesPerSecond}/s; ` +
+      `${capacity.cpuMsPerDelivery.service} ms service CPU and ${capacity.cpuMsPerDelivery.postgres} ms PostgreSQL CPU, ` +
+      `${capacity.sqlPerDelivery.statements} statements per delivery`,
+  );
+
   let profile: WebhookBenchResults['profile'];
-  const farBelow = throughput.deliveriesPerSecond < TARGETS.deliveriesPerSecond / 2;
+  const farBelow = capacity.deliveriesPerSecond < TARGETS.deliveriesPerSecond / 2;
   if (profileMode === 'always' || (profileMode === 'auto' && farBelow)) {
     const reason = profileMode === 'always' ? 'BENCH_WEBHOOK_PROFILE=always' : 'throughput far below target';
     log(`profile (${reason}): restarting the service with --cpu-prof`);
-    await service.stop();
     const profileDir = await mkdtemp(join(tmpdir(), 'crm-bench-prof-'));
     cleanups.push({
       what: 'removing the CPU profile',
@@ -247,14 +287,14 @@ async function main(): Promise<WebhookBenchResults> {
     log(`  profiled: ${profiled.deliveriesPerSecond} deliveries/s under the profiler`);
   }
 
-  const exactlyOnce = await checkExactlyOnce(pool, fixture.workspaceId, receiver);
+  const exactlyOnce = await checkExactlyOnce(pool, fixture.workspaceId, receiver, '/hook');
   const targets: Target[] = [
     {
-      what: 'deliveries/s',
-      value: throughput.deliveriesPerSecond,
+      what: 'deliveries/s (capacity: backlog drain)',
+      value: capacity.deliveriesPerSecond,
       unit: '/s',
       target: `>= ${TARGETS.deliveriesPerSecond}`,
-      pass: throughput.deliveriesPerSecond >= TARGETS.deliveriesPerSecond,
+      pass: capacity.deliveriesPerSecond >= TARGETS.deliveriesPerSecond,
     },
     {
       what: 'commit→receipt p50',
@@ -277,6 +317,13 @@ async function main(): Promise<WebhookBenchResults> {
       target: '0',
       pass: exactlyOnce.pass,
     },
+    {
+      what: 'exactly once (capacity, by subscription and event)',
+      value: capacity.exactlyOnce.duplicates + capacity.exactlyOnce.missing + capacity.exactlyOnce.unknown,
+      unit: 'anomalies',
+      target: '0',
+      pass: capacity.exactlyOnce.pass,
+    },
   ];
 
   const finishedAt = new Date();
@@ -296,6 +343,7 @@ async function main(): Promise<WebhookBenchResults> {
     sqlPerRecord,
     throughput,
     latency,
+    capacity,
     exactlyOnce,
     targets,
     ...(profile ? { profile } : {}),
@@ -312,6 +360,10 @@ try {
   if (failed.length > 0) log(`below target: ${failed.map((t) => t.what).join(', ')}`);
   if (!results.exactlyOnce.pass) {
     log(`exactly-once check FAILED: ${JSON.stringify(results.exactlyOnce.examples)}`);
+    exitCode = 1;
+  }
+  if (!results.capacity.exactlyOnce.pass) {
+    log(`exactly-once check of the capacity phase FAILED: ${JSON.stringify(results.capacity.exactlyOnce)}`);
     exitCode = 1;
   }
 } catch (error) {

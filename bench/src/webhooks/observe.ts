@@ -158,11 +158,11 @@ export async function cpuMeter(pool: pg.Pool, servicePid: number | undefined) {
 export interface QueuePoint {
   /** Seconds since the sampler started. */
   t: number;
-  /** Jobs in the queue per task (locked or not). */
+  /** Jobs in the queue per task (locked or not), and the pending deliveries (the delivery queue). */
   jobs: Record<string, number>;
 }
 
-/** The graphile-worker queue per task, sampled every `intervalMs` (one count per sample). */
+/** The graphile-worker queue per task and the pending deliveries, sampled every `intervalMs`. */
 export function sampleQueue(pool: pg.Pool, intervalMs = 1_000) {
   const points: QueuePoint[] = [];
   let running = true;
@@ -170,7 +170,9 @@ export function sampleQueue(pool: pg.Pool, intervalMs = 1_000) {
   const loop = (async () => {
     while (running) {
       const { rows } = await pool.query<{ task: string; n: string }>(
-        'select task_identifier as task, count(*) as n from graphile_worker.jobs group by 1',
+        `select task_identifier as task, count(*) as n from graphile_worker.jobs group by 1
+         union all
+         select 'pending deliveries', count(*) from deliveries where status = 'PENDING' having count(*) > 0`,
       );
       points.push({
         t: round((performance.now() - started) / 1000, 1),

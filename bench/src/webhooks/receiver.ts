@@ -9,6 +9,8 @@ export interface Arrival {
   eventId: string;
   /** The payload's `recordId`, to match a delivery with the request that caused it. */
   recordId: string | null;
+  /** The request path: which subscription the delivery was for. */
+  path: string;
   /** When the request's headers arrived (wallNow()). */
   at: number;
   status: number;
@@ -47,13 +49,15 @@ export class Receiver {
         this.arrivals.push({
           eventId: typeof header === 'string' ? header : '',
           recordId,
+          path: req.url ?? '',
           at,
           status: 200,
         });
         this.wake();
       });
     });
-    // Every delivery opens a connection of its own (no agent): many short-lived sockets.
+    // The service keeps connections alive (closing idle ones after 4 s, before this server's
+    // 5 s); room for many in case a run opens more.
     server.maxConnections = 10_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,3 +1,4 @@
+import type { CapacityResult } from './capacity.ts';
 import type { ExactlyOnce, LatencyResult, ThroughputResult } from './deliveries.ts';
 import type { ProfileSummary } from './profile.ts';
 import type { BulkDrain, RawQueueResult } from './raw-queue.ts';
@@ -29,6 +30,8 @@ export interface WebhookBenchResults {
   sqlPerRecord: SqlPerRecord;
   throughput: ThroughputResult;
   latency: LatencyResult;
+  /** A backlog to several subscriptions, drained by a worker: the delivery capacity. */
+  capacity: CapacityResult;
   exactlyOnce: ExactlyOnce;
   targets: Target[];
   /** The service under --cpu-prof during a second, shorter burst (when it ran). */
@@ -68,6 +71,7 @@ export function formatResults(r: WebhookBenchResults): string {
   const t = r.throughput;
   const l = r.latency;
   const x = r.exactlyOnce;
+  const c = r.capacity;
   out.push(
     `Webhook bench: ${r.machine.cpus} CPUs, Node ${r.machine.node}, PostgreSQL ${r.database}; ` +
       `graphile-worker ${q.graphileWorker}, concurrency ${q.concurrency}, pool ${q.poolSize}, poll ${q.pollIntervalMs} ms; ` +
@@ -94,9 +98,37 @@ export function formatResults(r: WebhookBenchResults): string {
           `${q.addToStart.jobs} jobs one by one at ${q.addToStart.ratePerSecond}/s, max ${fixed(q.addToStart.max)}`,
         ],
         [
-          'deliveries/s',
+          'deliveries/s (capacity)',
+          int(c.deliveriesPerSecond),
+          `backlog of ${int(c.backlog)} (${int(c.records)} records × ${c.subscriptions} subscriptions) released → ` +
+            `last receipt in ${fixed(c.seconds, 2)} s; first receipt after ${fixed(c.firstReceiptMs, 0)} ms, ` +
+            `${int(c.deliveriesPerSecondFirstToLast)}/s first → last receipt`,
+        ],
+        [
+          '  CPU per delivery ms (service / PostgreSQL)',
+          `${fixed(c.cpuMsPerDelivery.service, 3)} / ${fixed(c.cpuMsPerDelivery.postgres, 3)}`,
+          `/proc over the drain: service ${fixed(c.cpu.service, 1)} s, PostgreSQL ${fixed(c.cpu.postgres, 1)} s, ` +
+            `bench ${fixed(c.cpu.bench, 1)} s in ${fixed(c.cpu.wallSeconds, 1)} s wall`,
+        ],
+        [
+          '  SQL per delivery',
+          fixed(c.sqlPerDelivery.statements, 3),
+          `statements the worker sent during the drain, ${fixed(c.sqlPerDelivery.transactions, 3)} BEGINs; attempts ` +
+            `recorded by status: ${Object.entries(c.attempts)
+              .map(([status, n]) => `${status} ${int(n)}`)
+              .join(', ')}`,
+        ],
+        [
+          '  exactly once (subscription × event)',
+          c.exactlyOnce.pass ? 'PASS' : 'FAIL',
+          `${int(c.exactlyOnce.expected)} expected, ${int(c.exactlyOnce.distinct)} received, ` +
+            `${c.exactlyOnce.duplicates} duplicated, ${c.exactlyOnce.missing} missing, ${c.exactlyOnce.unknown} unknown`,
+        ],
+        [
+          'deliveries/s (under write load)',
           int(t.deliveriesPerSecond),
-          `${int(t.received)} received in ${fixed(t.seconds, 2)} s, first commit → last receipt`,
+          `${int(t.received)} received in ${fixed(t.seconds, 2)} s, first commit → last receipt; one subscription, ` +
+            "so bounded by the API's record creation",
         ],
         [
           '  while writing / draining',
@@ -160,6 +192,14 @@ export function formatResults(r: WebhookBenchResults): string {
     table(
       ['Statement', 'per record'],
       sql.top.map((x) => [x.statement, fixed(x.perRecord, 2)]),
+    ),
+  );
+  out.push('');
+  out.push(`SQL per delivery during the capacity drain (${int(c.backlog)} deliveries):`);
+  out.push(
+    table(
+      ['Statement', 'per delivery'],
+      c.sqlPerDelivery.top.slice(0, 10).map((x) => [x.statement, fixed(x.perRecord, 3)]),
     ),
   );
   out.push('');

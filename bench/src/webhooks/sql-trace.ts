@@ -24,7 +24,7 @@ const normalize = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 11
  * Counts what the service's pg clients sent while `records` records were created and
  * delivered, from a trace written by ../trace-sql.mjs (one JSON line per statement).
  */
-export async function countStatements(file: string, records: number): Promise<SqlPerRecord> {
+export async function countStatements(file: string, records: number, digits = 2): Promise<SqlPerRecord> {
   const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
   const counts = new Map<string, number>();
   let begins = 0;
@@ -39,12 +39,12 @@ export async function countStatements(file: string, records: number): Promise<Sq
   }
   return {
     records,
-    statements: round(lines.length / records, 1),
-    transactions: round(begins / records, 1),
-    queueStatements: round(queue / records, 1),
+    statements: round(lines.length / records, digits),
+    transactions: round(begins / records, digits),
+    queueStatements: round(queue / records, digits),
     top: [...counts.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 24)
-      .map(([statement, n]) => ({ statement, perRecord: round(n / records, 2) })),
+      .map(([statement, n]) => ({ statement, perRecord: round(n / records, digits + 1) })),
   };
 }
