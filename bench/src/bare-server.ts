@@ -23,8 +23,9 @@
  * The SQL text is what drizzle sends for the domain's queries, copied verbatim (prepared under
  * the same names where the domain prepares them: auth_api_key, consume_rate_limit,
  * get_live_record), and event
- * payloads are built as appendEvent builds them (the event statement also queues a webhook
- * fan-out job when the workspace has an enabled webhook; the benchmark's workspace has none). Only pure helpers come from @crm/domain (id
+ * payloads are built as appendEvent builds them (the event statement also creates webhook
+ * deliveries and queues workflow starts when the workspace has subscriptions or workflows;
+ * the benchmark's workspace has neither). Only pure helpers come from @crm/domain (id
  * generation and format check, search text, cursor encoding, rate-limit retry maths), so
  * both servers do the same work outside the database.
  *
@@ -117,20 +118,27 @@ const RECORD_SNAPSHOT_SQL =
   '("records"."workspace_id" = $1 and "records"."id" = $2 and "records"."trashed_at" is null)';
 
 /**
- * appendEvent's statement: the event, and in the same statement the fan-out job when the
- * workspace has an enabled webhook and the job that starts workflows when one listens to the
- * event's kind (the benchmark's workspace has neither, so no job is queued).
+ * appendEvent's statement: the event, and in the same statement one delivery per matching
+ * enabled subscription with the workers' wake-up, and the job that starts the workflows the
+ * event triggers (the benchmark's workspace has neither).
  */
 const APPEND_EVENT_SQL = `
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
       values ($1, $2, $3, $4::jsonb, $5::timestamptz)
+      returning id, workspace_id, type, payload
+    ), created_deliveries as (
+      insert into deliveries (workspace_id, id, webhook_id, event_id, status, next_attempt_at)
+      select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
+      from event e
+      join webhooks w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
+      where e.type <> 'record.updated' or cardinality(w.fields) = 0
+        or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
+      on conflict do nothing
       returning id
-    ), fan_out as (
-      select graphile_worker.add_job('fan_out_event', json_build_object('eventId', event.id), max_attempts := 25)
-      from event
-      where exists (select 1 from webhooks where workspace_id = $6 and enabled)
-    ), start_workflows as (
+    ),
+    wake as (select pg_notify($6, '') where exists (select 1 from created_deliveries)),
+    start_workflows as (
       select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id), max_attempts := 25)
       from event
       where coalesce(current_setting('crm.workflow_run', true), '') = ''
@@ -139,7 +147,7 @@ const APPEND_EVENT_SQL = `
            where workspace_id = $7 and enabled
              and trigger_type = $8 and trigger_type <> 'INCOMING_WEBHOOK')
     )
-    select (select count(*) from fan_out) + (select count(*) from start_workflows) as jobs`;
+    select (select count(*) from wake) + (select count(*) from start_workflows) as follow_ups`;
 
 const TASK_COLUMNS =
   '"workspace_id", "id", "title", "due_at", "assignee_id", "record_id", "status", "priority", "type", ' +
@@ -468,7 +476,7 @@ async function appendEvent(
     type,
     JSON.stringify(payload),
     occurredAt,
-    workspaceId,
+    'crm_deliveries',
     workspaceId,
     type,
   ]);
