@@ -25,7 +25,7 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(15_000),
   /** Multiplies the delays between attempts of a failing workflow step; tests shrink it. */
   WORKFLOW_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
-  /** Webhook attempts a worker process has in flight at once. */
+  /** Webhook attempts a worker process has in flight at once (half at most to one subscription). */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** Deliveries a worker claims, and attempts it records, per statement. */
   WEBHOOK_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(100),

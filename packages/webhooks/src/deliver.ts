@@ -23,9 +23,9 @@ export interface DeliveryAgents {
 }
 
 /**
- * Keep-alive connections for deliveries, at most `maxSocketsPerHost` to one host (and port).
- * An idle connection is closed after 4 s, before the usual 5 s of a receiver's keep-alive
- * timeout, so a request rarely meets a connection the receiver is closing.
+ * Keep-alive connections for deliveries, at most `maxSocketsPerHost` open to one host (and
+ * port). An idle connection is closed after 4 s, before the usual 5 s of a receiver's
+ * keep-alive timeout, so a request rarely meets a connection the receiver is closing.
  */
 export function createDeliveryAgents(maxSocketsPerHost: number): DeliveryAgents {
   const settings = {

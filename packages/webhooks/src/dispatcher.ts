@@ -22,12 +22,10 @@ export interface DispatcherOptions {
   pool: pg.Pool;
   outbound: DeliveryOptions;
   logger: DispatcherLogger;
-  /** Attempts in flight at once in this process (default 64). */
+  /** Attempts in flight at once in this process (default 64); half of them at most to one subscription. */
   concurrency?: number;
   /** Most deliveries claimed, and attempts recorded, per statement (default 100). */
   batchSize?: number;
-  /** Connections kept open to one host (default 32). */
-  maxSocketsPerHost?: number;
   /** How often due deliveries are looked for without a notification: retries, lost notifications (default 1000). */
   pollIntervalMs?: number;
   /** How long a claim lasts (default 60 s); a worker that dies leaves its deliveries for this long. */
@@ -52,7 +50,16 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const batchSize = options.batchSize ?? 100;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  const agents = createDeliveryAgents(options.maxSocketsPerHost ?? 32);
+  // A receiver that hangs keeps its attempts in flight for the whole timeout. Half the slots
+  // at most go to one subscription, so it cannot take them all from the others: a claim
+  // skips subscriptions with half their share in flight, and takes no more than the
+  // busiest of the rest still has room for.
+  const perWebhook = Math.max(1, Math.ceil(concurrency / 2));
+  const busyAt = Math.ceil(perWebhook / 2);
+  const inFlightByWebhook = new Map<string, number>();
+  // As many connections to one host as attempts in flight: an attempt never queues inside
+  // the agent, where its connect deadline would run while it waits for a connection.
+  const agents = createDeliveryAgents(concurrency);
 
   let stopping = false;
   let inFlight = 0;
@@ -78,9 +85,15 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       wanted = false;
       try {
         while (!stopping) {
-          const room = Math.min(batchSize, concurrency - inFlight);
+          const busy: string[] = [];
+          let busiest = 0;
+          for (const [id, n] of inFlightByWebhook) {
+            if (n >= busyAt) busy.push(id);
+            else busiest = Math.max(busiest, n);
+          }
+          const room = Math.min(batchSize, concurrency - inFlight, perWebhook - busiest);
           if (room <= 0) break;
-          const deliveries = await claimDueDeliveries(db, room, leaseMs);
+          const deliveries = await claimDueDeliveries(db, room, leaseMs, busy);
           for (const delivery of deliveries) void attempt(delivery);
           if (deliveries.length < room) break;
         }
@@ -95,6 +108,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
 
   async function attempt(delivery: ClaimedDelivery) {
     inFlight++;
+    inFlightByWebhook.set(delivery.webhookId, (inFlightByWebhook.get(delivery.webhookId) ?? 0) + 1);
     const { event } = delivery;
     // A disabled subscription or an event no longer kept: closed without sending.
     const outcome =
@@ -111,6 +125,11 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       const batch = finished.splice(0, batchSize);
       const verdicts = await recordWithRetries(batch);
       inFlight -= batch.length;
+      for (const { delivery } of batch) {
+        const left = (inFlightByWebhook.get(delivery.webhookId) ?? 1) - 1;
+        if (left > 0) inFlightByWebhook.set(delivery.webhookId, left);
+        else inFlightByWebhook.delete(delivery.webhookId);
+      }
       if (verdicts) report(batch, verdicts);
     }
     flushing = false;

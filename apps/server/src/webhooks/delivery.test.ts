@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { schema } from '@crm/db';
 import { newId } from '@crm/domain';
 import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
@@ -259,5 +261,34 @@ describe('webhook delivery', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(r.requests).toHaveLength(120);
+  });
+
+  it('gives a receiver that hangs at most half the attempts in flight, and the others go on', async () => {
+    let open = 0;
+    let most = 0;
+    const hanging = createServer((req, res) => {
+      open++;
+      most = Math.max(most, open);
+      req.resume();
+      res.on('close', () => open--);
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = hanging.address() as AddressInfo;
+      await subscribe(`http://127.0.0.1:${port}/`, ['record.created']);
+      const r = await receiver();
+      await subscribe(r.url, ['record.created']);
+      const titles = Array.from({ length: 80 }, (_, i) => `Stuck${i}`);
+      for (let i = 0; i < titles.length; i += 10) {
+        await Promise.all(titles.slice(i, i + 10).map((title) => createRecord(title)));
+      }
+      await r.waitFor(80, 20_000);
+      expect(most).toBeGreaterThan(1);
+      // WEBHOOK_CONCURRENCY is 64 by default.
+      expect(most).toBeLessThanOrEqual(32);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
   });
 });

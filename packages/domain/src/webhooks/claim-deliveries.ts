@@ -51,17 +51,24 @@ interface ClaimedRow extends Record<string, unknown> {
  * Claims up to `limit` due pending deliveries, oldest due first, in one statement: rows
  * another worker is claiming are skipped, and a claim moves `next_attempt_at` to the end of
  * the lease, so the delivery is not due for anyone else while it is being sent. Deliveries
- * of disabled subscriptions are claimed too; the caller closes them without sending.
+ * of the subscriptions in `skipWebhookIds` are left for later (the caller has enough of
+ * theirs in flight). Deliveries of disabled subscriptions are claimed too; the caller
+ * closes them without sending.
  */
 export async function claimDueDeliveries(
   db: Database,
   limit: number,
   leaseMs: number = DEFAULT_LEASE_MS,
+  skipWebhookIds: readonly string[] = [],
 ): Promise<ClaimedDelivery[]> {
+  const skip =
+    skipWebhookIds.length === 0
+      ? sql``
+      : sql`and webhook_id not in (select jsonb_array_elements_text(${JSON.stringify(skipWebhookIds)}::jsonb))`;
   const result = await db.execute<ClaimedRow>(sql`
     with due as (
       select id from deliveries
-      where status = 'PENDING' and next_attempt_at <= now()
+      where status = 'PENDING' and next_attempt_at <= now() ${skip}
       order by next_attempt_at
       limit ${limit}
       for update skip locked

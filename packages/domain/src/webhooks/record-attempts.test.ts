@@ -88,6 +88,22 @@ describe('claiming due deliveries', () => {
   });
 });
 
+describe('claiming around busy subscriptions', () => {
+  it('leaves the deliveries of the subscriptions it is told to skip for a later claim', async () => {
+    const ws = await newWorkspace(t.db);
+    const busy = await subscribe(ws.actor);
+    const free = await subscribe(ws.actor);
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'One' });
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Two' });
+    const first = (await claimDueDeliveries(t.db, 1_000, undefined, [busy.id])).filter(
+      (d) => d.workspaceId === ws.actor.workspaceId,
+    );
+    expect(first.map((d) => d.webhookId)).toEqual([free.id, free.id]);
+    const later = await claimOf(ws.actor.workspaceId);
+    expect(later.map((d) => d.webhookId)).toEqual([busy.id, busy.id]);
+  });
+});
+
 describe('recording a batch of attempts', () => {
   it('records mixed outcomes in one call, each delivery on its own schedule', async () => {
     const ws = await newWorkspace(t.db);
