@@ -7,6 +7,7 @@ import {
   DELIVERY_CHANNEL,
   type DeliveryAttempt,
   recordDeliveryAttempts,
+  releaseDeliveries,
 } from '@crm/domain';
 import type pg from 'pg';
 import { createDeliveryAgents, type DeliveryOptions, sendDelivery } from './deliver.ts';
@@ -52,10 +53,9 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   // A receiver that hangs keeps its attempts in flight for the whole timeout. Half the slots
   // at most go to one subscription, so it cannot take them all from the others: a claim
-  // skips subscriptions with half their share in flight, and takes no more than the
-  // busiest of the rest still has room for.
+  // skips subscriptions that have that many in flight, and what a claim brings beyond it is
+  // given back unsent.
   const perWebhook = Math.max(1, Math.ceil(concurrency / 2));
-  const busyAt = Math.ceil(perWebhook / 2);
   const inFlightByWebhook = new Map<string, number>();
   // As many connections to one host as attempts in flight: an attempt never queues inside
   // the agent, where its connect deadline would run while it waits for a connection.
@@ -85,16 +85,16 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       wanted = false;
       try {
         while (!stopping) {
-          const busy: string[] = [];
-          let busiest = 0;
-          for (const [id, n] of inFlightByWebhook) {
-            if (n >= busyAt) busy.push(id);
-            else busiest = Math.max(busiest, n);
-          }
-          const room = Math.min(batchSize, concurrency - inFlight, perWebhook - busiest);
+          const room = Math.min(batchSize, concurrency - inFlight);
           if (room <= 0) break;
+          const busy = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
           const deliveries = await claimDueDeliveries(db, room, leaseMs, busy);
-          for (const delivery of deliveries) void attempt(delivery);
+          const excess: ClaimedDelivery[] = [];
+          for (const delivery of deliveries) {
+            if ((inFlightByWebhook.get(delivery.webhookId) ?? 0) < perWebhook) void attempt(delivery);
+            else excess.push(delivery);
+          }
+          await releaseDeliveries(db, excess);
           if (deliveries.length < room) break;
         }
       } catch (error) {

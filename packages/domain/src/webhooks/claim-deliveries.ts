@@ -18,6 +18,8 @@ export interface ClaimedDelivery {
   attemptCount: number;
   /** The claim: `next_attempt_at` as set by it. Recording checks it, so a claim that ran out records nothing. */
   leaseUntil: Date;
+  /** `next_attempt_at` before the claim: when the delivery was due. */
+  dueAt: Date;
   webhook: {
     url: string;
     headers: Record<string, string>;
@@ -37,6 +39,7 @@ interface ClaimedRow extends Record<string, unknown> {
   event_id: string;
   attempt_count: number;
   lease_until: string;
+  due_at: string;
   url: string;
   headers: Record<string, string>;
   enabled: boolean;
@@ -67,7 +70,7 @@ export async function claimDueDeliveries(
       : sql`and webhook_id not in (select jsonb_array_elements_text(${JSON.stringify(skipWebhookIds)}::jsonb))`;
   const result = await db.execute<ClaimedRow>(sql`
     with due as (
-      select id from deliveries
+      select id, next_attempt_at as due_at from deliveries
       where status = 'PENDING' and next_attempt_at <= now() ${skip}
       order by next_attempt_at
       limit ${limit}
@@ -75,9 +78,9 @@ export async function claimDueDeliveries(
     ), claimed as (
       update deliveries d set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
       from due where d.id = due.id
-      returning d.id, d.workspace_id, d.webhook_id, d.event_id, d.attempt_count, d.next_attempt_at
+      returning d.id, d.workspace_id, d.webhook_id, d.event_id, d.attempt_count, d.next_attempt_at, due.due_at
     )
-    select c.id, c.workspace_id, c.webhook_id, c.event_id, c.attempt_count, c.next_attempt_at as lease_until,
+    select c.id, c.workspace_id, c.webhook_id, c.event_id, c.attempt_count, c.next_attempt_at as lease_until, c.due_at,
       w.url, w.headers, w.enabled, w.secret, w.previous_secret, w.previous_secret_expires_at,
       e.type as event_type, e.payload
     from claimed c
@@ -90,6 +93,7 @@ export async function claimDueDeliveries(
     eventId: row.event_id,
     attemptCount: row.attempt_count,
     leaseUntil: new Date(row.lease_until),
+    dueAt: new Date(row.due_at),
     webhook: {
       url: row.url,
       headers: row.headers,
@@ -102,4 +106,22 @@ export async function claimDueDeliveries(
     },
     event: row.event_type === null ? null : { id: row.event_id, type: row.event_type, payload: row.payload },
   }));
+}
+
+/**
+ * Gives claimed deliveries back unsent, due when they were before the claim (a worker
+ * claimed more of one subscription's deliveries than it may have in flight). A claim that
+ * has run out meanwhile is left alone.
+ */
+export async function releaseDeliveries(db: Database, deliveries: readonly ClaimedDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  const rows = deliveries.map((d) => ({
+    id: d.id,
+    lease_until: d.leaseUntil.toISOString(),
+    due_at: d.dueAt.toISOString(),
+  }));
+  await db.execute(sql`
+    update deliveries d set next_attempt_at = r.due_at
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, lease_until timestamptz, due_at timestamptz)
+    where d.id = r.id and d.status = 'PENDING' and d.next_attempt_at = r.lease_until`);
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecord } from '../records/create-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { type ClaimedDelivery, claimDueDeliveries } from './claim-deliveries.ts';
+import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from './claim-deliveries.ts';
 import { createWebhook } from './create-webhook.ts';
 import { type AttemptOutcome, recordDeliveryAttempts } from './record-attempts.ts';
 
@@ -101,6 +101,30 @@ describe('claiming around busy subscriptions', () => {
     expect(first.map((d) => d.webhookId)).toEqual([free.id, free.id]);
     const later = await claimOf(ws.actor.workspaceId);
     expect(later.map((d) => d.webhookId)).toEqual([busy.id, busy.id]);
+  });
+});
+
+describe('giving claimed deliveries back', () => {
+  it('makes them due as before the claim, untouched, unless the claim has run out', async () => {
+    const ws = await newWorkspace(t.db);
+    await subscribe(ws.actor);
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Back' });
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Taken' });
+    const [back, taken] = await claimOf(ws.actor.workspaceId);
+    await t.query(`update deliveries set next_attempt_at = now() - interval '1 second' where id = $1`, [
+      taken!.id,
+    ]);
+    const [retaken] = await claimOf(ws.actor.workspaceId);
+    expect(retaken!.id).toBe(taken!.id);
+    await releaseDeliveries(t.db, [back!, taken!]);
+    const [row] = await t.query<{ status: string; attempt_count: number; next_attempt_at: Date }>(
+      'select status, attempt_count, next_attempt_at from deliveries where id = $1',
+      [back!.id],
+    );
+    expect(row).toEqual({ status: 'PENDING', attempt_count: 0, next_attempt_at: back!.dueAt });
+    // The stale claim on the other gives nothing back: it stays with its new claim.
+    expect((await stateOf(taken!.id)).wait).toBeGreaterThan(50);
+    expect((await claimOf(ws.actor.workspaceId)).map((d) => d.id)).toEqual([back!.id]);
   });
 });
 
