@@ -30,6 +30,7 @@ export * from './shared/keyset.ts';
 export * from './shared/paging.ts';
 export * from './shared/schemas.ts';
 export * from './tasks/index.ts';
+export * from './users/index.ts';
 export * from './webhooks/index.ts';
 export * from './workflows/index.ts';
 export * from './workspaces/assert-member.ts';

@@ -18,6 +18,7 @@ export const idPrefixes = {
   deal: 'deal',
   task: 'task',
   workflow: 'wf',
+  invitation: 'inv',
   run: 'run',
   webhook: 'wh',
   event: 'evt',

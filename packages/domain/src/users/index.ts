@@ -1,0 +1,3 @@
+export * from './invitations.ts';
+export * from './passwords.ts';
+export * from './sessions.ts';

@@ -1,0 +1,156 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { consumeRateLimit } from '../rate-limit/consume-rate-limit.ts';
+import type { Actor } from '../shared/actor.ts';
+import { DomainError } from '../shared/errors.ts';
+import { spendVerificationTime, verifyPassword } from './passwords.ts';
+
+/** A session ends 30 days after sign-in, or after 7 days without a request. */
+export const SESSION_MAX_AGE_MS = 30 * 86_400_000;
+export const SESSION_IDLE_MS = 7 * 86_400_000;
+/** Failed and successful attempts both count: 10 a minute per email address. */
+const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+
+export interface NewSession {
+  /** Goes into the HTTP-only cookie; never stored. */
+  token: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+export interface SessionInfo {
+  actor: Actor;
+  csrfToken: string;
+  email: string;
+  workspaceName: string;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+const randomToken = () => randomBytes(32).toString('base64url');
+
+/** Starts a session for a member of a workspace (the oldest membership unless one is named). */
+export async function createSession(db: Database, userId: string, workspaceId?: string): Promise<NewSession> {
+  const m = schema.memberships;
+  const memberships = await db
+    .select({ workspaceId: m.workspaceId })
+    .from(m)
+    .where(and(eq(m.userId, userId), workspaceId ? eq(m.workspaceId, workspaceId) : undefined))
+    .orderBy(asc(m.createdAt))
+    .limit(1);
+  const membership = memberships[0];
+  if (!membership) throw new DomainError('UNAUTHORIZED', 'This user is not a member of any workspace');
+  const token = randomToken();
+  const csrfToken = randomToken();
+  const now = Date.now();
+  const expiresAt = new Date(now + SESSION_MAX_AGE_MS);
+  await db.insert(schema.sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    workspaceId: membership.workspaceId,
+    csrfToken,
+    expiresAt,
+    lastSeenAt: new Date(now),
+  });
+  return { token, csrfToken, expiresAt };
+}
+
+/**
+ * Checks an email and password and starts a session. Every failure is the same
+ * UNAUTHORIZED, whether the address is unknown, has no password or the password is wrong.
+ */
+export async function signIn(db: Database, input: { email: string; password: string }): Promise<NewSession> {
+  const email = input.email.trim().toLowerCase();
+  const limit = await consumeRateLimit(db, `sign-in:${email}`, SIGN_IN_ATTEMPTS_PER_MINUTE);
+  if (!limit.allowed) {
+    throw new DomainError(
+      'RATE_LIMITED',
+      `Too many sign-in attempts; retry in ${limit.retryAfterSeconds} s`,
+      { headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+    );
+  }
+  const [user] = await db
+    .select({ id: schema.users.id, passwordHash: schema.users.passwordHash })
+    .from(schema.users)
+    .where(eq(schema.users.email, email));
+  if (!user?.passwordHash) {
+    await spendVerificationTime(input.password);
+    throw wrongCredentials();
+  }
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw wrongCredentials();
+  return createSession(db, user.id);
+}
+
+const wrongCredentials = () => new DomainError('UNAUTHORIZED', 'Wrong email or password');
+
+/**
+ * Resolves a session cookie to its actor, or null when the token is unknown, expired, idle
+ * too long, or its user left the workspace. Session users act with both scopes; what they
+ * may manage depends on their role.
+ */
+export async function authenticateSession(
+  db: Database,
+  token: string | undefined,
+): Promise<SessionInfo | null> {
+  if (!token) return null;
+  const s = schema.sessions;
+  const m = schema.memberships;
+  const [row] = await db
+    .select({
+      tokenHash: s.tokenHash,
+      csrfToken: s.csrfToken,
+      expiresAt: s.expiresAt,
+      lastSeenAt: s.lastSeenAt,
+      userId: s.userId,
+      workspaceId: s.workspaceId,
+      userName: schema.users.name,
+      email: schema.users.email,
+      role: m.role,
+      workspaceName: schema.workspaces.name,
+    })
+    .from(s)
+    .innerJoin(schema.users, eq(schema.users.id, s.userId))
+    .innerJoin(schema.workspaces, eq(schema.workspaces.id, s.workspaceId))
+    .innerJoin(m, and(eq(m.workspaceId, s.workspaceId), eq(m.userId, s.userId)))
+    .where(eq(s.tokenHash, hashToken(token)));
+  if (!row) return null;
+  const now = Date.now();
+  if (row.expiresAt.getTime() <= now || now - row.lastSeenAt.getTime() > SESSION_IDLE_MS) return null;
+  if (now - row.lastSeenAt.getTime() >= 60_000) {
+    await db
+      .update(s)
+      .set({ lastSeenAt: sql`now()` })
+      .where(and(eq(s.tokenHash, row.tokenHash), lt(s.lastSeenAt, sql`now() - interval '1 minute'`)));
+  }
+  return {
+    actor: {
+      workspaceId: row.workspaceId,
+      userId: row.userId,
+      userName: row.userName,
+      role: row.role,
+      apiKeyId: null,
+      scopes: ['read', 'write'],
+    },
+    csrfToken: row.csrfToken,
+    email: row.email,
+    workspaceName: row.workspaceName,
+  };
+}
+
+/** Ends a session; an unknown token is already signed out. */
+export async function endSession(db: Database, token: string | undefined): Promise<void> {
+  if (!token) return;
+  await db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, hashToken(token)));
+}
+
+/** Removes sessions past their end (run by the worker's daily clean-up). */
+export async function pruneSessions(db: Database): Promise<number> {
+  const s = schema.sessions;
+  const idle = new Date(Date.now() - SESSION_IDLE_MS);
+  const deleted = await db
+    .delete(s)
+    .where(sql`${s.expiresAt} <= now() or ${s.lastSeenAt} < ${idle}`)
+    .returning({ tokenHash: s.tokenHash });
+  return deleted.length;
+}
