@@ -4,12 +4,14 @@ import { DomainError } from '@crm/domain';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type pg from 'pg';
+import { authRoutes } from './http/auth-routes.ts';
 import { databaseReady } from './http/health.ts';
 import type { RequestTracker } from './http/in-flight.ts';
 import { TRPC_PREFIX, trpcApi } from './http/mount-trpc.ts';
 import { requestContext } from './http/request-id.ts';
 import { sendError } from './http/send-error.ts';
 import type { AppState } from './http/state.ts';
+import { DEFAULT_WEB_DIR, webApp } from './http/web-app.ts';
 import type { Logger } from './logger.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 import { TRIGGER_PATH, triggerEndpoint } from './workflows/trigger-endpoint.ts';
@@ -28,6 +30,8 @@ export interface AppDeps {
   /** Counts requests in flight for a graceful shutdown. */
   tracker?: RequestTracker;
   router?: AppRouter;
+  /** The built web app (default apps/web/dist); its pages are served for browser navigations. */
+  webDir?: string;
 }
 
 const GET_ONLY = new Set(['/healthz', '/readyz', `${REST_PREFIX}/openapi.json`]);
@@ -87,6 +91,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   routes.all(`${REST_PREFIX}/{*rest}`, restApi(router, gate));
   routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));
   app.use(routes.routes());
+  app.use(authRoutes(deps.db).routes());
+  app.use(webApp(deps.webDir ?? DEFAULT_WEB_DIR));
   app.use((ctx) => {
     if (GET_ONLY.has(ctx.path)) {
       ctx.set('Allow', 'GET, HEAD');

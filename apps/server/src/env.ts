@@ -11,6 +11,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** URL clients reach the service at; used in the OpenAPI document and trigger URLs. */
   PUBLIC_URL: z.string().url().optional(),
+  /** The built web app to serve (default apps/web/dist of this checkout). */
+  WEB_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `false` runs the API without the background worker (run `pnpm worker` elsewhere). */
   RUN_WORKER: z.enum(['true', 'false']).default('true'),

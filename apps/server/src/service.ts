@@ -95,6 +95,7 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
       publicUrl: env.PUBLIC_URL ?? '',
       version: VERSION,
       trustProxy: env.TRUST_PROXY === 'true',
+      ...(env.WEB_DIR ? { webDir: env.WEB_DIR } : {}),
     });
     const server = createServer(app.callback());
     server.keepAliveTimeout = 65_000;

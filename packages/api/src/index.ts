@@ -3,4 +3,4 @@ export * from './errors.ts';
 export * from './openapi/document.ts';
 export * from './rest-routes.ts';
 export { type AppRouter, appRouter } from './routers/index.ts';
-export { type ApiMeta, createCallerFactory } from './trpc.ts';
+export { type ApiMeta, createCallerFactory, manageProcedure, settingsProcedure } from './trpc.ts';

@@ -73,3 +73,32 @@ export const authedProcedure = base.use(({ ctx, type, next }) => {
   }
   return next({ ctx: { ...ctx, actor } });
 });
+
+/** Roles that may manage API keys, webhooks, automations and invitations. */
+const MANAGER_ROLES: readonly string[] = ['OWNER', 'ADMIN'];
+
+/**
+ * Managing keys, webhooks and automations: a signed-in user needs the OWNER or ADMIN role
+ * (issue: settings area). API keys keep their read/write scopes and are not asked for a
+ * role, so integrations that manage their own webhook subscriptions keep working.
+ */
+export const manageProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.apiKeyId === null && !MANAGER_ROLES.includes(ctx.actor.role)) {
+    throw new DomainError('FORBIDDEN', `Only an owner or admin can do this; your role is ${ctx.actor.role}`);
+  }
+  return next();
+});
+
+/**
+ * Settings that only a signed-in OWNER or ADMIN reaches (API keys, invitations): an API key
+ * cannot mint further keys, so a leaked key cannot outlive its revocation.
+ */
+export const settingsProcedure = manageProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.apiKeyId !== null) {
+    throw new DomainError(
+      'FORBIDDEN',
+      'API keys and members are managed by a signed-in user in the settings area',
+    );
+  }
+  return next();
+});

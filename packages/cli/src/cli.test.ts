@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { closePool, createDatabase, createPool, type Database } from '@crm/db';
 import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
-import { authenticateApiKey } from '@crm/domain';
+import { authenticateApiKey, authenticateSession, signIn } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -40,6 +40,33 @@ describe('the CLI', () => {
     expect(out.apiKey).toMatch(/^crm_[0-9A-Za-z]{43}$/);
     const key = await authenticateApiKey(db, out.apiKey);
     expect(key).toMatchObject({ workspaceId: out.workspaceId, userId: out.userId, role: 'OWNER' });
+  });
+
+  it('lets the bootstrap owner sign in with the password given, and sets passwords later', async () => {
+    const out = await crm('bootstrap', '--email', 'pw@acme.test', '--password', 'owner password 1');
+    expect(Object.keys(out).sort()).toEqual(['apiKey', 'userId', 'workspaceId']);
+    const session = await signIn(db, { email: 'pw@acme.test', password: 'owner password 1' });
+    expect((await authenticateSession(db, session.token))?.actor).toMatchObject({
+      userId: out.userId,
+      workspaceId: out.workspaceId,
+      role: 'OWNER',
+    });
+    const changed = await crm(
+      'users',
+      'set-password',
+      '--email',
+      'PW@acme.test',
+      '--password',
+      'another password 2',
+    );
+    expect(changed).toEqual({ userId: out.userId, email: 'pw@acme.test', passwordSet: true });
+    await expect(signIn(db, { email: 'pw@acme.test', password: 'owner password 1' })).rejects.toThrow(
+      'Wrong email or password',
+    );
+    await signIn(db, { email: 'pw@acme.test', password: 'another password 2' });
+    await expect(crm('bootstrap', '--email', 'short@acme.test', '--password', 'short')).rejects.toThrow(
+      /--password: must be at least 10 characters/,
+    );
   });
 
   it('creates, lists and revokes keys', async () => {

@@ -1,26 +1,56 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { createApiKey, createWorkspace, findApiKeys, revokeApiKey } from '@crm/domain';
+import {
+  createApiKey,
+  createWorkspace,
+  findApiKeys,
+  passwordInput,
+  revokeApiKey,
+  setPassword,
+} from '@crm/domain';
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 
-/** `bootstrap`: a workspace, its owner and an API key; prints `{ workspaceId, userId, apiKey }`. */
-export async function bootstrap(db: Database, options: Record<string, string | undefined>) {
+/**
+ * `bootstrap`: a workspace, its owner and an API key; prints `{ workspaceId, userId, apiKey }`.
+ * With `--password` (or CRM_OWNER_PASSWORD, which keeps it out of the shell history) the
+ * owner can also sign in to the web app with the email and that password.
+ */
+export async function bootstrap(
+  db: Database,
+  options: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv = process.env,
+) {
   const input = z
     .object({
       workspace: z.string().min(1).default('My workspace'),
       email: z.email().default('owner@example.com'),
       name: z.string().min(1).default('Owner'),
       'rate-limit': z.coerce.number().int().min(1).optional(),
+      password: passwordInput.optional(),
     })
-    .parse(options);
+    .parse({ ...options, password: options.password ?? (env.CRM_OWNER_PASSWORD || undefined) });
   const { workspaceId, userId } = await createWorkspace(db, {
     name: input.workspace,
     owner: { email: input.email, name: input.name },
     ...(input['rate-limit'] ? { rateLimitPerMinute: input['rate-limit'] } : {}),
   });
+  if (input.password) await setPassword(db, input.email, input.password);
   const { secret } = await createApiKey(db, { workspaceId, userId, name: 'bootstrap' });
   return { workspaceId, userId, apiKey: secret };
+}
+
+/** `users set-password`: lets a user sign in to the web app (or changes the password). */
+export async function usersSetPassword(
+  db: Database,
+  options: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv = process.env,
+) {
+  const input = z
+    .object({ email: z.email(), password: passwordInput })
+    .parse({ email: options.email, password: options.password ?? (env.CRM_OWNER_PASSWORD || undefined) });
+  const userId = await setPassword(db, input.email, input.password);
+  return { userId, email: input.email.toLowerCase(), passwordSet: true };
 }
 
 export async function keysCreate(db: Database, options: Record<string, string | undefined>) {

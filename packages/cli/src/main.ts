@@ -1,14 +1,18 @@
 import { parseArgs } from 'node:util';
 import { DomainError } from '@crm/domain';
 import { z } from 'zod';
-import { bootstrap, keysCreate, keysList, keysRevoke } from './commands.ts';
+import { bootstrap, keysCreate, keysList, keysRevoke, usersSetPassword } from './commands.ts';
 import { openDatabase } from './database.ts';
 
 const USAGE = `Usage: crm <command> [options]
 
 Commands:
-  bootstrap [--workspace NAME] [--email EMAIL] [--name NAME] [--rate-limit N]
+  bootstrap [--workspace NAME] [--email EMAIL] [--name NAME] [--rate-limit N] [--password PASSWORD]
       Create a workspace, its owner and an API key; prints {"workspaceId","userId","apiKey"}.
+      With a password (at least 10 characters; or CRM_OWNER_PASSWORD in the environment) the
+      owner signs in to the web app with EMAIL and that password.
+  users set-password --email EMAIL [--password PASSWORD]
+      Set a user's web sign-in password (or take it from CRM_OWNER_PASSWORD).
   keys create --workspace WS_ID [--user USR_ID] [--name NAME] [--scopes read,write] [--expires-at ISO]
   keys list --workspace WS_ID
   keys revoke KEY_ID --workspace WS_ID
@@ -32,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
       'expires-at': { type: 'string' },
       'rate-limit': { type: 'string' },
       id: { type: 'string' },
+      password: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -45,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     let result: unknown;
     if (command === 'bootstrap') result = await bootstrap(database.db, options);
+    else if (command === 'users' && sub === 'set-password')
+      result = await usersSetPassword(database.db, options);
     else if (command === 'migrate') result = { migrated: true };
     else if (command === 'keys' && sub === 'create') result = await keysCreate(database.db, options);
     else if (command === 'keys' && sub === 'list') result = await keysList(database.db, options);

@@ -1,8 +1,10 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { ApiServices } from '@crm/api';
 import type { Database } from '@crm/db';
 import {
   type Actor,
   authenticateApiKey,
+  authenticateSession,
   consumeRateLimit,
   DomainError,
   workspaceRateLimitSubject,
@@ -51,6 +53,45 @@ export async function passGate(
     );
   }
   return actor;
+}
+
+/** Requests a signed-in user may make a minute (the web app), counted per user. */
+export const SESSION_REQUESTS_PER_MINUTE = 600;
+export const SESSION_COOKIE = 'crm_session';
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+/**
+ * The /trpc gate: a bearer key as on /api/v1, or else the session cookie of the web app.
+ * A cookie-authenticated request must echo the session's CSRF token in X-CSRF-Token, which
+ * a page of another site can neither read nor set without a CORS preflight this server
+ * never grants. Session requests count against the user's own limit, not the workspace's
+ * REST limit, so a busy browser tab cannot starve the integrations.
+ */
+export async function passTrpcGate(ctx: ParameterizedContext<AppState>, deps: GateDeps): Promise<Actor> {
+  if (ctx.get('Authorization') || !ctx.cookies.get(SESSION_COOKIE)) return passGate(ctx, deps);
+  const session = await authenticateSession(deps.db, ctx.cookies.get(SESSION_COOKIE));
+  if (!session) throw new DomainError('UNAUTHORIZED', 'Your session has ended; sign in again');
+  if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
+    throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
+  }
+  ctx.state.actor = session.actor;
+  const limit = await consumeRateLimit(
+    deps.countersDb ?? deps.db,
+    `session-user:${session.actor.userId}`,
+    SESSION_REQUESTS_PER_MINUTE,
+  );
+  if (!limit.allowed) {
+    throw new DomainError('RATE_LIMITED', `Too many requests; retry in ${limit.retryAfterSeconds} s`, {
+      headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+    });
+  }
+  return session.actor;
+}
+
+export function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function bearerToken(header: string): string | undefined {

@@ -2,14 +2,15 @@ import { type AppRouter, createApiContext, toDomainError, toTRPCError } from '@c
 import type { Actor } from '@crm/domain';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Middleware } from 'koa';
-import { type GateDeps, passGate } from './gate.ts';
+import { type GateDeps, passTrpcGate } from './gate.ts';
 import type { AppState } from './state.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
 /**
- * The same routers for internal TypeScript apps, at /trpc. Authentication and the rate limit
- * are the REST ones; their failures reach the client as tRPC errors with the same codes.
+ * The same routers for internal TypeScript apps, at /trpc: the web app signs in with a session
+ * cookie (CSRF-checked), other apps send an API key as on REST. Failures of the gate reach
+ * the client as tRPC errors with the same codes.
  */
 export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState> {
   const { db } = gate;
@@ -17,7 +18,7 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
     let actor: Actor | null = null;
     let gateError: unknown;
     try {
-      actor = await passGate(ctx, gate);
+      actor = await passTrpcGate(ctx, gate);
     } catch (error) {
       gateError = error;
     }

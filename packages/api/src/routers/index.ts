@@ -4,6 +4,8 @@ import { commentsRouter } from './comments/index.ts';
 import { dealsRouter } from './deals/index.ts';
 import { eventsRouter } from './events/index.ts';
 import { foldersRouter } from './folders/index.ts';
+import { invitationsRouter } from './invitations/index.ts';
+import { keysRouter } from './keys/index.ts';
 import { pipelinesRouter } from './pipelines/index.ts';
 import { recordsRouter } from './records/index.ts';
 import { runsRouter } from './runs/index.ts';
@@ -18,6 +20,8 @@ export const appRouter = router({
   deals: dealsRouter,
   events: eventsRouter,
   folders: foldersRouter,
+  invitations: invitationsRouter,
+  keys: keysRouter,
   pipelines: pipelinesRouter,
   records: recordsRouter,
   runs: runsRouter,

@@ -21,14 +21,14 @@ import {
   webhookOutput,
   webhookWithSecretOutput,
 } from '@crm/domain';
-import { authedProcedure, router } from '../../trpc.ts';
+import { manageProcedure, router } from '../../trpc.ts';
 
 const tags = ['Webhooks'];
 const one = envelope(webhookOutput);
 const withSecret = envelope(webhookWithSecretOutput);
 
 export const webhooksRouter = router({
-  list: authedProcedure
+  list: manageProcedure
     .meta({
       openapi: {
         method: 'GET',
@@ -42,7 +42,7 @@ export const webhooksRouter = router({
     .output(listEnvelope(webhookOutput))
     .query(({ ctx, input }) => findWebhooks(ctx.db, ctx.actor, input)),
 
-  get: authedProcedure
+  get: manageProcedure
     .meta({
       openapi: { method: 'GET', path: '/webhooks/{id}', tags, summary: 'Get a webhook subscription' },
       errors: [404],
@@ -51,7 +51,7 @@ export const webhooksRouter = router({
     .output(one)
     .query(async ({ ctx, input }) => ({ data: await getWebhook(ctx.db, ctx.actor, input.id) })),
 
-  create: authedProcedure
+  create: manageProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -69,7 +69,7 @@ export const webhooksRouter = router({
       data: await createWebhook(ctx.db, ctx.actor, input, (url) => ctx.services.checkOutboundUrl(url)),
     })),
 
-  update: authedProcedure
+  update: manageProcedure
     .meta({
       openapi: {
         method: 'PATCH',
@@ -87,7 +87,7 @@ export const webhooksRouter = router({
       data: await updateWebhook(ctx.db, ctx.actor, input, (url) => ctx.services.checkOutboundUrl(url)),
     })),
 
-  delete: authedProcedure
+  delete: manageProcedure
     .meta({
       openapi: {
         method: 'DELETE',
@@ -103,7 +103,7 @@ export const webhooksRouter = router({
     .output(deletedOutput)
     .mutation(async ({ ctx, input }) => ({ data: await deleteWebhook(ctx.db, ctx.actor, input.id) })),
 
-  rotateSecret: authedProcedure
+  rotateSecret: manageProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -119,7 +119,7 @@ export const webhooksRouter = router({
     .output(withSecret)
     .mutation(async ({ ctx, input }) => ({ data: await rotateWebhookSecret(ctx.db, ctx.actor, input.id) })),
 
-  test: authedProcedure
+  test: manageProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -135,7 +135,7 @@ export const webhooksRouter = router({
     .output(envelope(deliveryOutput))
     .mutation(async ({ ctx, input }) => ({ data: await sendTestEvent(ctx.db, ctx.actor, input.id) })),
 
-  deliveries: authedProcedure
+  deliveries: manageProcedure
     .meta({
       openapi: {
         method: 'GET',
@@ -151,7 +151,7 @@ export const webhooksRouter = router({
     .output(listEnvelope(deliveryOutput))
     .query(({ ctx, input }) => findDeliveries(ctx.db, ctx.actor, input)),
 
-  redeliver: authedProcedure
+  redeliver: manageProcedure
     .meta({
       openapi: {
         method: 'POST',

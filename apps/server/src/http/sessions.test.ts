@@ -1,0 +1,279 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppRouter } from '@crm/api';
+import { createApiKey, setPassword } from '@crm/domain';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+
+let app: TestApp;
+let webDir: string;
+const PASSWORD = 'a long enough password';
+
+beforeAll(async () => {
+  webDir = await mkdtemp(join(tmpdir(), 'crm-web-'));
+  await writeFile(join(webDir, 'index.html'), '<!doctype html><title>CRM</title><div id="root"></div>');
+  app = await startTestApp({ env: { WEB_DIR: webDir } });
+});
+afterAll(async () => {
+  await app?.stop();
+  await rm(webDir, { recursive: true, force: true });
+});
+
+interface Browser {
+  cookie: string;
+  csrf: string;
+  setCookie: string;
+}
+
+async function ownerEmail(userId: string) {
+  const rows = await app.service.pool.query<{ email: string }>('select email from users where id = $1', [
+    userId,
+  ]);
+  return rows.rows[0]!.email;
+}
+
+async function signIn(email: string, password = PASSWORD) {
+  return fetch(`${app.url}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+async function browserFor(email: string): Promise<Browser> {
+  const res = await signIn(email);
+  expect(res.status).toBe(200);
+  const setCookie = res.headers.get('set-cookie') ?? '';
+  const body = (await res.json()) as { data: { csrfToken: string } };
+  return { cookie: setCookie.split(';')[0]!, csrf: body.data.csrfToken, setCookie };
+}
+
+function client(auth: { browser?: Browser; csrf?: string | null; key?: string }) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${app.url}/trpc`,
+        headers: () => {
+          const headers: Record<string, string> = {};
+          if (auth.browser) headers.Cookie = auth.browser.cookie;
+          const csrf = auth.csrf === undefined ? auth.browser?.csrf : auth.csrf;
+          if (csrf) headers['X-CSRF-Token'] = csrf;
+          if (auth.key) headers.Authorization = `Bearer ${auth.key}`;
+          return headers;
+        },
+      }),
+    ],
+  });
+}
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TRPCClientError) return error as TRPCClientError<AppRouter>;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+async function workspaceWithOwner() {
+  const ws = await app.createWorkspace();
+  const email = await ownerEmail(ws.userId);
+  await setPassword(app.service.db, email, PASSWORD);
+  return { ...ws, email };
+}
+
+describe('signing in to the web app', () => {
+  it('sets an HTTP-only SameSite session cookie and returns the user, workspace and CSRF token', async () => {
+    const ws = await workspaceWithOwner();
+    const res = await signIn(ws.email);
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^crm_session=[\w-]{43}; path=\/; /);
+    expect(cookie.toLowerCase()).toContain('httponly');
+    expect(cookie.toLowerCase()).toContain('samesite=lax');
+    const body = await res.json();
+    expect(body.data).toMatchObject({
+      user: { id: ws.userId, email: ws.email, role: 'OWNER' },
+      workspace: { id: ws.workspaceId },
+      csrfToken: expect.stringMatching(/^[\w-]{43}$/),
+    });
+    const session = await fetch(`${app.url}/auth/session`, { headers: { Cookie: cookie.split(';')[0]! } });
+    expect((await session.json()).data.csrfToken).toBe(body.data.csrfToken);
+  });
+
+  it('answers a wrong password with 401 and the contract error body, and bad input with 400 naming the field', async () => {
+    const ws = await workspaceWithOwner();
+    const wrong = await signIn(ws.email, 'not the password');
+    expect(wrong.status).toBe(401);
+    expect((await wrong.json()).error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'Wrong email or password',
+    });
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    const bad = await fetch(`${app.url}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: ws.email, pasword: 'x' }),
+    });
+    expect(bad.status).toBe(400);
+    const paths = (await bad.json()).error.details.map((d: { path: string }) => d.path);
+    expect(paths).toEqual(expect.arrayContaining(['password', 'pasword']));
+  });
+
+  it('refuses a sign-in posted from another site', async () => {
+    const ws = await workspaceWithOwner();
+    // fetch() sets Origin itself; node:http sends the header a browser on another site would.
+    const answer = await new Promise<{ status: number; cookie: unknown }>((resolve, reject) => {
+      const req = request(`${app.url}/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, cookie: res.headers['set-cookie'] });
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ email: ws.email, password: PASSWORD }));
+    });
+    expect(answer).toEqual({ status: 403, cookie: undefined });
+    expect((await signIn(ws.email)).status).toBe(200);
+  });
+});
+
+describe('the session on /trpc', () => {
+  it('works with the CSRF header and is refused without it or with a wrong one', async () => {
+    const ws = await workspaceWithOwner();
+    const browser = await browserFor(ws.email);
+    const me = await client({ browser }).workspace.me.query({});
+    expect(me.data).toMatchObject({ user: { id: ws.userId, role: 'OWNER' }, key: null });
+    for (const csrf of [null, 'x'.repeat(43)]) {
+      const refused = await failure(client({ browser, csrf }).workspace.me.query({}));
+      expect(refused.data?.httpStatus).toBe(403);
+      expect(refused.message).toContain('X-CSRF-Token');
+      const write = await failure(
+        client({ browser, csrf }).records.create.mutate({ folderId: ws.folderId, title: 'forged' }),
+      );
+      expect(write.data?.httpStatus).toBe(403);
+    }
+    const list = await client({ key: ws.apiKey }).records.list.query({ q: 'forged' });
+    expect(list.data).toEqual([]);
+  });
+
+  it('keeps the Bearer path, which wins over a cookie', async () => {
+    const ws = await workspaceWithOwner();
+    const browser = await browserFor(ws.email);
+    const me = await client({ browser, csrf: null, key: ws.apiKey }).workspace.me.query({});
+    expect(me.data.key?.prefix).toBe(ws.apiKey.slice(0, 12));
+  });
+
+  it('ends with sign-out: the cookie is cleared and no longer accepted', async () => {
+    const ws = await workspaceWithOwner();
+    const browser = await browserFor(ws.email);
+    const noCsrf = await fetch(`${app.url}/auth/sign-out`, {
+      method: 'POST',
+      headers: { Cookie: browser.cookie },
+    });
+    expect(noCsrf.status).toBe(403);
+    const out = await fetch(`${app.url}/auth/sign-out`, {
+      method: 'POST',
+      headers: { Cookie: browser.cookie, 'X-CSRF-Token': browser.csrf },
+    });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toMatch(/^crm_session=; path=\/; expires=Thu, 01 Jan 1970/);
+    const after = await failure(client({ browser }).workspace.me.query({}));
+    expect(after.data?.httpStatus).toBe(401);
+    expect((await fetch(`${app.url}/auth/session`, { headers: { Cookie: browser.cookie } })).status).toBe(
+      401,
+    );
+  });
+});
+
+describe('API keys and roles', () => {
+  it('lets an owner create a key whose secret is shown once and works on REST, list it and revoke it', async () => {
+    const ws = await workspaceWithOwner();
+    const trpc = client({ browser: await browserFor(ws.email) });
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const created = await trpc.keys.create.mutate({ name: 'Zapier', scopes: ['read'], expiresAt });
+    expect(created.data).toMatchObject({ name: 'Zapier', scopes: ['read'], expiresAt, revokedAt: null });
+    const rest = await app.api(created.data.secret, 'GET', '/api/v1/me');
+    expect(rest.body.data.key.id).toBe(created.data.id);
+    expect(
+      (await app.api(created.data.secret, 'POST', '/api/v1/records', { folderId: ws.folderId, title: 'x' }))
+        .status,
+    ).toBe(403);
+    const listed = await trpc.keys.list.query();
+    expect(listed.data.map((k) => k.id)).toContain(created.data.id);
+    expect(JSON.stringify(listed)).not.toContain(created.data.secret);
+    expect(listed.data.find((k) => k.id === created.data.id)?.lastUsedAt).not.toBeNull();
+    await trpc.keys.revoke.mutate({ id: created.data.id });
+    expect((await app.api(created.data.secret, 'GET', '/api/v1/me')).status).toBe(401);
+    const past = await failure(trpc.keys.create.mutate({ name: 'old', expiresAt: '2020-01-01T00:00:00Z' }));
+    expect(past.data?.httpStatus).toBe(400);
+  });
+
+  it('refuses key management with an API key', async () => {
+    const ws = await workspaceWithOwner();
+    const refused = await failure(client({ key: ws.apiKey }).keys.create.mutate({ name: 'more' }));
+    expect(refused.data?.httpStatus).toBe(403);
+  });
+
+  it('lets an invited MEMBER work with records but not manage keys, webhooks or invitations', async () => {
+    const ws = await workspaceWithOwner();
+    const owner = client({ browser: await browserFor(ws.email) });
+    const memberEmail = `member-${Date.now()}@example.com`;
+    const invitation = await owner.invitations.create.mutate({ email: memberEmail, role: 'MEMBER' });
+    const accepted = await fetch(`${app.url}/auth/accept-invitation`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: invitation.data.token, name: 'Mia', password: PASSWORD }),
+    });
+    expect(accepted.status).toBe(200);
+    expect((await accepted.json()).data.user).toMatchObject({ name: 'Mia', role: 'MEMBER' });
+    const member = client({ browser: await browserFor(memberEmail) });
+    const record = await member.records.create.mutate({ folderId: ws.folderId, title: 'By a member' });
+    expect(record.data.title).toBe('By a member');
+    for (const call of [
+      () => member.keys.list.query(),
+      () => member.webhooks.list.query({}),
+      () => member.webhooks.create.mutate({ url: 'https://example.com/hook', events: ['*'] }),
+      () => member.invitations.create.mutate({ email: 'x@example.com', role: 'MEMBER' }),
+    ]) {
+      const refused = await failure(call());
+      expect(refused.data?.httpStatus).toBe(403);
+      expect(refused.message).toContain('owner or admin');
+    }
+    // A key of that member keeps its scopes: it may manage webhooks as integrations do.
+    const { secret } = await createApiKey(app.service.db, {
+      workspaceId: ws.workspaceId,
+      userId: (await member.workspace.me.query({})).data.user.id,
+      name: 'member key',
+    });
+    expect((await app.api(secret, 'GET', '/api/v1/webhooks')).status).toBe(200);
+    const invitations = await owner.invitations.list.query();
+    expect(invitations.data[0]).toMatchObject({ email: memberEmail, status: 'ACCEPTED' });
+  });
+});
+
+describe('the web app files', () => {
+  it('serves the app for page navigations and leaves API 404s as JSON', async () => {
+    for (const path of ['/', '/settings/keys', '/records/rec_x', '/docs']) {
+      const res = await fetch(`${app.url}${path}`, { headers: { Accept: 'text/html' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(await res.text()).toContain('<div id="root">');
+    }
+    const missing = await fetch(`${app.url}/api/v1/nothing`, { headers: { Accept: 'application/json' } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toContain('application/json');
+    const unknown = await fetch(`${app.url}/no-such-file.js`);
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.code).toBe('NOT_FOUND');
+    const traversal = await fetch(`${app.url}/..%2f..%2fpackage.json`);
+    expect(traversal.status).toBe(404);
+  });
+});

@@ -1,0 +1,43 @@
+import {
+  apiKeyOutput,
+  createApiKey,
+  createApiKeyInput,
+  envelope,
+  findApiKeys,
+  revokeApiKey,
+} from '@crm/domain';
+import { z } from 'zod';
+import { router, settingsProcedure } from '../../trpc.ts';
+
+// tRPC only: the contract puts no key management under /api/v1; keys are made in the
+// settings area by a signed-in owner or admin (spec §5).
+const keyIdInput = z.strictObject({ id: z.string() });
+
+export const keysRouter = router({
+  list: settingsProcedure
+    .input(z.strictObject({}).optional())
+    .output(envelope(z.array(apiKeyOutput)))
+    .query(async ({ ctx }) => ({ data: await findApiKeys(ctx.db, ctx.actor.workspaceId) })),
+
+  /** The secret is in this answer and nowhere else, ever. */
+  create: settingsProcedure
+    .input(createApiKeyInput)
+    .output(envelope(apiKeyOutput.extend({ secret: z.string() })))
+    .mutation(async ({ ctx, input }) => {
+      const { key, secret } = await createApiKey(ctx.db, {
+        workspaceId: ctx.actor.workspaceId,
+        userId: ctx.actor.userId,
+        name: input.name,
+        scopes: input.scopes,
+        expiresAt: input.expiresAt,
+      });
+      return { data: { ...key, secret } };
+    }),
+
+  revoke: settingsProcedure
+    .input(keyIdInput)
+    .output(envelope(apiKeyOutput))
+    .mutation(async ({ ctx, input }) => ({
+      data: await revokeApiKey(ctx.db, ctx.actor.workspaceId, input.id),
+    })),
+});
