@@ -22,6 +22,9 @@ afterAll(async () => {
   await rm(webDir, { recursive: true, force: true });
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+const readJson = async (res: Response): Promise<any> => res.json();
+
 interface Browser {
   cookie: string;
   csrf: string;
@@ -47,7 +50,7 @@ async function browserFor(email: string): Promise<Browser> {
   const res = await signIn(email);
   expect(res.status).toBe(200);
   const setCookie = res.headers.get('set-cookie') ?? '';
-  const body = (await res.json()) as { data: { csrfToken: string } };
+  const body = (await readJson(res)) as { data: { csrfToken: string } };
   return { cookie: setCookie.split(';')[0]!, csrf: body.data.csrfToken, setCookie };
 }
 
@@ -95,21 +98,21 @@ describe('signing in to the web app', () => {
     expect(cookie).toMatch(/^crm_session=[\w-]{43}; path=\/; /);
     expect(cookie.toLowerCase()).toContain('httponly');
     expect(cookie.toLowerCase()).toContain('samesite=lax');
-    const body = await res.json();
+    const body = await readJson(res);
     expect(body.data).toMatchObject({
       user: { id: ws.userId, email: ws.email, role: 'OWNER' },
       workspace: { id: ws.workspaceId },
       csrfToken: expect.stringMatching(/^[\w-]{43}$/),
     });
     const session = await fetch(`${app.url}/auth/session`, { headers: { Cookie: cookie.split(';')[0]! } });
-    expect((await session.json()).data.csrfToken).toBe(body.data.csrfToken);
+    expect((await readJson(session)).data.csrfToken).toBe(body.data.csrfToken);
   });
 
   it('answers a wrong password with 401 and the contract error body, and bad input with 400 naming the field', async () => {
     const ws = await workspaceWithOwner();
     const wrong = await signIn(ws.email, 'not the password');
     expect(wrong.status).toBe(401);
-    expect((await wrong.json()).error).toMatchObject({
+    expect((await readJson(wrong)).error).toMatchObject({
       code: 'UNAUTHORIZED',
       message: 'Wrong email or password',
     });
@@ -120,7 +123,7 @@ describe('signing in to the web app', () => {
       body: JSON.stringify({ email: ws.email, pasword: 'x' }),
     });
     expect(bad.status).toBe(400);
-    const paths = (await bad.json()).error.details.map((d: { path: string }) => d.path);
+    const paths = (await readJson(bad)).error.details.map((d: { path: string }) => d.path);
     expect(paths).toEqual(expect.arrayContaining(['password', 'pasword']));
   });
 
@@ -232,7 +235,7 @@ describe('API keys and roles', () => {
       body: JSON.stringify({ token: invitation.data.token, name: 'Mia', password: PASSWORD }),
     });
     expect(accepted.status).toBe(200);
-    expect((await accepted.json()).data.user).toMatchObject({ name: 'Mia', role: 'MEMBER' });
+    expect((await readJson(accepted)).data.user).toMatchObject({ name: 'Mia', role: 'MEMBER' });
     const member = client({ browser: await browserFor(memberEmail) });
     const record = await member.records.create.mutate({ folderId: ws.folderId, title: 'By a member' });
     expect(record.data.title).toBe('By a member');
@@ -272,7 +275,7 @@ describe('the web app files', () => {
     expect(missing.headers.get('content-type')).toContain('application/json');
     const unknown = await fetch(`${app.url}/no-such-file.js`);
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error.code).toBe('NOT_FOUND');
+    expect((await readJson(unknown)).error.code).toBe('NOT_FOUND');
     const traversal = await fetch(`${app.url}/..%2f..%2fpackage.json`);
     expect(traversal.status).toBe(404);
   });
