@@ -1,0 +1,282 @@
+import { setPassword } from '@crm/domain';
+import { ensureBuilt } from '@crm/web/build';
+import { verify } from '@octokit/webhooks-methods';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, Receiver } from '../testing/receiver.ts';
+import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
+import { type Browser, launchBrowser } from './browser.ts';
+
+const PASSWORD = 'owner password 123';
+
+let app: TestApp;
+let ws: TestWorkspace;
+let email: string;
+let browser: Browser;
+const receiver = new Receiver();
+
+beforeAll(async () => {
+  await ensureBuilt({ log: () => {} });
+  await receiver.start();
+  app = await startTestApp({
+    worker: true,
+    env: { WEBHOOK_RETRY_SCALE: '0.001', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '2000' },
+  });
+  ws = await app.createWorkspace({ name: 'Northwind' });
+  const rows = await app.service.pool.query<{ email: string }>('select email from users where id = $1', [
+    ws.userId,
+  ]);
+  email = rows.rows[0]!.email;
+  await setPassword(app.service.db, email, PASSWORD);
+  await seed();
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await receiver.stop();
+});
+
+/** A few records, deals and tasks, so the pages show what they are for. */
+async function seed() {
+  for (const [title, mail, company] of [
+    ['Ada Lovelace', 'ada@analytical.example', 'Analytical Engines'],
+    ['Grace Hopper', 'grace@cobol.example', 'Navy'],
+    ['Alan Turing', 'alan@bletchley.example', 'Bletchley'],
+  ]) {
+    const res = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
+      folderId: ws.folderId,
+      title,
+      email: mail,
+      data: { company, lifecycle: 'Lead' },
+    });
+    expect(res.status).toBe(201);
+  }
+}
+
+async function sales() {
+  const res = await app.api(ws.apiKey, 'GET', '/api/v1/pipelines');
+  return res.body.data[0] as { id: string; stages: { id: string; name: string }[] };
+}
+
+describe('the web app in Chromium', () => {
+  it('signs the owner in with email and password', async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('wrong password here');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectText(page.getByRole('alert'), 'Wrong email or password');
+    await browser.screenshot('sign-in');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Records' }).waitFor();
+    await page.getByRole('link', { name: 'Grace Hopper' }).waitFor();
+    const cookies = await browser.context.cookies(app.url);
+    expect(cookies.find((c) => c.name === 'crm_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    await browser.screenshot('records');
+  });
+
+  it('searches records and adds a comment, a call and a task on a record page', async () => {
+    const { page } = browser;
+    await page.getByLabel('Search').fill('grace');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Grace Hopper' }).click();
+    await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
+    await page.getByRole('textbox', { name: 'Comment' }).fill('Asked for a demo next week');
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    await page.getByText('Asked for a demo next week').waitFor();
+    await page.getByRole('textbox', { name: 'Notes' }).fill('Talked about pricing');
+    await page.getByRole('button', { name: 'Log call' }).click();
+    await page.getByText('Talked about pricing').waitFor();
+    await page.getByRole('textbox', { name: 'Task' }).fill('Send the proposal');
+    await page.getByRole('button', { name: 'Add task' }).click();
+    await page.getByText('Send the proposal').waitFor();
+    // An invalid value is shown next to its field, and nothing is saved.
+    await page.getByLabel('Email', { exact: true }).fill('not-an-address');
+    await page.getByRole('button', { name: 'Save fields' }).click();
+    await expectText(page.locator('.field-error').first(), /email|address/i);
+    await browser.screenshot('record');
+    const recordId = page.url().split('/').pop()!;
+    const record = await app.api(ws.apiKey, 'GET', `/api/v1/records/${recordId}`);
+    expect(record.body.data.email).toBe('grace@cobol.example');
+    const comments = await app.api(ws.apiKey, 'GET', `/api/v1/records/${recordId}/comments`);
+    expect(comments.body.data.map((c: { text: string }) => c.text)).toEqual(['Asked for a demo next week']);
+    const tasks = await app.api(ws.apiKey, 'GET', `/api/v1/tasks?recordId=${recordId}`);
+    expect(tasks.body.data).toMatchObject([
+      { title: 'Send the proposal', assigneeId: ws.userId, status: 'OPEN' },
+    ]);
+  });
+
+  it('lists my tasks and completes one', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByRole('tab', { name: 'Mine' }).waitFor();
+    await page.getByLabel('Send the proposal').check();
+    await page.getByRole('tab', { name: 'Done' }).click();
+    await page.getByLabel('Send the proposal').waitFor();
+    expect(await page.getByLabel('Send the proposal').isChecked()).toBe(true);
+    await page.getByRole('tab', { name: 'Mine' }).click();
+    await page.getByText('No tasks here.').waitFor();
+    await browser.screenshot('tasks');
+  });
+
+  it('creates an API key whose secret is shown once and works against the REST API', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expectText(page.locator('.field-error').first(), /.+/);
+    await page.getByLabel('Name').fill('Reporting');
+    await page.getByRole('checkbox', { name: 'write' }).uncheck();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('secret').textContent())!.trim();
+    expect(secret).toMatch(/^crm_[0-9A-Za-z]{43}$/);
+    await browser.screenshot('api-keys');
+
+    const me = await app.api(secret, 'GET', '/api/v1/me');
+    expect(me.status).toBe(200);
+    expect(me.body.data.key).toMatchObject({ name: 'Reporting', scopes: ['read'] });
+    const write = await app.api(secret, 'POST', '/api/v1/records', { folderId: ws.folderId, title: 'No' });
+    expect(write.status).toBe(403);
+
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByTestId('secret').waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(secret);
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'Revoke Reporting' }).click();
+    await page.getByText(/^revoked/).waitFor();
+    expect((await app.api(secret, 'GET', '/api/v1/me')).status).toBe(401);
+  });
+
+  it('registers a webhook, sends a test event to a loopback receiver and shows the delivery', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByLabel('URL').fill(`${receiver.url}/crm-hook`);
+    await page.getByLabel('Description (optional)').fill('Loopback receiver');
+    await page.getByRole('checkbox', { name: 'deal.stage_changed' }).check();
+    await page.getByRole('button', { name: 'Register webhook' }).click();
+    const secret = (await page.getByTestId('secret').textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const [request] = await receiver.waitFor(1, 15_000, '/crm-hook');
+    expect(
+      await verify(secret, request!.body.toString('utf8'), request!.headers['x-service-signature'] as string),
+    ).toBe(true);
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await page.getByTestId('delivery').getByText('SUCCEEDED').count()) > 0;
+    });
+    await page.getByTestId('delivery').first().locator('summary').click();
+    await page.getByRole('cell', { name: '200', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await receiver.waitFor(2, 15_000, '/crm-hook');
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await page.getByTestId('delivery').getByText('SUCCEEDED').count()) === 2;
+    });
+    await page.getByTestId('delivery').first().locator('summary').click();
+    await browser.screenshot('webhook');
+  });
+
+  it('moves a deal on the board, which changes its stage and fires deal.stage_changed', async () => {
+    const pipeline = await sales();
+    const lead = pipeline.stages.find((s) => s.name === 'Lead')!;
+    const qualified = pipeline.stages.find((s) => s.name === 'Qualified')!;
+    for (const [title, amount] of [
+      ['Analytical Engines renewal', 12000],
+      ['Navy training', 4800],
+    ] as const) {
+      await app.api(ws.apiKey, 'POST', '/api/v1/deals', {
+        pipelineId: pipeline.id,
+        stageId: lead.id,
+        title,
+        amount,
+      });
+    }
+    const before = receiver.requests.length;
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Pipeline' }).click();
+    await page
+      .getByRole('region', { name: 'Stage Lead' })
+      .getByText('Navy training', { exact: true })
+      .waitFor();
+    await page.getByLabel('Move “Navy training” to').selectOption({ label: 'Qualified' });
+    await page.getByText('Moved “Navy training” to Qualified.').waitFor();
+    await page
+      .getByRole('region', { name: 'Stage Qualified' })
+      .getByText('Navy training', { exact: true })
+      .waitFor();
+    await browser.screenshot('pipeline');
+
+    const deals = await app.api(ws.apiKey, 'GET', `/api/v1/deals?pipelineId=${pipeline.id}`);
+    const moved = deals.body.data.find((d: { title: string }) => d.title === 'Navy training');
+    expect(moved.stageId).toBe(qualified.id);
+    // The event is written with the change (the feed at /api/v1/events lists it once settled).
+    const events = await app.service.pool.query<{ payload: Record<string, unknown> }>(
+      `select payload from events where workspace_id = $1 and type = 'deal.stage_changed'`,
+      [ws.workspaceId],
+    );
+    expect(events.rows.map((r) => r.payload)).toEqual([
+      expect.objectContaining({ dealId: moved.id, fromStageId: lead.id, toStageId: qualified.id }),
+    ]);
+    // The webhook registered above subscribed to it: the same event reaches the receiver.
+    const [delivered] = (await receiver.waitFor(before + 1, 15_000, '/crm-hook')).slice(before);
+    expect(JSON.parse(delivered!.body.toString('utf8'))).toMatchObject({
+      event: 'deal.stage_changed',
+      dealId: moved.id,
+      toStageId: qualified.id,
+    });
+  });
+
+  it('invites a member from the settings', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByLabel('Email').fill(`new.colleague.${Date.now()}@example.com`);
+    await page.getByLabel('Role').selectOption('ADMIN');
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    const link = await page.locator('code.secret-value').textContent();
+    expect(link).toMatch(/\/accept-invitation#inv_[\w-]+$/);
+    await page.getByRole('cell', { name: 'PENDING' }).waitFor();
+    await browser.screenshot('members');
+  });
+
+  it('renders the API reference at /docs from the OpenAPI document, without signing in', async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${app.url}/docs`);
+      await page.getByRole('heading', { name: 'Records', exact: true }).waitFor();
+      await page.getByText('/records/{id}/comments').first().waitFor();
+      const operations = await page.locator('article.operation').count();
+      const doc = await app.api(null, 'GET', '/api/v1/openapi.json');
+      const expected = Object.values(doc.body.paths as Record<string, object>).reduce<number>(
+        (n, item) =>
+          n + Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).length,
+        0,
+      );
+      expect(operations).toBe(expected);
+      await browser.screenshot('api-reference', page);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('signs out', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const res = await page.request.get(`${app.url}/auth/session`);
+    expect(res.status()).toBe(401);
+  });
+});
+
+async function expectText(locator: import('playwright-core').Locator, text: string | RegExp) {
+  await locator.waitFor();
+  const content = (await locator.textContent()) ?? '';
+  if (typeof text === 'string') expect(content).toContain(text);
+  else expect(content).toMatch(text);
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Builds the web app when dist/ is missing or older than any of its sources, so `npm start`
+// and the browser tests always serve the current app without rebuilding it every time.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_DIST = join(root, 'dist');
+
+function newest(path) {
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  let latest = 0;
+  for (const entry of readdirSync(path)) latest = Math.max(latest, newest(join(path, entry)));
+  return latest;
+}
+
+/** True when dist/ has to be (re)built. */
+export function isStale() {
+  const built = join(WEB_DIST, 'index.html');
+  if (!existsSync(built)) return true;
+  const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(root, p));
+  // The app's types come from the API package: a changed router may change the app's calls.
+  const inputs = Math.max(...sources.filter(existsSync).map(newest));
+  return inputs > statSync(built).mtimeMs;
+}
+
+export async function ensureBuilt({ log = console.log } = {}) {
+  if (!isStale()) return { built: false };
+  const started = Date.now();
+  const { build } = await import('vite');
+  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+  log(`web app built in ${Date.now() - started} ms`);
+  return { built: true };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await ensureBuilt();
+}

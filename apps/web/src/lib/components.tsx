@@ -1,0 +1,192 @@
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId, useState } from 'react';
+import type { Problem } from './trpc.ts';
+
+/** A labelled input with its error right under it, tied together for screen readers. */
+export function Field({
+  label,
+  error,
+  hint,
+  ...input
+}: { label: string; error?: string | undefined; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described || undefined}
+        {...input}
+      />
+      {hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      ) : null}
+      {error ? (
+        <small id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectField({
+  label,
+  error,
+  options,
+  ...select
+}: {
+  label: string;
+  error?: string | undefined;
+  options: { value: string; label: string }[];
+} & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...select}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <small id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The message of a failed call. Field-level messages are shown by their fields; the ones
+ * whose field is not on the form (`paths` lists those that are) are listed here.
+ */
+export function ProblemMessage({ problem, paths = [] }: { problem: Problem | null; paths?: string[] }) {
+  if (!problem) return null;
+  const elsewhere = Object.entries(problem.fields).filter(([path]) => !paths.includes(path));
+  return (
+    <div className="problem" role="alert">
+      <p>{problem.message}</p>
+      {elsewhere.length > 0 ? (
+        <ul>
+          {elsewhere.map(([path, message]) => (
+            <li key={path}>
+              <code>{path}</code> {message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('yes');
+    } catch {
+      setCopied('no');
+    }
+  };
+  return (
+    <>
+      <button type="button" onClick={copy}>
+        {label}
+      </button>
+      <span aria-live="polite" className="hint">
+        {copied === 'yes'
+          ? ' Copied.'
+          : copied === 'no'
+            ? ' Copying is blocked here: select the text instead.'
+            : ''}
+      </span>
+    </>
+  );
+}
+
+/** A secret shown once: readable, selectable, copyable, with the warning that it will not come back. */
+export function SecretOnce({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {
+  return (
+    <section className="secret" aria-label={title}>
+      <h3>{title}</h3>
+      <p>Copy it now: it is shown only this once and cannot be read again.</p>
+      <p>
+        <code className="secret-value" data-testid="secret">
+          {secret}
+        </code>{' '}
+        <CopyButton text={secret} />
+      </p>
+      <button type="button" onClick={onDone}>
+        I have stored it
+      </button>
+    </section>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="hint" aria-busy="true">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function formatInstant(value: string | null | undefined): string {
+  if (!value) return '—';
+  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <h1>{title}</h1>
+      {children ? <div className="actions">{children}</div> : null}
+    </header>
+  );
+}
+
+/** Previous / next over cursor pages: the cursors already visited are kept for going back. */
+export function usePager() {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  return {
+    cursor,
+    page: cursors.length,
+    next: (nextCursor: string) => setCursors((c) => [...c, nextCursor]),
+    previous: () => setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c)),
+    reset: () => setCursors([undefined]),
+  };
+}
+
+export function Pager({
+  pager,
+  nextCursor,
+}: {
+  pager: ReturnType<typeof usePager>;
+  nextCursor: string | null | undefined;
+}) {
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" onClick={pager.previous} disabled={pager.page === 1}>
+        Previous page
+      </button>
+      <span>Page {pager.page}</span>
+      <button type="button" onClick={() => nextCursor && pager.next(nextCursor)} disabled={!nextCursor}>
+        Next page
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,74 @@
+import type { AppRouter } from '@crm/api';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+
+let csrfToken = '';
+
+/** The session's CSRF token, sent on every /trpc request (the server refuses one without it). */
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+export function getCsrfToken(): string {
+  return csrfToken;
+}
+
+/** The same routers the REST API comes from, over the session cookie. */
+export const trpc = createTRPCClient<AppRouter>({
+  links: [httpLink({ url: '/trpc', headers: () => ({ 'X-CSRF-Token': csrfToken }) })],
+});
+
+export interface Problem {
+  /** The whole message, shown above a form. */
+  message: string;
+  /** Messages by input path (`email`, `data.company`), shown next to their fields. */
+  fields: Record<string, string>;
+  status: number | null;
+}
+
+/** Reads the contract's error (§2) out of whatever a call threw. */
+export function toProblem(error: unknown): Problem {
+  if (error instanceof TRPCClientError) {
+    const data = error.data as
+      | { httpStatus?: number; error?: { message: string; details?: { path: string; message: string }[] } }
+      | undefined;
+    const fields: Record<string, string> = {};
+    for (const detail of data?.error?.details ?? []) fields[detail.path] ??= detail.message;
+    return { message: data?.error?.message ?? error.message, fields, status: data?.httpStatus ?? null };
+  }
+  if (error instanceof HttpError)
+    return { message: error.message, fields: error.fields, status: error.status };
+  return { message: error instanceof Error ? error.message : String(error), fields: {}, status: null };
+}
+
+/** A failed call to the sign-in routes (plain JSON, not tRPC). */
+export class HttpError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly fields: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** POST/GET against /auth/*: JSON in, the `data` of the envelope out, the error body as HttpError. */
+export async function authCall<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`/auth/${path}`, {
+    method: body === undefined && path === 'session' ? 'GET' : 'POST',
+    headers: {
+      'X-CSRF-Token': csrfToken,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json().catch(() => null)) as {
+    data?: T;
+    error?: { message: string; details?: { path: string; message: string }[] };
+  } | null;
+  if (!res.ok || !json?.data) {
+    const fields: Record<string, string> = {};
+    for (const detail of json?.error?.details ?? []) fields[detail.path] ??= detail.message;
+    throw new HttpError(json?.error?.message ?? `Request failed (${res.status})`, res.status, fields);
+  }
+  return json.data;
+}

@@ -1,0 +1,51 @@
+import { type FormEvent, useState } from 'react';
+import { Field, ProblemMessage } from '../lib/components.tsx';
+import type { SessionInfo } from '../lib/session.tsx';
+import { authCall } from '../lib/trpc.ts';
+import { useSubmit } from '../lib/use-data.ts';
+
+/** `/accept-invitation#<token>`: the token travels in the fragment, which no server log sees. */
+export function AcceptInvitationPage({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
+  const token = window.location.hash.slice(1);
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const submit = useSubmit(() => authCall<SessionInfo>('accept-invitation', { token, name, password }));
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const session = await submit.run();
+    if (session) onSignedIn(session);
+  };
+  const fields = submit.problem?.fields ?? {};
+  return (
+    <main className="narrow" id="main">
+      <h1>Join the workspace</h1>
+      {token ? null : (
+        <p role="alert">This link has no invitation token: open the full link you were sent.</p>
+      )}
+      <form onSubmit={onSubmit} noValidate>
+        <ProblemMessage problem={submit.problem} paths={['name', 'password']} />
+        <Field
+          label="Your name"
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={fields.name}
+          required
+        />
+        <Field
+          label="Choose a password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 10 characters."
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fields.password}
+          required
+        />
+        <button type="submit" disabled={submit.busy || !token}>
+          Join
+        </button>
+      </form>
+    </main>
+  );
+}
