@@ -7,6 +7,7 @@ import { ApiReferencePage } from './pages/api-reference.tsx';
 import { PipelinePage } from './pages/pipeline.tsx';
 import { RecordPage } from './pages/record.tsx';
 import { RecordsPage } from './pages/records.tsx';
+import { AutomationPage, AutomationsPage } from './pages/settings/automations.tsx';
 import { KeysPage } from './pages/settings/keys.tsx';
 import { MembersPage } from './pages/settings/members.tsx';
 import { WebhookPage, WebhooksPage } from './pages/settings/webhooks.tsx';
@@ -78,6 +79,11 @@ export function App() {
                   label="Webhooks"
                   current={path.startsWith('/settings/webhooks')}
                 />
+                <NavItem
+                  to="/settings/automations"
+                  label="Automations"
+                  current={path.startsWith('/settings/automations')}
+                />
                 <NavItem to="/settings/members" label="Members" current={path === '/settings/members'} />
               </ul>
             </>
@@ -131,6 +137,9 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (path === '/settings/webhooks') return <WebhooksPage />;
   params = match('/settings/webhooks/:id', path);
   if (params) return <WebhookPage id={params.id!} />;
+  if (path === '/settings/automations') return <AutomationsPage />;
+  params = match('/settings/automations/:id', path);
+  if (params) return <AutomationPage id={params.id!} />;
   if (path === '/settings/members') return <MembersPage />;
   return (
     <p role="alert">

@@ -233,6 +233,69 @@ describe('the web app in Chromium', () => {
     });
   });
 
+  it('creates an automation with the incoming-webhook trigger, runs it by URL and shows the run', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Automations' }).click();
+    await page.getByRole('button', { name: 'New automation' }).click();
+    // Saving with nothing filled in names the problems next to the fields.
+    await page.getByRole('button', { name: 'Create automation' }).click();
+    await expectText(page.locator('.field-error').first(), /.+/);
+    await page.getByLabel('Name').fill('Web form lead');
+    await page.getByLabel('Trigger').selectOption('INCOMING_WEBHOOK');
+    await page.getByLabel('Folder').selectOption({ label: 'People' });
+    await page.getByLabel('Title').fill('{{ trigger.body.name }}');
+    await page.getByLabel('Email (optional)').fill('{{ trigger.body.email }}');
+    await page.getByLabel('Update the record with the same email instead of adding one').check();
+    await page.getByRole('button', { name: 'Add an action' }).click();
+    await page.getByLabel('Step 2: action').selectOption('ADD_COMMENT');
+    await page.getByLabel('Comment').fill('Lead says: {{ trigger.body.message }}');
+    await page.getByRole('button', { name: 'Create automation' }).click();
+    const url = (await page.getByTestId('trigger-url').textContent())!.trim();
+    expect(url).toMatch(new RegExp(`^${app.url}/api/webhooks/trigger/wf_[0-9a-z]{26}$`));
+
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Linus Pauling', email: 'linus@example.com', message: 'Call me' }),
+    });
+    expect(res.status).toBe(200);
+    const accepted = (await res.json()) as { ok: boolean; workflowId: string; runId: string };
+    expect(accepted).toMatchObject({ ok: true, workflowId: url.split('/').pop() });
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh runs' }).click();
+      return (await runStatuses(page)).includes('SUCCEEDED');
+    });
+    await page.getByTestId('run').first().locator('summary').click();
+    await page.getByText('Lead says: Call me').first().waitFor();
+    await browser.screenshot('automation');
+
+    const records = await app.api(ws.apiKey, 'GET', '/api/v1/records?search=linus@example.com');
+    expect(records.body.data).toMatchObject([{ title: 'Linus Pauling', email: 'linus@example.com' }]);
+    const comments = await app.api(ws.apiKey, 'GET', `/api/v1/records/${records.body.data[0].id}/comments`);
+    expect(comments.body.data.map((c: { text: string }) => c.text)).toEqual(['Lead says: Call me']);
+
+    // Re-running the finished run queues a second one with the same input.
+    await page.getByRole('button', { name: 'Re-run' }).click();
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh runs' }).click();
+      return (await runStatuses(page)).join() === 'SUCCEEDED,SUCCEEDED';
+    });
+    const runs = await app.api(ws.apiKey, 'GET', `/api/v1/workflows/${accepted.workflowId}/runs`);
+    expect(runs.body.data.map((r: { rerunOf: string | null }) => r.rerunOf)).toEqual([accepted.runId, null]);
+    // The upsert by email kept one record.
+    const again = await app.api(ws.apiKey, 'GET', '/api/v1/records?search=linus@example.com');
+    expect(again.body.data).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('button', { name: 'Enable' }).waitFor();
+    const disabled = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(disabled.status).toBe(404);
+  });
+
   it('invites a member from the settings', async () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Members' }).click();
@@ -273,6 +336,11 @@ describe('the web app in Chromium', () => {
     expect(res.status()).toBe(401);
   });
 });
+
+/** The status badge of each run listed, newest first. */
+async function runStatuses(page: import('playwright-core').Page): Promise<string[]> {
+  return page.getByTestId('run').locator('summary .badge').allTextContents();
+}
 
 async function expectText(locator: import('playwright-core').Locator, text: string | RegExp) {
   await locator.waitFor();

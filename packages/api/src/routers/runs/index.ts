@@ -1,10 +1,10 @@
 import { envelope, getRun, rerun, runIdInput, runOutput } from '@crm/domain';
-import { authedProcedure, router } from '../../trpc.ts';
+import { manageProcedure, router } from '../../trpc.ts';
 
 const tags = ['Workflows'];
 
 export const runsRouter = router({
-  get: authedProcedure
+  get: manageProcedure
     .meta({
       openapi: { method: 'GET', path: '/runs/{id}', tags, summary: 'Get a workflow run' },
       errors: [404],
@@ -13,7 +13,7 @@ export const runsRouter = router({
     .output(envelope(runOutput))
     .query(async ({ ctx, input }) => ({ data: await getRun(ctx.db, ctx.actor, input.id) })),
 
-  rerun: authedProcedure
+  rerun: manageProcedure
     .meta({
       openapi: {
         method: 'POST',

@@ -20,7 +20,7 @@ import {
   workflowWithSecretOutput,
 } from '@crm/domain';
 import type { ApiContext } from '../../context.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { manageProcedure, router } from '../../trpc.ts';
 
 const tags = ['Workflows'];
 const one = envelope(workflowOutput);
@@ -32,7 +32,7 @@ const saveOptions = (ctx: ApiContext) => ({
 });
 
 export const workflowsRouter = router({
-  list: authedProcedure
+  list: manageProcedure
     .meta({
       openapi: { method: 'GET', path: '/workflows', tags, summary: 'List workflows (automations)' },
     })
@@ -40,7 +40,7 @@ export const workflowsRouter = router({
     .output(listEnvelope(workflowOutput))
     .query(({ ctx, input }) => findWorkflows(ctx.db, ctx.actor, input, ctx.services.baseUrl)),
 
-  get: authedProcedure
+  get: manageProcedure
     .meta({
       openapi: { method: 'GET', path: '/workflows/{id}', tags, summary: 'Get a workflow' },
       errors: [404],
@@ -51,7 +51,7 @@ export const workflowsRouter = router({
       data: await getWorkflow(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
     })),
 
-  create: authedProcedure
+  create: manageProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -69,7 +69,7 @@ export const workflowsRouter = router({
       data: await createWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)),
     })),
 
-  update: authedProcedure
+  update: manageProcedure
     .meta({
       openapi: {
         method: 'PATCH',
@@ -87,7 +87,7 @@ export const workflowsRouter = router({
       data: await updateWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)),
     })),
 
-  enable: authedProcedure
+  enable: manageProcedure
     .meta({
       openapi: { method: 'POST', path: '/workflows/{id}/enable', tags, summary: 'Enable a workflow' },
       errors: [404],
@@ -98,7 +98,7 @@ export const workflowsRouter = router({
       data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, true, ctx.services.baseUrl),
     })),
 
-  disable: authedProcedure
+  disable: manageProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -115,7 +115,7 @@ export const workflowsRouter = router({
       data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, false, ctx.services.baseUrl),
     })),
 
-  delete: authedProcedure
+  delete: manageProcedure
     .meta({
       openapi: {
         method: 'DELETE',
@@ -130,7 +130,7 @@ export const workflowsRouter = router({
     .output(deletedOutput)
     .mutation(async ({ ctx, input }) => ({ data: await deleteWorkflow(ctx.db, ctx.actor, input.id) })),
 
-  rotateSecret: authedProcedure
+  rotateSecret: manageProcedure
     .meta({
       openapi: {
         method: 'POST',
@@ -148,7 +148,7 @@ export const workflowsRouter = router({
       data: await rotateWorkflowSecret(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
     })),
 
-  runs: authedProcedure
+  runs: manageProcedure
     .meta({
       openapi: {
         method: 'GET',
