@@ -21,7 +21,6 @@ export function isStale() {
   const built = join(WEB_DIST, 'index.html');
   if (!existsSync(built)) return true;
   const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(root, p));
-  // The app's types come from the API package: a changed router may change the app's calls.
   const inputs = Math.max(...sources.filter(existsSync).map(newest));
   return inputs > statSync(built).mtimeMs;
 }

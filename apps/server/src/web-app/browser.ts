@@ -15,7 +15,7 @@ export interface Browser {
   context: BrowserContext;
   page: Page;
   /** Saves docs/screenshots/<name>.png of `page` (default the first tab). */
-  screenshot(name: string, page?: Page): Promise<void>;
+  screenshot(name: string, page?: Page, options?: { fullPage?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,10 +54,10 @@ export async function launchBrowser(): Promise<Browser> {
   return {
     context,
     page,
-    async screenshot(name, shot = page) {
+    async screenshot(name, shot = page, options = {}) {
       await shot.screenshot({
         path: join(SCREENSHOTS, `${name}.png`),
-        fullPage: true,
+        fullPage: options.fullPage ?? true,
         animations: 'disabled',
       });
     },

@@ -181,6 +181,20 @@ describe('the web app in Chromium', () => {
     });
     await page.getByTestId('delivery').first().locator('summary').click();
     await browser.screenshot('webhook');
+
+    // A subscription the service disabled shows why, and can be enabled again.
+    const reason = 'No successful delivery for 5 days';
+    await app.service.pool.query(
+      `update webhooks set enabled = false, disabled_reason = $2 where workspace_id = $1`,
+      [ws.workspaceId, reason],
+    );
+    await page.reload();
+    await page.getByText(reason).waitFor();
+    await page.getByRole('button', { name: 'Enable again' }).click();
+    await page.getByRole('button', { name: 'Disable' }).waitFor();
+    expect(await page.getByText(reason).count()).toBe(0);
+    const hooks = await app.api(ws.apiKey, 'GET', '/api/v1/webhooks');
+    expect(hooks.body.data).toMatchObject([{ enabled: true, disabledReason: null }]);
   });
 
   it('moves a deal on the board, which changes its stage and fires deal.stage_changed', async () => {
@@ -322,7 +336,7 @@ describe('the web app in Chromium', () => {
         0,
       );
       expect(operations).toBe(expected);
-      await browser.screenshot('api-reference', page);
+      await browser.screenshot('api-reference', page, { fullPage: false });
     } finally {
       await page.close();
     }

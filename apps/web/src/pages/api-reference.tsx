@@ -91,7 +91,11 @@ export function ApiReferencePage() {
         <h1>
           {doc.info.title} <small>{doc.info.version}</small>
         </h1>
-        {doc.info.description ? <p className="prose">{doc.info.description}</p> : null}
+        {doc.info.description ? (
+          <p className="prose">
+            <Prose text={doc.info.description} />
+          </p>
+        ) : null}
         <p>
           Base URL: <code>{doc.servers?.[0]?.url ?? '/api/v1'}</code> · machine-readable:{' '}
           <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>
@@ -105,7 +109,11 @@ export function ApiReferencePage() {
                   <span className={`method ${method}`}>{method.toUpperCase()}</span> <code>{path}</code>
                 </h3>
                 {op.summary ? <p>{op.summary}</p> : null}
-                {op.description ? <p className="hint prose">{op.description}</p> : null}
+                {op.description ? (
+                  <p className="hint prose">
+                    <Prose text={op.description} />
+                  </p>
+                ) : null}
                 {op.parameters && op.parameters.length > 0 ? (
                   <table>
                     <caption>Parameters</caption>
@@ -126,7 +134,9 @@ export function ApiReferencePage() {
                           </td>
                           <td>{p.in}</td>
                           <td>{p.schema ? typeName(p.schema, schemas) : ''}</td>
-                          <td>{p.description ?? p.schema?.description ?? ''}</td>
+                          <td>
+                            <Prose text={p.description ?? p.schema?.description ?? ''} />
+                          </td>
                         </tr>
                       ))}
                     </tbody>
@@ -165,6 +175,14 @@ export function ApiReferencePage() {
         ))}
       </main>
     </div>
+  );
+}
+
+/** Descriptions use Markdown's `code` spans; everything else is shown as plain text. */
+function Prose({ text }: { text: string }) {
+  const parts = text.split('`');
+  return (
+    <>{parts.map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>))}</>
   );
 }
 
