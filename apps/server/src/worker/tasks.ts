@@ -4,6 +4,7 @@ import {
   pruneIdempotencyKeys,
   pruneRateLimitBuckets,
   pruneRuns,
+  pruneSessions,
   pruneWebhookHistory,
   purgeTrash,
   startEventWorkflows,
@@ -60,13 +61,17 @@ export function createTaskList(db: Database, logger: Logger, workflows: EngineOp
     prune_workflow_runs: async () => {
       await pruneRuns(db);
     },
+    prune_sessions: async () => {
+      await pruneSessions(db);
+    },
   };
 }
 
 /**
  * Records in Trash are purged daily (contract §4); rate-limit buckets every 10 minutes;
  * Idempotency-Key records past their 24 hours, and events, delivery attempts and workflow
- * runs past their 30 days, every hour; jobs of dead workers are released every minute.
+ * runs past their 30 days, every hour; web sessions past their end daily; jobs of dead workers
+ * are released every minute.
  */
 export const crontab = [
   '* * * * * unlock_stuck_jobs ?max=1',
@@ -75,4 +80,5 @@ export const crontab = [
   '17 * * * * prune_idempotency_keys ?max=1',
   '23 * * * * prune_webhook_history ?max=1',
   '29 * * * * prune_workflow_runs ?max=1',
+  '41 4 * * * prune_sessions ?max=1',
 ].join('\n');

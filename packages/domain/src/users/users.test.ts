@@ -8,7 +8,7 @@ import {
   setPassword,
 } from './invitations.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { authenticateSession, endSession, hashToken, signIn } from './sessions.ts';
+import { authenticateSession, endSession, hashToken, pruneSessions, signIn } from './sessions.ts';
 
 let t: TestDb;
 
@@ -116,6 +116,24 @@ describe('signIn and sessions', () => {
     expect(await authenticateSession(t.db, left.token)).toBeNull();
     expect(await authenticateSession(t.db, undefined)).toBeNull();
     expect(await authenticateSession(t.db, 'made-up')).toBeNull();
+  });
+
+  it('prunes ended sessions and keeps live ones', async () => {
+    const ws = await ownerWithPassword();
+    const live = await signIn(t.db, { email: ws.email, password: PASSWORD });
+    const expired = await signIn(t.db, { email: ws.email, password: PASSWORD });
+    const idle = await signIn(t.db, { email: ws.email, password: PASSWORD });
+    await t.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = $1`, [
+      hashToken(expired.token),
+    ]);
+    await t.query(`update sessions set last_seen_at = now() - interval '8 days' where token_hash = $1`, [
+      hashToken(idle.token),
+    ]);
+    expect(await pruneSessions(t.db)).toBeGreaterThanOrEqual(2);
+    const left = await t.query<{ token_hash: string }>('select token_hash from sessions where user_id = $1', [
+      ws.actor.userId,
+    ]);
+    expect(left.map((r) => r.token_hash)).toEqual([hashToken(live.token)]);
   });
 });
 
