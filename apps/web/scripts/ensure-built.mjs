@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the web app when dist/ is missing or older than any of its sources, so `npm start`
 // and the browser tests always serve the current app without rebuilding it every time.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +29,23 @@ export function isStale() {
 export async function ensureBuilt({ log = console.log } = {}) {
   if (!isStale()) return { built: false };
   const started = Date.now();
-  const { build } = await import('vite');
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+  // A child process with NODE_ENV=production: a caller's NODE_ENV (vitest sets `test`) would
+  // otherwise put React's development build, twice the size, into dist/.
+  await new Promise((resolvePromise, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+      {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolvePromise(undefined) : reject(new Error(`vite build exited with ${code}`)),
+    );
+  });
   log(`web app built in ${Date.now() - started} ms`);
   return { built: true };
 }

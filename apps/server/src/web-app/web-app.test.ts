@@ -60,6 +60,16 @@ async function sales() {
 }
 
 describe('the web app in Chromium', () => {
+  it('serves the production build of the app', async () => {
+    const html = await (await fetch(`${app.url}/`, { headers: { Accept: 'text/html' } })).text();
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+    expect(script).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+    const js = await fetch(`${app.url}${script}`);
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // React's production build, not the development one a test runner's NODE_ENV would give.
+    expect(await js.text()).toContain('Minified React error');
+  });
+
   it('signs the owner in with email and password', async () => {
     const { page } = browser;
     await page.goto(`${app.url}/`);
