@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const HZ = 100;
+export const HZ = 100;
 
 /** Busy CPU ticks of the whole machine (all CPUs, idle and iowait excluded), from /proc/stat. */
 function machineBusy(): number {
@@ -12,7 +12,7 @@ function machineBusy(): number {
 }
 
 /** CPU ticks used so far by `root` and every process descended from it (the bench and its children). */
-function treeBusy(root: number): number {
+export function treeBusy(root: number): number {
   const parent = new Map<number, number>();
   const busy = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {

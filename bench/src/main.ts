@@ -23,7 +23,15 @@ import {
   type SeedTiming,
   writeResults,
 } from './report.ts';
-import { combine, type LoadSettings, measure, type Run, SCENARIOS, type Target } from './scenarios.ts';
+import {
+  combine,
+  type LoadSettings,
+  measure,
+  type Run,
+  SCENARIOS,
+  type Scenario,
+  type Target,
+} from './scenarios.ts';
 import { measureSearch, type SearchLatency } from './search.ts';
 import {
   analyze,
@@ -39,6 +47,19 @@ import { round, sleep } from './time.ts';
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(benchDir, '..');
 const RESULTS_FILE = join(benchDir, 'results', 'latest.json');
+
+/** BENCH_SCENARIOS: the load scenarios to run, comma-separated ids (default all). */
+function scenariosEnv(): Scenario['id'][] {
+  const known = SCENARIOS.map((s) => s.id);
+  const value = process.env.BENCH_SCENARIOS?.trim();
+  if (!value) return known;
+  const chosen = value.split(',').map((id) => id.trim());
+  const unknown = chosen.filter((id) => !(known as string[]).includes(id));
+  if (unknown.length > 0 || chosen.length === 0) {
+    throw new Error(`BENCH_SCENARIOS: unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  }
+  return chosen as Scenario['id'][];
+}
 
 const intEnv = (name: string, fallback: number) => {
   const value = process.env[name];
@@ -61,6 +82,7 @@ const config = {
     warmup: intEnv('BENCH_WARMUP', 3),
   } satisfies LoadSettings,
   searchRequests: intEnv('BENCH_SEARCH_REQUESTS', 200),
+  scenarios: scenariosEnv(),
   /**
    * A measured run during which other processes used at least this much CPU (in cores,
    * from /proc) is run again once, and the quieter of the two kept, within `redoBudget`
@@ -209,8 +231,8 @@ async function main(): Promise<BenchResults> {
   const bare = await startServer('bare', 'bench/src/bare-server.ts', database.connectionString, traces.bare);
   await Promise.all([waitUntilReady(service), waitUntilReady(bare)]);
   const targets: Record<Target['name'], Target> = {
-    service: { name: 'service', url: service.url },
-    bare: { name: 'bare', url: bare.url },
+    service: { name: 'service', url: service.url, pid: service.process.pid },
+    bare: { name: 'bare', url: bare.url, pid: bare.process.pid },
   };
   const parity = await checkParity([targets.service, targets.bare], pool, {
     apiKey: fixture.apiKey,
@@ -293,6 +315,7 @@ async function main(): Promise<BenchResults> {
   };
 
   for (const [index, scenario] of SCENARIOS.entries()) {
+    if (!config.scenarios.includes(scenario.id)) continue;
     // A B B A: drift on a busy machine weighs on both servers alike; who starts alternates.
     const [first, second] = index % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
     const order: Target['name'][] = [first, second, second, first];
@@ -339,8 +362,10 @@ async function main(): Promise<BenchResults> {
       ...(checks ? { checks } : {}),
       ...(redone.length > 0 ? { redone } : {}),
     });
+    const cpu = (m: typeof measured.service) =>
+      m.cpuPerRequestUs === undefined ? '' : ` (${m.cpuPerRequestUs} µs CPU a request)`;
     log(
-      `  service ${measured.service.requestsPerSecond} req/s, bare ${measured.bare.requestsPerSecond} req/s, ratio ${ratio.toFixed(2)}`,
+      `  service ${measured.service.requestsPerSecond} req/s${cpu(measured.service)}, bare ${measured.bare.requestsPerSecond} req/s${cpu(measured.bare)}, ratio ${ratio.toFixed(2)}`,
     );
   }
   await bare.stop();

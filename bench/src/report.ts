@@ -78,16 +78,40 @@ export function formatResults(results: BenchResults): string {
         fixed(m.requestsPerSecond, 0),
         fixed(m.latencyP50, 0),
         fixed(m.latencyP99, 0),
+        m.cpuPerRequestUs === undefined ? '-' : fixed(m.cpuPerRequestUs, 0),
         String(m.non2xx),
         // Truncated, not rounded, so a ratio just under its target never prints as reaching it.
         m.target === 'bare'
           ? `${fixed(Math.floor((r.service.requestsPerSecond / r.bare.requestsPerSecond) * 100) / 100, 2)}x`
           : '',
         m.target === 'bare' ? `>= ${r.target}x ${r.meetsTarget ? 'PASS' : 'FAIL'}` : '',
+        m.target === 'bare' && r.service.cpuPerRequestUs && r.bare.cpuPerRequestUs
+          ? `${fixed(r.bare.cpuPerRequestUs / r.service.cpuPerRequestUs, 2)}x`
+          : '',
       ]);
     }
   }
-  out.push(table(['Scenario', 'Server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'svc/bare', 'target'], rows));
+  out.push(
+    table(
+      [
+        'Scenario',
+        'Server',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU µs/req',
+        'non-2xx',
+        'svc/bare',
+        'target',
+        'CPU bare/svc',
+      ],
+      rows,
+    ),
+  );
+  out.push(
+    "CPU µs/req: CPU time of the servers' processes per response during the measured runs; " +
+      'CPU bare/svc is the ratio the servers would reach if CPU alone limited both.',
+  );
   const disturbed = results.scenarios
     .map((r) => ({
       id: r.id,

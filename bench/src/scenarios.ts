@@ -1,12 +1,14 @@
 import autocannon, { type RequestSpec, type Result } from 'autocannon';
 import { createRandom, generateRecord } from './data.ts';
-import { withOtherLoad } from './load.ts';
+import { HZ, treeBusy, withOtherLoad } from './load.ts';
 import type { SeededDeals } from './seed.ts';
 import { round } from './time.ts';
 
 export interface Target {
   name: 'service' | 'bare';
   url: string;
+  /** The server's process (its tree is measured for CPU per request; Linux only). */
+  pid?: number;
 }
 
 export interface LoadSettings {
@@ -60,10 +62,18 @@ export interface Run {
   warmupCompleted: number;
   /** CPU used by processes outside the benchmark during the run, in cores (Linux only). */
   otherCores?: number;
+  /**
+   * CPU time the server's processes used during the run divided by the responses it sent, in
+   * µs (Linux only). Much less sensitive to other work on the machine than req/s.
+   */
+  cpuPerRequestUs?: number;
 }
 
 /** A server's runs of one scenario, summarised: means of the runs, sums of the counts. */
-export interface Measurement extends Omit<Run, 'seconds' | 'warmupCompleted' | 'otherCores'> {
+export interface Measurement
+  extends Omit<Run, 'seconds' | 'warmupCompleted' | 'otherCores' | 'cpuPerRequestUs'> {
+  /** Mean of the runs' CPU per request, in µs (Linux only). */
+  cpuPerRequestUs?: number;
   target: Target['name'];
   runs: Run[];
 }
@@ -229,10 +239,17 @@ export async function measure(
     assertClean(scenario, target, warm, 'warm-up');
     warmupCompleted = warm['2xx'];
   }
+  const cpuBefore = serverTicks(target);
   const { result, otherCores } = await withOtherLoad(() =>
     fire(target, scenario.requests(context, tag), context.apiKey, settings.connections, settings.duration),
   );
+  const cpuAfter = serverTicks(target);
   assertClean(scenario, target, result, 'measured run');
+  const answered = result['2xx'] + result.non2xx;
+  const cpuPerRequestUs =
+    cpuBefore === undefined || cpuAfter === undefined || answered === 0
+      ? undefined
+      : round(((cpuAfter - cpuBefore) / HZ / answered) * 1e6);
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats)) statusCodes[code] = stats.count;
   return {
@@ -249,7 +266,18 @@ export async function measure(
     seconds: result.duration,
     warmupCompleted,
     ...(otherCores === undefined ? {} : { otherCores }),
+    ...(cpuPerRequestUs === undefined ? {} : { cpuPerRequestUs }),
   };
+}
+
+/** CPU ticks the target's process tree used so far; undefined without its pid or /proc. */
+function serverTicks(target: Target): number | undefined {
+  if (target.pid === undefined) return undefined;
+  try {
+    return treeBusy(target.pid);
+  } catch {
+    return undefined;
+  }
 }
 
 export function combine(target: Target['name'], runs: Run[]): Measurement {
@@ -261,9 +289,13 @@ export function combine(target: Target['name'], runs: Run[]): Measurement {
     for (const [code, count] of Object.entries(run.statusCodes))
       statusCodes[code] = (statusCodes[code] ?? 0) + count;
   }
+  const cpu = runs.map((r) => r.cpuPerRequestUs).filter((v): v is number => v !== undefined);
   return {
     target,
     requestsPerSecond: mean((r) => r.requestsPerSecond),
+    ...(cpu.length === runs.length && cpu.length > 0
+      ? { cpuPerRequestUs: round(cpu.reduce((a, b) => a + b, 0) / cpu.length) }
+      : {}),
     completedPerSecond: round(sum((r) => r.completedPerSecond * r.seconds) / sum((r) => r.seconds)),
     latencyP50: mean((r) => r.latencyP50),
     latencyP99: mean((r) => r.latencyP99),
