@@ -46,32 +46,37 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Every procedure passes here: its success status is set, and any failure (a DomainError,
- * invalid input, anything unexpected) leaves as a tRPC error whose code comes from the
- * registry and whose cause is the DomainError the REST bridge reads.
+ * Every procedure passes one of the two middlewares below: its success status is set, and
+ * any failure (a DomainError, invalid input, anything unexpected) leaves as a tRPC error
+ * whose code comes from the registry and whose cause is the DomainError the REST bridge
+ * reads. Each is a single middleware on purpose: every level of tRPC's middleware chain
+ * copies the call's options a few times over, which a request pays for.
  */
-const base = t.procedure.use(async ({ ctx, meta, next }) => {
+export const publicProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   ctx.response.status = meta?.successStatus ?? 200;
   const result = await next();
   if (!result.ok) throw toTRPCError(toDomainError(result.error));
   return result;
 });
 
-export const publicProcedure = base;
-
 /** Needs a valid credential; queries need the `read` scope, mutations `write` (contract §5). */
-export const authedProcedure = base.use(({ ctx, type, next }) => {
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, type, next }) => {
+  ctx.response.status = meta?.successStatus ?? 200;
   const actor = ctx.actor;
   if (!actor) {
-    throw new DomainError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>', {
-      headers: { 'WWW-Authenticate': 'Bearer' },
-    });
+    throw toTRPCError(
+      new DomainError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>', {
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      }),
+    );
   }
   const scope = type === 'mutation' ? 'write' : 'read';
   if (!actor.scopes.includes(scope)) {
-    throw new DomainError('FORBIDDEN', `This API key lacks the ${scope} scope`);
+    throw toTRPCError(new DomainError('FORBIDDEN', `This API key lacks the ${scope} scope`));
   }
-  return next({ ctx: { ...ctx, actor } });
+  const result = await next({ ctx: { actor } });
+  if (!result.ok) throw toTRPCError(toDomainError(result.error));
+  return result;
 });
 
 /** Roles that may manage API keys, webhooks, automations and invitations. */
