@@ -56,6 +56,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }
   });
 
+  // /api/v1 requests (nearly all of them) go straight to the REST layer, which has its own
+  // route table; what it does not serve (the OpenAPI document) falls through to the router.
+  const rest = restApi(router, gate);
+  const restPrefix = `${REST_PREFIX}/`;
+  app.use((ctx, next) => (ctx.path.startsWith(restPrefix) ? rest(ctx, next) : next()));
+
   let openApiJson: string | undefined;
   const routes = new Router<AppState>();
   routes.get('/healthz', (ctx) => {
@@ -88,7 +94,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       },
     };
   });
-  routes.all(`${REST_PREFIX}/{*rest}`, restApi(router, gate));
+  routes.all(`${REST_PREFIX}/{*rest}`, rest);
   routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));
   app.use(routes.routes());
   app.use(authRoutes(deps.db).routes());

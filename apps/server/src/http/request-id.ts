@@ -13,31 +13,39 @@ export function requestContext(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const sent = ctx.get('X-Request-Id');
     const requestId = CLIENT_ID.test(sent) ? sent : randomUUID();
-    ctx.state.requestId = requestId;
-    // The child logger is made on first use: most requests log one line at most.
-    let child: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', {
-      get: () => {
-        child ??= logger.child({ requestId });
-        return child;
-      },
-      configurable: true,
-    });
+    const state = new RequestState(logger, requestId);
+    ctx.state = state;
     ctx.set('X-Request-Id', requestId);
-    const started = performance.now();
     if (!logger.isLevelEnabled('info')) return next();
+    const started = performance.now();
     ctx.res.once('finish', () => {
-      ctx.state.log.info(
+      state.log.info(
         {
           method: ctx.method,
           path: ctx.path,
           status: ctx.res.statusCode,
           ms: Math.round((performance.now() - started) * 10) / 10,
-          workspaceId: ctx.state.actor?.workspaceId,
+          workspaceId: state.actor?.workspaceId,
         },
         'request',
       );
     });
     await next();
   };
+}
+
+/** A request's state; its child logger is made on first use, as most requests log one line at most. */
+class RequestState implements AppState {
+  actor?: AppState['actor'];
+  #child: Logger | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    readonly requestId: string,
+  ) {}
+
+  get log(): Logger {
+    this.#child ??= this.logger.child({ requestId: this.requestId });
+    return this.#child;
+  }
 }
