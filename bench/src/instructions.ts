@@ -58,6 +58,9 @@ async function startUnderCallgrind(name: string, connectionString: string, outDi
     [
       '--tool=callgrind',
       '--instr-atstart=no',
+      // One count per thread: only the main thread's (file suffix -01) is the request path;
+      // V8's background compiler and garbage-collector helpers run when they happen to.
+      '--separate-threads=yes',
       `--callgrind-out-file=${join(outDir, `${name}.%p.out`)}`,
       process.execPath,
       '--import',
@@ -129,11 +132,11 @@ async function callgrind(child: Child, ...args: string[]) {
   if (!/OK/.test(stdout)) throw new Error(`callgrind_control ${args.join(' ')}: ${stdout.trim()}`);
 }
 
-/** Instructions of every dump of `pid` so far, summed (each dump holds the count since the last). */
+/** Main-thread instructions of every dump of `pid` so far, summed (each dump holds the count since the last). */
 async function instructionsDumped(outDir: string, name: string, pid: number): Promise<number> {
   let total = 0;
   for (const file of await readdir(outDir)) {
-    if (!file.startsWith(`${name}.${pid}.out`)) continue;
+    if (!file.startsWith(`${name}.${pid}.out`) || !file.endsWith('-01')) continue;
     const text = await readFile(join(outDir, file), 'utf8');
     const line = /^totals:\s+(\d+)/m.exec(text) ?? /^summary:\s+(\d+)/m.exec(text);
     if (line) total += Number(line[1]);
