@@ -4,9 +4,9 @@ import {
   assertIdempotencyKey,
   claimIdempotencyKey,
   completeIdempotencyKey,
-  DomainError,
   releaseIdempotencyKey,
   requestFingerprint,
+  settleIdempotencyClaim,
 } from '@crm/domain';
 import type { ParameterizedContext } from 'koa';
 import type { AppState } from '../http/state.ts';
@@ -32,18 +32,8 @@ export async function beginIdempotent(
   if (!key) return null;
   assertIdempotencyKey(key);
   const fingerprint = requestFingerprint(ctx.method, ctx.path, { route: routePath, body });
-  const claim = await claimIdempotencyKey(db, actor.workspaceId, key, fingerprint);
+  const claim = settleIdempotencyClaim(await claimIdempotencyKey(db, actor.workspaceId, key, fingerprint));
   switch (claim.kind) {
-    case 'mismatch':
-      throw new DomainError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'This Idempotency-Key was already used with a different request',
-      );
-    case 'running':
-      throw new DomainError(
-        'CONFLICT',
-        'A request with this Idempotency-Key is still running; retry shortly',
-      );
     case 'replay':
       ctx.status = claim.status;
       for (const [name, value] of Object.entries(claim.headers)) ctx.set(name, value);

@@ -9,6 +9,7 @@ import {
   findTriggerWorkflow,
   releaseIdempotencyKey,
   requestFingerprint,
+  settleIdempotencyClaim,
   type TriggerWorkflow,
   triggerRecordId,
   verifyTriggerSignature,
@@ -107,18 +108,8 @@ async function acceptOnce(
 ) {
   assertIdempotencyKey(key);
   const fingerprint = requestFingerprint('POST', `/api/webhooks/trigger/${workflow.id}`, body);
-  const claim = await claimIdempotencyKey(db, workflow.workspaceId, key, fingerprint);
+  const claim = settleIdempotencyClaim(await claimIdempotencyKey(db, workflow.workspaceId, key, fingerprint));
   switch (claim.kind) {
-    case 'mismatch':
-      throw new DomainError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'This Idempotency-Key was already used with a different request',
-      );
-    case 'running':
-      throw new DomainError(
-        'CONFLICT',
-        'A request with this Idempotency-Key is still running; retry shortly',
-      );
     case 'replay':
       ctx.set('Idempotent-Replayed', 'true');
       ctx.type = 'application/json';

@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-
-const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
+import { startWorkerProcess } from '../testing/worker-process.ts';
 
 let app: TestApp;
 let ws: TestWorkspace;
@@ -25,32 +22,6 @@ afterAll(async () => {
   await app?.stop();
 });
 
-function startWorkerProcess(): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: {
-      ...process.env,
-      DATABASE_URL: app.service.connectionString,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      RUN_WORKER: 'true',
-      WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
-      WEBHOOK_TIMEOUT_MS: '60000',
-      WORKER_POLL_INTERVAL_MS: '50',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker process did not start')), 30_000);
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('service listening')) {
-        clearTimeout(timer);
-        resolve(proc);
-      }
-    });
-  });
-}
-
 describe('a worker killed mid-run', () => {
   it('does not strand the run: another worker finishes it without repeating the steps that succeeded', async () => {
     const saved = await app.api(ws.apiKey, 'POST', '/api/v1/workflows', {
@@ -64,7 +35,7 @@ describe('a worker killed mid-run', () => {
     expect(saved.status).toBe(201);
     // The call of step 1 hangs, so the worker process is in the middle of the run when killed.
     receiver.reply('hang');
-    child = await startWorkerProcess();
+    child = await startWorkerProcess(app.service.connectionString);
     const accepted = await app.api(null, 'POST', new URL(saved.body.data.trigger.url).pathname, {
       name: 'Orphan',
     });
@@ -85,7 +56,7 @@ describe('a worker killed mid-run', () => {
     await app.service.db.execute(
       sql`update graphile_worker._private_jobs set locked_at = now() - interval '10 minutes' where locked_by is not null`,
     );
-    child = await startWorkerProcess();
+    child = await startWorkerProcess(app.service.connectionString);
     await app.service.db.execute(sql`select graphile_worker.add_job('unlock_stuck_jobs', '{}'::json)`);
 
     const finished = await eventually(async () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
-import { invalid } from '../shared/errors.ts';
+import { DomainError, invalid } from '../shared/errors.ts';
 
 /** How long a key remembers its response (contract §5). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -19,6 +19,25 @@ export type IdempotencyClaim =
   | { kind: 'replay'; status: number; headers: Record<string, string>; body: string }
   | { kind: 'running' }
   | { kind: 'mismatch' };
+
+/**
+ * Turns a claim into its answer: a key reused with another body is a 422, one whose first
+ * request still runs a 409 (contract §5); a replay or a fresh claim is for the caller.
+ */
+export function settleIdempotencyClaim(
+  claim: IdempotencyClaim,
+): Extract<IdempotencyClaim, { kind: 'replay' | 'claimed' }> {
+  if (claim.kind === 'mismatch') {
+    throw new DomainError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was already used with a different request',
+    );
+  }
+  if (claim.kind === 'running') {
+    throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is still running; retry shortly');
+  }
+  return claim;
+}
 
 export function assertIdempotencyKey(key: string): void {
   if (!KEY_SHAPE.test(key)) {

@@ -1,10 +1,9 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
-import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import { type createWebhookInput, MAX_WEBHOOKS_PER_WORKSPACE } from './schemas.ts';
 import { newWebhookSecret } from './secrets.ts';
 import { serializeWebhook } from './serialize.ts';
@@ -29,23 +28,13 @@ export async function createWebhook(
 ) {
   await checkOutboundUrl(input.url);
   return db.transaction(async (tx) => {
-    // Serialises creations per workspace so two at once cannot both pass the limit. NO KEY
-    // UPDATE does not block the foreign-key checks of inserts elsewhere in the workspace.
-    await tx
-      .select({ id: schema.workspaces.id })
-      .from(schema.workspaces)
-      .where(eq(schema.workspaces.id, actor.workspaceId))
-      .for('no key update');
-    const [counted] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(schema.webhooks)
-      .where(eq(schema.webhooks.workspaceId, actor.workspaceId));
-    if ((counted?.n ?? 0) >= MAX_WEBHOOKS_PER_WORKSPACE) {
-      throw new DomainError(
-        'VALIDATION_FAILED',
-        `A workspace may have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhook subscriptions; delete one first`,
-      );
-    }
+    await assertWorkspaceLimit(
+      tx,
+      actor.workspaceId,
+      schema.webhooks,
+      MAX_WEBHOOKS_PER_WORKSPACE,
+      'webhook subscriptions',
+    );
     const secret = newWebhookSecret();
     const [row] = await tx
       .insert(schema.webhooks)

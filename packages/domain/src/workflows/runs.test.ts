@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { findRuns, pruneRuns, queueRun } from './runs.ts';
 import { createWorkflow } from './save-workflow.ts';
@@ -10,30 +11,38 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+const oneStepWorkflow = (actor: Actor) =>
+  createWorkflow(
+    t.db,
+    actor,
+    createWorkflowInput.parse({
+      name: 'Flow',
+      trigger: { type: 'INCOMING_WEBHOOK' },
+      actions: [{ type: 'CONDITION', left: 1, operator: 'EXISTS' }],
+    }),
+    { baseUrl: '', checkOutboundUrl: async () => {} },
+  );
+
+const queueOne = (
+  actor: Actor,
+  workflow: { id: string; actions: Record<string, unknown>[] },
+  input: unknown,
+) =>
+  queueRun(t.db, {
+    workspaceId: actor.workspaceId,
+    workflowId: workflow.id,
+    trigger: 'INCOMING_WEBHOOK',
+    input,
+    recordId: null,
+    actions: workflow.actions,
+  });
+
 describe('run history', () => {
   it('keeps runs 30 days, then prunes them', async () => {
     const { actor } = await newWorkspace(t.db);
-    const workflow = await createWorkflow(
-      t.db,
-      actor,
-      createWorkflowInput.parse({
-        name: 'Flow',
-        trigger: { type: 'INCOMING_WEBHOOK' },
-        actions: [{ type: 'CONDITION', left: 1, operator: 'EXISTS' }],
-      }),
-      { baseUrl: '', checkOutboundUrl: async () => {} },
-    );
-    const queue = () =>
-      queueRun(t.db, {
-        workspaceId: actor.workspaceId,
-        workflowId: workflow.id,
-        trigger: 'INCOMING_WEBHOOK',
-        input: {},
-        recordId: null,
-        actions: workflow.actions,
-      });
-    const old = await queue();
-    const recent = await queue();
+    const workflow = await oneStepWorkflow(actor);
+    const old = await queueOne(actor, workflow, {});
+    const recent = await queueOne(actor, workflow, {});
     await t.query("update workflow_runs set created_at = now() - interval '31 days' where id = $1", [old]);
     await t.query("update workflow_runs set created_at = now() - interval '29 days' where id = $1", [recent]);
     expect(await pruneRuns(t.db)).toBeGreaterThanOrEqual(1);
@@ -43,28 +52,10 @@ describe('run history', () => {
 
   it('lists a workflow’s runs newest first, filtered by status, paged by cursor', async () => {
     const { actor } = await newWorkspace(t.db);
-    const workflow = await createWorkflow(
-      t.db,
-      actor,
-      createWorkflowInput.parse({
-        name: 'Flow',
-        trigger: { type: 'INCOMING_WEBHOOK' },
-        actions: [{ type: 'CONDITION', left: 1, operator: 'EXISTS' }],
-      }),
-      { baseUrl: '', checkOutboundUrl: async () => {} },
-    );
+    const workflow = await oneStepWorkflow(actor);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      ids.push(
-        await queueRun(t.db, {
-          workspaceId: actor.workspaceId,
-          workflowId: workflow.id,
-          trigger: 'INCOMING_WEBHOOK',
-          input: { i },
-          recordId: null,
-          actions: workflow.actions,
-        }),
-      );
+      ids.push(await queueOne(actor, workflow, { i }));
     }
     await t.query("update workflow_runs set status = 'FAILED' where id = $1", [ids[1]]);
     const first = await findRuns(t.db, actor, { id: workflow.id, pageSize: 2 });

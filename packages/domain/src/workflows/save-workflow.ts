@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import type { CheckOutboundUrl } from '../webhooks/create-webhook.ts';
 import { newWebhookSecret, PREVIOUS_SECRET_TTL_HOURS } from '../webhooks/secrets.ts';
 import { loadWorkflow } from './find-workflows.ts';
@@ -45,22 +46,13 @@ export async function createWorkflow(
 ) {
   await checkActionUrls(input.actions, options.checkOutboundUrl);
   return db.transaction(async (tx) => {
-    // Serialises creations per workspace so two at once cannot both pass the limit.
-    await tx
-      .select({ id: schema.workspaces.id })
-      .from(schema.workspaces)
-      .where(eq(schema.workspaces.id, actor.workspaceId))
-      .for('no key update');
-    const [counted] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(schema.workflows)
-      .where(eq(schema.workflows.workspaceId, actor.workspaceId));
-    if ((counted?.n ?? 0) >= MAX_WORKFLOWS_PER_WORKSPACE) {
-      throw new DomainError(
-        'VALIDATION_FAILED',
-        `A workspace may have at most ${MAX_WORKFLOWS_PER_WORKSPACE} workflows; delete one first`,
-      );
-    }
+    await assertWorkspaceLimit(
+      tx,
+      actor.workspaceId,
+      schema.workflows,
+      MAX_WORKFLOWS_PER_WORKSPACE,
+      'workflows',
+    );
     const secret = input.requireSignature ? newWebhookSecret() : null;
     const [row] = await tx
       .insert(schema.workflows)
