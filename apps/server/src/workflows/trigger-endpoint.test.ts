@@ -241,6 +241,18 @@ describe('POST /api/webhooks/trigger/{workflowId}', () => {
     expect(await runsOf(workflow.id)).toHaveLength(3);
   });
 
+  it('accepts exactly the limit of many concurrent calls, counted in batches', async () => {
+    const workflow = await createWorkflow({ rateLimitPerMinute: 5 });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => trigger(workflow.id, { i })));
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
+    const remaining = answers
+      .filter((res) => res.status === 200)
+      .map((res) => res.headers.get('ratelimit-remaining'));
+    expect(remaining.sort()).toEqual(['0', '1', '2', '3', '4']);
+    expect(await runsOf(workflow.id)).toHaveLength(5);
+  });
+
   it('answers 503 with Retry-After when the database cannot be reached', async () => {
     const pool = createPool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', max: 1 });
     const db = createDatabase(pool);

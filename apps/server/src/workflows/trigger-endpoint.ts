@@ -4,7 +4,6 @@ import {
   assertIdempotencyKey,
   claimIdempotencyKey,
   completeIdempotencyKey,
-  consumeRateLimit,
   DomainError,
   findTriggerWorkflow,
   releaseIdempotencyKey,
@@ -17,6 +16,7 @@ import {
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { AppState } from '../http/state.ts';
 import { readJsonBodyWithBytes } from '../rest/read-body.ts';
+import { LimitBatcher } from './limit-batcher.ts';
 import { TriggerBatcher } from './trigger-batcher.ts';
 
 export const TRIGGER_PATH = '/api/webhooks/trigger/:workflowId';
@@ -49,12 +49,13 @@ export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
   const { db } = deps;
   const countersDb = deps.countersDb ?? db;
   const batcher = new TriggerBatcher(db);
+  const limits = new LimitBatcher(countersDb);
   return async (ctx) => {
     try {
       const workflow = await findTriggerWorkflow(db, ctx.params.workflowId ?? '');
       const { value: body, bytes } = await readJsonBodyWithBytes(ctx.req);
       verifyTriggerSignature(workflow, bytes, ctx.get('X-Service-Signature') || undefined);
-      await consumeTriggerLimit(ctx, countersDb, workflow);
+      await consumeTriggerLimit(ctx, limits, workflow);
       triggerRecordId(body);
       const queue = () => batcher.queue({ workflow, body });
       const key = ctx.get('Idempotency-Key');
@@ -76,10 +77,10 @@ function answer(ctx: ParameterizedContext<AppState>, status: number, body: unkno
 
 async function consumeTriggerLimit(
   ctx: ParameterizedContext<AppState>,
-  countersDb: Database,
+  limits: LimitBatcher,
   workflow: TriggerWorkflow,
 ) {
-  const limit = await consumeRateLimit(countersDb, `wf:${workflow.id}`, workflow.rateLimitPerMinute);
+  const limit = await limits.consume(`wf:${workflow.id}`, workflow.rateLimitPerMinute);
   ctx.set('RateLimit-Limit', String(limit.limit));
   ctx.set('RateLimit-Remaining', String(limit.remaining));
   ctx.set('RateLimit-Reset', String(limit.resetSeconds));

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { consumeRateLimit, type RateLimitResult, secondsUntilSlot } from './consume-rate-limit.ts';
+import {
+  consumeRateLimit,
+  consumeRateLimitMany,
+  type RateLimitResult,
+  secondsUntilSlot,
+} from './consume-rate-limit.ts';
 
 let t: TestDb;
 
@@ -152,5 +157,35 @@ describe('secondsUntilSlot', () => {
         }
       }
     }
+  });
+});
+
+describe('consumeRateLimitMany', () => {
+  it('grants as many of a batch as fit, in order, and agrees with one-by-one counting', async () => {
+    const key = subject();
+    const now = MINUTE + 5_000;
+    const first = await consumeRateLimitMany(t.db, key, 5, 3, now);
+    expect(first.granted).toBe(3);
+    expect([0, 1, 2].map((i) => first.resultOf(i).remaining)).toEqual([4, 3, 2]);
+    const second = await consumeRateLimitMany(t.db, key, 5, 3, now);
+    expect(second.granted).toBe(2);
+    expect(second.resultOf(1)).toMatchObject({ allowed: true, remaining: 0 });
+    const refused = second.resultOf(2);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(await storedCount(key, MINUTE)).toBe(5);
+    // Refused requests are not counted, and a single call sees the same window.
+    expect((await consumeRateLimit(t.db, key, 5, now)).allowed).toBe(false);
+    expect(await storedCount(key, MINUTE)).toBe(5);
+  });
+
+  it('weighs the previous minute like consumeRateLimit', async () => {
+    const key = subject();
+    await consumeRateLimitMany(t.db, key, 10, 10, MINUTE + 30_000);
+    // Half-way through the next minute half of the previous 10 still counts: 5 fit.
+    const next = await consumeRateLimitMany(t.db, key, 10, 8, MINUTE + 60_000 + 30_000);
+    expect(next.granted).toBe(5);
+    expect(next.resultOf(4)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(next.resultOf(5).allowed).toBe(false);
   });
 });
