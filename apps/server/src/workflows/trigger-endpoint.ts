@@ -4,11 +4,15 @@ import {
   assertIdempotencyKey,
   claimIdempotencyKey,
   completeIdempotencyKey,
+  consumeRateLimitMany,
   DomainError,
   findTriggerWorkflow,
+  queueTriggeredRuns,
+  type RateLimitResult,
   releaseIdempotencyKey,
   requestFingerprint,
   settleIdempotencyClaim,
+  type TriggeredRun,
   type TriggerWorkflow,
   triggerRecordId,
   verifyTriggerSignature,
@@ -16,8 +20,7 @@ import {
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { AppState } from '../http/state.ts';
 import { readJsonBodyWithBytes } from '../rest/read-body.ts';
-import { LimitBatcher } from './limit-batcher.ts';
-import { TriggerBatcher } from './trigger-batcher.ts';
+import { Coalescer } from './coalescer.ts';
 
 export const TRIGGER_PATH = '/api/webhooks/trigger/:workflowId';
 
@@ -48,16 +51,15 @@ function sendTriggerError(ctx: ParameterizedContext<AppState>, error: unknown) {
 export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
   const { db } = deps;
   const countersDb = deps.countersDb ?? db;
-  const batcher = new TriggerBatcher(db);
-  const limits = new LimitBatcher(countersDb);
+  const batches = triggerBatches(db, countersDb);
   return async (ctx) => {
     try {
-      const workflow = await findTriggerWorkflow(db, ctx.params.workflowId ?? '');
+      const workflow = await batches.workflows.submit(ctx.params.workflowId ?? '', null);
       const { value: body, bytes } = await readJsonBodyWithBytes(ctx.req);
       verifyTriggerSignature(workflow, bytes, ctx.get('X-Service-Signature') || undefined);
-      await consumeTriggerLimit(ctx, limits, workflow);
+      await consumeTriggerLimit(ctx, batches, workflow);
       triggerRecordId(body);
-      const queue = () => batcher.queue({ workflow, body });
+      const queue = () => batches.runs.submit('', { workflow, body });
       const key = ctx.get('Idempotency-Key');
       if (!key) {
         answer(ctx, 200, { ok: true, workflowId: workflow.id, runId: await queue() });
@@ -70,6 +72,44 @@ export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
   };
 }
 
+type TriggerBatches = ReturnType<typeof triggerBatches>;
+
+/**
+ * The endpoint's three statements, each sent once per batch of concurrent calls (see
+ * Coalescer): the workflow lookup (by id), the count against its rate limit (by workflow),
+ * and the transaction that queues the runs (all calls; two in flight so the database stays
+ * busy while one commits). Queueing in batches matters most: adding a job NOTIFYs the
+ * workers, and PostgreSQL commits notifying transactions one at a time, each with its own
+ * disk flush.
+ */
+function triggerBatches(db: Database, countersDb: Database) {
+  return {
+    workflows: new Coalescer<null, TriggerWorkflow>(async (id, items) => {
+      const found = await findTriggerWorkflow(db, id).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === 'NOT_FOUND') return error;
+        throw error;
+      });
+      return items.map(() => found);
+    }),
+    limits: new Coalescer<number, RateLimitResult>(async (subject, limits) => {
+      const grant = await consumeRateLimitMany(
+        countersDb,
+        subject,
+        limits[limits.length - 1]!,
+        limits.length,
+      );
+      return limits.map((_, i) => grant.resultOf(i));
+    }),
+    runs: new Coalescer<TriggeredRun, string>(
+      async (_key, calls) =>
+        (await queueTriggeredRuns(db, calls)).map((queued) =>
+          'error' in queued ? queued.error : queued.runId,
+        ),
+      { parallel: 2 },
+    ),
+  };
+}
+
 function answer(ctx: ParameterizedContext<AppState>, status: number, body: unknown) {
   ctx.status = status;
   ctx.body = body;
@@ -77,10 +117,10 @@ function answer(ctx: ParameterizedContext<AppState>, status: number, body: unkno
 
 async function consumeTriggerLimit(
   ctx: ParameterizedContext<AppState>,
-  limits: LimitBatcher,
+  batches: TriggerBatches,
   workflow: TriggerWorkflow,
 ) {
-  const limit = await limits.consume(`wf:${workflow.id}`, workflow.rateLimitPerMinute);
+  const limit = await batches.limits.submit(`wf:${workflow.id}`, workflow.rateLimitPerMinute);
   ctx.set('RateLimit-Limit', String(limit.limit));
   ctx.set('RateLimit-Remaining', String(limit.remaining));
   ctx.set('RateLimit-Reset', String(limit.resetSeconds));
