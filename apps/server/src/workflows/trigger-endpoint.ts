@@ -77,8 +77,9 @@ type TriggerBatches = ReturnType<typeof triggerBatches>;
 /**
  * The endpoint's three statements, each sent once per batch of concurrent calls (see
  * Coalescer): the workflow lookup (by id), the count against its rate limit (by workflow),
- * and the transaction that queues the runs (all calls; two in flight so the database stays
- * busy while one commits). Queueing in batches matters most: adding a job NOTIFYs the
+ * and the transaction that queues the runs (all calls, one transaction at a time: the
+ * calls that wait meanwhile make the next batch larger, which measured faster than two in
+ * flight). Queueing in batches matters most: adding a job NOTIFYs the
  * workers, and PostgreSQL commits notifying transactions one at a time, each with its own
  * disk flush.
  */
@@ -100,12 +101,10 @@ function triggerBatches(db: Database, countersDb: Database) {
       );
       return limits.map((_, i) => grant.resultOf(i));
     }),
-    runs: new Coalescer<TriggeredRun, string>(
-      async (_key, calls) =>
-        (await queueTriggeredRuns(db, calls)).map((queued) =>
-          'error' in queued ? queued.error : queued.runId,
-        ),
-      { parallel: 2 },
+    runs: new Coalescer<TriggeredRun, string>(async (_key, calls) =>
+      (await queueTriggeredRuns(db, calls)).map((queued) =>
+        'error' in queued ? queued.error : queued.runId,
+      ),
     ),
   };
 }
