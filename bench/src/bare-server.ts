@@ -55,8 +55,9 @@ const RATE_LIMIT_SQL = `
     select coalesce((select count from rate_limit_buckets where subject = $1 and window_start = $2), 0) * $3::float8 as weighted
   ), bucket as (
     insert into rate_limit_buckets as b (subject, window_start, count)
-    select $1, $4, case when prev.weighted + 1 <= $5 then 1 else 0 end from prev
-    on conflict (subject, window_start) do update set count = b.count + 1
+    select $1, $4, greatest(0, least($6::int, floor($5 - prev.weighted)::int)) from prev
+    on conflict (subject, window_start) do update
+      set count = b.count + least($6::int, floor($5 - (select weighted from prev) - b.count)::int)
       where b.count + 1 + (select weighted from prev) <= $5
     returning b.count
   )
@@ -312,11 +313,11 @@ async function rateLimit(res: ServerResponse, key: KeyRow): Promise<void> {
   }>({
     name: 'consume_rate_limit',
     text: RATE_LIMIT_SQL,
-    values: [subject, previous, weight, current, limit],
+    values: [subject, previous, weight, current, limit, 1],
   });
   const row = rows[0]!;
   const prevCount = row.previous ?? 0;
-  const allowed = row.count !== null && row.count > 0;
+  const allowed = row.count !== null && row.count > (row.stored ?? 0);
   const curCount = allowed ? row.count! : (row.stored ?? 0);
   const remaining = Math.max(0, Math.floor(limit - (prevCount * weight + curCount)));
   const wait = secondsUntilSlot(prevCount, curCount, limit, elapsed / 1000);

@@ -18,8 +18,9 @@ const CONSUME_SQL = `
     select coalesce((select count from rate_limit_buckets where subject = $1 and window_start = $2), 0) * $3::float8 as weighted
   ), bucket as (
     insert into rate_limit_buckets as b (subject, window_start, count)
-    select $1, $4, case when prev.weighted + 1 <= $5 then 1 else 0 end from prev
-    on conflict (subject, window_start) do update set count = b.count + 1
+    select $1, $4, greatest(0, least($6::int, floor($5 - prev.weighted)::int)) from prev
+    on conflict (subject, window_start) do update
+      set count = b.count + least($6::int, floor($5 - (select weighted from prev) - b.count)::int)
       where b.count + 1 + (select weighted from prev) <= $5
     returning b.count
   )
@@ -40,37 +41,7 @@ export async function consumeRateLimit(
   limit: number,
   now: number = Date.now(),
 ): Promise<RateLimitResult> {
-  const windowStart = now - (now % WINDOW_MS);
-  const elapsed = now - windowStart;
-  const weight = 1 - elapsed / WINDOW_MS;
-  const current = new Date(windowStart);
-  const previous = new Date(windowStart - WINDOW_MS);
-  // A named statement: parsed and planned once per connection, it runs on every request.
-  const result = await db.$client.query({
-    name: 'consume_rate_limit',
-    text: CONSUME_SQL,
-    values: [subject, previous, weight, current, limit],
-  });
-  const row = result.rows[0] as unknown as {
-    count: number | null;
-    previous: number | null;
-    stored: number | null;
-  };
-  const prevCount = row.previous ?? 0;
-  const allowed = row.count !== null && row.count > 0;
-  // After an allowed request `count` is the new value; after a refused one the stored value
-  // (the CTE's snapshot predates this statement's own write, which did not happen).
-  const curCount = allowed ? row.count! : (row.stored ?? 0);
-  const used = prevCount * weight + curCount;
-  const remaining = Math.max(0, Math.floor(limit - used));
-  const wait = secondsUntilSlot(prevCount, curCount, limit, elapsed / 1000);
-  return {
-    allowed,
-    limit,
-    remaining,
-    resetSeconds: remaining > 0 ? Math.max(1, Math.ceil((WINDOW_MS - elapsed) / 1000)) : wait,
-    retryAfterSeconds: wait,
-  };
+  return (await consumeRateLimitMany(db, subject, limit, 1, now)).resultOf(0);
 }
 
 /**
@@ -95,20 +66,6 @@ export function secondsUntilSlot(prev: number, cur: number, limit: number, elaps
   return Math.max(1, Math.ceil(wait));
 }
 
-const CONSUME_MANY_SQL = `
-  with prev as (
-    select coalesce((select count from rate_limit_buckets where subject = $1 and window_start = $2), 0) * $3::float8 as weighted
-  ), bucket as (
-    insert into rate_limit_buckets as b (subject, window_start, count)
-    select $1, $4, greatest(0, least($6::int, floor($5 - prev.weighted)::int)) from prev
-    on conflict (subject, window_start) do update
-      set count = b.count + greatest(0, least($6::int, floor($5 - (select weighted from prev) - b.count)::int))
-    returning b.count
-  )
-  select (select count from bucket) as count,
-         (select count from rate_limit_buckets where subject = $1 and window_start = $2) as previous,
-         (select count from rate_limit_buckets where subject = $1 and window_start = $4) as stored`;
-
 /** What `consumeRateLimitMany` gave: how many of the requests fit, and each one's headers. */
 export interface RateLimitGrant {
   granted: number;
@@ -118,9 +75,9 @@ export interface RateLimitGrant {
 
 /**
  * Counts `count` requests of one subject at once, in one statement: as many as fit in the
- * sliding window are granted (in order), the rest refused and not counted. The same window
- * as consumeRateLimit; callers that see many concurrent requests for one subject (a busy
- * trigger URL) use it to update the bucket row once per batch instead of once per request.
+ * sliding window are granted (in order), the rest refused and not counted; when none fits
+ * the bucket row is not written. Callers that see many concurrent requests for one subject
+ * (a busy trigger URL) update the bucket row once per batch instead of once per request.
  */
 export async function consumeRateLimitMany(
   db: Database,
@@ -132,15 +89,22 @@ export async function consumeRateLimitMany(
   const windowStart = now - (now % WINDOW_MS);
   const elapsed = now - windowStart;
   const weight = 1 - elapsed / WINDOW_MS;
+  // A named statement: parsed and planned once per connection, it runs on every request.
   const result = await db.$client.query({
-    name: 'consume_rate_limit_many',
-    text: CONSUME_MANY_SQL,
+    name: 'consume_rate_limit',
+    text: CONSUME_SQL,
     values: [subject, new Date(windowStart - WINDOW_MS), weight, new Date(windowStart), limit, count],
   });
-  const row = result.rows[0] as unknown as { count: number; previous: number | null; stored: number | null };
+  const row = result.rows[0] as unknown as {
+    count: number | null;
+    previous: number | null;
+    stored: number | null;
+  };
   const prevCount = row.previous ?? 0;
+  // `stored` is the bucket before this statement (its CTE snapshot predates the write);
+  // `count` the bucket after it, or null when nothing fitted and the row was left alone.
   const before = row.stored ?? 0;
-  const granted = Math.max(0, row.count - before);
+  const granted = row.count === null ? 0 : Math.max(0, row.count - before);
   const after = before + granted;
   const wait = secondsUntilSlot(prevCount, after, limit, elapsed / 1000);
   const resetSeconds = Math.max(1, Math.ceil((WINDOW_MS - elapsed) / 1000));
