@@ -14,7 +14,7 @@ import type { AppState } from './http/state.ts';
 import { DEFAULT_WEB_DIR, webApp } from './http/web-app.ts';
 import type { Logger } from './logger.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
-import { TRIGGER_PATH, triggerEndpoint } from './workflows/trigger-endpoint.ts';
+import { TRIGGER_PATH, triggerEndpoint, triggerErrorBody } from './workflows/trigger-endpoint.ts';
 
 export interface AppDeps {
   db: Database;
@@ -84,15 +84,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   routes.post(TRIGGER_PATH, triggerEndpoint(gate));
   routes.all(TRIGGER_PATH, (ctx) => {
     ctx.set('Allow', 'POST');
-    ctx.status = 405;
-    ctx.body = {
-      ok: false,
-      error: {
-        code: 'METHOD_NOT_ALLOWED',
-        message: `${ctx.method} is not allowed on a trigger URL; use POST`,
-        requestId: ctx.state.requestId,
-      },
-    };
+    const refusal = new DomainError(
+      'METHOD_NOT_ALLOWED',
+      `${ctx.method} is not allowed on a trigger URL; use POST`,
+    );
+    sendError(ctx, refusal, triggerErrorBody);
   });
   routes.all(`${REST_PREFIX}/{*rest}`, rest);
   routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));

@@ -1,4 +1,4 @@
-import { toErrorResponse } from '@crm/api';
+import { type ErrorResponse, toErrorResponse } from '@crm/api';
 import type { Database } from '@crm/db';
 import {
   assertIdempotencyKey,
@@ -18,6 +18,7 @@ import {
   verifyTriggerSignature,
 } from '@crm/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
+import { sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
 import { readJsonBodyWithBytes } from '../rest/read-body.ts';
 import { Coalescer } from './coalescer.ts';
@@ -31,15 +32,7 @@ export interface TriggerDeps {
 }
 
 /** Contract §7 answers `{ ok: false, error: { … } }`: the error body of §2 beside `ok`. */
-function sendTriggerError(ctx: ParameterizedContext<AppState>, error: unknown) {
-  const response = toErrorResponse(error, ctx.state.requestId);
-  if (response.status >= 500) {
-    ctx.state.log.error({ err: error, code: response.body.error.code }, 'trigger failed');
-  }
-  ctx.status = response.status;
-  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
-  ctx.body = { ok: false, ...response.body };
-}
+export const triggerErrorBody = (body: ErrorResponse['body']) => ({ ok: false, ...body });
 
 /**
  * `POST /api/webhooks/trigger/{workflowId}` (spec §6, contract §7): no API key — the URL's
@@ -58,8 +51,8 @@ export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
       const { value: body, bytes } = await readJsonBodyWithBytes(ctx.req);
       verifyTriggerSignature(workflow, bytes, ctx.get('X-Service-Signature') || undefined);
       await consumeTriggerLimit(ctx, batches, workflow);
-      triggerRecordId(body);
-      const queue = () => batches.runs.submit('', { workflow, body });
+      const recordId = triggerRecordId(body);
+      const queue = () => batches.runs.submit('', { workflow, body, recordId });
       const key = ctx.get('Idempotency-Key');
       if (!key) {
         answer(ctx, 200, { ok: true, workflowId: workflow.id, runId: await queue() });
@@ -67,7 +60,7 @@ export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
       }
       await acceptOnce(ctx, db, workflow, key, body, queue);
     } catch (error) {
-      sendTriggerError(ctx, error);
+      sendError(ctx, error, triggerErrorBody);
     }
   };
 }
@@ -170,7 +163,7 @@ async function acceptOnce(
       await releaseIdempotencyKey(db, workflow.workspaceId, key).catch(() => undefined);
       throw error;
     }
-    result = { status: response.status, body: { ok: false, ...response.body } };
+    result = { status: response.status, body: triggerErrorBody(response.body) };
   }
   await completeIdempotencyKey(db, workflow.workspaceId, key, {
     status: result.status,

@@ -86,6 +86,8 @@ export function verifyTriggerSignature(
 export interface TriggeredRun {
   workflow: TriggerWorkflow;
   body: Record<string, unknown>;
+  /** The body's `recordId`, as `triggerRecordId` accepted it. */
+  recordId: string | null;
 }
 
 /** What became of each call of a batch: its run id, or the 404 that refuses it. */
@@ -119,7 +121,7 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
     run_id: newId('run'),
     workflow_id: call.workflow.id,
     body: call.body,
-    record_id: triggerRecordId(call.body),
+    record_id: call.recordId,
   }));
   const result = await db.$client.query<{ id: string }>({
     name: 'queue_triggered_runs',
@@ -152,17 +154,6 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
       ? { runId: item.run_id }
       : { error: item.record_id !== null ? recordNotFound(item.record_id) : noWorkflow() },
   );
-}
-
-/** Queues one call's run on its own (tests, tools); the trigger endpoint batches calls. */
-export async function queueTriggeredRun(
-  db: Database,
-  workflow: TriggerWorkflow,
-  body: Record<string, unknown>,
-): Promise<string> {
-  const [queued] = await queueTriggeredRuns(db, [{ workflow, body }]);
-  if (!queued || 'error' in queued) throw queued?.error ?? noWorkflow();
-  return queued.runId;
 }
 
 const recordNotFound = (id: string) => new DomainError('NOT_FOUND', `Record ${id} not found`);
