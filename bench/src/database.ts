@@ -2,8 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMigrations, startEmbeddedPostgres } from '@crm/db';
+import {
+  closePool,
+  createDatabase,
+  createPool,
+  type Database,
+  runMigrations,
+  startEmbeddedPostgres,
+} from '@crm/db';
 import pg from 'pg';
+import type { Cleanups } from './cleanup.ts';
 import { withTimeout } from './time.ts';
 
 export interface BenchDatabase {
@@ -77,4 +85,23 @@ async function admin<T>(connectionString: string, work: (client: pg.Client) => P
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The fresh database of a benchmark and the benchmark's own small pool on it (seeding,
+ * checks), both undone by `cleanups` at the end.
+ */
+export async function openBenchDatabase(
+  log: (line: string) => void,
+  cleanups: Cleanups,
+): Promise<{ database: BenchDatabase; pool: pg.Pool; db: Database }> {
+  const database = await openDatabase(log);
+  cleanups.push({ what: 'dropping the database', run: database.drop });
+  const pool = createPool({
+    connectionString: database.connectionString,
+    max: 4,
+    applicationName: 'crm-bench',
+  });
+  cleanups.push({ what: 'closing the pool', run: () => closePool(pool) });
+  return { database, pool, db: createDatabase(pool) };
 }

@@ -16,6 +16,7 @@ import { closePool, createDatabase, createPool, freePort } from '@crm/db';
 import autocannon from 'autocannon';
 import { createCleanups } from './cleanup.ts';
 import { openDatabase } from './database.ts';
+import { intEnv } from './env.ts';
 import { type Child, waitUntilReady } from './processes.ts';
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
 import { createFixture, defaultPipeline, seedDeals, seedRecords, seedTasks } from './seed.ts';
@@ -25,13 +26,8 @@ const run = promisify(execFile);
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(benchDir, '..');
 
-const intEnv = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
-  return value;
-};
-const WARMUP = intEnv('BENCH_INSTR_WARMUP', 3000);
-const REQUESTS = intEnv('BENCH_INSTR_REQUESTS', 1000);
+const WARMUP = intEnv('BENCH_INSTR_WARMUP', 3000, 1);
+const REQUESTS = intEnv('BENCH_INSTR_REQUESTS', 1000, 1);
 const chosen = (process.env.BENCH_SCENARIOS ?? 'get-one,list').split(',').map((s) => s.trim());
 const unknown = chosen.filter((id) => !SCENARIOS.some((s) => s.id === id));
 if (unknown.length > 0) throw new Error(`BENCH_SCENARIOS: unknown scenario ${unknown.join(', ')}`);

@@ -9,10 +9,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closePool, createDatabase, createPool, freePort } from '@crm/db';
+import { freePort } from '@crm/db';
 import { createCleanups } from './cleanup.ts';
 import { SEARCH_TERMS } from './data.ts';
-import { openDatabase } from './database.ts';
+import { openBenchDatabase } from './database.ts';
+import { intEnv } from './env.ts';
 import { explainList, explainSearch, explainTasks, type PlanSummary } from './explain.ts';
 import { checkParity } from './parity.ts';
 import { type Child, startTsxChild, waitUntilReady } from './processes.ts';
@@ -60,15 +61,6 @@ function scenariosEnv(): Scenario['id'][] {
   }
   return chosen as Scenario['id'][];
 }
-
-const intEnv = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0)
-    throw new Error(`${name} must be a whole number, got ${value}`);
-  return parsed;
-};
 
 /** Defaults fit the whole run in about 7 minutes on 2 cores; the env overrides are for quick trials. */
 const config = {
@@ -135,15 +127,7 @@ async function startServer(
 
 async function main(): Promise<BenchResults> {
   const startedAt = new Date();
-  const database = await openDatabase(log);
-  cleanups.push({ what: 'dropping the database', run: database.drop });
-  const pool = createPool({
-    connectionString: database.connectionString,
-    max: 4,
-    applicationName: 'crm-bench',
-  });
-  cleanups.push({ what: 'closing the pool', run: () => closePool(pool) });
-  const db = createDatabase(pool);
+  const { database, pool, db } = await openBenchDatabase(log, cleanups);
 
   const fixture = await createFixture(db, pool);
   const seeding: SeedTiming[] = [];

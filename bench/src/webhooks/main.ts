@@ -13,10 +13,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closePool, createDatabase, createPool, freePort, schema } from '@crm/db';
+import { freePort, schema } from '@crm/db';
 import { newId } from '@crm/domain';
 import { createCleanups } from '../cleanup.ts';
-import { openDatabase } from '../database.ts';
+import { openBenchDatabase } from '../database.ts';
+import { intEnv } from '../env.ts';
 import { type Child, startServiceProcess, waitUntilReady } from '../processes.ts';
 import { toJson } from '../report.ts';
 import { createFixture } from '../seed.ts';
@@ -35,15 +36,6 @@ import { countStatements } from './sql-trace.ts';
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const repoRoot = resolve(benchDir, '..');
 const RESULTS_FILE = join(benchDir, 'results', 'webhooks.json');
-
-const intEnv = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0)
-    throw new Error(`${name} must be a whole number, got ${value}`);
-  return parsed;
-};
 
 const profileMode = process.env.BENCH_WEBHOOK_PROFILE ?? 'auto';
 if (!['auto', 'always', 'never'].includes(profileMode))
@@ -118,15 +110,7 @@ async function main(): Promise<WebhookBenchResults> {
     log(
       `warning: load average ${loadAtStart.toFixed(2)} on ${availableParallelism()} CPUs: other work will skew the figures`,
     );
-  const database = await openDatabase(log);
-  cleanups.push({ what: 'dropping the database', run: database.drop });
-  const pool = createPool({
-    connectionString: database.connectionString,
-    max: 4,
-    applicationName: 'crm-bench',
-  });
-  cleanups.push({ what: 'closing the pool', run: () => closePool(pool) });
-  const db = createDatabase(pool);
+  const { database, pool, db } = await openBenchDatabase(log, cleanups);
 
   const graphile = await loadGraphileWorker(repoRoot, log);
   const rawQueue = await measureRawQueue(

@@ -9,11 +9,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closePool, createDatabase, createPool, freePort } from '@crm/db';
+import { freePort } from '@crm/db';
 import { createWorkflow, createWorkflowInput } from '@crm/domain';
 import autocannon, { type Result } from 'autocannon';
 import { createCleanups } from '../cleanup.ts';
-import { openDatabase } from '../database.ts';
+import { openBenchDatabase } from '../database.ts';
+import { intEnv } from '../env.ts';
 import { withOtherLoad } from '../load.ts';
 import { type Child, startTsxChild, waitUntilReady } from '../processes.ts';
 import { toJson } from '../report.ts';
@@ -25,22 +26,13 @@ const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const repoRoot = resolve(benchDir, '..');
 const RESULTS_FILE = join(benchDir, 'results', 'workflows.json');
 
-const intEnv = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0)
-    throw new Error(`${name} must be a positive whole number, got ${value}`);
-  return parsed;
-};
-
 const config = {
-  connections: intEnv('BENCH_TRIGGER_CONNECTIONS', 16),
-  seconds: intEnv('BENCH_TRIGGER_SECONDS', 10),
-  warmupSeconds: intEnv('BENCH_TRIGGER_WARMUP_SECONDS', 3),
-  latencyRate: intEnv('BENCH_TRIGGER_LATENCY_RATE', 50),
-  latencySeconds: intEnv('BENCH_TRIGGER_LATENCY_SECONDS', 10),
-  drainWaitMs: intEnv('BENCH_TRIGGER_DRAIN_WAIT_MS', 180_000),
+  connections: intEnv('BENCH_TRIGGER_CONNECTIONS', 16, 1),
+  seconds: intEnv('BENCH_TRIGGER_SECONDS', 10, 1),
+  warmupSeconds: intEnv('BENCH_TRIGGER_WARMUP_SECONDS', 3, 1),
+  latencyRate: intEnv('BENCH_TRIGGER_LATENCY_RATE', 50, 1),
+  latencySeconds: intEnv('BENCH_TRIGGER_LATENCY_SECONDS', 10, 1),
+  drainWaitMs: intEnv('BENCH_TRIGGER_DRAIN_WAIT_MS', 180_000, 1),
 };
 const TARGETS = { acceptedPerSecond: 2_000, startP50Ms: 50 };
 
@@ -130,11 +122,7 @@ async function burst(child: Child, path: string, seconds: number): Promise<Burst
 async function main() {
   const startedAt = new Date();
   const loadAtStart = loadavg()[0]!;
-  const database = await openDatabase(log);
-  cleanups.push({ what: 'dropping the database', run: database.drop });
-  const pool = createPool({ connectionString: database.connectionString, max: 4 });
-  cleanups.push({ what: 'closing the bench pool', run: () => closePool(pool) });
-  const db = createDatabase(pool);
+  const { database, pool, db } = await openBenchDatabase(log, cleanups);
   const fixture = await createFixture(db, pool);
   const actor = {
     workspaceId: fixture.workspaceId,
