@@ -115,7 +115,7 @@ async function executeStep(
     finishedAt: new Date().toISOString(),
   });
   try {
-    const scope = await buildScope(db, run, actor);
+    const scope = await buildScope(db, run, actor, params);
     const rendered = renderValue(params, scope) as Record<string, unknown>;
     input = rendered;
     if (type === 'HTTP_REQUEST') {

@@ -46,10 +46,21 @@ export async function loadRunWithActor(db: Database, runId: string): Promise<Run
   };
 }
 
-/** What the templates of the next step can read: the trigger, the context record, earlier outputs. */
-export async function buildScope(db: Database, run: RunRow, actor: Actor): Promise<TemplateScope> {
+/** A template of these parameters reads the context record (`{{ record… }}`). */
+const READS_RECORD = /\{\{\s*record\b/;
+
+/**
+ * What the templates of the next step can read: the trigger, the context record, earlier
+ * outputs. The record is loaded only when a template of `params` reads it.
+ */
+export async function buildScope(
+  db: Database,
+  run: RunRow,
+  actor: Actor,
+  params: Record<string, unknown>,
+): Promise<TemplateScope> {
   let record: unknown = null;
-  if (run.contextRecordId) {
+  if (run.contextRecordId && READS_RECORD.test(JSON.stringify(params))) {
     try {
       record = await getRecord(db, actor, run.contextRecordId);
     } catch (error) {
