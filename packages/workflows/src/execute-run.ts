@@ -1,6 +1,6 @@
 import type { Database, Executor } from '@crm/db';
 import type { RunStep } from '@crm/db/schema';
-import { type Actor, conditionOperators, type RunRow, renderValue } from '@crm/domain';
+import { type Actor, conditionOperators, pendingStep, type RunRow, renderValue } from '@crm/domain';
 import { sql } from 'drizzle-orm';
 import { evaluateCondition } from './condition.ts';
 import { StepError, toStepError } from './errors.ts';
@@ -60,27 +60,12 @@ export async function executeRun(db: Database, runId: string, options: EngineOpt
 }
 
 function stepsWith(run: RunRow, index: number, step: RunStep, rest?: 'SKIPPED'): RunStep[] {
-  const steps = run.actions.map((action, i) => run.steps[i] ?? emptyStep(i, String(action.type)));
+  const steps = run.actions.map((action, i) => run.steps[i] ?? pendingStep(i, String(action.type)));
   steps[index] = step;
   if (rest) {
     for (let i = index + 1; i < steps.length; i++) steps[i] = { ...steps[i]!, status: rest };
   }
   return steps;
-}
-
-function emptyStep(index: number, action: string): RunStep {
-  return {
-    index,
-    action,
-    status: 'PENDING',
-    input: null,
-    output: null,
-    error: null,
-    attempts: 0,
-    nextAttemptAt: null,
-    startedAt: null,
-    finishedAt: null,
-  };
 }
 
 async function executeStep(

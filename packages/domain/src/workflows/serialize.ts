@@ -32,22 +32,26 @@ export function serializeWorkflow(row: WorkflowRow, baseUrl: string): WorkflowOu
   };
 }
 
+/** A step that has not run yet. */
+export function pendingStep(index: number, action: string): RunStep {
+  return {
+    index,
+    action,
+    status: 'PENDING',
+    input: null,
+    output: null,
+    error: null,
+    attempts: 0,
+    nextAttemptAt: null,
+    startedAt: null,
+    finishedAt: null,
+  };
+}
+
 /** Steps not run yet are shown PENDING, so a run always lists every action. */
 export function serializeRun(row: RunRow): RunOutput {
-  const steps: RunStep[] = row.actions.map(
-    (action, index) =>
-      row.steps[index] ?? {
-        index,
-        action: String(action.type),
-        status: 'PENDING',
-        input: null,
-        output: null,
-        error: null,
-        attempts: 0,
-        nextAttemptAt: null,
-        startedAt: null,
-        finishedAt: null,
-      },
+  const steps = row.actions.map(
+    (action, index) => row.steps[index] ?? pendingStep(index, String(action.type)),
   );
   return {
     id: row.id,
