@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { closePool, createDatabase, createPool, freePort } from '@crm/db';
+import { freePort } from '@crm/db';
 import autocannon from 'autocannon';
 import { createCleanups } from './cleanup.ts';
-import { openDatabase } from './database.ts';
+import { openBenchDatabase } from './database.ts';
 import { intEnv } from './env.ts';
 import { type Child, waitUntilReady } from './processes.ts';
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
@@ -158,15 +158,7 @@ async function fire(url: string, scenario: Scenario, context: ScenarioContext, a
 }
 
 async function main() {
-  const database = await openDatabase(log);
-  cleanups.push({ what: 'dropping the database', run: database.drop });
-  const pool = createPool({
-    connectionString: database.connectionString,
-    max: 4,
-    applicationName: 'crm-bench',
-  });
-  cleanups.push({ what: 'closing the pool', run: () => closePool(pool) });
-  const db = createDatabase(pool);
+  const { database, pool, db } = await openBenchDatabase(log, cleanups);
   const fixture = await createFixture(db, pool);
   const to = new Date(Date.now() - 60_000);
   const from = new Date(to.getTime() - 3 * 365 * 24 * 3600_000);
