@@ -1,6 +1,6 @@
 import { type ApiServices, type AppRouter, appRouter, buildOpenApiDocument } from '@crm/api';
 import type { Database } from '@crm/db';
-import { DomainError } from '@crm/domain';
+import { DomainError, type SignInLimits } from '@crm/domain';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type pg from 'pg';
@@ -26,7 +26,13 @@ export interface AppDeps {
   /** URL clients reach the service at, for the OpenAPI document; '' makes its server relative (`/api/v1`). */
   publicUrl: string;
   version: string;
+  /**
+   * One reverse proxy in front: X-Forwarded-Proto gives the scheme and the right-most
+   * X-Forwarded-For entry the client address. Nothing else forwarded is believed.
+   */
   trustProxy?: boolean;
+  /** Failed sign-ins allowed per 15 minutes (SIGN_IN_MAX_FAILURES_*). */
+  signInLimits?: SignInLimits;
   /** Counts requests in flight for a graceful shutdown. */
   tracker?: RequestTracker;
   router?: AppRouter;
@@ -44,7 +50,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     services: deps.services,
     ...(deps.countersDb ? { countersDb: deps.countersDb } : {}),
   };
-  const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
+  // maxIpsCount 1: ctx.ip is the address the proxy appended, not one the client sent along.
+  const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });
   app.silent = true;
   if (deps.tracker) app.use(deps.tracker.middleware);
   app.use(requestContext(deps.logger));
@@ -93,7 +100,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   routes.all(`${REST_PREFIX}/{*rest}`, rest);
   routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));
   app.use(routes.routes());
-  app.use(authRoutes(deps.db).routes());
+  app.use(
+    authRoutes(deps.db, {
+      publicUrl: deps.publicUrl,
+      ...(deps.signInLimits ? { signInLimits: deps.signInLimits } : {}),
+    }).routes(),
+  );
   app.use(webApp(deps.webDir ?? DEFAULT_WEB_DIR));
   app.use((ctx) => {
     if (GET_ONLY.has(ctx.path)) {

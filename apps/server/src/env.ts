@@ -1,10 +1,31 @@
+import { parseSecretKey } from '@crm/domain';
 import { z } from 'zod';
+
+const isKey = (text: string) => {
+  try {
+    parseSecretKey(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const KEY_FORMAT = 'must be 32 bytes as base64, base64url or 64 hex characters';
 
 /** Every environment variable the server reads, parsed once. */
 const envSchema = z.object({
   /** PostgreSQL 15+ to use; without it an embedded server keeps its data in DATA_DIR. */
   DATABASE_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).optional(),
+  /**
+   * Key that encrypts signing secrets and custom header values at rest (32 bytes, base64 or
+   * hex). Without it a key is made once in DATA_DIR/secrets.key.
+   */
+  SECRETS_KEY: z.string().refine(isKey, KEY_FORMAT).optional(),
+  /** Older keys (comma-separated) still accepted for decryption while values are re-encrypted. */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .refine((text) => text.split(/[\s,]+/).every((part) => part === '' || isKey(part)), KEY_FORMAT)
+    .optional(),
   /** Port of the embedded PostgreSQL (127.0.0.1 only); 0 picks a free one. */
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
   HOST: z.string().default('0.0.0.0'),
@@ -16,8 +37,17 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `false` runs the API without the background worker (run `pnpm worker` elsewhere). */
   RUN_WORKER: z.enum(['true', 'false']).default('true'),
-  /** Trust X-Forwarded-* from a reverse proxy. */
+  /**
+   * One reverse proxy in front: trust its X-Forwarded-For (right-most entry: the client
+   * address) and X-Forwarded-Proto (the scheme), nothing else it forwards.
+   */
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** Failed sign-ins allowed in 15 minutes from one client address. */
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Failed sign-ins allowed in 15 minutes for one account from one client address. */
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /** Failed sign-ins in 15 minutes from all addresses beyond which addresses that failed are refused. */
+  SIGN_IN_MAX_FAILURES_GLOBAL: z.coerce.number().int().min(1).max(10_000_000).default(1_000),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
   /** CIDRs outgoing webhooks may reach although private or loopback (e.g. `127.0.0.1/32`). */
   WEBHOOK_ALLOW_CIDRS: z.string().optional(),

@@ -9,9 +9,11 @@ import {
   runMigrations,
   startEmbeddedPostgres,
 } from '@crm/db';
+import { configureSecretKeysFrom, sealStoredSecrets } from '@crm/domain';
 import type pg from 'pg';
 import { createApp } from './app.ts';
 import type { Env } from './env.ts';
+import { answerClientErrors } from './http/client-error.ts';
 import { trackRequests } from './http/in-flight.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { apiServices, outboundSettings } from './outbound.ts';
@@ -35,14 +37,18 @@ export interface Service {
  * its migrations, the HTTP server and, unless disabled, the background worker.
  */
 export async function startService(env: Env, logger: Logger = createLogger(env.LOG_LEVEL)): Promise<Service> {
+  const dataDir = resolveDataDir(env.DATA_DIR);
+  await configureSecrets(env, dataDir, logger);
   let stopDatabase = async () => {};
   let connectionString = env.DATABASE_URL;
   if (!connectionString) {
-    const dataDir = resolveDataDir(env.DATA_DIR);
     const embedded = await startEmbeddedPostgres({
       dataDir,
       port: env.EMBEDDED_PG_PORT,
-      onLog: (line) => logger.debug({ component: 'postgres' }, line.trim()),
+      // PostgreSQL's DETAIL lines may quote the values of a failing row: never mirrored.
+      onLog: (line) => {
+        if (!line.includes('DETAIL:')) logger.debug({ component: 'postgres' }, line.trim());
+      },
     });
     logger.info(
       { dataDir, url: embedded.serverUrl.replace(/:[^:@/]+@/, ':***@') },
@@ -55,6 +61,9 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     await runMigrations(connectionString);
     const pool = createPool({ connectionString, max: env.DATABASE_POOL_SIZE });
     const db = createDatabase(pool);
+    // Secrets stored before encryption are sealed once, by whichever process gets there first.
+    const sealed = await sealStoredSecrets(db);
+    if (sealed.webhooks + sealed.workflows > 0) logger.info(sealed, 'encrypted secrets stored in plaintext');
     // Rate-limit counters commit without waiting for the disk: every request of a workspace
     // updates the same row, and a crash may only forget the last moment's counts.
     const countersPool = createPool({
@@ -95,9 +104,15 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
       publicUrl: env.PUBLIC_URL ?? '',
       version: VERSION,
       trustProxy: env.TRUST_PROXY === 'true',
+      signInLimits: {
+        perAddress: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+        perAccount: env.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+        global: env.SIGN_IN_MAX_FAILURES_GLOBAL,
+      },
       ...(env.WEB_DIR ? { webDir: env.WEB_DIR } : {}),
     });
     const server = createServer(app.callback());
+    answerClientErrors(server);
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -130,6 +145,25 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
   } catch (error) {
     await stopDatabase();
     throw error;
+  }
+}
+
+/**
+ * The keyring for secrets at rest (docs/operations.md, "Secrets at rest"): SECRETS_KEY and
+ * SECRETS_KEY_PREVIOUS, or else the key file in the data folder, made on first start.
+ */
+async function configureSecrets(env: Env, dataDir: string, logger: Logger): Promise<void> {
+  const loaded = await configureSecretKeysFrom({
+    env: { SECRETS_KEY: env.SECRETS_KEY, SECRETS_KEY_PREVIOUS: env.SECRETS_KEY_PREVIOUS },
+    dataDir,
+    create: true,
+  });
+  if (loaded?.created) logger.info({ keyFile: loaded.keyFile }, 'made a key for secrets at rest');
+  if (loaded?.source === 'file' && env.DATABASE_URL) {
+    logger.warn(
+      { keyFile: loaded.keyFile },
+      'secrets in an external database are encrypted with a key kept on this machine only: set SECRETS_KEY (the same on every machine) to run more than one',
+    );
   }
 }
 

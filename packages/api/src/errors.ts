@@ -90,18 +90,59 @@ function isClientAbort(error: unknown): boolean {
   );
 }
 
-/** Connection failures, server shutdown and "too many connections" mean: try again later (503). */
+/**
+ * SQLSTATEs of a server that cannot serve now: connection exceptions (class 08), the server
+ * shutting down, crashed or starting up (57P01–57P03), the session ended by the server
+ * (57P05), too many connections (53300).
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57P05', '53300']);
+
+/**
+ * What node-postgres, pg-pool and PostgreSQL say when the server is away, restarting, or the
+ * pool cannot get a connection in time; errors without a code are known by their message.
+ */
+const UNAVAILABLE_MESSAGE = new RegExp(
+  [
+    'timeout exceeded when trying to connect',
+    'Connection terminated',
+    'connection timeout',
+    'is not queryable', // "Client has encountered a connection error …", "Client was closed …"
+    'terminating connection due to',
+    'the database system is (?:shutting down|starting up|in recovery mode|not (?:yet )?accepting connections)',
+    'Cannot use a pool after calling end on the pool',
+  ].join('|'),
+  'i',
+);
+
+/**
+ * Connection failures, a server shutting down, restarting or starting up, and "too many
+ * connections" mean: try again later (503). The error may come wrapped — drizzle's
+ * DrizzleQueryError, a TRPCError, any error with a `cause` — so the whole chain is read. A
+ * client hanging up is never an outage.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error) || isClientAbort(error)) return false;
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  let unavailable = false;
+  while (pending.length > 0 && seen.size < 16) {
+    const current = pending.shift();
+    if (!(current instanceof Error) || seen.has(current)) continue;
+    seen.add(current);
+    if (isClientAbort(current)) return false;
+    if (signalsUnavailable(current)) unavailable = true;
+    if (current.cause !== undefined) pending.push(current.cause);
+    if (current instanceof AggregateError) pending.push(...current.errors);
+  }
+  return unavailable;
+}
+
+function signalsUnavailable(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (CONNECTION_CODES.has(code)) return true;
-    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300')
-      return true;
+    if (code.startsWith('08') || UNAVAILABLE_STATES.has(code)) return true;
   }
-  return /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(
-    error.message,
-  );
+  return UNAVAILABLE_MESSAGE.test(error.message);
 }
 
 function unavailable(cause: unknown) {

@@ -3,4 +3,11 @@ export * from './errors.ts';
 export * from './openapi/document.ts';
 export * from './rest-routes.ts';
 export { type AppRouter, appRouter } from './routers/index.ts';
-export { type ApiMeta, createCallerFactory, manageProcedure, settingsProcedure } from './trpc.ts';
+export * from './storable-input.ts';
+export {
+  type ApiMeta,
+  createCallerFactory,
+  manageProcedure,
+  noteErrorRequestId,
+  settingsProcedure,
+} from './trpc.ts';

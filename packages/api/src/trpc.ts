@@ -3,6 +3,7 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { ApiContext } from './context.ts';
 import { toDomainError, toTRPCError } from './errors.ts';
+import { assertStorableInput } from './storable-input.ts';
 
 /**
  * Metadata declared next to each procedure; the REST route, the OpenAPI document and the
@@ -18,6 +19,18 @@ export type ApiMeta = OpenApiMeta & {
   /** REST error statuses this endpoint may answer besides the common ones (400, 401, 403, 429, 500, 503). */
   errors?: number[];
 };
+
+/**
+ * Request ids of errors tRPC answers before the call has a context (a body it cannot parse,
+ * a refused credential): the server notes them in its onError, which tRPC calls with the
+ * same error just before formatting it.
+ */
+const requestIdsOfErrors = new WeakMap<object, string>();
+
+/** Gives an error the request id its formatted body carries when the context is missing. */
+export function noteErrorRequestId(error: object, requestId: string): void {
+  requestIdsOfErrors.set(error, requestId);
+}
 
 const t = initTRPC
   .context<ApiContext>()
@@ -35,7 +48,7 @@ const t = initTRPC
             code: domain.code,
             message: domain.message,
             ...(domain.details ? { details: domain.details } : {}),
-            requestId: ctx?.requestId ?? null,
+            requestId: ctx?.requestId ?? requestIdsOfErrors.get(error) ?? null,
           },
         },
       };
@@ -46,21 +59,24 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Every procedure passes one of the two middlewares below: its success status is set, and
- * any failure (a DomainError, invalid input, anything unexpected) leaves as a tRPC error
- * whose code comes from the registry and whose cause is the DomainError the REST bridge
- * reads. Each is a single middleware on purpose: every level of tRPC's middleware chain
- * copies the call's options a few times over, which a request pays for.
+ * Every procedure passes one of the two middlewares below: its success status is set, its
+ * raw input is refused when it holds what cannot be stored (assertStorableInput: before the
+ * schema, which would drop a `__proto__` key and recurse into any depth), and any failure (a
+ * DomainError, invalid input, anything unexpected) leaves as a tRPC error whose code comes
+ * from the registry and whose cause is the DomainError the REST bridge reads. Each is a
+ * single middleware on purpose: every level of tRPC's middleware chain copies the call's
+ * options a few times over, which a request pays for.
  */
-export const publicProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+export const publicProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   ctx.response.status = meta?.successStatus ?? 200;
+  await checkRawInput(getRawInput);
   const result = await next();
   if (!result.ok) throw toTRPCError(toDomainError(result.error));
   return result;
 });
 
 /** Needs a valid credential; queries need the `read` scope, mutations `write` (contract §5). */
-export const authedProcedure = t.procedure.use(async ({ ctx, meta, type, next }) => {
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
   ctx.response.status = meta?.successStatus ?? 200;
   const actor = ctx.actor;
   if (!actor) {
@@ -74,10 +90,19 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, type, next })
   if (!actor.scopes.includes(scope)) {
     throw toTRPCError(new DomainError('FORBIDDEN', `This API key lacks the ${scope} scope`));
   }
+  await checkRawInput(getRawInput);
   const result = await next({ ctx: { actor } });
   if (!result.ok) throw toTRPCError(toDomainError(result.error));
   return result;
 });
+
+async function checkRawInput(getRawInput: () => Promise<unknown>): Promise<void> {
+  try {
+    assertStorableInput(await getRawInput());
+  } catch (error) {
+    throw toTRPCError(toDomainError(error));
+  }
+}
 
 /** Roles that may manage API keys, webhooks, automations and invitations. */
 const MANAGER_ROLES: readonly string[] = ['OWNER', 'ADMIN'];

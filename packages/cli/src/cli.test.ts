@@ -1,13 +1,28 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { closePool, createDatabase, createPool, type Database } from '@crm/db';
 import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
-import { authenticateApiKey, authenticateSession, signIn } from '@crm/domain';
+import {
+  authenticateApiKey,
+  authenticateSession,
+  configureSecretKeys,
+  createWebhook,
+  createWorkflow,
+  createWorkflowInput,
+  generateSecretKey,
+  openSecret,
+  secretKeyId,
+  signIn,
+} from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
+/** The client address sign-ins in these tests come from (the sign-in throttles key on it). */
+const here = { address: '192.0.2.20' };
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'crm.mjs');
 
 let database: TestDatabase;
@@ -25,8 +40,12 @@ afterAll(async () => {
 });
 
 async function crm(...args: string[]) {
+  return crmWith({}, ...args);
+}
+
+async function crmWith(env: Record<string, string>, ...args: string[]) {
   const { stdout } = await run(process.execPath, [bin, ...args], {
-    env: { ...process.env, DATABASE_URL: database.connectionString },
+    env: { ...process.env, DATABASE_URL: database.connectionString, ...env },
   });
   return JSON.parse(stdout);
 }
@@ -45,7 +64,7 @@ describe('the CLI', () => {
   it('lets the bootstrap owner sign in with the password given, and sets passwords later', async () => {
     const out = await crm('bootstrap', '--email', 'pw@acme.test', '--password', 'owner password 1');
     expect(Object.keys(out).sort()).toEqual(['apiKey', 'userId', 'workspaceId']);
-    const session = await signIn(db, { email: 'pw@acme.test', password: 'owner password 1' });
+    const session = await signIn(db, { email: 'pw@acme.test', password: 'owner password 1' }, here);
     expect((await authenticateSession(db, session.token))?.actor).toMatchObject({
       userId: out.userId,
       workspaceId: out.workspaceId,
@@ -59,11 +78,18 @@ describe('the CLI', () => {
       '--password',
       'another password 2',
     );
-    expect(changed).toEqual({ userId: out.userId, email: 'pw@acme.test', passwordSet: true });
-    await expect(signIn(db, { email: 'pw@acme.test', password: 'owner password 1' })).rejects.toThrow(
+    // Setting a password ends every session of the user.
+    expect(changed).toEqual({
+      userId: out.userId,
+      email: 'pw@acme.test',
+      passwordSet: true,
+      sessionsEnded: 1,
+    });
+    expect(await authenticateSession(db, session.token)).toBeNull();
+    await expect(signIn(db, { email: 'pw@acme.test', password: 'owner password 1' }, here)).rejects.toThrow(
       'Wrong email or password',
     );
-    await signIn(db, { email: 'pw@acme.test', password: 'another password 2' });
+    await signIn(db, { email: 'pw@acme.test', password: 'another password 2' }, here);
     await expect(crm('bootstrap', '--email', 'short@acme.test', '--password', 'short')).rejects.toThrow(
       /--password: must be at least 10 characters/,
     );
@@ -94,5 +120,98 @@ describe('the CLI', () => {
   it('fails with a message and a non-zero exit for a bad command', async () => {
     await expect(crm('keys', 'explode')).rejects.toMatchObject({ code: 1 });
     await expect(crm('keys', 'list')).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('re-encrypts every stored secret under a new SECRETS_KEY, so the previous key can be dropped', async () => {
+    const testKey = process.env.SECRETS_KEY!;
+    const { workspaceId, userId } = await crm('bootstrap', '--email', 'keys@acme.test');
+    const actor = {
+      workspaceId,
+      userId,
+      userName: 'Owner',
+      role: 'OWNER',
+      scopes: ['read', 'write'],
+    } as never;
+    const hook = await createWebhook(
+      db,
+      actor,
+      { url: 'https://hooks.example.com/x', events: ['*'], headers: { 'X-Token': 'token-0123456789' } },
+      async () => {},
+    );
+    const workflow = await createWorkflow(
+      db,
+      actor,
+      createWorkflowInput.parse({
+        name: 'Signed',
+        trigger: { type: 'INCOMING_WEBHOOK' },
+        actions: [{ type: 'CONDITION', left: 1, operator: 'EXISTS' }],
+        requireSignature: true,
+      }),
+      { baseUrl: '', checkOutboundUrl: async () => {} },
+    );
+    // A row from before encryption is sealed by the same command.
+    await pool.query(
+      `update webhooks set previous_secret = 'whsec_plain', previous_secret_expires_at = now() where id = $1`,
+      [hook.id],
+    );
+
+    const newKey = generateSecretKey();
+    const out = await crmWith({ SECRETS_KEY: newKey, SECRETS_KEY_PREVIOUS: testKey }, 'secrets', 'reencrypt');
+    expect(out.keyId).toBe(secretKeyId(newKey));
+    expect(out.reencrypted.webhooks).toBeGreaterThanOrEqual(1);
+    expect(out.reencrypted.workflows).toBeGreaterThanOrEqual(1);
+
+    configureSecretKeys({ current: newKey });
+    try {
+      const [row] = (
+        await pool.query('select secret, previous_secret, headers from webhooks where id = $1', [hook.id])
+      ).rows;
+      for (const value of [row.secret, row.previous_secret, row.headers['X-Token']]) {
+        expect(value.startsWith(`enc:v1:${out.keyId}:`)).toBe(true);
+      }
+      expect(openSecret(row.secret)).toBe(hook.secret);
+      expect(openSecret(row.previous_secret)).toBe('whsec_plain');
+      expect(openSecret(row.headers['X-Token'])).toBe('token-0123456789');
+      const [stored] = (await pool.query('select secret from workflows where id = $1', [workflow.id])).rows;
+      expect(openSecret(stored.secret)).toBe(workflow.secret);
+      // Nothing is left under the old key: a second run changes nothing.
+      expect((await crmWith({ SECRETS_KEY: newKey }, 'secrets', 'reencrypt')).reencrypted).toEqual({
+        webhooks: 0,
+        workflows: 0,
+        idempotencyKeys: 0,
+      });
+    } finally {
+      // Back to the test key for whatever comes after (the rows keep the new one).
+      configureSecretKeys({ current: testKey, previous: newKey });
+    }
+  });
+
+  it('refuses to re-encrypt without a key, and never prints the parameters of a failed statement', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'crm-cli-'));
+    try {
+      await expect(
+        crmWith({ SECRETS_KEY: '', DATA_DIR: empty }, 'secrets', 'reencrypt'),
+      ).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('No secrets key'),
+      });
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+    // The database refuses the new key's row: the message names the statement, not its values.
+    const { workspaceId } = await crm('bootstrap', '--email', 'refused@acme.test');
+    await pool.query('alter table api_keys add constraint refuse_new check (false) not valid');
+    try {
+      const failed = await crm('keys', 'create', '--workspace', workspaceId, '--name', 'canary-name').catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed).toMatchObject({ code: 1 });
+      expect(failed.stderr).toMatch(/Failed query: insert into "api_keys"/);
+      expect(failed.stderr).not.toContain('params');
+      expect(failed.stderr).not.toContain('canary-name');
+      expect(failed.stderr).not.toContain('crm_');
+    } finally {
+      await pool.query('alter table api_keys drop constraint refuse_new');
+    }
   });
 });

@@ -3,9 +3,12 @@ import { schema } from '@crm/db';
 import {
   createApiKey,
   createWorkspace,
+  currentSecretKeyId,
   findApiKeys,
   passwordInput,
   revokeApiKey,
+  sealStoredSecrets,
+  secretKeysConfigured,
   setPassword,
 } from '@crm/domain';
 import { asc, eq } from 'drizzle-orm';
@@ -40,7 +43,10 @@ export async function bootstrap(
   return { workspaceId, userId, apiKey: secret };
 }
 
-/** `users set-password`: lets a user sign in to the web app (or changes the password). */
+/**
+ * `users set-password`: lets a user sign in to the web app, or changes (resets) the password;
+ * every session of the user ends.
+ */
 export async function usersSetPassword(
   db: Database,
   options: Record<string, string | undefined>,
@@ -49,8 +55,8 @@ export async function usersSetPassword(
   const input = z
     .object({ email: z.email(), password: passwordInput })
     .parse({ email: options.email, password: options.password ?? (env.CRM_OWNER_PASSWORD || undefined) });
-  const userId = await setPassword(db, input.email, input.password);
-  return { userId, email: input.email.toLowerCase(), passwordSet: true };
+  const { userId, sessionsEnded } = await setPassword(db, input.email, input.password);
+  return { userId, email: input.email.toLowerCase(), passwordSet: true, sessionsEnded };
 }
 
 export async function keysCreate(db: Database, options: Record<string, string | undefined>) {
@@ -92,6 +98,22 @@ export async function keysRevoke(
   const id = positional[0] ?? options.id;
   if (!id) throw new Error('keys revoke needs the key id: crm keys revoke <key_…> --workspace <ws_…>');
   return revokeApiKey(db, input.workspace, id);
+}
+
+/**
+ * `secrets reencrypt`: every stored secret, header value and sealed replayed response is
+ * encrypted with SECRETS_KEY (values sealed with a key of SECRETS_KEY_PREVIOUS, and values
+ * still in plaintext, are rewritten); afterwards the previous keys can be dropped. Prints
+ * how many rows changed and the id of the key that now seals them all.
+ */
+export async function secretsReencrypt(db: Database) {
+  if (!secretKeysConfigured()) {
+    throw new Error(
+      'No secrets key: set SECRETS_KEY (and the older keys in SECRETS_KEY_PREVIOUS), or start the service once so that it makes its key file in the data folder',
+    );
+  }
+  const reencrypted = await sealStoredSecrets(db, { rekey: true });
+  return { keyId: currentSecretKeyId(), reencrypted };
 }
 
 async function workspaceOwner(db: Database, workspaceId: string): Promise<string> {

@@ -7,6 +7,7 @@ import {
   runMigrations,
   startEmbeddedPostgres,
 } from '@crm/db';
+import { configureSecretKeysFrom } from '@crm/domain';
 import pg from 'pg';
 
 export interface CliDatabase {
@@ -20,6 +21,9 @@ export interface CliDatabase {
  * command and stopped after it.
  */
 export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<CliDatabase> {
+  // The service's keys for secrets at rest: SECRETS_KEY, else its key file. The CLI never
+  // makes a key: one the service does not have would seal values it cannot open.
+  await configureSecretKeysFrom({ env, dataDir: resolveDataDir(env.DATA_DIR, env), create: false });
   let url = env.DATABASE_URL;
   let stopEmbedded = async () => {};
   if (!url) {
@@ -46,6 +50,8 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promis
 
 async function reachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  // A connection lost before end() must not become an unhandled 'error' event.
+  client.on('error', () => {});
   try {
     await client.connect();
     await client.end();

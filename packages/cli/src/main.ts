@@ -1,7 +1,14 @@
 import { parseArgs } from 'node:util';
-import { DomainError } from '@crm/domain';
+import { safeErrorMessage } from '@crm/domain';
 import { z } from 'zod';
-import { bootstrap, keysCreate, keysList, keysRevoke, usersSetPassword } from './commands.ts';
+import {
+  bootstrap,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  secretsReencrypt,
+  usersSetPassword,
+} from './commands.ts';
 import { openDatabase } from './database.ts';
 
 const USAGE = `Usage: crm <command> [options]
@@ -12,12 +19,16 @@ Commands:
       With a password (at least 10 characters; or CRM_OWNER_PASSWORD in the environment) the
       owner signs in to the web app with EMAIL and that password.
   users set-password --email EMAIL [--password PASSWORD]
-      Set a user's web sign-in password (or take it from CRM_OWNER_PASSWORD).
+      Set a user's web sign-in password (or take it from CRM_OWNER_PASSWORD); every session
+      of the user ends.
   keys create --workspace WS_ID [--user USR_ID] [--name NAME] [--scopes read,write] [--expires-at ISO]
   keys list --workspace WS_ID
   keys revoke KEY_ID --workspace WS_ID
   migrate
       Apply database migrations.
+  secrets reencrypt
+      Encrypt every stored secret with SECRETS_KEY, so the keys in SECRETS_KEY_PREVIOUS can
+      be dropped (see docs/operations.md, "Secrets at rest").
 
 The database is DATABASE_URL, or the embedded one in DATA_DIR (default .data at the repository root).
 Output is JSON on stdout.`;
@@ -56,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
     else if (command === 'keys' && sub === 'create') result = await keysCreate(database.db, options);
     else if (command === 'keys' && sub === 'list') result = await keysList(database.db, options);
     else if (command === 'keys' && sub === 'revoke') result = await keysRevoke(database.db, options, rest);
+    else if (command === 'secrets' && sub === 'reencrypt') result = await secretsReencrypt(database.db);
     else {
       console.error(`Unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${USAGE}`);
       return 1;
@@ -74,8 +86,9 @@ main(process.argv.slice(2)).then(
       console.error(
         `Invalid options: ${error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}`,
       );
-    } else if (error instanceof DomainError || error instanceof Error) {
-      console.error(error.message);
+    } else if (error instanceof Error) {
+      // A failed statement's message lists its parameters (a password hash, a secret): cut.
+      console.error(safeErrorMessage(error.message));
     } else {
       console.error(String(error));
     }

@@ -32,16 +32,62 @@ export function createPool(options: PoolOptions): pg.Pool {
     idleTimeoutMillis: 30_000,
     ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
   });
-  // An idle client that loses its connection emits here; without a listener the process dies.
+  // An idle client that loses its connection is dropped by the pool, which emits here; without
+  // a listener the process dies.
   pool.on('error', () => {});
   const sockets = new Set<Socket>();
+  const lent = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => lent.add(client));
+  pool.on('release', (_error, client) => lent.delete(client));
   pool.on('connect', (client) => {
+    guardPooledClient(client, lent);
     const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   openSockets.set(pool, sockets);
   return pool;
+}
+
+type Release = (error?: Error | boolean) => void;
+
+/**
+ * A client checked out of the pool (in a transaction, running a query, or listening) loses
+ * its connection when the server restarts or goes away. The pool listens for errors only on
+ * idle clients, so without this the client's 'error' event would end the process
+ * (docs/operations.md, "Database restarts and outages").
+ *
+ * The client is also handed back to the pool at once, with the error, so the pool drops it
+ * and opens a fresh connection when one is needed: a holder may never release a dead client
+ * (drizzle does not when its `begin` fails), which would leave the pool a connection short
+ * for good. The holder's statements on it fail ("not queryable"), and its own release later
+ * does nothing.
+ */
+function guardPooledClient(client: pg.PoolClient, lent: WeakSet<pg.PoolClient>): void {
+  // The pool sets `release` on every checkout; each is wrapped so that once it has been
+  // called here on the holder's behalf, the holder's call does nothing.
+  let checkout: { poolRelease: Release; release: Release; releasedHere: boolean } | undefined;
+  Object.defineProperty(client, 'release', {
+    configurable: true,
+    get: () => checkout?.release,
+    set: (poolRelease: Release) => {
+      const current = {
+        poolRelease,
+        releasedHere: false,
+        release: (error?: Error | boolean) => {
+          if (!current.releasedHere) poolRelease(error);
+        },
+      };
+      checkout = current;
+    },
+  });
+  client.on('error', (error) => {
+    const current = checkout;
+    // An idle client's error is the pool's: it drops the client itself.
+    if (!current || current.releasedHere || !lent.has(client)) return;
+    current.releasedHere = true;
+    current.poolRelease(error);
+  });
 }
 
 const openSockets = new WeakMap<pg.Pool, Set<Socket>>();

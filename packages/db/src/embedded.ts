@@ -90,6 +90,8 @@ async function loadEmbeddedPostgres() {
 
 async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  // A lost connection fails the statement in flight; unheard, its 'error' event would end the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);

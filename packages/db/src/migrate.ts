@@ -17,6 +17,9 @@ const MIGRATION_LOCK = 727_001;
  */
 export async function runMigrations(connectionString: string): Promise<void> {
   const client = new pg.Client({ connectionString, application_name: 'crm-migrate' });
+  // A connection lost meanwhile (the server restarting) fails the statement in flight, or the
+  // next one; unheard, the client's 'error' event would end the process instead.
+  client.on('error', () => {});
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);

@@ -1,6 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AttemptOutcome, ClaimedDelivery, RetryPolicy } from '@crm/domain';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  openHeaderValues,
+  openSecret,
+  type RetryPolicy,
+} from '@crm/domain';
 import type { AllowList, Resolver } from './address-guard.ts';
 import { sendRequest } from './send-request.ts';
 import { signDelivery } from './sign.ts';
@@ -48,7 +54,9 @@ export function createDeliveryAgents(maxSocketsPerHost: number): DeliveryAgents 
 /**
  * One attempt of a claimed delivery: the event's stored payload is sent as the exact bytes
  * that are signed, with the service and Standard Webhooks signatures (every valid secret
- * signs during a rotation). Never throws; the outcome is recorded by the caller.
+ * signs during a rotation). The secrets and custom header values are stored sealed and
+ * opened here, just before signing. Throws only when one of them cannot be opened (its key
+ * is not configured); otherwise the outcome is recorded by the caller.
  */
 export async function sendDelivery(
   delivery: ClaimedDelivery,
@@ -58,14 +66,15 @@ export async function sendDelivery(
 ): Promise<AttemptOutcome> {
   const { webhook } = delivery;
   const body = Buffer.from(JSON.stringify(event.payload), 'utf8');
-  const secrets = [webhook.secret];
+  const secrets = [openSecret(webhook.secret)];
   if (
     webhook.previousSecret &&
     webhook.previousSecretExpiresAt &&
     webhook.previousSecretExpiresAt.getTime() > Date.now()
   ) {
-    secrets.push(webhook.previousSecret);
+    secrets.push(openSecret(webhook.previousSecret));
   }
+  const headers = openHeaderValues(webhook.headers);
   const startedAt = new Date();
   const agent = agents ? (/^https:/i.test(webhook.url) ? agents.https : agents.http) : undefined;
   const result = await sendRequest({
@@ -73,7 +82,7 @@ export async function sendDelivery(
     method: 'POST',
     body,
     headers: {
-      ...webhook.headers,
+      ...headers,
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
       'X-Service-Event': event.type,

@@ -110,9 +110,22 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     inFlight++;
     inFlightByWebhook.set(delivery.webhookId, (inFlightByWebhook.get(delivery.webhookId) ?? 0) + 1);
     const { event } = delivery;
-    // A disabled subscription or an event no longer kept: closed without sending.
-    const outcome =
-      event && delivery.webhook.enabled ? await sendDelivery(delivery, event, outbound, agents) : null;
+    const startedAt = new Date();
+    let outcome: DeliveryAttempt['outcome'];
+    try {
+      // A disabled subscription or an event no longer kept: closed without sending.
+      outcome =
+        event && delivery.webhook.enabled ? await sendDelivery(delivery, event, outbound, agents) : null;
+    } catch (error) {
+      // Whatever went wrong with this delivery (its secret cannot be read, say) is its own
+      // failed attempt, retried on its schedule; the other deliveries of the claim go on.
+      logger.error({ err: error, deliveryId: delivery.id }, 'a webhook delivery could not be sent');
+      outcome = {
+        startedAt,
+        durationMs: Date.now() - startedAt.getTime(),
+        error: 'The delivery could not be prepared',
+      };
+    }
     finished.push({ delivery, outcome });
     void flush();
   }
@@ -182,32 +195,66 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   };
 }
 
-/** LISTENs on a connection of its own, reconnecting after a failure. */
+/**
+ * LISTENs on a connection of its own, reconnecting a second after a failure (the server
+ * restarting or away: docs/operations.md, "Database restarts and outages"). Each connection
+ * is given up once, whichever comes first of its 'error' events (a server shutting down sends
+ * one, and closing the socket another) and a failed LISTEN; then one reconnection follows.
+ */
 function listen(pool: pg.Pool, onNotify: () => void, logger: DispatcherLogger, stopped: () => boolean) {
   let client: pg.PoolClient | undefined;
   let retry: NodeJS.Timeout | undefined;
+  const reconnect = () => {
+    if (stopped()) return;
+    clearTimeout(retry);
+    retry = setTimeout(connect, 1_000);
+  };
   const connect = async () => {
+    retry = undefined;
+    let connected: pg.PoolClient;
     try {
-      const connected = await pool.connect();
-      connected.on('notification', onNotify);
-      connected.on('error', (error) => {
-        logger.error({ err: error }, 'the webhook delivery listener lost its connection');
-        if (client === connected) client = undefined;
-        connected.release(error);
-        if (!stopped()) retry = setTimeout(connect, 1_000);
-      });
-      await connected.query(`listen ${DELIVERY_CHANNEL}`);
-      if (stopped()) {
-        connected.release();
-        return;
-      }
-      client = connected;
-      // Whatever was notified while not listening is found now.
-      onNotify();
+      connected = await pool.connect();
     } catch (error) {
       logger.error({ err: error }, 'the webhook delivery listener could not connect');
-      if (!stopped()) retry = setTimeout(connect, 1_000);
+      reconnect();
+      return;
     }
+    let lost = false;
+    const giveUp = (error: Error) => {
+      if (lost) return;
+      lost = true;
+      if (client === connected) client = undefined;
+      connected.removeListener('notification', onNotify);
+      try {
+        connected.release(error);
+      } catch {
+        // Already handed back (the pool may drop a client that lost its connection itself).
+      }
+      reconnect();
+    };
+    // Stays for the client's life: a second 'error' event must not go unheard either.
+    connected.on('error', (error) => {
+      if (!lost) logger.error({ err: error }, 'the webhook delivery listener lost its connection');
+      giveUp(error);
+    });
+    connected.on('notification', onNotify);
+    try {
+      await connected.query(`listen ${DELIVERY_CHANNEL}`);
+    } catch (error) {
+      if (!lost) logger.error({ err: error }, 'the webhook delivery listener could not listen');
+      giveUp(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    if (lost) return;
+    if (stopped()) {
+      lost = true;
+      connected.removeListener('notification', onNotify);
+      connected.release();
+      return;
+    }
+    client = connected;
+    // Whatever was notified while not listening is found now.
+    onNotify();
   };
   void connect();
   return {
@@ -221,7 +268,11 @@ function listen(pool: pg.Pool, onNotify: () => void, logger: DispatcherLogger, s
         await current.query(`unlisten ${DELIVERY_CHANNEL}`);
         current.release();
       } catch (error) {
-        current.release(error as Error);
+        try {
+          current.release(error as Error);
+        } catch {
+          // Already handed back after losing its connection.
+        }
       }
     },
   };

@@ -1,4 +1,4 @@
-import { DomainError } from '@crm/domain';
+import { DomainError, isDataRefusal, safeErrorMessage, sqlStateOf } from '@crm/domain';
 import { z } from 'zod';
 
 /**
@@ -30,5 +30,9 @@ export function toStepError(error: unknown): StepError {
     // 4xx outcomes (invalid, not found, forbidden) will not change on a retry; 5xx may.
     return new StepError(message, error.status < 500);
   }
-  return new StepError(error instanceof Error ? error.message : String(error), false);
+  const code = sqlStateOf(error);
+  // A statement's text and parameters may hold other data: the history keeps only the code.
+  // A value the database cannot store (class 22/23/54) will be refused again on a retry.
+  if (code) return new StepError(`the database refused the step (SQLSTATE ${code})`, isDataRefusal(error));
+  return new StepError(error instanceof Error ? safeErrorMessage(error.message) : String(error), false);
 }

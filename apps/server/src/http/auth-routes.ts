@@ -4,10 +4,14 @@ import {
   acceptInvitation,
   acceptInvitationInput,
   authenticateSession,
+  changePassword,
   DomainError,
   endSession,
   type NewSession,
+  passwordInput,
   SESSION_MAX_AGE_MS,
+  type SignInLimits,
+  type SignInSource,
   signIn,
 } from '@crm/domain';
 import { Router } from '@koa/router';
@@ -20,11 +24,23 @@ import type { AppState } from './state.ts';
 export const AUTH_PREFIX = '/auth';
 
 const signInInput = z.strictObject({
-  email: z.string().trim().min(1, 'is required').max(320),
+  email: z.string().trim().min(1, 'is required').max(320).pipe(z.email('must be an email address')),
   password: z.string().min(1, 'is required').max(200),
 });
 
+const changePasswordInput = z.strictObject({
+  currentPassword: z.string().min(1, 'is required').max(200),
+  newPassword: passwordInput,
+});
+
 type Ctx = ParameterizedContext<AppState>;
+
+export interface AuthOptions {
+  /** PUBLIC_URL: when set, the only origin whose pages may post here. */
+  publicUrl: string;
+  /** Failed sign-ins allowed per 15 minutes (defaults in sign-in-throttle.ts). */
+  signInLimits?: SignInLimits;
+}
 
 /**
  * Sign-in for the web app, outside the API surfaces because it sets and clears the session
@@ -33,22 +49,48 @@ type Ctx = ParameterizedContext<AppState>;
  *
  *   POST /auth/sign-in {email, password}        GET /auth/session
  *   POST /auth/sign-out (X-CSRF-Token)          POST /auth/accept-invitation {token, name, password}
+ *   POST /auth/change-password {currentPassword, newPassword} (X-CSRF-Token)
+ *
+ * Password checks go through the sign-in throttles, keyed by the client address: `ctx.ip`,
+ * the socket's address, or with TRUST_PROXY the right-most X-Forwarded-For entry (the one the
+ * proxy appended; app.ts sets maxIpsCount to 1), never one the client wrote itself.
  */
-export function authRoutes(db: Database): Router<AppState> {
+export function authRoutes(db: Database, options: AuthOptions): Router<AppState> {
   const routes = new Router<AppState>({ prefix: AUTH_PREFIX });
+  const ownOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
+  const refuseForeignOrigin = (ctx: Ctx) => refuseOtherOrigin(ctx, ownOrigin);
+  const source = (ctx: Ctx): SignInSource => ({
+    address: ctx.ip,
+    ...(options.signInLimits ? { limits: options.signInLimits } : {}),
+  });
 
   routes.post('/sign-in', async (ctx) => {
     refuseForeignOrigin(ctx);
     const input = parse(signInInput, await readJsonBody(ctx.req));
-    const session = await signIn(db, input);
+    const session = await signIn(db, input, source(ctx));
     await answerWithSession(ctx, db, session);
   });
 
   routes.post('/accept-invitation', async (ctx) => {
     refuseForeignOrigin(ctx);
     const input = parse(acceptInvitationInput, await readJsonBody(ctx.req));
-    const session = await acceptInvitation(db, input);
+    const session = await acceptInvitation(db, input, source(ctx));
     await answerWithSession(ctx, db, session);
+  });
+
+  // The session making the change stays signed in; the user's other sessions end.
+  routes.post('/change-password', async (ctx) => {
+    refuseForeignOrigin(ctx);
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    const session = await authenticateSession(db, token);
+    if (!session || !token) throw new DomainError('UNAUTHORIZED', 'Not signed in');
+    if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
+      throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
+    }
+    const input = parse(changePasswordInput, await readJsonBody(ctx.req));
+    const { sessionsEnded } = await changePassword(db, { token, ...input }, source(ctx));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { data: { passwordChanged: true, sessionsEnded } };
   });
 
   routes.get('/session', async (ctx) => {
@@ -108,11 +150,17 @@ function setCookie(ctx: Ctx, value: string, maxAge: number) {
 /**
  * A browser names the page that sent a POST in Origin; a form on another site posting here
  * (login CSRF) is refused. Clients that send no Origin (curl, tests) are not browsers.
+ *
+ * This server's origin is PUBLIC_URL's when set, else the scheme (X-Forwarded-Proto is
+ * trusted with TRUST_PROXY) and the Host header as received. Never X-Forwarded-Host, which
+ * Koa's ctx.host and ctx.href follow behind a proxy: a client could set it to match any
+ * Origin.
  */
-function refuseForeignOrigin(ctx: Ctx) {
+function refuseOtherOrigin(ctx: Ctx, ownOrigin: string | undefined) {
   const origin = ctx.get('Origin');
-  // Koa 3's ctx.origin is the Origin header itself; this server's own origin is built here.
-  if (origin && origin !== `${ctx.protocol}://${ctx.host}`) {
+  if (!origin) return;
+  const own = ownOrigin ?? `${ctx.protocol}://${ctx.req.headers.host ?? ''}`;
+  if (origin.toLowerCase() !== own.toLowerCase()) {
     throw new DomainError('FORBIDDEN', `Requests from ${origin} are not accepted`);
   }
 }

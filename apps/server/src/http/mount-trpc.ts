@@ -1,8 +1,9 @@
-import { type AppRouter, createApiContext, toDomainError, toTRPCError } from '@crm/api';
+import { type AppRouter, createApiContext, noteErrorRequestId, toDomainError, toTRPCError } from '@crm/api';
 import type { Actor } from '@crm/domain';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Middleware } from 'koa';
 import { type GateDeps, passTrpcGate } from './gate.ts';
+import { logFailure } from './send-error.ts';
 import type { AppState } from './state.ts';
 
 export const TRPC_PREFIX = '/trpc';
@@ -46,9 +47,12 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
         }
         return { headers };
       },
+      // Every error passes here before its body is written: a 5xx logs its cause with the
+      // request id, and errors raised before the context exists still carry that id.
       onError: ({ error }) => {
+        noteErrorRequestId(error, ctx.state.requestId);
         const domain = toDomainError(error);
-        if (domain.status >= 500) ctx.state.log.error({ err: error, code: domain.code }, 'request failed');
+        logFailure(ctx.state.log, error, domain.status, domain.code);
       },
     });
   };

@@ -1,5 +1,6 @@
 import { type ErrorResponse, toErrorResponse } from '@crm/api';
 import type { ParameterizedContext } from 'koa';
+import type { Logger } from '../logger.ts';
 import type { AppState } from './state.ts';
 
 /**
@@ -12,10 +13,19 @@ export function sendError(
   shape: (body: ErrorResponse['body']) => unknown = (body) => body,
 ): void {
   const response = toErrorResponse(error, ctx.state.requestId);
-  if (response.status >= 500) {
-    ctx.state.log.error({ err: error, code: response.body.error.code }, 'request failed');
-  }
+  logFailure(ctx.state.log, error, response.status, response.body.error.code);
   ctx.status = response.status;
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
   ctx.body = shape(response.body);
+}
+
+/**
+ * Logs the cause of a 5xx with the request's id (docs/operations.md, "Health and logs"): an
+ * error for a fault of the service, a warning for a 503 (the database is away; every request
+ * meets it until it is back, and the outage itself is what to look at).
+ */
+export function logFailure(log: Logger, error: unknown, status: number, code: string): void {
+  if (status < 500) return;
+  if (status === 503) log.warn({ err: error, code }, 'request refused while the database is unavailable');
+  else log.error({ err: error, code }, 'request failed');
 }

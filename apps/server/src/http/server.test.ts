@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
@@ -17,6 +18,28 @@ describe('HTTP basics', () => {
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', requestId: res.headers.get('x-request-id') });
     }
+  });
+
+  it('answers what the HTTP parser refuses (a URL over 16 KiB, a malformed request) in the contract body', async () => {
+    const res = await app.api(ws.apiKey, 'GET', `/api/v1/records?q=${'x'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      requestId: res.headers.get('x-request-id'),
+    });
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(app.url).port), '127.0.0.1', () =>
+        socket.write('NOT HTTP\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).error.code).toBe('VALIDATION_FAILED');
   });
 
   it('answers a known path with the wrong method with 405 and Allow', async () => {

@@ -128,6 +128,22 @@ describe('signing in to the web app', () => {
     expect(paths).toEqual(expect.arrayContaining(['password', 'pasword']));
   });
 
+  it('answers 400, before any authentication, for an email with NUL or a lone surrogate', async () => {
+    for (const raw of [
+      '{"email": "a@example.com\\u0000", "password": "a long enough password"}',
+      '{"email": "a@example.com\\ud800", "password": "a long enough password"}',
+      '{"email": "not an email", "password": "a long enough password"}',
+    ]) {
+      const res = await fetch(`${app.url}/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: raw,
+      });
+      expect(res.status, raw).toBe(400);
+      expect((await readJson(res)).error.code).toBe('VALIDATION_FAILED');
+    }
+  });
+
   it('refuses a sign-in posted from another site', async () => {
     const ws = await workspaceWithOwner();
     // fetch() sets Origin itself; node:http sends the header a browser on another site would.
@@ -193,6 +209,52 @@ describe('the session on /trpc', () => {
     expect((await fetch(`${app.url}/auth/session`, { headers: { Cookie: browser.cookie } })).status).toBe(
       401,
     );
+  });
+});
+
+describe('changing a password', () => {
+  const sessionOf = (browser: Browser) =>
+    fetch(`${app.url}/auth/session`, { headers: { Cookie: browser.cookie } }).then((r) => r.status);
+  const change = (browser: Browser, body: unknown, csrf: string | null = browser.csrf) =>
+    fetch(`${app.url}/auth/change-password`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Cookie: browser.cookie,
+        ...(csrf ? { 'X-CSRF-Token': csrf } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+
+  it('keeps the session that changed it and ends the user’s other sessions', async () => {
+    const ws = await workspaceWithOwner();
+    const laptop = await browserFor(ws.email);
+    const phone = await browserFor(ws.email);
+    const newPassword = 'a new and long password';
+    expect((await change(laptop, { currentPassword: PASSWORD, newPassword }, null)).status).toBe(403);
+    const wrong = await change(laptop, { currentPassword: 'not the password', newPassword });
+    expect(wrong.status).toBe(401);
+    expect(await sessionOf(phone)).toBe(200);
+
+    const changed = await change(laptop, { currentPassword: PASSWORD, newPassword });
+    expect(changed.status).toBe(200);
+    expect((await readJson(changed)).data).toEqual({ passwordChanged: true, sessionsEnded: 1 });
+    expect(await sessionOf(laptop)).toBe(200);
+    expect(await sessionOf(phone)).toBe(401);
+    const ended = await failure(client({ browser: phone }).workspace.me.query({}));
+    expect(ended.data?.httpStatus).toBe(401);
+    expect((await signIn(ws.email)).status).toBe(401);
+    expect((await signIn(ws.email, newPassword)).status).toBe(200);
+  });
+
+  it('ends every session when the password is set from the CLI (a reset)', async () => {
+    const ws = await workspaceWithOwner();
+    const one = await browserFor(ws.email);
+    const two = await browserFor(ws.email);
+    await setPassword(app.service.db, ws.email, 'a reset password here');
+    expect(await sessionOf(one)).toBe(401);
+    expect(await sessionOf(two)).toBe(401);
+    expect((await signIn(ws.email, 'a reset password here')).status).toBe(200);
   });
 });
 

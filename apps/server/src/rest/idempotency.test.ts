@@ -118,6 +118,33 @@ describe('Idempotency-Key', () => {
     expect(samePatchOtherRecord.status).toBe(422);
   });
 
+  it('keeps a replayed answer that shows a secret encrypted at rest', async () => {
+    const first = await app.api(
+      ws.apiKey,
+      'POST',
+      '/api/v1/webhooks',
+      { url: 'http://127.0.0.1:9/hook', events: ['record.created'] },
+      { 'Idempotency-Key': 'key-secret' },
+    );
+    expect(first.status).toBe(201);
+    const secret = first.body.data.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const stored = await app.service.db.execute<{ body: string }>(
+      sql`select body from idempotency_keys where workspace_id = ${ws.workspaceId} and key = 'key-secret'`,
+    );
+    expect(stored.rows[0]!.body).toMatch(/^enc:v1:/);
+    expect(stored.rows[0]!.body).not.toContain(secret);
+    const again = await app.api(
+      ws.apiKey,
+      'POST',
+      '/api/v1/webhooks',
+      { url: 'http://127.0.0.1:9/hook', events: ['record.created'] },
+      { 'Idempotency-Key': 'key-secret' },
+    );
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
   it('refuses a malformed key', async () => {
     const res = await create('bad key with spaces', { title: 'nope' });
     expect(res.status).toBe(400);

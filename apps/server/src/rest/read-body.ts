@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { assertStorableInput } from '@crm/api';
 import { DomainError } from '@crm/domain';
 
 /** Largest JSON body accepted (contract §2: 413 above). */
@@ -7,7 +8,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * Reads and parses a JSON request body with the contract's errors: 413 over 1 MiB (checked
  * on Content-Length first, then while streaming), 415 for another media type, 400 for
- * malformed JSON or a body that is not an object. An empty body is `{}`.
+ * malformed JSON, a body that is not an object, or one holding what cannot be stored (NUL,
+ * lone surrogates, nesting deeper than MAX_INPUT_DEPTH: see assertStorableInput). An empty
+ * body is `{}`.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   return (await readJsonBodyWithBytes(req)).value;
@@ -58,6 +61,8 @@ export async function readJsonBodyWithBytes(
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new DomainError('VALIDATION_FAILED', 'The request body must be a JSON object');
   }
+  // JSON.parse does not recurse, so even a body 20,000 levels deep arrives here to be refused.
+  assertStorableInput(parsed);
   return { value: parsed as Record<string, unknown>, bytes };
 }
 

@@ -1,3 +1,4 @@
+import { openSecret } from '@crm/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
@@ -160,7 +161,9 @@ describe('deliveries', () => {
       expect((await api(method, malformed, body)).status, `${method} ${malformed}`).toBe(404);
     }
     expect((await api('GET', '/webhooks', undefined, other.apiKey)).body.data).toEqual([]);
-    expect(await webhookRow(hook.id)).toMatchObject({ enabled: true, secret: hook.secret });
+    const row = await webhookRow(hook.id);
+    expect(row).toMatchObject({ enabled: true });
+    expect(openSecret(row.secret as string)).toBe(hook.secret);
     expect(await deliveriesOf(hook.id)).toHaveLength(1);
   });
 });

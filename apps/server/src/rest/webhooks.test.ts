@@ -1,3 +1,4 @@
+import { openHeaderValues, openSecret } from '@crm/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
@@ -53,7 +54,9 @@ describe('webhook subscriptions', () => {
       disabledReason: null,
       lastSuccessAt: null,
     });
-    expect((await webhookRow(created.id)).secret).toBe(created.secret);
+    // Stored sealed (docs/operations.md, "Secrets at rest").
+    expect((await webhookRow(created.id)).secret).toMatch(/^enc:v1:/);
+    expect(openSecret((await webhookRow(created.id)).secret as string)).toBe(created.secret);
     for (const res of [await api('GET', `/webhooks/${created.id}`), await api('GET', '/webhooks')]) {
       expect(res.status).toBe(200);
       expect(res.text).not.toContain(created.secret);
@@ -139,7 +142,10 @@ describe('webhook subscriptions', () => {
       fields: ['phone'],
       description: 'Phones only',
     });
-    expect((await webhookRow(hook.id)).headers).toEqual({ 'X-Token': 'token-1234567890', 'X-New': 'n' });
+    expect(openHeaderValues((await webhookRow(hook.id)).headers as Record<string, string>)).toEqual({
+      'X-Token': 'token-1234567890',
+      'X-New': 'n',
+    });
     const unknownMask = await api('PATCH', `/webhooks/${hook.id}`, { headers: { 'X-Other': 'toke…' } });
     expect(unknownMask.body.error.details[0].path).toBe('headers.X-Other');
     const narrowed = await api('PATCH', `/webhooks/${hook.id}`, { events: ['deal.created'] });
@@ -174,7 +180,8 @@ describe('webhook subscriptions', () => {
       select secret, previous_secret,
         extract(epoch from previous_secret_expires_at - now()) / 3600 as hours
       from webhooks where id = ${hook.id}`);
-    expect(row[0]).toMatchObject({ secret: rotated.body.data.secret, previous_secret: hook.secret });
+    expect(openSecret(row[0]!.secret)).toBe(rotated.body.data.secret);
+    expect(openSecret(row[0]!.previous_secret)).toBe(hook.secret);
     expect(Number(row[0]!.hours)).toBeGreaterThan(23.9);
     expect(Number(row[0]!.hours)).toBeLessThanOrEqual(24);
   });

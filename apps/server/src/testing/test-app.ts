@@ -53,6 +53,8 @@ export async function startTestApp(
     DATABASE_POOL_SIZE: '10',
     // Tests receive webhooks on loopback servers of their own.
     WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+    // The fixed test key (tooling/vitest/setup-env.ts): no key file in the data folder.
+    ...(process.env.SECRETS_KEY ? { SECRETS_KEY: process.env.SECRETS_KEY } : {}),
     ...options.env,
   });
   const service = await startService(env, createLogger(env.LOG_LEVEL));

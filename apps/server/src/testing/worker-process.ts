@@ -4,11 +4,24 @@ import { fileURLToPath } from 'node:url';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 
+/** A service process started by a test, as in production, to be killed or stopped. */
+export interface ServerProcess {
+  proc: ChildProcess;
+  /** Base URL it listens on. */
+  url: string;
+  /** Resolves once the process has exited. */
+  exited: Promise<void>;
+}
+
 /**
- * A separate server process running the worker on `connectionString`, as in production, for
- * tests that kill one mid-job. Resolves once it listens; rejects after 30 s.
+ * A separate service process on `connectionString` (`node --import tsx main.ts`, port 0 on
+ * loopback), for tests that kill one mid-request or mid-job. Resolves once it listens, with
+ * the URL from its start-up log line; rejects after 30 s or when it exits first.
  */
-export function startWorkerProcess(connectionString: string): Promise<ChildProcess> {
+export function startServerProcess(
+  connectionString: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', main], {
     env: {
       ...process.env,
@@ -16,20 +29,45 @@ export function startWorkerProcess(connectionString: string): Promise<ChildProce
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
-      RUN_WORKER: 'true',
+      RUN_WORKER: 'false',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
-      WEBHOOK_TIMEOUT_MS: '60000',
-      WORKER_POLL_INTERVAL_MS: '50',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker process did not start')), 30_000);
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('service listening')) {
+    const timer = setTimeout(() => reject(new Error('service process did not start')), 30_000);
+    let pending = '';
+    const onData = (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line.includes('service listening')) continue;
         clearTimeout(timer);
-        resolve(proc);
+        proc.stdout!.off('data', onData);
+        proc.stdout!.resume();
+        resolve({ proc, url: (JSON.parse(line) as { url: string }).url, exited });
       }
+    };
+    proc.stdout!.on('data', onData);
+    exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`service process exited with ${proc.exitCode ?? proc.signalCode} before listening`));
     });
   });
+}
+
+/**
+ * A separate server process running the worker on `connectionString`, as in production, for
+ * tests that kill one mid-job. Resolves once it listens; rejects after 30 s.
+ */
+export async function startWorkerProcess(connectionString: string): Promise<ChildProcess> {
+  const { proc } = await startServerProcess(connectionString, {
+    RUN_WORKER: 'true',
+    WEBHOOK_TIMEOUT_MS: '60000',
+    WORKER_POLL_INTERVAL_MS: '50',
+  });
+  return proc;
 }

@@ -62,3 +62,45 @@ describe('Coalescer', () => {
     expect(await Promise.all(a.slice(1))).toEqual([2, 3, 4, 5]);
   });
 });
+
+describe('Coalescer isolation', () => {
+  it('tries a batch again item by item when its failure came from one item, so only that item fails', async () => {
+    const sent: number[][] = [];
+    const c = new Coalescer<number, number>(
+      async (_key, items) => {
+        sent.push(items);
+        if (items.includes(3))
+          throw Object.assign(new Error('item 3 holds what cannot be stored'), { bad: true });
+        return items.map((n) => n * 10);
+      },
+      { isolate: (error) => 'bad' in error },
+    );
+    const first = c.submit('k', 1);
+    const rest = [2, 3, 4].map((n) => c.submit('k', n));
+    expect(await first).toBe(10);
+    const settled = await Promise.allSettled(rest);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([
+      20,
+      'item 3 holds what cannot be stored',
+      40,
+    ]);
+    expect(sent).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
+  });
+
+  it('fails the whole batch at once for an error that is not one item’s', async () => {
+    const sent: number[][] = [];
+    const c = new Coalescer<number, number>(
+      async (_key, items) => {
+        sent.push(items);
+        if (items.length > 1) throw new Error('database unreachable');
+        return items;
+      },
+      { isolate: (error) => error.message !== 'database unreachable' },
+    );
+    const first = c.submit('k', 1);
+    const rest = [2, 3].map((n) => c.submit('k', n));
+    await first;
+    for (const r of rest) await expect(r).rejects.toThrow('database unreachable');
+    expect(sent).toEqual([[1], [2, 3]]);
+  });
+});

@@ -10,17 +10,23 @@ export class Coalescer<Item, Result> {
   private readonly inFlight = new Map<string, number>();
   private readonly parallel: number;
   private readonly maxBatch: number;
+  private readonly isolate: (error: Error) => boolean;
 
   /**
    * @param flush does the work of one batch (all of one key): a result, or an Error for that
-   *   item alone, per item in order. If it throws, every item of the batch fails with it.
+   *   item alone, per item in order. If it throws, every item of the batch fails with it,
+   *   unless `isolate` says the error came from one item's data.
+   * @param options.isolate tells a failure caused by what one item held (e.g. PostgreSQL
+   *   refusing a value): the batch is then tried again item by item, so only the items at
+   *   fault fail and the others (other tenants' calls among them) go through.
    */
   constructor(
     private readonly flush: (key: string, items: Item[]) => Promise<(Result | Error)[]>,
-    options: { parallel?: number; maxBatch?: number } = {},
+    options: { parallel?: number; maxBatch?: number; isolate?: (error: Error) => boolean } = {},
   ) {
     this.parallel = options.parallel ?? 1;
     this.maxBatch = options.maxBatch ?? 200;
+    this.isolate = options.isolate ?? (() => false);
   }
 
   submit(key: string, item: Item): Promise<Result> {
@@ -40,7 +46,7 @@ export class Coalescer<Item, Result> {
       const batch = list.splice(0, this.maxBatch);
       if (list.length === 0) this.waiting.delete(key);
       this.inFlight.set(key, running + 1);
-      this.flush(
+      this.flushIsolated(
         key,
         batch.map((entry) => entry.item),
       )
@@ -61,6 +67,25 @@ export class Coalescer<Item, Result> {
           else this.inFlight.set(key, left);
           this.drain(key);
         });
+    }
+  }
+
+  /** `flush`, and on an error `isolate` accepts, each item alone: one result per item. */
+  private async flushIsolated(key: string, items: Item[]): Promise<(Result | Error)[]> {
+    try {
+      return await this.flush(key, items);
+    } catch (error) {
+      if (items.length < 2 || !(error instanceof Error) || !this.isolate(error)) throw error;
+      const results: (Result | Error)[] = [];
+      for (const item of items) {
+        try {
+          const [result] = await this.flush(key, [item]);
+          results.push(result ?? new Error('no result for this call'));
+        } catch (failure) {
+          results.push(failure instanceof Error ? failure : new Error(String(failure)));
+        }
+      }
+      return results;
     }
   }
 }

@@ -1,17 +1,16 @@
-import { type ErrorResponse, toErrorResponse } from '@crm/api';
+import type { ErrorResponse } from '@crm/api';
 import type { Database } from '@crm/db';
 import {
+  acceptedAnswer,
   assertIdempotencyKey,
-  claimIdempotencyKey,
-  completeIdempotencyKey,
   consumeRateLimitMany,
   DomainError,
+  findIdempotentAnswer,
   findTriggerWorkflow,
+  isDataRefusal,
   queueTriggeredRuns,
   type RateLimitResult,
-  releaseIdempotencyKey,
   requestFingerprint,
-  settleIdempotencyClaim,
   type TriggeredRun,
   type TriggerWorkflow,
   triggerRecordId,
@@ -40,6 +39,11 @@ export const triggerErrorBody = (body: ErrorResponse['body']) => ({ ok: false, .
  * `{ ok, workflowId, runId }` once the run and its job are committed; the run happens after.
  * Order of checks: the workflow (one 404 for every kind of unknown), the body (413, 415,
  * 400), the signature (401), the workflow's rate limit (429), the Idempotency-Key, `recordId`.
+ *
+ * With `Idempotency-Key` (as on the REST API, scoped to the workflow's workspace) the answer
+ * is kept 24 h, stored in the statement that queues the run (see queueTriggeredRuns): the
+ * same key and body again answer the same `runId` with `Idempotent-Replayed: true`, another
+ * body is a 422. A call refused with a 404 (its record is gone) keeps nothing.
  */
 export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
   const { db } = deps;
@@ -52,13 +56,22 @@ export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
       verifyTriggerSignature(workflow, bytes, ctx.get('X-Service-Signature') || undefined);
       await consumeTriggerLimit(ctx, batches, workflow);
       const recordId = triggerRecordId(body);
-      const queue = () => batches.runs.submit('', { workflow, body, recordId });
       const key = ctx.get('Idempotency-Key');
-      if (!key) {
-        answer(ctx, 200, { ok: true, workflowId: workflow.id, runId: await queue() });
+      if (key) assertIdempotencyKey(key);
+      const idempotency = key
+        ? { key, fingerprint: requestFingerprint('POST', `/api/webhooks/trigger/${workflow.id}`, body) }
+        : undefined;
+      const queued = await batches.runs.submit('', { workflow, body, recordId, idempotency });
+      if ('runId' in queued) {
+        answer(ctx, 200, acceptedAnswer(workflow.id, queued.runId));
         return;
       }
-      await acceptOnce(ctx, db, workflow, key, body, queue);
+      // The key already holds an answer: replay it, or refuse another body under it.
+      const { key: taken, fingerprint } = idempotency!;
+      const replay = await findIdempotentAnswer(db, workflow.workspaceId, taken, fingerprint);
+      ctx.set('Idempotent-Replayed', 'true');
+      ctx.type = 'application/json';
+      answer(ctx, replay.status, replay.body);
     } catch (error) {
       sendError(ctx, error, triggerErrorBody);
     }
@@ -94,13 +107,37 @@ function triggerBatches(db: Database, countersDb: Database) {
       );
       return limits.map((_, i) => grant.resultOf(i));
     }),
-    runs: new Coalescer<TriggeredRun, string>(async (_key, calls) =>
-      (await queueTriggeredRuns(db, calls)).map((queued) =>
-        'error' in queued ? queued.error : queued.runId,
-      ),
-    ),
+    runs: runQueue(db),
   };
 }
+
+/**
+ * Queues the runs of accepted calls, all calls (every workspace's) in one transaction at a
+ * time. Should one call's data fail the batch, the batch is tried again call by call,
+ * so that call alone fails (400) and the others are queued.
+ */
+export function runQueue(db: Database) {
+  return new Coalescer<TriggeredRun, { runId: string } | { keyTaken: true }>(
+    async (_key, calls) => {
+      try {
+        return (await queueTriggeredRuns(db, calls)).map((queued) =>
+          'error' in queued ? queued.error : queued,
+        );
+      } catch (error) {
+        if (calls.length === 1 && refusedForItsData(error)) {
+          return [
+            new DomainError('VALIDATION_FAILED', 'The request body holds a value that cannot be stored'),
+          ];
+        }
+        throw error;
+      }
+    },
+    { isolate: refusedForItsData },
+  );
+}
+
+/** PostgreSQL refused a value, or a body too deep to serialise overflowed the stack. */
+const refusedForItsData = (error: unknown) => isDataRefusal(error) || error instanceof RangeError;
 
 function answer(ctx: ParameterizedContext<AppState>, status: number, body: unknown) {
   ctx.status = status;
@@ -123,52 +160,4 @@ async function consumeTriggerLimit(
       { headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
     );
   }
-}
-
-/**
- * With `Idempotency-Key` (as on the REST API, scoped to the workflow's workspace): the first
- * call queues the run and its answer is kept 24 h; the same key and body again answer the
- * same `runId` with `Idempotent-Replayed: true`; another body is 422; 409 while the first is
- * still being accepted.
- */
-async function acceptOnce(
-  ctx: ParameterizedContext<AppState>,
-  db: Database,
-  workflow: TriggerWorkflow,
-  key: string,
-  body: Record<string, unknown>,
-  queue: () => Promise<string>,
-) {
-  assertIdempotencyKey(key);
-  const fingerprint = requestFingerprint('POST', `/api/webhooks/trigger/${workflow.id}`, body);
-  const claim = settleIdempotencyClaim(await claimIdempotencyKey(db, workflow.workspaceId, key, fingerprint));
-  switch (claim.kind) {
-    case 'replay':
-      ctx.set('Idempotent-Replayed', 'true');
-      ctx.type = 'application/json';
-      answer(ctx, claim.status, claim.body);
-      return;
-    case 'claimed':
-      break;
-  }
-  let result: { status: number; body: unknown };
-  try {
-    result = {
-      status: 200,
-      body: { ok: true, workflowId: workflow.id, runId: await queue() },
-    };
-  } catch (error) {
-    const response = toErrorResponse(error, ctx.state.requestId);
-    if (response.status >= 500) {
-      await releaseIdempotencyKey(db, workflow.workspaceId, key).catch(() => undefined);
-      throw error;
-    }
-    result = { status: response.status, body: triggerErrorBody(response.body) };
-  }
-  await completeIdempotencyKey(db, workflow.workspaceId, key, {
-    status: result.status,
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(result.body),
-  });
-  answer(ctx, result.status, result.body);
 }

@@ -33,10 +33,10 @@ export function AcceptInvitationPage({ onSignedIn }: { onSignedIn: (session: Ses
           required
         />
         <Field
-          label="Choose a password"
+          label="Password"
           type="password"
-          autoComplete="new-password"
-          hint="At least 10 characters."
+          autoComplete="current-password"
+          hint="New here: choose one of at least 10 characters. Already have an account: enter its password."
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={fields.password}

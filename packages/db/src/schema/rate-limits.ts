@@ -2,8 +2,10 @@ import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant } from './columns.ts';
 
 /**
- * Fixed one-minute buckets of a sliding-window counter (contract §5). A request is weighed
- * against the current bucket plus the share of the previous bucket still inside the window.
+ * Fixed buckets of a sliding-window counter, as long as the window of their subject (one
+ * minute for API and trigger calls, 15 minutes for sign-in failures; see docs/api.md and
+ * docs/web-app.md). A request is weighed against the current bucket plus the share of the
+ * previous bucket still inside the window.
  * Kept in Postgres so every server process shares the same counts.
  */
 export const rateLimitBuckets = pgTable(

@@ -3,15 +3,10 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { DomainError, invalid } from '../shared/errors.ts';
+import { openSecret, sealSecret } from '../shared/secret-box.ts';
 
 /** How long a key remembers its response (contract §5). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
-/**
- * A request still marked running after this long is taken to have died with its process;
- * the key may then be claimed again.
- */
-export const ABANDONED_AFTER_MINUTES = 5;
-
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 export type IdempotencyClaim =
@@ -63,86 +58,156 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** A response kept under a key, replayed to later duplicates. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An idempotent request that may proceed: its work runs on `tx`; `finish` ends it. */
+export interface IdempotentWork {
+  kind: 'claimed';
+  /** The request's transaction; the work it guards must run on it. */
+  tx: Database;
+  /**
+   * Commits the work together with the response stored under the key, or, given null (the
+   * request failed in a way a retry may fix), rolls the work back and keeps nothing.
+   * Rejects when the commit fails: then nothing was done and the client must not be told
+   * otherwise.
+   */
+  finish(response: StoredResponse | null): Promise<void>;
+}
+
+/** Thrown out of the transaction to end it without storing anything. */
+class EndWithout {
+  constructor(readonly answer: Exclude<IdempotencyClaim, { kind: 'claimed' }> | null) {}
+}
+
 /**
- * Claims a key for a request, or tells what to answer instead: the stored response to
- * replay, a request still running (409) or a key used with another body (422). The claim
- * is one atomic upsert, so of concurrent duplicates exactly one proceeds.
+ * Starts an idempotent request (docs/api.md, "Idempotency-Key"): the answer to
+ * replay, a 409 while the first request with the key still runs, a 422 for another body
+ * under the same key; or a transaction for the work.
+ *
+ * Exactly once, also across a crash: the work and the stored response commit in one
+ * transaction, so a process that dies midway leaves either nothing (the retry does the
+ * work) or a finished key (the retry replays it), never a done deed without its key. While
+ * the request runs, the transaction holds an advisory lock on the key; a duplicate that
+ * cannot take it answers 409. The lock belongs to the database session, so it is freed the
+ * moment a dead process's connection closes, not after a timeout.
  */
-export async function claimIdempotencyKey(
+export async function beginIdempotentWork(
   db: Database,
   workspaceId: string,
   key: string,
   fingerprint: string,
-): Promise<IdempotencyClaim> {
+): Promise<Extract<IdempotencyClaim, { kind: 'replay' }> | IdempotentWork> {
   const k = schema.idempotencyKeys;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const claimed = await db
-      .insert(k)
-      .values({
-        workspaceId,
-        key,
-        fingerprint,
-        state: 'running',
-        createdAt: sql`now()`,
-        updatedAt: sql`now()`,
-      })
-      .onConflictDoUpdate({
-        target: [k.workspaceId, k.key],
-        set: {
-          fingerprint,
-          state: 'running',
-          status: null,
-          headers: null,
-          body: null,
-          createdAt: sql`now()`,
-          updatedAt: sql`now()`,
-        },
-        setWhere: sql`${k.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
-          or (${k.state} = 'running' and ${k.updatedAt} < now() - make_interval(mins => ${ABANDONED_AFTER_MINUTES}))`,
-      })
-      .returning({ key: k.key });
-    if (claimed.length > 0) return { kind: 'claimed' };
-    const [existing] = await db
+  let settleResponse!: (response: StoredResponse | null) => void;
+  const response = new Promise<StoredResponse | null>((resolve) => {
+    settleResponse = resolve;
+  });
+  let started!: (work: IdempotentWork) => void;
+  const ready = new Promise<IdempotentWork>((resolve) => {
+    started = resolve;
+  });
+  const committed = db.transaction(async (tx) => {
+    const lock = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency\n${workspaceId}\n${key}`}, 0)) as locked`,
+    );
+    if (!lock.rows[0]?.locked) throw new EndWithout({ kind: 'running' });
+    const [existing] = await tx
       .select()
       .from(k)
-      .where(and(eq(k.workspaceId, workspaceId), eq(k.key, key)));
-    if (!existing) continue; // released between the two statements: claim again
-    if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
-    if (existing.state === 'running') return { kind: 'running' };
-    return {
-      kind: 'replay',
-      status: existing.status!,
-      headers: existing.headers ?? {},
-      body: existing.body ?? '',
+      .where(
+        and(
+          eq(k.workspaceId, workspaceId),
+          eq(k.key, key),
+          eq(k.state, 'done'),
+          sql`${k.createdAt} >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+        ),
+      );
+    if (existing) {
+      if (existing.fingerprint !== fingerprint) throw new EndWithout({ kind: 'mismatch' });
+      throw new EndWithout(replayOf(existing));
+    }
+    started({
+      kind: 'claimed',
+      tx: tx as unknown as Database,
+      finish: (stored) => {
+        settleResponse(stored);
+        return committed.then(
+          () => undefined,
+          (error: unknown) => {
+            if (error instanceof EndWithout) return;
+            throw error;
+          },
+        );
+      },
+    });
+    const stored = await response;
+    if (stored === null) throw new EndWithout(null);
+    const row = {
+      fingerprint,
+      state: 'done' as const,
+      status: stored.status,
+      headers: stored.headers,
+      // A replayed answer may show a secret once more (a new API key, a signing secret).
+      body: sealSecret(stored.body),
+      createdAt: sql`now()`,
+      updatedAt: sql`now()`,
     };
-  }
-  return { kind: 'running' };
+    await tx
+      .insert(k)
+      .values({ workspaceId, key, ...row })
+      .onConflictDoUpdate({ target: [k.workspaceId, k.key], set: row });
+  });
+  return Promise.race([
+    ready,
+    committed.then(
+      () => {
+        throw new Error('the idempotent transaction ended before its work began');
+      },
+      (error: unknown) => {
+        if (error instanceof EndWithout && error.answer) {
+          return settleIdempotencyClaim(error.answer) as Extract<IdempotencyClaim, { kind: 'replay' }>;
+        }
+        throw error;
+      },
+    ),
+  ]);
 }
 
-/** Stores the response of a claimed key so later duplicates replay it. */
-export async function completeIdempotencyKey(
+/**
+ * The kept answer under a key that a request found taken (the trigger endpoint stores its
+ * answers in the statement that does the work): a replay; a 422 when the key was used with
+ * another body; a 409 when no finished answer is there (the other request rolled back).
+ */
+export async function findIdempotentAnswer(
   db: Database,
   workspaceId: string,
   key: string,
-  response: { status: number; headers: Record<string, string>; body: string },
-): Promise<void> {
+  fingerprint: string,
+): Promise<Extract<IdempotencyClaim, { kind: 'replay' }>> {
   const k = schema.idempotencyKeys;
-  await db
-    .update(k)
-    .set({
-      state: 'done',
-      status: response.status,
-      headers: response.headers,
-      body: response.body,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(k.workspaceId, workspaceId), eq(k.key, key)));
+  const [existing] = await db
+    .select()
+    .from(k)
+    .where(and(eq(k.workspaceId, workspaceId), eq(k.key, key), eq(k.state, 'done')));
+  if (!existing) return settleIdempotencyClaim({ kind: 'running' }) as never;
+  if (existing.fingerprint !== fingerprint) return settleIdempotencyClaim({ kind: 'mismatch' }) as never;
+  return replayOf(existing);
 }
 
-/** Forgets a claimed key whose request failed unexpectedly, so the client can retry it. */
-export async function releaseIdempotencyKey(db: Database, workspaceId: string, key: string): Promise<void> {
-  const k = schema.idempotencyKeys;
-  await db.delete(k).where(and(eq(k.workspaceId, workspaceId), eq(k.key, key), eq(k.state, 'running')));
+function replayOf(
+  row: typeof schema.idempotencyKeys.$inferSelect,
+): Extract<IdempotencyClaim, { kind: 'replay' }> {
+  return {
+    kind: 'replay',
+    status: row.status!,
+    headers: row.headers ?? {},
+    body: openSecret(row.body ?? ''),
+  };
 }
 
 export async function pruneIdempotencyKeys(db: Database): Promise<number> {

@@ -2,6 +2,8 @@ import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
 
 const WINDOW_MS = 60_000;
+/** The longest window a subject may be counted in (sign-in failures); buckets are kept twice as long. */
+export const LONGEST_WINDOW_MS = 15 * 60_000;
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -29,10 +31,10 @@ const CONSUME_SQL = `
          (select count from rate_limit_buckets where subject = $1 and window_start = $4) as stored`;
 
 /**
- * Counts one request against a sliding one-minute window (contract §5) kept in Postgres, so
- * every server process shares it. The window is approximated by two fixed buckets: the
- * current minute's count plus the previous minute's count weighted by how much of it still
- * lies inside the window. One statement both checks and counts, under the bucket row's lock,
+ * Counts one request against a sliding one-minute window (contract §5), or one of `windowMs`
+ * (sign-in failures: 15 minutes), kept in Postgres, so every server process shares it. The
+ * window is approximated by two fixed buckets: the current one's count plus the previous
+ * one's count weighted by how much of it still lies inside the window. One statement both checks and counts, under the bucket row's lock,
  * so concurrent requests cannot overshoot. A refused request is not counted.
  */
 export async function consumeRateLimit(
@@ -40,8 +42,20 @@ export async function consumeRateLimit(
   subject: string,
   limit: number,
   now: number = Date.now(),
+  windowMs: number = WINDOW_MS,
 ): Promise<RateLimitResult> {
-  return (await consumeRateLimitMany(db, subject, limit, 1, now)).resultOf(0);
+  return (await consumeRateLimitMany(db, subject, limit, 1, now, windowMs)).resultOf(0);
+}
+
+/**
+ * Gives back one request counted in the bucket starting at `windowStart` (a request that
+ * turned out not to count, such as a sign-in that succeeded). Never goes below zero.
+ */
+export async function releaseRateLimit(db: Database, subject: string, windowStart: number): Promise<void> {
+  await db.execute(
+    sql`update rate_limit_buckets set count = count - 1
+        where subject = ${subject} and window_start = ${new Date(windowStart)} and count > 0`,
+  );
 }
 
 /**
@@ -49,18 +63,25 @@ export async function consumeRateLimit(
  * either later in this bucket, as the previous bucket's weight shrinks, or in the next one,
  * where this bucket becomes the weighted previous.
  */
-export function secondsUntilSlot(prev: number, cur: number, limit: number, elapsedSeconds: number): number {
-  const left = 60 - elapsedSeconds;
+export function secondsUntilSlot(
+  prev: number,
+  cur: number,
+  limit: number,
+  elapsedSeconds: number,
+  windowSeconds = 60,
+): number {
+  const w = windowSeconds;
+  const left = w - elapsedSeconds;
   let wait: number;
   if (cur + 1 <= limit && prev > 0) {
-    // prev * (1 - (e + t) / 60) + cur + 1 <= limit
-    const t = 60 * (1 - (limit - cur - 1) / prev) - elapsedSeconds;
+    // prev * (1 - (e + t) / w) + cur + 1 <= limit
+    const t = w * (1 - (limit - cur - 1) / prev) - elapsedSeconds;
     wait = t <= left ? Math.max(0, t) : left;
   } else if (cur + 1 <= limit) {
     wait = 0;
   } else {
-    // cur * (1 - t' / 60) + 1 <= limit, t' seconds into the next bucket
-    const into = cur > 0 ? Math.max(0, 60 * (1 - (limit - 1) / cur)) : 0;
+    // cur * (1 - t' / w) + 1 <= limit, t' seconds into the next bucket
+    const into = cur > 0 ? Math.max(0, w * (1 - (limit - 1) / cur)) : 0;
     wait = left + into;
   }
   return Math.max(1, Math.ceil(wait));
@@ -69,6 +90,10 @@ export function secondsUntilSlot(prev: number, cur: number, limit: number, elaps
 /** What `consumeRateLimitMany` gave: how many of the requests fit, and each one's headers. */
 export interface RateLimitGrant {
   granted: number;
+  /** Requests the window held before these, the previous bucket weighted (not rounded). */
+  usedBefore: number;
+  /** Start (ms) of the bucket the granted requests were counted in; `releaseRateLimit` takes it. */
+  windowStart: number;
   /** The result of the i-th request (those past `granted` are refused). */
   resultOf(index: number): RateLimitResult;
 }
@@ -85,15 +110,19 @@ export async function consumeRateLimitMany(
   limit: number,
   count: number,
   now: number = Date.now(),
+  windowMs: number = WINDOW_MS,
 ): Promise<RateLimitGrant> {
-  const windowStart = now - (now % WINDOW_MS);
+  if (windowMs > LONGEST_WINDOW_MS) {
+    throw new RangeError(`A rate-limit window is at most ${LONGEST_WINDOW_MS} ms`);
+  }
+  const windowStart = now - (now % windowMs);
   const elapsed = now - windowStart;
-  const weight = 1 - elapsed / WINDOW_MS;
+  const weight = 1 - elapsed / windowMs;
   // A named statement: parsed and planned once per connection, it runs on every request.
   const result = await db.$client.query({
     name: 'consume_rate_limit',
     text: CONSUME_SQL,
-    values: [subject, new Date(windowStart - WINDOW_MS), weight, new Date(windowStart), limit, count],
+    values: [subject, new Date(windowStart - windowMs), weight, new Date(windowStart), limit, count],
   });
   const row = result.rows[0] as unknown as {
     count: number | null;
@@ -106,10 +135,12 @@ export async function consumeRateLimitMany(
   const before = row.stored ?? 0;
   const granted = row.count === null ? 0 : Math.max(0, row.count - before);
   const after = before + granted;
-  const wait = secondsUntilSlot(prevCount, after, limit, elapsed / 1000);
-  const resetSeconds = Math.max(1, Math.ceil((WINDOW_MS - elapsed) / 1000));
+  const wait = secondsUntilSlot(prevCount, after, limit, elapsed / 1000, windowMs / 1000);
+  const resetSeconds = Math.max(1, Math.ceil((windowMs - elapsed) / 1000));
   return {
     granted,
+    usedBefore: prevCount * weight + before,
+    windowStart,
     resultOf(index) {
       const allowed = index < granted;
       const used = prevCount * weight + (allowed ? before + index + 1 : after);
@@ -125,10 +156,11 @@ export async function consumeRateLimitMany(
   };
 }
 
-/** Drops buckets that can no longer weigh on any window. */
+/** Drops buckets that can no longer weigh on any window (the longest one included). */
 export async function pruneRateLimitBuckets(db: Database): Promise<number> {
+  const keepSeconds = (2 * LONGEST_WINDOW_MS) / 1000;
   const result = await db.execute(
-    sql`delete from rate_limit_buckets where window_start < now() - interval '5 minutes'`,
+    sql`delete from rate_limit_buckets where window_start < now() - make_interval(secs => ${keepSeconds})`,
   );
   return result.rowCount ?? 0;
 }

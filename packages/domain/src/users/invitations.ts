@@ -10,7 +10,15 @@ import { isId, newId } from '../shared/ids.ts';
 import { instantOutput } from '../shared/schemas.ts';
 import { addMember } from '../workspaces/create-workspace.ts';
 import { hashPassword, passwordInput } from './passwords.ts';
-import { createSession, hashToken, type NewSession } from './sessions.ts';
+import {
+  checkPassword,
+  createSession,
+  endUserSessions,
+  hashToken,
+  type NewSession,
+  type SignInSource,
+} from './sessions.ts';
+import { throttledSignIn } from './sign-in-throttle.ts';
 
 /** An invitation link is good for 7 days and for one use. */
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -34,7 +42,13 @@ export const createInvitationInput = z.strictObject({
 
 export const acceptInvitationInput = z.strictObject({
   token: z.string().min(1).max(200),
-  name: z.string().trim().min(1).max(200),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters'),
   password: passwordInput,
 });
 
@@ -120,56 +134,99 @@ export async function revokeInvitation(db: Database, actor: Actor, id: string): 
 }
 
 /**
- * Accepts an invitation: the user of that email (created if new) gets the password and the
- * membership, and a session in that workspace starts. The invitation is used up in the same
- * transaction, so a link works once even when clicked twice at the same moment.
+ * Accepts an invitation and starts a session in that workspace. A new address gets a user with
+ * the name and password given. An address that already has an account (a password, or a
+ * membership of another workspace) keeps its name and password: the password given must be
+ * that account's own, checked under the sign-in throttles, so an invitation cannot be used to
+ * take over an account; a wrong one is UNAUTHORIZED and leaves the link unused. The invitation
+ * is used up in the same transaction as the membership, so a link works once even when
+ * clicked twice at the same moment.
  */
 export async function acceptInvitation(
   db: Database,
   input: z.output<typeof acceptInvitationInput>,
+  from: SignInSource,
 ): Promise<NewSession> {
-  const passwordHash = await hashPassword(input.password);
-  const { userId, workspaceId } = await db.transaction(async (tx) => {
-    const i = schema.invitations;
-    const [invitation] = await tx
-      .update(i)
-      .set({ acceptedAt: sql`now()` })
-      .where(
-        and(
-          eq(i.tokenHash, hashToken(input.token)),
-          isNull(i.acceptedAt),
-          isNull(i.revokedAt),
-          sql`${i.expiresAt} > now()`,
-        ),
-      )
-      .returning();
-    if (!invitation) {
-      throw invalid('token', 'This invitation link is unknown, used, revoked or expired');
+  const i = schema.invitations;
+  const usable = and(
+    eq(i.tokenHash, hashToken(input.token)),
+    isNull(i.acceptedAt),
+    isNull(i.revokedAt),
+    sql`${i.expiresAt} > now()`,
+  );
+  const unusable = () => invalid('token', 'This invitation link is unknown, used, revoked or expired');
+  const [found] = await db.select({ email: i.email }).from(i).where(usable);
+  if (!found) throw unusable();
+  const existing = await findAccount(db, found.email);
+  let userId = existing?.id;
+  if (existing?.claimed) {
+    userId = await throttledSignIn(db, { address: from.address, account: found.email }, from.limits, () =>
+      checkPassword(db, found.email, input.password).catch(() => {
+        throw new DomainError(
+          'UNAUTHORIZED',
+          "This email already has an account: enter that account's password to join",
+        );
+      }),
+    );
+  }
+  const passwordHash = existing?.claimed ? null : await hashPassword(input.password);
+  const workspaceId = await db.transaction(async (tx) => {
+    const [invitation] = await tx.update(i).set({ acceptedAt: sql`now()` }).where(usable).returning();
+    if (!invitation) throw unusable();
+    if (passwordHash) {
+      const u = schema.users;
+      const [user] = await tx
+        .insert(u)
+        .values({ id: newId('user'), email: invitation.email, name: input.name, passwordHash })
+        .onConflictDoUpdate({
+          target: u.email,
+          set: { name: input.name, passwordHash, updatedAt: new Date() },
+          // Only an account nobody can sign in to yet is claimed this way.
+          setWhere: sql`${u.passwordHash} is null and not exists (select 1 from ${schema.memberships} where ${schema.memberships.userId} = ${u.id})`,
+        })
+        .returning({ id: u.id });
+      if (!user) throw new DomainError('CONFLICT', 'This account changed meanwhile; open the link again');
+      userId = user.id;
+      await endUserSessions(tx, userId);
     }
-    const [user] = await tx
-      .insert(schema.users)
-      .values({ id: newId('user'), email: invitation.email, name: input.name, passwordHash })
-      .onConflictDoUpdate({
-        target: schema.users.email,
-        set: { name: input.name, passwordHash, updatedAt: new Date() },
-      })
-      .returning({ id: schema.users.id });
-    await addMember(tx, invitation.workspaceId, user!.id, invitation.role);
-    return { userId: user!.id, workspaceId: invitation.workspaceId };
+    await addMember(tx, invitation.workspaceId, userId!, invitation.role);
+    return invitation.workspaceId;
   });
-  return createSession(db, userId, workspaceId);
+  return createSession(db, userId!, workspaceId);
 }
 
-/** Sets the password of a user by email (the CLI's way in for the bootstrap owner). */
-export async function setPassword(db: Database, email: string, password: string): Promise<string> {
+/** A user of that email, and whether someone already holds it (a password or a membership). */
+async function findAccount(db: Database, email: string) {
+  const u = schema.users;
+  const [row] = await db
+    .select({
+      id: u.id,
+      claimed: sql<boolean>`${u.passwordHash} is not null or exists (select 1 from ${schema.memberships} where ${schema.memberships.userId} = ${u.id})`,
+    })
+    .from(u)
+    .where(eq(u.email, email));
+  return row;
+}
+
+/**
+ * Sets the password of a user by email (the CLI's way in for the bootstrap owner, and the
+ * reset of a forgotten password): every session of the user ends, in the same transaction.
+ */
+export async function setPassword(
+  db: Database,
+  email: string,
+  password: string,
+): Promise<{ userId: string; sessionsEnded: number }> {
   const parsed = passwordInput.safeParse(password);
   if (!parsed.success) throw invalid('password', parsed.error.issues[0]?.message ?? 'invalid');
   const passwordHash = await hashPassword(password);
-  const [row] = await db
-    .update(schema.users)
-    .set({ passwordHash, updatedAt: new Date() })
-    .where(eq(schema.users.email, email.trim().toLowerCase()))
-    .returning({ id: schema.users.id });
-  if (!row) throw notFound('User with email', email);
-  return row.id;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(schema.users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(eq(schema.users.email, email.trim().toLowerCase()))
+      .returning({ id: schema.users.id });
+    if (!row) throw notFound('User with email', email);
+    return { userId: row.id, sessionsEnded: await endUserSessions(tx, row.id) };
+  });
 }

@@ -1,17 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '@crm/db';
+import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import { consumeRateLimit } from '../rate-limit/consume-rate-limit.ts';
+import { and, asc, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { DomainError } from '../shared/errors.ts';
-import { spendVerificationTime, verifyPassword } from './passwords.ts';
+import { DomainError, invalid } from '../shared/errors.ts';
+import { hashPassword, passwordInput, spendVerificationTime, verifyPassword } from './passwords.ts';
+import { type SignInLimits, throttledSignIn } from './sign-in-throttle.ts';
 
 /** A session ends 30 days after sign-in, or after 7 days without a request. */
 export const SESSION_MAX_AGE_MS = 30 * 86_400_000;
 export const SESSION_IDLE_MS = 7 * 86_400_000;
-/** Failed and successful attempts both count: 10 a minute per email address. */
-const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
 
 export interface NewSession {
   /** Goes into the HTTP-only cookie; never stored. */
@@ -56,33 +54,86 @@ export async function createSession(db: Database, userId: string, workspaceId?: 
   return { token, csrfToken, expiresAt };
 }
 
+/** Where a sign-in comes from, for the throttles (sign-in-throttle.ts). */
+export interface SignInSource {
+  /** The client address (the socket's, or the proxy's X-Forwarded-For with TRUST_PROXY). */
+  address: string;
+  limits?: SignInLimits;
+}
+
 /**
  * Checks an email and password and starts a session. Every failure is the same
- * UNAUTHORIZED, whether the address is unknown, has no password or the password is wrong.
+ * UNAUTHORIZED, whether the address is unknown, has no password or the password is wrong;
+ * failures count against the sign-in throttles of the client address and the account.
  */
-export async function signIn(db: Database, input: { email: string; password: string }): Promise<NewSession> {
+export async function signIn(
+  db: Database,
+  input: { email: string; password: string },
+  from: SignInSource,
+): Promise<NewSession> {
   const email = input.email.trim().toLowerCase();
-  const limit = await consumeRateLimit(db, `sign-in:${email}`, SIGN_IN_ATTEMPTS_PER_MINUTE);
-  if (!limit.allowed) {
-    throw new DomainError(
-      'RATE_LIMITED',
-      `Too many sign-in attempts; retry in ${limit.retryAfterSeconds} s`,
-      { headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    );
-  }
+  const userId = await throttledSignIn(db, { address: from.address, account: email }, from.limits, () =>
+    checkPassword(db, email, input.password),
+  );
+  return createSession(db, userId);
+}
+
+/** The id of the user with this email and password; UNAUTHORIZED otherwise, in about the same time. */
+export async function checkPassword(db: Database, email: string, password: string): Promise<string> {
   const [user] = await db
     .select({ id: schema.users.id, passwordHash: schema.users.passwordHash })
     .from(schema.users)
     .where(eq(schema.users.email, email));
   if (!user?.passwordHash) {
-    await spendVerificationTime(input.password);
+    await spendVerificationTime(password);
     throw wrongCredentials();
   }
-  if (!(await verifyPassword(user.passwordHash, input.password))) throw wrongCredentials();
-  return createSession(db, user.id);
+  if (!(await verifyPassword(user.passwordHash, password))) throw wrongCredentials();
+  return user.id;
 }
 
 const wrongCredentials = () => new DomainError('UNAUTHORIZED', 'Wrong email or password');
+
+/**
+ * Ends the sessions of a user, all of them or all but the one whose token is given (the
+ * session that changed the password stays signed in). Returns how many ended.
+ */
+export async function endUserSessions(db: Executor, userId: string, keepToken?: string): Promise<number> {
+  const s = schema.sessions;
+  const ended = await db
+    .delete(s)
+    .where(and(eq(s.userId, userId), keepToken ? ne(s.tokenHash, hashToken(keepToken)) : undefined))
+    .returning({ tokenHash: s.tokenHash });
+  return ended.length;
+}
+
+/**
+ * A signed-in user changes their password: the current one must be given (a wrong one counts
+ * as a failed sign-in), and every other session of the user ends; the one making the change
+ * stays.
+ */
+export async function changePassword(
+  db: Database,
+  input: { token: string; currentPassword: string; newPassword: string },
+  from: SignInSource,
+): Promise<{ sessionsEnded: number }> {
+  const session = await authenticateSession(db, input.token);
+  if (!session) throw new DomainError('UNAUTHORIZED', 'Your session has ended; sign in again');
+  const parsed = passwordInput.safeParse(input.newPassword);
+  if (!parsed.success) throw invalid('newPassword', parsed.error.issues[0]?.message ?? 'invalid');
+  await throttledSignIn(db, { address: from.address, account: session.email }, from.limits, async () => {
+    const userId = await checkPassword(db, session.email, input.currentPassword);
+    if (userId !== session.actor.userId) throw wrongCredentials();
+  });
+  const passwordHash = await hashPassword(input.newPassword);
+  return db.transaction(async (tx) => {
+    await tx
+      .update(schema.users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(eq(schema.users.id, session.actor.userId));
+    return { sessionsEnded: await endUserSessions(tx, session.actor.userId, input.token) };
+  });
+}
 
 /**
  * Resolves a session cookie to its actor, or null when the token is unknown, expired, idle

@@ -1,14 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../shared/ids.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import {
   acceptInvitation,
+  acceptInvitationInput,
   createInvitation,
   findInvitations,
   revokeInvitation,
   setPassword,
 } from './invitations.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { authenticateSession, endSession, hashToken, pruneSessions, signIn } from './sessions.ts';
+import {
+  authenticateSession,
+  changePassword,
+  endSession,
+  hashToken,
+  pruneSessions,
+  signIn,
+} from './sessions.ts';
 
 let t: TestDb;
 
@@ -18,6 +27,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const PASSWORD = 'correct horse battery';
+/** The client address of sign-ins; each test file has a database of its own, throttles included. */
+const here = { address: '192.0.2.10' };
+let nextAddress = 0;
+const elsewhere = () => ({ address: `198.51.100.${++nextAddress}` });
 
 async function ownerWithPassword(name = 'Acme') {
   const ws = await newWorkspace(t.db, name);
@@ -48,7 +61,7 @@ describe('passwords', () => {
 describe('signIn and sessions', () => {
   it('signs the owner in (email in any case) and resolves the cookie token to an OWNER actor', async () => {
     const ws = await ownerWithPassword();
-    const session = await signIn(t.db, { email: ws.email.toUpperCase(), password: PASSWORD });
+    const session = await signIn(t.db, { email: ws.email.toUpperCase(), password: PASSWORD }, here);
     expect(session.token).toMatch(/^[\w-]{43}$/);
     const info = await authenticateSession(t.db, session.token);
     expect(info).toMatchObject({
@@ -75,42 +88,48 @@ describe('signIn and sessions', () => {
       { email: 'nobody-here@example.com', password: PASSWORD },
       { email: noPassword!.email, password: PASSWORD },
     ]) {
-      messages.push((await expectDomainError(signIn(t.db, attempt), 'UNAUTHORIZED')).message);
+      messages.push((await expectDomainError(signIn(t.db, attempt, here), 'UNAUTHORIZED')).message);
     }
     expect(new Set(messages)).toEqual(new Set(['Wrong email or password']));
   });
 
-  it('limits sign-in attempts to 10 a minute per email', async () => {
+  it('locks an account after 10 failures from one address, for that address only', async () => {
     const ws = await ownerWithPassword();
+    const attacker = elsewhere();
     for (let i = 0; i < 10; i++) {
-      await expectDomainError(signIn(t.db, { email: ws.email, password: 'wrong password!' }), 'UNAUTHORIZED');
+      await expectDomainError(
+        signIn(t.db, { email: ws.email, password: 'wrong password!' }, attacker),
+        'UNAUTHORIZED',
+      );
     }
     const error = await expectDomainError(
-      signIn(t.db, { email: ws.email, password: PASSWORD }),
+      signIn(t.db, { email: ws.email, password: PASSWORD }, attacker),
       'RATE_LIMITED',
     );
     expect(Number(error.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    // The owner, elsewhere, still gets in.
+    await signIn(t.db, { email: ws.email, password: PASSWORD }, elsewhere());
   });
 
   it('ends a session on sign-out, after expiry, after a week idle, and when the user leaves', async () => {
     const ws = await ownerWithPassword();
-    const signOut = await signIn(t.db, { email: ws.email, password: PASSWORD });
+    const signOut = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
     await endSession(t.db, signOut.token);
     expect(await authenticateSession(t.db, signOut.token)).toBeNull();
 
-    const expired = await signIn(t.db, { email: ws.email, password: PASSWORD });
+    const expired = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
     await t.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = $1`, [
       hashToken(expired.token),
     ]);
     expect(await authenticateSession(t.db, expired.token)).toBeNull();
 
-    const idle = await signIn(t.db, { email: ws.email, password: PASSWORD });
+    const idle = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
     await t.query(`update sessions set last_seen_at = now() - interval '8 days' where token_hash = $1`, [
       hashToken(idle.token),
     ]);
     expect(await authenticateSession(t.db, idle.token)).toBeNull();
 
-    const left = await signIn(t.db, { email: ws.email, password: PASSWORD });
+    const left = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
     expect(await authenticateSession(t.db, left.token)).not.toBeNull();
     await t.query('delete from memberships where workspace_id = $1', [ws.actor.workspaceId]);
     expect(await authenticateSession(t.db, left.token)).toBeNull();
@@ -120,9 +139,9 @@ describe('signIn and sessions', () => {
 
   it('prunes ended sessions and keeps live ones', async () => {
     const ws = await ownerWithPassword();
-    const live = await signIn(t.db, { email: ws.email, password: PASSWORD });
-    const expired = await signIn(t.db, { email: ws.email, password: PASSWORD });
-    const idle = await signIn(t.db, { email: ws.email, password: PASSWORD });
+    const live = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
+    const expired = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
+    const idle = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
     await t.query(`update sessions set expires_at = now() - interval '1 second' where token_hash = $1`, [
       hashToken(expired.token),
     ]);
@@ -143,16 +162,16 @@ describe('invitations', () => {
     const email = `Member-${Date.now()}@Example.com`;
     const { invitation, token } = await createInvitation(t.db, ws.actor, { email, role: 'ADMIN' });
     expect(invitation).toMatchObject({ email: email.toLowerCase(), role: 'ADMIN', status: 'PENDING' });
-    const session = await acceptInvitation(t.db, { token, name: 'Ada', password: PASSWORD });
+    const session = await acceptInvitation(t.db, { token, name: 'Ada', password: PASSWORD }, here);
     const info = await authenticateSession(t.db, session.token);
     expect(info?.actor).toMatchObject({ workspaceId: ws.actor.workspaceId, role: 'ADMIN', userName: 'Ada' });
     const again = await expectDomainError(
-      acceptInvitation(t.db, { token, name: 'Eve', password: PASSWORD }),
+      acceptInvitation(t.db, { token, name: 'Eve', password: PASSWORD }, here),
       'VALIDATION_FAILED',
     );
     expect(again.details?.[0]?.path).toBe('token');
     expect((await findInvitations(t.db, ws.actor))[0]?.status).toBe('ACCEPTED');
-    await signIn(t.db, { email, password: PASSWORD });
+    await signIn(t.db, { email, password: PASSWORD }, here);
     // A member is not invited twice.
     await expectDomainError(createInvitation(t.db, ws.actor, { email, role: 'MEMBER' }), 'VALIDATION_FAILED');
   });
@@ -165,7 +184,7 @@ describe('invitations', () => {
     });
     expect((await revokeInvitation(t.db, ws.actor, revoked.invitation.id)).status).toBe('REVOKED');
     await expectDomainError(
-      acceptInvitation(t.db, { token: revoked.token, name: 'R', password: PASSWORD }),
+      acceptInvitation(t.db, { token: revoked.token, name: 'R', password: PASSWORD }, here),
       'VALIDATION_FAILED',
     );
     const expired = await createInvitation(t.db, ws.actor, {
@@ -176,7 +195,7 @@ describe('invitations', () => {
       expired.invitation.id,
     ]);
     await expectDomainError(
-      acceptInvitation(t.db, { token: expired.token, name: 'E', password: PASSWORD }),
+      acceptInvitation(t.db, { token: expired.token, name: 'E', password: PASSWORD }, here),
       'VALIDATION_FAILED',
     );
     const admin = { ...ws.actor, role: 'ADMIN' as const };
@@ -185,5 +204,119 @@ describe('invitations', () => {
       'FORBIDDEN',
     );
     await expectDomainError(revokeInvitation(t.db, ws.actor, 'inv_nope'), 'NOT_FOUND');
+  });
+});
+
+describe('changing a password ends the other sessions', () => {
+  const sessionCount = async (userId: string) =>
+    (await t.query<{ n: number }>('select count(*)::int as n from sessions where user_id = $1', [userId]))[0]!
+      .n;
+
+  it('ends every session of the user when the password is set (CLI, reset)', async () => {
+    const ws = await ownerWithPassword();
+    const one = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
+    const two = await signIn(t.db, { email: ws.email, password: PASSWORD }, elsewhere());
+    const other = await ownerWithPassword('Other');
+    const bystander = await signIn(t.db, { email: other.email, password: PASSWORD }, here);
+    const result = await setPassword(t.db, ws.email, 'a brand new password');
+    expect(result).toEqual({ userId: ws.actor.userId, sessionsEnded: 2 });
+    expect(await authenticateSession(t.db, one.token)).toBeNull();
+    expect(await authenticateSession(t.db, two.token)).toBeNull();
+    expect(await authenticateSession(t.db, bystander.token)).not.toBeNull();
+    await expectDomainError(signIn(t.db, { email: ws.email, password: PASSWORD }, here), 'UNAUTHORIZED');
+    await signIn(t.db, { email: ws.email, password: 'a brand new password' }, here);
+  });
+
+  it('keeps the session that changed it and ends the others; needs the current password', async () => {
+    const ws = await ownerWithPassword();
+    const mine = await signIn(t.db, { email: ws.email, password: PASSWORD }, here);
+    const stolen = await signIn(t.db, { email: ws.email, password: PASSWORD }, elsewhere());
+    const wrong = await expectDomainError(
+      changePassword(
+        t.db,
+        { token: mine.token, currentPassword: 'not my password', newPassword: 'a brand new password' },
+        here,
+      ),
+      'UNAUTHORIZED',
+    );
+    expect(wrong.message).toBe('Wrong email or password');
+    const short = await expectDomainError(
+      changePassword(t.db, { token: mine.token, currentPassword: PASSWORD, newPassword: 'short' }, here),
+      'VALIDATION_FAILED',
+    );
+    expect(short.details?.[0]?.path).toBe('newPassword');
+    expect(await sessionCount(ws.actor.userId)).toBe(2);
+
+    const changed = await changePassword(
+      t.db,
+      { token: mine.token, currentPassword: PASSWORD, newPassword: 'a brand new password' },
+      here,
+    );
+    expect(changed).toEqual({ sessionsEnded: 1 });
+    expect(await authenticateSession(t.db, mine.token)).not.toBeNull();
+    expect(await authenticateSession(t.db, stolen.token)).toBeNull();
+    await signIn(t.db, { email: ws.email, password: 'a brand new password' }, here);
+    await expectDomainError(
+      changePassword(t.db, { token: stolen.token, currentPassword: 'x', newPassword: PASSWORD }, here),
+      'UNAUTHORIZED',
+    );
+  });
+});
+
+describe('an invitation to an address that already has an account', () => {
+  it('asks for that account’s password and never replaces it or the name', async () => {
+    const member = await ownerWithPassword('Theirs');
+    const inviter = await ownerWithPassword('Inviting');
+    const { invitation, token } = await createInvitation(t.db, inviter.actor, {
+      email: member.email,
+      role: 'MEMBER',
+    });
+    const [before] = await t.query<{ name: string; password_hash: string }>(
+      'select name, password_hash from users where id = $1',
+      [member.actor.userId],
+    );
+    const takeover = await expectDomainError(
+      acceptInvitation(t.db, { token, name: 'Mallory', password: 'the inviter’s choice' }, elsewhere()),
+      'UNAUTHORIZED',
+    );
+    expect(takeover.message).toContain('already has an account');
+    // Nothing changed, and the link is still good for its owner.
+    const [after] = await t.query<{ name: string; password_hash: string }>(
+      'select name, password_hash from users where id = $1',
+      [member.actor.userId],
+    );
+    expect(after).toEqual(before);
+    expect((await findInvitations(t.db, inviter.actor)).find((i) => i.id === invitation.id)?.status).toBe(
+      'PENDING',
+    );
+
+    const session = await acceptInvitation(t.db, { token, name: 'Renamed', password: PASSWORD }, here);
+    const info = await authenticateSession(t.db, session.token);
+    expect(info?.actor).toMatchObject({
+      userId: member.actor.userId,
+      workspaceId: inviter.actor.workspaceId,
+      role: 'MEMBER',
+      userName: before!.name,
+    });
+    await signIn(t.db, { email: member.email, password: PASSWORD }, here);
+  });
+
+  it('lets the invitation set the password of an account nobody holds yet, ending its sessions', async () => {
+    const inviter = await ownerWithPassword('Inviting');
+    const email = `bare-${Date.now()}@example.com`;
+    await t.query('insert into users (id, email, name) values ($1, $2, $3)', [newId('user'), email, 'Bare']);
+    const { token } = await createInvitation(t.db, inviter.actor, { email, role: 'MEMBER' });
+    const session = await acceptInvitation(t.db, { token, name: 'Now named', password: PASSWORD }, here);
+    expect((await authenticateSession(t.db, session.token))?.actor.userName).toBe('Now named');
+  });
+
+  it('refuses control characters in the name', async () => {
+    const inviter = await ownerWithPassword('Inviting');
+    const { token } = await createInvitation(t.db, inviter.actor, {
+      email: `nul-${Date.now()}@example.com`,
+      role: 'MEMBER',
+    });
+    const parsed = acceptInvitationInput.safeParse({ token, name: 'Ada\u0000', password: PASSWORD });
+    expect(parsed.success).toBe(false);
   });
 });

@@ -20,6 +20,7 @@ export interface ClaimedDelivery {
   leaseUntil: Date;
   /** `next_attempt_at` before the claim: when the delivery was due. */
   dueAt: Date;
+  /** Secrets and header values as stored (sealed); the sender opens them (`openSecret`). */
   webhook: {
     url: string;
     headers: Record<string, string>;

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
+import { sealHeaderValues, sealSecret } from '../shared/secret-box.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import { type createWebhookInput, MAX_WEBHOOKS_PER_WORKSPACE } from './schemas.ts';
 import { newWebhookSecret } from './secrets.ts';
@@ -18,7 +19,8 @@ export type CheckOutboundUrl = (url: string) => Promise<void>;
 /**
  * Creates a subscription (the REST-hooks "subscribe") and returns it with its secret, the
  * only time besides a rotation that the secret is shown. The URL is checked before the
- * transaction: resolving a name must not hold a transaction open.
+ * transaction: resolving a name must not hold a transaction open. The secret and the custom
+ * header values are stored sealed (`sealSecret`, docs/operations.md "Secrets at rest").
  */
 export async function createWebhook(
   db: Database,
@@ -44,10 +46,10 @@ export async function createWebhook(
         url: input.url,
         events: input.events,
         fields: input.fields ?? [],
-        headers: input.headers ?? {},
+        headers: sealHeaderValues(input.headers ?? {}),
         description: input.description ?? '',
         enabled: input.enabled ?? true,
-        secret,
+        secret: sealSecret(secret),
       })
       .returning();
     return { ...serializeWebhook(row!), secret };

@@ -282,3 +282,58 @@ describe('recording a batch of attempts', () => {
     expect(await attemptsOf(delivery!.id)).toMatchObject([{ response_excerpt: 'ab' }]);
   });
 });
+
+describe('recording a batch across tenants', () => {
+  it('records every other attempt when PostgreSQL refuses what one attempt carried', async () => {
+    const a = await newWorkspace(t.db);
+    const b = await newWorkspace(t.db);
+    await subscribe(a.actor);
+    await subscribe(b.actor);
+    for (const ws of [a, b]) {
+      for (const title of ['One', 'Two', 'Three']) {
+        await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title });
+      }
+    }
+    const mine = new Set([a.actor.workspaceId, b.actor.workspaceId]);
+    const claimed = (await claimDueDeliveries(t.db, 1_000)).filter((d) => mine.has(d.workspaceId));
+    expect(claimed).toHaveLength(6);
+    // An integer column cannot hold this duration: the one attempt the database refuses.
+    const refused = claimed[1]!;
+    const verdicts = await recordDeliveryAttempts(
+      t.db,
+      claimed.map((delivery) => ({
+        delivery,
+        outcome: delivery === refused ? { ...answered(200), durationMs: 1e12 } : answered(200),
+      })),
+      policy,
+    );
+    expect(verdicts.get(refused.id)).toBe('lost');
+    for (const delivery of claimed) {
+      if (delivery === refused) continue;
+      expect(verdicts.get(delivery.id)).toBe('succeeded');
+      expect((await stateOf(delivery.id)).status).toBe('SUCCEEDED');
+    }
+    expect((await stateOf(refused.id)).status).toBe('PENDING');
+    expect(await attemptsOf(refused.id)).toEqual([]);
+  });
+
+  it('stores an excerpt cut inside a surrogate pair, and one holding NUL, instead of failing the batch', async () => {
+    const ws = await newWorkspace(t.db);
+    await subscribe(ws.actor);
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Emoji' });
+    await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Nul' });
+    const [first, second] = await claimOf(ws.actor.workspaceId);
+    const verdicts = await recordDeliveryAttempts(
+      t.db,
+      [
+        { delivery: first!, outcome: { ...answered(500), excerpt: 'cut 😀'.slice(0, 5) } },
+        { delivery: second!, outcome: { ...answered(500), excerpt: 'a\u0000b', error: 'x\ud800' } },
+      ],
+      policy,
+    );
+    expect(verdicts.get(first!.id)).toBe('retry');
+    expect(verdicts.get(second!.id)).toBe('retry');
+    expect((await attemptsOf(first!.id))[0]!.response_excerpt).toBe('cut \ufffd');
+    expect((await attemptsOf(second!.id))[0]).toMatchObject({ response_excerpt: 'ab', error: 'x\ufffd' });
+  });
+});

@@ -1,5 +1,6 @@
 import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import { isDataRefusal } from '../shared/data-refusal.ts';
 import { newId } from '../shared/ids.ts';
 import type { ClaimedDelivery } from './claim-deliveries.ts';
 import { MAX_ATTEMPTS, nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from './retry-schedule.ts';
@@ -72,7 +73,7 @@ export async function recordDeliveryAttempts(
   const verdicts = new Map<string, AttemptVerdict>();
   if (attempts.length === 0) return verdicts;
   const now = Date.now();
-  const rows = attempts.map(({ delivery, outcome }) => {
+  const rows = attempts.map(({ delivery, outcome }): AttemptRow => {
     const { kind, retryAt } = judge(delivery, outcome, policy, now);
     return {
       delivery_id: delivery.id,
@@ -86,11 +87,52 @@ export async function recordDeliveryAttempts(
       started_at: outcome?.startedAt.toISOString() ?? null,
       duration_ms: outcome ? Math.round(outcome.durationMs) : null,
       response_status: outcome?.status ?? null,
-      error: outcome?.error === undefined ? null : withoutNul(outcome.error),
-      excerpt: outcome?.excerpt === undefined ? null : withoutNul(outcome.excerpt),
+      error: outcome?.error === undefined ? null : storableText(outcome.error),
+      excerpt: outcome?.excerpt === undefined ? null : storableText(outcome.excerpt),
     };
   });
-  const result = await db.execute<{ id: string; kind: Kind; status: string; disabled: boolean }>(sql`
+  for (const row of await recordIsolated(db, rows)) verdicts.set(row.id, verdictOf(row));
+  for (const { delivery } of attempts) if (!verdicts.has(delivery.id)) verdicts.set(delivery.id, 'lost');
+  return verdicts;
+}
+
+type AttemptRow = {
+  delivery_id: string;
+  workspace_id: string;
+  webhook_id: string;
+  lease_until: string;
+  kind: Kind;
+  retry_at: string | null;
+  attempt: number;
+  attempt_id: string | null;
+  started_at: string | null;
+  duration_ms: number | null;
+  response_status: number | null;
+  error: string | null;
+  excerpt: string | null;
+};
+
+type RecordedRow = { id: string; kind: Kind; status: string; disabled: boolean };
+
+/**
+ * The batch statement, and, should PostgreSQL refuse something one attempt carried, each
+ * attempt alone: the deliveries of other subscriptions (other tenants') are recorded all the
+ * same. An attempt that cannot be recorded even alone is left to its claim running out.
+ */
+async function recordIsolated(db: Database, rows: AttemptRow[]): Promise<RecordedRow[]> {
+  try {
+    return await recordBatch(db, rows);
+  } catch (error) {
+    if (!isDataRefusal(error)) throw error;
+    const recorded: RecordedRow[] = [];
+    if (rows.length === 1) return recorded;
+    for (const row of rows) recorded.push(...(await recordIsolated(db, [row])));
+    return recorded;
+  }
+}
+
+async function recordBatch(db: Database, rows: AttemptRow[]): Promise<RecordedRow[]> {
+  const result = await db.execute<RecordedRow>(sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as i(
         delivery_id text, workspace_id text, webhook_id text, lease_until timestamptz, kind text,
@@ -144,9 +186,7 @@ export async function recordDeliveryAttempts(
       where i.kind <> 'cancel'
     )
     select id, kind, status, disabled from updated`);
-  for (const row of result.rows) verdicts.set(row.id, verdictOf(row));
-  for (const { delivery } of attempts) if (!verdicts.has(delivery.id)) verdicts.set(delivery.id, 'lost');
-  return verdicts;
+  return result.rows;
 }
 
 function verdictOf(row: { kind: Kind; status: string; disabled: boolean }): AttemptVerdict {
@@ -156,10 +196,15 @@ function verdictOf(row: { kind: Kind; status: string; disabled: boolean }): Atte
   return row.status === 'PENDING' ? 'retry' : 'failed';
 }
 
-/** PostgreSQL text cannot hold U+0000, which a receiver's response may contain. */
-function withoutNul(text: string): string {
-  return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
+/**
+ * PostgreSQL text cannot hold U+0000, which a receiver's response may contain, nor half of a
+ * surrogate pair, which cutting an excerpt short may leave (replaced by U+FFFD).
+ */
+function storableText(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD').replaceAll('\u0000', '');
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function headerValue(headers: AttemptOutcome['headers'], name: string): string | undefined {
   const value = headers?.[name];

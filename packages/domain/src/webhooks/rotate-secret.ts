@@ -2,6 +2,7 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
+import { sealSecret } from '../shared/secret-box.ts';
 import { loadWebhook } from './find-webhooks.ts';
 import { newWebhookSecret, PREVIOUS_SECRET_TTL_HOURS } from './secrets.ts';
 import { serializeWebhook } from './serialize.ts';
@@ -10,7 +11,8 @@ import { serializeWebhook } from './serialize.ts';
  * Gives a subscription a new secret, shown once in the answer. The old one becomes
  * `previousSecret` and keeps signing (next to the new one) for 24 hours, so a receiver can
  * switch without rejecting deliveries (contract §6). Rotating again within those hours
- * retires the older secret at once: only the secret just replaced stays valid.
+ * retires the older secret at once: only the secret just replaced stays valid. Both are
+ * stored sealed; the previous one is moved as it is stored.
  */
 export async function rotateWebhookSecret(db: Database, actor: Actor, id: string) {
   return db.transaction(async (tx) => {
@@ -22,7 +24,7 @@ export async function rotateWebhookSecret(db: Database, actor: Actor, id: string
       .set({
         previousSecret: sql`${w.secret}`,
         previousSecretExpiresAt: sql`now() + make_interval(hours => ${PREVIOUS_SECRET_TTL_HOURS})`,
-        secret,
+        secret: sealSecret(secret),
         updatedAt: sql`now()`,
       })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)))

@@ -1,4 +1,5 @@
 import type { schema } from '@crm/db';
+import { openHeaderValues } from '../shared/secret-box.ts';
 import type { DeliveryOutput, WebhookOutput } from './schemas.ts';
 import { maskHeaders } from './secrets.ts';
 
@@ -7,14 +8,14 @@ export type WebhookRow = typeof schema.webhooks.$inferSelect;
 
 export type DeliveryAttemptRow = typeof schema.deliveryAttempts.$inferSelect;
 
-/** A subscription as the API shows it: never the secret, custom header values masked. */
+/** A subscription as the API shows it: never the secret, custom header values (stored sealed) masked. */
 export function serializeWebhook(row: WebhookRow): WebhookOutput {
   return {
     id: row.id,
     url: row.url,
     events: row.events,
     fields: row.fields,
-    headers: maskHeaders(row.headers),
+    headers: maskHeaders(openHeaderValues(row.headers)),
     description: row.description,
     enabled: row.enabled,
     disabledReason: row.disabledReason,

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
+import { openHeaderValues, sealHeaderValues } from '../shared/secret-box.ts';
 import type { CheckOutboundUrl } from './create-webhook.ts';
 import { loadWebhook } from './find-webhooks.ts';
 import { fieldsProblem, type updateWebhookInput } from './schemas.ts';
@@ -48,8 +49,10 @@ export async function updateWebhook(
     if (!same(events, current.events)) changes.events = events;
     if (!same(fields, current.fields)) changes.fields = fields;
     if (input.headers !== undefined) {
-      const headers = mergeMaskedHeaders(input.headers, current.headers);
-      if (!same(headers, current.headers)) changes.headers = headers;
+      // Stored values are sealed: masks are compared, and changes seen, on the plaintext.
+      const stored = openHeaderValues(current.headers);
+      const headers = mergeMaskedHeaders(input.headers, stored);
+      if (!same(headers, stored)) changes.headers = sealHeaderValues(headers);
     }
     if (input.description !== undefined && input.description !== current.description) {
       changes.description = input.description;

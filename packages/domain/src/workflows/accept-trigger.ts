@@ -1,12 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '@crm/db';
+import { IDEMPOTENCY_TTL_HOURS } from '../idempotency/idempotency-keys.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
+import { openSecret } from '../shared/secret-box.ts';
 
 /** What the trigger endpoint needs of a workflow. */
 export interface TriggerWorkflow {
   id: string;
   workspaceId: string;
+  /** The secrets as stored (sealed); `verifyTriggerSignature` opens them when a call needs it. */
   secret: string | null;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
@@ -73,9 +76,9 @@ export function verifyTriggerSignature(
     );
   }
   const given = Buffer.from(match[1]!.toLowerCase(), 'hex');
-  const secrets = [workflow.secret];
+  const secrets = [openSecret(workflow.secret)];
   if (workflow.previousSecret && workflow.previousSecretExpiresAt && workflow.previousSecretExpiresAt > now) {
-    secrets.push(workflow.previousSecret);
+    secrets.push(openSecret(workflow.previousSecret));
   }
   if (!secrets.some((secret) => timingSafeEqual(signatureOf(secret, body), given))) {
     throw new DomainError('UNAUTHORIZED', 'X-Service-Signature does not match the body');
@@ -88,10 +91,21 @@ export interface TriggeredRun {
   body: Record<string, unknown>;
   /** The body's `recordId`, as `triggerRecordId` accepted it. */
   recordId: string | null;
+  /** The call's `Idempotency-Key` and request fingerprint, when it sent one. */
+  idempotency?: { key: string; fingerprint: string } | undefined;
 }
 
-/** What became of each call of a batch: its run id, or the 404 that refuses it. */
-export type QueuedRun = { runId: string } | { error: DomainError };
+/**
+ * What became of each call of a batch: its run id, the 404 that refuses it, or `keyTaken`:
+ * its Idempotency-Key already holds an answer (an earlier call's, or another call's of the
+ * same batch), which the caller replays or refuses (`findIdempotentAnswer`).
+ */
+export type QueuedRun = { runId: string } | { error: DomainError } | { keyTaken: true };
+
+/** The answer of an accepted call, as sent and as kept for replays. */
+export function acceptedAnswer(workflowId: string, runId: string) {
+  return { ok: true as const, workflowId, runId };
+}
 
 /**
  * The `recordId` of a call: a string (400 otherwise) naming a record; a malformed id cannot
@@ -114,30 +128,58 @@ export function triggerRecordId(body: Record<string, unknown>): string | null {
  * `recordId` must be a live record of the workflow's workspace (checked in the same
  * statement); a call whose record is missing, or whose workflow was deleted meanwhile, gets
  * its 404 and queues nothing.
+ *
+ * A call with an Idempotency-Key stores its answer under the key in the same statement, and
+ * queues its run only if that key was free (or had expired): the run and the kept answer
+ * commit together, so a crash leaves neither or both, and of concurrent calls with one key
+ * (in this batch, or in another process's) exactly one queues a run.
  */
 export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): Promise<QueuedRun[]> {
-  const items = calls.map((call, ord) => ({
-    ord,
-    run_id: newId('run'),
-    workflow_id: call.workflow.id,
-    body: call.body,
-    record_id: call.recordId,
-  }));
+  const items = calls.map((call, ord) => {
+    const runId = newId('run');
+    return {
+      ord,
+      run_id: runId,
+      workflow_id: call.workflow.id,
+      body: call.body,
+      record_id: call.recordId,
+      idem_key: call.idempotency?.key ?? null,
+      fingerprint: call.idempotency?.fingerprint ?? null,
+      answer: JSON.stringify(acceptedAnswer(call.workflow.id, runId)),
+    };
+  });
   const result = await db.$client.query<{ id: string }>({
     name: 'queue_triggered_runs',
     text: `
       with input as (
         select * from json_to_recordset($1::json)
-          as i(ord int, run_id text, workflow_id text, body jsonb, record_id text)
-      ), run as (
-        insert into workflow_runs (workspace_id, id, workflow_id, trigger, input, record_id, context_record_id, actions)
-        select w.workspace_id, i.run_id, w.id, 'INCOMING_WEBHOOK', i.body, i.record_id, i.record_id, w.actions
+          as i(ord int, run_id text, workflow_id text, body jsonb, record_id text,
+               idem_key text, fingerprint text, answer text)
+      ), eligible as (
+        select i.*, w.workspace_id, w.actions
           from input i
           join workflows w on w.id = i.workflow_id
          where i.record_id is null
             or exists (select 1 from records r
                         where r.workspace_id = w.workspace_id and r.id = i.record_id and r.trashed_at is null)
-         order by i.ord
+      ), keyed as (
+        insert into idempotency_keys (workspace_id, key, fingerprint, state, status, headers, body, created_at, updated_at)
+        select distinct on (e.workspace_id, e.idem_key) e.workspace_id, e.idem_key, e.fingerprint, 'done', 200,
+               '{"Content-Type":"application/json"}'::jsonb, e.answer, now(), now()
+          from eligible e where e.idem_key is not null
+         order by e.workspace_id, e.idem_key, e.ord
+        on conflict (workspace_id, key) do update
+          set fingerprint = excluded.fingerprint, state = 'done', status = excluded.status,
+              headers = excluded.headers, body = excluded.body, created_at = now(), updated_at = now()
+          where idempotency_keys.state <> 'done'
+             or idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+        returning body
+      ), run as (
+        insert into workflow_runs (workspace_id, id, workflow_id, trigger, input, record_id, context_record_id, actions)
+        select e.workspace_id, e.run_id, e.workflow_id, 'INCOMING_WEBHOOK', e.body, e.record_id, e.record_id, e.actions
+          from eligible e
+         where e.idem_key is null or e.answer in (select body from keyed)
+         order by e.ord
         returning id
       ), jobs as (
         select graphile_worker.add_jobs(array(
@@ -145,15 +187,23 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
                      25::smallint, null::text, null::smallint, null::text[])::graphile_worker.job_spec
             from run)) as job
       )
-      select run.id from run where (select count(*) from jobs) >= 0`,
+      select run.id, null as taken from run where (select count(*) from jobs) >= 0
+      union all
+      select null, e.run_id from eligible e
+       where e.idem_key is not null and e.answer not in (select body from keyed)`,
     values: [JSON.stringify(items)],
   });
-  const queued = new Set(result.rows.map((row) => row.id));
-  return items.map((item) =>
-    queued.has(item.run_id)
-      ? { runId: item.run_id }
-      : { error: item.record_id !== null ? recordNotFound(item.record_id) : noWorkflow() },
-  );
+  const queued = new Set<string>();
+  const taken = new Set<string>();
+  for (const row of result.rows as { id: string | null; taken: string | null }[]) {
+    if (row.id) queued.add(row.id);
+    if (row.taken) taken.add(row.taken);
+  }
+  return items.map((item) => {
+    if (queued.has(item.run_id)) return { runId: item.run_id };
+    if (taken.has(item.run_id)) return { keyTaken: true };
+    return { error: item.record_id !== null ? recordNotFound(item.record_id) : noWorkflow() };
+  });
 }
 
 const recordNotFound = (id: string) => new DomainError('NOT_FOUND', `Record ${id} not found`);

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { sealOptionalSecret, sealSecret } from '../shared/secret-box.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import type { CheckOutboundUrl } from '../webhooks/create-webhook.ts';
 import { newWebhookSecret, PREVIOUS_SECRET_TTL_HOURS } from '../webhooks/secrets.ts';
@@ -37,7 +38,10 @@ async function checkActionUrls(actions: Action[], checkOutboundUrl: CheckOutboun
   }
 }
 
-/** Creates a workflow; with `requireSignature` its secret is returned, this once. */
+/**
+ * Creates a workflow; with `requireSignature` its secret is returned, this once, and stored
+ * sealed (`sealSecret`, docs/operations.md "Secrets at rest").
+ */
 export async function createWorkflow(
   db: Database,
   actor: Actor,
@@ -63,7 +67,7 @@ export async function createWorkflow(
         enabled: input.enabled ?? true,
         triggerType: input.trigger.type,
         actions: input.actions as Record<string, unknown>[],
-        secret,
+        secret: sealOptionalSecret(secret),
         ...(input.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}),
         createdBy: actor.userId,
       })
@@ -94,7 +98,7 @@ export async function updateWorkflow(
     if (input.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = input.rateLimitPerMinute;
     if (input.requireSignature === true && current.secret === null) {
       secret = newWebhookSecret();
-      changes.secret = secret;
+      changes.secret = sealSecret(secret);
     } else if (input.requireSignature === false) {
       Object.assign(changes, { secret: null, previousSecret: null, previousSecretExpiresAt: null });
     }
@@ -138,8 +142,8 @@ export async function rotateWorkflowSecret(db: Database, actor: Actor, id: strin
     const [row] = await tx
       .update(w)
       .set({
-        secret,
-        previousSecret: current.secret,
+        secret: sealSecret(secret),
+        previousSecret: current.secret, // moved as stored (sealed)
         previousSecretExpiresAt: current.secret
           ? sql`now() + make_interval(hours => ${PREVIOUS_SECRET_TTL_HOURS})`
           : null,
