@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { BatchCreateResult } from './batch.ts';
 import type { PlanSummary } from './explain.ts';
 import type { ParityReport } from './parity.ts';
 import type { Measurement, Run, Scenario } from './scenarios.ts';
@@ -39,6 +40,8 @@ export interface BenchResults {
   /** What the parity check compared, and statements sent on different kinds of pools. */
   parity: ParityReport;
   scenarios: ScenarioResult[];
+  /** Records a second through `POST /records/batch` beside `POST /records` (when run). */
+  batchCreate?: BatchCreateResult;
   search: SearchLatency[];
   plans: PlanSummary[];
 }
@@ -138,6 +141,7 @@ export function formatResults(results: BenchResults): string {
       );
     }
   }
+  if (results.batchCreate) out.push('', ...formatBatch(results.batchCreate));
   out.push('');
   out.push('q search through the service (sequential, pageSize=50), latency in ms:');
   const searchRows: string[][] = [];
@@ -191,6 +195,38 @@ export function formatResults(results: BenchResults): string {
     for (const line of plan.outline) out.push(`    ${line}`);
   }
   return out.join('\n');
+}
+
+/** The batch-create scenario: records a second in batches beside one by one. */
+function formatBatch(b: BatchCreateResult): string[] {
+  const row = (kind: 'single' | 'batch', label: string, perRequest: number) => {
+    const m = b[kind];
+    return [
+      `${label}${b.order[0] === kind ? ' (1st)' : ''}`,
+      fixed(m.requestsPerSecond, 0),
+      fixed(b.recordsPerSecond[kind], 0),
+      fixed(m.latencyP50, 0),
+      fixed(m.latencyP99, 0),
+      m.cpuPerRequestUs === undefined ? '-' : fixed(m.cpuPerRequestUs / perRequest, 0),
+      String(m.non2xx),
+    ];
+  };
+  return [
+    `Creating records through the service, record.created events included (A-B-B-A, ${b.batchSize} items a batch):`,
+    table(
+      ['Scenario', 'req/s', 'records/s', 'p50 ms', 'p99 ms', 'CPU µs/record', 'non-2xx'],
+      [row('single', 'POST /records', 1), row('batch', b.label, b.batchSize)],
+    ),
+    `batch-create: ${fixed(b.speedup, 1)}x the records/s of single creates; target >= ${b.target} records/s ${
+      b.meetsTarget ? 'PASS' : 'FAIL'
+    }`,
+    `batch-create checks: ${Object.entries(b.checks)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    ...(b.redone?.length
+      ? [`Runs disturbed and run again: ${b.redone.map((r) => r.target).join(', ')}`]
+      : []),
+  ];
 }
 
 const LINE_WIDTH = 110;

@@ -35,7 +35,7 @@ export interface ScenarioContext {
 }
 
 export interface Scenario {
-  id: 'get-one' | 'list' | 'create' | 'deal-create' | 'deal-move' | 'task-list';
+  id: 'get-one' | 'list' | 'create' | 'deal-create' | 'deal-move' | 'task-list' | 'batch-create';
   label: string;
   /** Lowest acceptable service/bare throughput ratio. */
   target: number;

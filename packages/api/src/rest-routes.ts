@@ -9,6 +9,11 @@ export interface RestRoute {
   pattern: RegExp;
   pathParams: string[];
   queryParams: string[];
+  /**
+   * One character per segment, `0` literal and `1` parameter: of two templates that match a
+   * path, the one whose string sorts first has a literal where the other has a parameter.
+   */
+  precedence: string;
 }
 
 /**
@@ -35,6 +40,10 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
         pattern: new RegExp(`^${source}/?$`, 'i'),
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!),
         queryParams: m.queryParams ?? [],
+        precedence: path
+          .split('/')
+          .map((segment) => (/^\{.+\}$/.test(segment) ? '1' : '0'))
+          .join(''),
       });
     },
   );
@@ -46,9 +55,19 @@ export type RouteMatch =
   | { kind: 'wrong-method'; allow: string[] }
   | { kind: 'none' };
 
+/**
+ * The route of a request. A literal segment outranks a parameter, so `/records/batch` is the
+ * batch route and never the record `{id}` "batch": only the matching templates of the highest
+ * precedence are considered, and a method they lack is a 405 even where a template with a
+ * parameter there has it. (The REST adapter, which dispatches on its own, takes the first
+ * matching procedure of the router: routers list literal routes first, and a test checks
+ * that both always agree.)
+ */
 export function matchRestRoute(routes: RestRoute[], method: string, path: string): RouteMatch {
-  const onPath = routes.filter((r) => r.pattern.test(path));
+  let onPath = routes.filter((r) => r.pattern.test(path));
   if (onPath.length === 0) return { kind: 'none' };
+  const first = onPath.map((r) => r.precedence).sort()[0];
+  onPath = onPath.filter((r) => r.precedence === first);
   const route = onPath.find((r) => r.method === method);
   if (route) return { kind: 'found', route };
   return { kind: 'wrong-method', allow: [...new Set(onPath.map((r) => r.method))] };

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
+import type { FolderRow } from '../folders/serialize.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -22,10 +23,7 @@ export type CreateRecordInput = z.infer<typeof createRecordInput>;
  */
 export async function createRecord(db: Database, actor: Actor, input: CreateRecordInput) {
   return db.transaction(async (tx) => {
-    // A share lock keeps the folder's fields fixed while the values are checked and stored.
-    const folder = await loadFolder(tx, actor, input.folderId, 'share').catch(
-      invalidReference('folderId', `folder ${input.folderId} does not exist`),
-    );
+    const folder = await loadRecordFolder(tx, actor, input.folderId);
     if (typeof input.ownerId === 'string')
       await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
     const values = validateCustomValues(folder.fields, input.data ?? {});
@@ -43,26 +41,56 @@ export async function createRecord(db: Database, actor: Actor, input: CreateReco
         return { record: serializeRecord(row), created: false };
       }
     }
-    const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
-    const email = input.email ?? null;
-    const phone = input.phone ?? null;
-    const [row] = await tx
-      .insert(schema.records)
-      .values({
-        workspaceId: actor.workspaceId,
-        id: newId('record'),
-        folderId: folder.id,
-        title: input.title,
-        email,
-        phone,
-        data,
-        ownerId: input.ownerId ?? null,
-        searchText: searchTextOf({ title: input.title, email, phone, data }, folder.fields),
-      })
-      .returning();
-    await recordEvent(tx, actor, 'record.created', row!);
-    return { record: serializeRecord(row!), created: true };
+    const row = await insertRecord(tx, actor, newRecordRow(actor, folder, input, values));
+    return { record: serializeRecord(row), created: true };
   });
+}
+
+/** Inserts a new record and writes its `record.created` event in the same transaction. */
+export async function insertRecord(
+  tx: Executor,
+  actor: Actor,
+  values: typeof schema.records.$inferInsert,
+): Promise<RecordRow> {
+  const [row] = await tx.insert(schema.records).values(values).returning();
+  await recordEvent(tx, actor, 'record.created', row!);
+  return row!;
+}
+
+/**
+ * The folder a new record goes into, share-locked so its fields stay fixed while values are
+ * checked and stored. A folder that is not found makes the body invalid (400 naming folderId).
+ */
+export function loadRecordFolder(tx: Executor, actor: Actor, folderId: string): Promise<FolderRow> {
+  return loadFolder(tx, actor, folderId, 'share').catch(
+    invalidReference('folderId', `folder ${folderId} does not exist`),
+  );
+}
+
+/**
+ * The row of a new record, from its input and its custom values as `validateCustomValues`
+ * returned them (a `null` value is simply not stored on create).
+ */
+export function newRecordRow(
+  actor: Actor,
+  folder: FolderRow,
+  input: Omit<CreateRecordInput, 'upsert'>,
+  values: Record<string, unknown>,
+): typeof schema.records.$inferInsert {
+  const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+  const email = input.email ?? null;
+  const phone = input.phone ?? null;
+  return {
+    workspaceId: actor.workspaceId,
+    id: newId('record'),
+    folderId: folder.id,
+    title: input.title,
+    email,
+    phone,
+    data,
+    ownerId: input.ownerId ?? null,
+    searchText: searchTextOf({ title: input.title, email, phone, data }, folder.fields),
+  };
 }
 
 /**
@@ -76,7 +104,7 @@ async function findLiveByEmail(
   folderId: string,
   email: string,
 ): Promise<RecordRow | undefined> {
-  const lockKey = `${actor.workspaceId}:${folderId}:${email.toLowerCase()}`;
+  const lockKey = emailLockKey(actor, folderId, email);
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
   const r = schema.records;
   const rows = await tx
@@ -94,4 +122,27 @@ async function findLiveByEmail(
     .limit(1)
     .for('update');
   return rows[0];
+}
+
+const emailLockKey = (actor: Actor, folderId: string, email: string) =>
+  `${actor.workspaceId}:${folderId}:${email.toLowerCase()}`;
+
+/**
+ * Takes the upsert locks of many emails at once, in one order (batch upserts): two batches
+ * upserting the same emails in different orders then wait for each other instead of
+ * deadlocking. The locks are re-entrant, so each item's own upsert takes its lock again.
+ */
+export async function lockUpsertEmails(
+  tx: Executor,
+  actor: Actor,
+  keys: { folderId: string; email: string }[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  const lockKeys = keys.map((k) => emailLockKey(actor, k.folderId, k.email));
+  // PostgreSQL computes a volatile output column after the sort: the locks are taken in order.
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(h)
+      from (select distinct hashtextextended(k, 0) as h
+              from jsonb_array_elements_text(${JSON.stringify(lockKeys)}::jsonb) as k) as keys
+     order by h`);
 }

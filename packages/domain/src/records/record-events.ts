@@ -1,6 +1,6 @@
 import type { Executor } from '@crm/db';
 import type { Actor } from '../shared/actor.ts';
-import { appendEvent, type EventType } from '../shared/events.ts';
+import { appendEvent, appendEvents, type EventType } from '../shared/events.ts';
 import type { RecordRow } from './serialize.ts';
 import { toRecordSnapshot } from './snapshot.ts';
 
@@ -12,14 +12,24 @@ import { toRecordSnapshot } from './snapshot.ts';
 export function recordEvent(
   tx: Executor,
   actor: Actor,
-  type: Extract<EventType, `record.${string}`>,
+  type: RecordEventType,
   row: RecordRow,
   extra: Record<string, unknown> = {},
 ) {
-  return appendEvent(tx, actor.workspaceId, type, {
-    recordId: row.id,
-    folderId: row.folderId,
-    record: toRecordSnapshot(row),
-    ...extra,
-  });
+  return appendEvent(tx, actor.workspaceId, type, recordEventFields(row, extra));
+}
+
+/** `recordEvent` for many records in one statement (batch writes): the same payloads, in order. */
+export function recordEvents(tx: Executor, actor: Actor, type: RecordEventType, rows: RecordRow[]) {
+  return appendEvents(
+    tx,
+    actor.workspaceId,
+    rows.map((row) => ({ type, fields: recordEventFields(row) })),
+  );
+}
+
+type RecordEventType = Extract<EventType, `record.${string}`>;
+
+function recordEventFields(row: RecordRow, extra: Record<string, unknown> = {}) {
+  return { recordId: row.id, folderId: row.folderId, record: toRecordSnapshot(row), ...extra };
 }

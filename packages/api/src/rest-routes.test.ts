@@ -1,0 +1,59 @@
+import type { AnyRouter } from '@trpc/server';
+import { createProcedureCache, forEachOpenApiProcedure } from 'trpc-to-openapi';
+import { describe, expect, it } from 'vitest';
+import { collectRestRoutes, matchRestRoute } from './rest-routes.ts';
+import { appRouter } from './routers/index.ts';
+import type { ApiMeta } from './trpc.ts';
+
+const routes = collectRestRoutes(appRouter);
+const procedures = (appRouter as unknown as { _def: { procedures: Record<string, never> } })._def.procedures;
+
+/** The procedure of each declared route, by `METHOD /template`. */
+const procedureOf = new Map<string, string>();
+forEachOpenApiProcedure(procedures, ({ path, meta }) => {
+  const { openapi } = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
+  procedureOf.set(`${openapi.method} ${openapi.path}`, path);
+});
+
+function matched(method: string, path: string) {
+  const match = matchRestRoute(routes, method, path);
+  return match.kind === 'found' ? `${match.route.method} ${match.route.path}` : match;
+}
+
+describe('REST route matching', () => {
+  it('takes a literal segment before a parameter', () => {
+    expect(matched('PATCH', '/records/batch')).toBe('PATCH /records/batch');
+    expect(matched('POST', '/records/batch')).toBe('POST /records/batch');
+    expect(matched('PATCH', '/records/rec_01jq3v6f6ve7s9t8m1k2c3d4e5')).toBe('PATCH /records/{id}');
+    expect(matched('POST', '/records/batch/trash')).toBe('POST /records/batch/trash');
+    expect(matched('POST', '/records/rec_1/restore')).toBe('POST /records/{id}/restore');
+    expect(matched('PATCH', '/deals/batch')).toBe('PATCH /deals/batch');
+    expect(matched('POST', '/tasks/batch/delete')).toBe('POST /tasks/batch/delete');
+  });
+
+  it('answers a method the literal route lacks with 405, even where the parameter route has it', () => {
+    expect(matched('GET', '/records/batch')).toEqual({ kind: 'wrong-method', allow: ['POST', 'PATCH'] });
+    expect(matched('DELETE', '/deals/batch')).toEqual({ kind: 'wrong-method', allow: ['POST', 'PATCH'] });
+    expect(matched('GET', '/tasks/batch/delete')).toEqual({ kind: 'wrong-method', allow: ['POST'] });
+    expect(matched('GET', '/nowhere')).toEqual({ kind: 'none' });
+  });
+
+  it('agrees with the REST adapter, which serves the first procedure of the router that matches', () => {
+    const adapter = createProcedureCache(appRouter as AnyRouter);
+    const methods = [...new Set(routes.map((r) => r.method))];
+    let checked = 0;
+    for (const route of routes) {
+      // Each route's own path, parameters filled in: a literal route's path is also one that
+      // a parameter route matches, which is where the two could disagree.
+      const path = route.path.replace(/\{\w+\}/g, 'x_1');
+      for (const method of methods) {
+        const match = matchRestRoute(routes, method, path);
+        if (match.kind !== 'found') continue;
+        const expected = procedureOf.get(`${match.route.method} ${match.route.path}`);
+        expect(adapter(method as never, path)?.procedure?.path, `${method} ${path}`).toBe(expected);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(routes.length);
+  });
+});

@@ -1,0 +1,176 @@
+import type { Database, Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { FolderRow } from '../folders/serialize.ts';
+import type { Actor } from '../shared/actor.ts';
+import {
+  asDatabase,
+  type BatchOutcome,
+  batchList,
+  itemError,
+  refusedItem,
+  settleItem,
+} from '../shared/batch.ts';
+import { isDataRefusal } from '../shared/data-refusal.ts';
+import { assertMember } from '../workspaces/assert-member.ts';
+import {
+  createRecord,
+  insertRecord,
+  loadRecordFolder,
+  lockUpsertEmails,
+  newRecordRow,
+} from './create-record.ts';
+import { validateCustomValues } from './custom-values.ts';
+import { recordEvents } from './record-events.ts';
+import { createRecordInput, type RecordOutput } from './schemas.ts';
+import { type RecordRow, serializeRecord } from './serialize.ts';
+
+/** An item of `POST /records/batch`: the body of `POST /records` (`upsert` is the batch's). */
+export const createRecordItemInput = createRecordInput.omit({ upsert: true });
+
+export const createRecordsInput = z.strictObject({
+  items: batchList(createRecordItemInput).meta({
+    description: 'Up to 100 bodies of `POST /records`, each created (or upserted) as that call would.',
+  }),
+  upsert: createRecordInput.shape.upsert,
+});
+
+type Item = z.output<typeof createRecordItemInput>;
+type Outcome = BatchOutcome<RecordOutput>;
+
+/**
+ * `POST /records/batch`: each item created as `createRecord` creates it (201), or with
+ * `upsert: 'email'` upserted (201 or 200), in one transaction. An item that fails is
+ * answered with its error and writes nothing; the others are written.
+ */
+export async function createRecords(
+  db: Database,
+  actor: Actor,
+  input: z.output<typeof createRecordsInput>,
+): Promise<Outcome[]> {
+  return db.transaction(async (tx) => {
+    // Every index is filled: refused items here, valid ones by the writes below.
+    const outcomes: Outcome[] = new Array(input.items.length);
+    input.items.forEach((item, index) => {
+      if (!item.ok) outcomes[index] = refusedItem(item);
+    });
+    const valid = input.items.flatMap((item, index) => (item.ok ? [{ index, input: item.input }] : []));
+    if (input.upsert === 'email') await upsertOneByOne(tx, actor, valid, outcomes);
+    else await createTogether(tx, actor, valid, outcomes);
+    return outcomes;
+  });
+}
+
+type NewRecordRow = typeof schema.records.$inferInsert;
+
+interface Valid {
+  index: number;
+  input: Item;
+}
+
+/**
+ * Upserts run one at a time through `createRecord`, in item order, so an item sees what the
+ * items before it wrote (two items with one email: the second updates the first's record).
+ * Their email locks are taken first, all together and in one order.
+ */
+async function upsertOneByOne(tx: Executor, actor: Actor, valid: Valid[], outcomes: Outcome[]) {
+  await lockUpsertEmails(
+    tx,
+    actor,
+    valid.flatMap(({ input }) => (input.email ? [{ folderId: input.folderId, email: input.email }] : [])),
+  );
+  for (const { index, input } of valid) {
+    outcomes[index] = await settleItem(async () => {
+      const { record, created } = await createRecord(asDatabase(tx), actor, { ...input, upsert: 'email' });
+      return { status: created ? 201 : 200, data: record };
+    });
+  }
+}
+
+/**
+ * Plain creations are checked the way `createRecord` checks them (folder, owner, custom
+ * values; each folder and owner looked up once), then every valid one is inserted in one
+ * statement and their `record.created` events written in one more. When PostgreSQL refuses
+ * that insert for what one item holds, the items are inserted one by one instead, each in
+ * its own savepoint, so only that item fails.
+ */
+async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcomes: Outcome[]) {
+  const folders = new Map<string, Promise<FolderRow>>();
+  const owners = new Map<string, Promise<void>>();
+  const rows: { index: number; values: NewRecordRow }[] = [];
+  for (const { index, input } of valid) {
+    try {
+      const folder = await onceFor(folders, input.folderId, () =>
+        loadRecordFolder(tx, actor, input.folderId),
+      );
+      const ownerId = input.ownerId;
+      if (typeof ownerId === 'string') {
+        await onceFor(owners, ownerId, () => assertMember(tx, actor.workspaceId, ownerId, 'ownerId'));
+      }
+      const values = validateCustomValues(folder.fields, input.data ?? {});
+      rows.push({ index, values: newRecordRow(actor, folder, input, values) });
+    } catch (error) {
+      outcomes[index] = { ok: false, error: itemError(error) };
+    }
+  }
+  if (rows.length === 0) return;
+  let inserted: RecordRow[];
+  try {
+    inserted = await tx.transaction(async (sp) => {
+      const written = await insertMany(
+        sp,
+        rows.map((r) => r.values),
+      );
+      const byId = new Map(written.map((row) => [row.id, row]));
+      const inOrder = rows.map((r) => byId.get(r.values.id)!);
+      await recordEvents(sp, actor, 'record.created', inOrder);
+      return inOrder;
+    });
+  } catch (error) {
+    if (!isDataRefusal(error)) throw error;
+    for (const { index, values } of rows) {
+      outcomes[index] = await settleItem(async () => {
+        const row = await tx.transaction((sp) => insertRecord(sp, actor, values));
+        return { status: 201, data: serializeRecord(row) };
+      });
+    }
+    return;
+  }
+  rows.forEach(({ index }, i) => {
+    outcomes[index] = { ok: true, status: 201, data: serializeRecord(inserted[i]!) };
+  });
+}
+
+/**
+ * One INSERT of many new records, their values sent as a single JSON parameter: a multi-row
+ * VALUES list would make the ORM build a dozen parameters a row, most of a batch's CPU.
+ * Columns the rows leave out take their defaults, as they do in a plain insert.
+ */
+async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow[]> {
+  const columns = Object.entries(getTableColumns(schema.records));
+  const given = columns.filter(([key]) => Object.hasOwn(rows[0]!, key));
+  const selected = columns.map(([key, column]) => {
+    if (Object.hasOwn(rows[0]!, key)) return sql`r.${sql.identifier(key)}`;
+    if (is(column.default, SQL)) return column.default;
+    return column.default === undefined ? sql`null` : sql.param(column.default, column);
+  });
+  const shape = given.map(([key, column]) => sql`${sql.identifier(key)} ${sql.raw(column.getSQLType())}`);
+  return tx
+    .insert(schema.records)
+    .select(
+      sql`select ${sql.join(selected, sql`, `)}
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.join(shape, sql`, `)})`,
+    )
+    .returning();
+}
+
+/** The promise `load` gives for `key`, made once per batch (its failure, too, is shared). */
+function onceFor<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let promise = cache.get(key);
+  if (!promise) {
+    promise = load();
+    cache.set(key, promise);
+  }
+  return promise;
+}
