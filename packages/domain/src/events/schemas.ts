@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { emptyAsAbsent } from '../shared/paging.ts';
 import { instantOutput } from '../shared/schemas.ts';
 
 export const MAX_FEED_LIMIT = 200;
 export const DEFAULT_FEED_LIMIT = 50;
 
 export const findEventsInput = z.strictObject({
-  after: z.string().max(500).optional().meta({
+  after: z.string().max(500).transform(emptyAsAbsent).optional().meta({
     description:
-      'The `meta.nextCursor` of the previous call: events after it. Omit to start from the oldest kept.',
+      'The `meta.nextCursor` of the previous call: events after it. Omit (or leave empty, `after=`) to start from the oldest kept.',
   }),
   types: z.string().max(1000).optional().meta({
     description:

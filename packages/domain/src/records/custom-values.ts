@@ -1,7 +1,7 @@
 import type { FieldDefinition } from '@crm/db/schema';
 import { z } from 'zod';
 import { DomainError, type ErrorDetail } from '../shared/errors.ts';
-import { isRealDate } from '../shared/schemas.ts';
+import { isInstant, isRealDate } from '../shared/schemas.ts';
 
 const MAX_TEXT = 10_000;
 const emailSchema = z.email();
@@ -40,6 +40,31 @@ export function checkFieldValue(field: FieldDefinition, value: unknown): string 
   }
 }
 
+/** A plain decimal: optional sign, digits, optional fraction. No exponent, spaces or separators. */
+const DECIMAL = /^[+-]?\d+(?:\.\d+)?$/;
+const TRUE_OR_FALSE = /^(?:true|false)$/i;
+
+/**
+ * The stored form of a value as sent. No-code tools (n8n, Make, Zapier) often send every
+ * value as a string, so a NUMBER takes a plain decimal string (`"12.5"` is stored as 12.5), a
+ * BOOLEAN `"true"` or `"false"` in any letter case, and a DATE an ISO 8601 instant, of which
+ * the date as written before the `T` is kept (`2026-11-22T23:30:00-05:00` is `2026-11-22`).
+ * Anything else is returned as it came, for `checkFieldValue` to judge.
+ */
+export function storedFieldValue(field: FieldDefinition, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  switch (field.type) {
+    case 'NUMBER':
+      return DECIMAL.test(value) ? Number(value) : value;
+    case 'BOOLEAN':
+      return TRUE_OR_FALSE.test(value) ? value.toLowerCase() === 'true' : value;
+    case 'DATE':
+      return isInstant(value) ? value.slice(0, 10) : value;
+    default:
+      return value;
+  }
+}
+
 function isWebUrl(value: string): boolean {
   if (value.length > 2048) return false;
   try {
@@ -52,8 +77,9 @@ function isWebUrl(value: string): boolean {
 
 /**
  * Checks custom values against the folder's fields (contract §4) and returns the values to
- * store. On create `null` values are dropped; on update the caller merges, and a `null`
- * removes the key. Every problem is reported at once, each with its `data.<key>` path.
+ * store, in their stored form (`storedFieldValue`). On create `null` values are dropped; on
+ * update the caller merges, and a `null` removes the key. Every problem is reported at once,
+ * each with its `data.<key>` path.
  */
 export function validateCustomValues(
   fields: FieldDefinition[],
@@ -72,9 +98,10 @@ export function validateCustomValues(
       clean[key] = null;
       continue;
     }
-    const problem = checkFieldValue(field, value);
+    const stored = storedFieldValue(field, value);
+    const problem = checkFieldValue(field, stored);
     if (problem) details.push({ path: `data.${key}`, message: problem });
-    else clean[key] = value;
+    else clean[key] = stored;
   }
   if (details.length > 0) {
     const message = details.map((d) => `${d.path} ${d.message}`).join('; ');

@@ -114,10 +114,18 @@ describe('findRecords paging', () => {
     ['garbage', 'not-a-cursor'],
     ['valid base64 of other JSON', Buffer.from('{"a":1}').toString('base64url')],
     ['a cursor with a bad instant', Buffer.from('["yesterday","rec_x"]').toString('base64url')],
-    ['empty', ''],
   ])('refuses a cursor that is %s', async (_why, cursor) => {
     const ws = await newWorkspace(t.db);
     const error = await expectDomainError(findRecords(t.db, ws.actor, { cursor }), 'VALIDATION_FAILED');
     expect(error.details?.[0]?.path).toBe('cursor');
+  });
+
+  it('reads an empty cursor as no cursor: the first page (no-code tools send one on their first call)', async () => {
+    const ws = await newWorkspace(t.db);
+    for (const title of ['A', 'B', 'C'])
+      await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title });
+    const first = await findRecords(t.db, ws.actor, { pageSize: 2 });
+    expect(first.data.map((r) => r.title)).toEqual(['C', 'B']);
+    expect(await findRecords(t.db, ws.actor, { pageSize: 2, cursor: '' })).toEqual(first);
   });
 });

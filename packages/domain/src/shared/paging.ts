@@ -20,12 +20,20 @@ export const pagingInput = {
     .max(MAX_PAGE_SIZE, `must be between 1 and ${MAX_PAGE_SIZE}`)
     .optional()
     .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
-  cursor: z
-    .string()
-    .max(500)
-    .optional()
-    .meta({ description: 'The `meta.nextCursor` of the previous page (keyset paging).' }),
+  cursor: z.string().max(500).transform(emptyAsAbsent).optional().meta({
+    description:
+      'The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page.',
+  }),
 };
+
+/**
+ * No-code tools (n8n's pagination, for one) send `cursor=` on their first call: an empty
+ * cursor is the same as none, so it means the first page and may go with `page`. Lists with
+ * a cursor parameter of another name (the event feed's `after`) use it too.
+ */
+export function emptyAsAbsent(cursor: string): string | undefined {
+  return cursor === '' ? undefined : cursor;
+}
 
 export interface PagingInput {
   page?: number | undefined;
@@ -47,9 +55,10 @@ export function resolvePaging(input: PagingInput): Paging {
   if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
     throw rangeError('pageSize', `must be between 1 and ${MAX_PAGE_SIZE}`);
   }
-  if (input.cursor !== undefined) {
+  const cursor = input.cursor === '' ? undefined : input.cursor;
+  if (cursor !== undefined) {
     if (input.page !== undefined) throw rangeError('page', 'cannot be combined with cursor');
-    return { kind: 'cursor', pageSize, after: decodeCursor(input.cursor) };
+    return { kind: 'cursor', pageSize, after: decodeCursor(cursor) };
   }
   const page = input.page ?? 1;
   if (page < 1 || page > 1_000_000) throw rangeError('page', 'must be between 1 and 1000000');

@@ -12,7 +12,7 @@ export const bodyBoolean = () => z.boolean().pipe(z.boolean());
 const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
 
 /** Shape and ranges: a real calendar day, hours < 24, minutes and seconds < 60, offset < 24 h. */
-function isInstant(value: string): boolean {
+export function isInstant(value: string): boolean {
   const m = INSTANT.exec(value);
   if (!m) return false;
   const [, day, hh, mm, ss, , , oh, om] = m;
@@ -34,6 +34,33 @@ export const instantInput = () =>
     .string()
     .refine(isInstant, 'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z')
     .transform((value) => new Date(value).toISOString())
+    .meta({ format: 'date-time' });
+
+const QUERY_SPACE_OFFSET = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?) (\d{2}:?\d{2})$/i;
+
+/**
+ * An instant as sent in a query string. A `+` left unencoded in a URL is read back as a space,
+ * so `?updatedSince=2026-11-22T10:00:00+01:00` arrives as `2026-11-22T10:00:00 01:00`: one space
+ * right after the time, followed by `hh:mm` or `hhmm`, is read as that `+` offset. A space
+ * anywhere else stays invalid. Returns the instant in UTC with milliseconds, or null.
+ */
+export function readQueryInstant(value: string): string | null {
+  const instant = value.replace(QUERY_SPACE_OFFSET, '$1+$2');
+  return isInstant(instant) ? new Date(instant).toISOString() : null;
+}
+
+/**
+ * `instantInput` for query parameters: also takes the offset whose `+` became a space (see
+ * `readQueryInstant`). Bodies keep `instantInput`, where a space is never a `+`.
+ */
+export const instantQueryInput = () =>
+  z
+    .string()
+    .refine(
+      (value) => readQueryInstant(value) !== null,
+      'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z',
+    )
+    .transform((value) => readQueryInstant(value) as string)
     .meta({ format: 'date-time' });
 
 /** Output instants: always written with milliseconds and Z. */
