@@ -31,6 +31,9 @@ const CREATES = [
   'POST /workflows',
   'POST /runs/{id}/rerun',
 ];
+/** Operations that need the read scope: every GET, and the query sent as a POST. */
+const readsOnly = (method: string, path: string) =>
+  method === 'GET' || (method === 'POST' && path === '/records/query');
 /** Error statuses answered after the key was accepted and counted (contract §5: RateLimit-* on every response). */
 const AFTER_GATE = new Set([400, 403, 404, 409, 413, 415, 422, 429]);
 
@@ -116,6 +119,72 @@ describe('the document served at /api/v1/openapi.json', () => {
       .content['application/json']!.schema;
     expect(Object.keys(body.properties)).not.toContain('upsert');
     expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['folderId', 'title', 'email']));
+  });
+
+  it('documents the batch writes: items of the single call’s body, upsert in the query, 200 only', () => {
+    const batches = v.operations.filter((o) => /\/batch(\/|$)/.test(o.path));
+    expect(batches.map((o) => `${o.method} ${o.path}`).sort()).toEqual([
+      'PATCH /deals/batch',
+      'PATCH /records/batch',
+      'PATCH /tasks/batch',
+      'POST /deals/batch',
+      'POST /deals/batch/delete',
+      'POST /records/batch',
+      'POST /records/batch/trash',
+      'POST /tasks/batch',
+      'POST /tasks/batch/delete',
+    ]);
+    for (const { method, path, statuses } of batches) {
+      expect(
+        statuses.filter((s) => s < 300),
+        `${method} ${path}`,
+      ).toEqual([200]);
+      expect(statuses, `${method} ${path}`).not.toContain(404);
+    }
+    const create = v.operations.find((o) => o.method === 'POST' && o.path === '/records/batch')!.operation;
+    const parameters = create.parameters as { in: string; name: string }[];
+    expect(parameters.find((p) => p.name === 'upsert')).toMatchObject({ in: 'query' });
+    const body = v.resolve(
+      (create.requestBody as { content: Record<string, { schema: unknown }> }).content['application/json']!
+        .schema,
+    ) as { properties: { items: { maxItems: number; items: { properties: object } } } };
+    expect(body.properties.items.maxItems).toBe(100);
+    const single = v.operations.find((o) => o.method === 'POST' && o.path === '/records')!.operation;
+    const singleBody = v.resolve(
+      (single.requestBody as { content: Record<string, { schema: unknown }> }).content['application/json']!
+        .schema,
+    ) as { properties: object };
+    expect(v.resolve(body.properties.items.items).properties).toEqual(singleBody.properties);
+  });
+
+  it('documents filter as a deepObject, sort and count on the lists, and POST /records/query', () => {
+    for (const path of ['/records', '/deals', '/tasks']) {
+      const operation = v.operations.find((o) => o.method === 'GET' && o.path === path)!.operation;
+      const parameters = operation.parameters as { in: string; name: string; style?: string }[];
+      expect(
+        parameters.find((p) => p.name === 'filter'),
+        path,
+      ).toMatchObject({
+        in: 'query',
+        style: 'deepObject',
+        explode: true,
+      });
+      expect(
+        parameters.map((p) => p.name),
+        path,
+      ).toEqual(expect.arrayContaining(['sort', 'count', 'cursor']));
+    }
+    const query = v.operations.find((o) => o.method === 'POST' && o.path === '/records/query')!;
+    const body = v.resolve(
+      (query.operation.requestBody as { content: Record<string, { schema: unknown }> }).content[
+        'application/json'
+      ]!.schema,
+    ) as { properties: Record<string, unknown> };
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(['filter', 'sort', 'count', 'cursor']),
+    );
+    expect(served.body.components.schemas.FilterNode).toBeDefined();
+    expect(served.body.components.schemas.ListMeta.properties.total).toMatchObject({ type: 'integer' });
   });
 
   it('points every error response at the contract error schema', () => {
@@ -213,7 +282,7 @@ describe('real responses conform to the document', () => {
     const readOnly = await key(['read']);
     const writeOnly = await key(['write']);
     for (const { method, path } of v.operations) {
-      const res = await call(method === 'GET' ? writeOnly : readOnly, method, path, 403);
+      const res = await call(readsOnly(method, path) ? writeOnly : readOnly, method, path, 403);
       expect(res.body.error.code).toBe('FORBIDDEN');
     }
   });

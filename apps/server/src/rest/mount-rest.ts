@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type ApiContext,
   type AppRouter,
+  assertStorableInput,
   collectRestRoutes,
   createApiContext,
   type ErrorResponse,
@@ -12,18 +13,21 @@ import { DomainError } from '@crm/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { type GateDeps, passGate } from '../http/gate.ts';
-import { sendError } from '../http/send-error.ts';
+import { logFailure, sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
-import { beginIdempotent, type FinishIdempotent } from './idempotency.ts';
+import { beginIdempotent, type IdempotentRequest } from './idempotency.ts';
+import { nestBracketKeys } from './query-string.ts';
 import { readJsonBody } from './read-body.ts';
 
 export const REST_PREFIX = '/api/v1';
 
-type RequestWithBody = IncomingMessage & { body?: unknown };
+type RequestWithBody = IncomingMessage & { body?: unknown; query?: unknown };
 
 const apiContexts = new WeakMap<IncomingMessage, ApiContext>();
 /** The contract error response computed for a failed request, written in place of the adapter's. */
 const failures = new WeakMap<ApiContext, ErrorResponse>();
+/** The request's logger (its lines carry the requestId), for failures the adapter reports. */
+const requestLogs = new WeakMap<ApiContext, AppState['log']>();
 
 /**
  * Serves /api/v1 from the tRPC routers through trpc-to-openapi. Before the adapter runs this
@@ -46,6 +50,17 @@ export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
       }
       return { status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} };
     },
+    // Called with every error the adapter answers, also those before createContext (when
+    // responseMeta has no ctx): the contract body is kept for captureResponse, and a 5xx
+    // logs its cause with the request's id (docs/operations.md).
+    onError: ({ error, req }: { error: unknown; req: IncomingMessage }) => {
+      const apiContext = apiContexts.get(req);
+      if (!apiContext) return;
+      const response = toErrorResponse(error, apiContext.requestId);
+      failures.set(apiContext, response);
+      const log = requestLogs.get(apiContext);
+      if (log) logFailure(log, error, response.status, response.body.error.code);
+    },
   } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
   return async (ctx, next) => {
@@ -66,25 +81,33 @@ export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
     }
     const route = match.route;
     let apiContext: ApiContext;
-    let finish: FinishIdempotent | null = null;
+    let idempotent: IdempotentRequest | null = null;
     try {
       const actor = await passGate(ctx, gate);
       apiContext = createApiContext(db, gate.services, actor, ctx.state.requestId);
+      const query = readQuery(ctx.querystring);
+      // The adapter takes the query from req.query when it is there (an object without a
+      // prototype: its own parsing trips on keys such as `constructor`), bracketed names
+      // (`filter[title]`) read into objects.
+      (ctx.req as RequestWithBody).query = nestBracketKeys(query.lists);
       if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
         const body = await readJsonBody(ctx.req);
-        mergeQueryParams(body, ctx.query, route.queryParams);
+        mergeQueryParams(body, query.values, route.queryParams);
         rejectPathKeys(body, route.pathParams);
         (ctx.req as RequestWithBody).body = body;
         // The adapter insists on a JSON content type even for an empty body.
         ctx.req.headers['content-type'] = 'application/json';
-        const idempotent = await beginIdempotent(ctx, db, actor, route.path, body);
-        if (idempotent === 'answered') return;
-        finish = idempotent;
+        const begun = await beginIdempotent(ctx, db, actor, route.path, body);
+        if (begun === 'answered') return;
+        idempotent = begun;
+        // The work runs in the key's transaction, so it commits with the stored response.
+        if (idempotent) apiContext.db = idempotent.db;
       }
     } catch (error) {
       return sendError(ctx, error);
     }
     apiContexts.set(ctx.req, apiContext);
+    requestLogs.set(apiContext, ctx.state.log);
     // Koa must not answer: the tRPC handler writes to res. Its status defaults to 200, and
     // the reason phrase is left for Node to derive from the final status.
     ctx.respond = false;
@@ -92,16 +115,49 @@ export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
     ctx.res.statusMessage = '';
     // The adapter routes on req.url, without our prefix.
     ctx.req.url = ctx.req.url!.slice(REST_PREFIX.length) || '/';
-    const captured = captureResponse(ctx, apiContext, finish);
-    await handler(ctx.req, captured.res);
-    await captured.sent;
+    const captured = captureResponse(ctx, apiContext, idempotent);
+    try {
+      await handler(ctx.req, captured.res);
+      await captured.sent;
+    } finally {
+      // A request that ended without a response (the adapter threw) keeps nothing.
+      await idempotent?.finish(500, '').catch(() => undefined);
+    }
   };
+}
+
+/**
+ * The query string, read into objects without a prototype (so `?constructor=` or
+ * `?__proto__=` are plain keys, never Object.prototype's members): `values` as Koa gives it
+ * (a repeated key holds a list), `lists` as the adapter reads `req.query` (a list for every
+ * key). A key or value PostgreSQL cannot store (NUL, a lone surrogate) and the key
+ * `__proto__` are a 400 naming the key (assertStorableInput); unknown keys are refused later,
+ * by the procedure's schema or mergeQueryParams.
+ */
+function readQuery(querystring: string): {
+  values: Record<string, string | string[]>;
+  lists: Record<string, string[]>;
+} {
+  const values: Record<string, string | string[]> = Object.create(null);
+  const lists: Record<string, string[]> = Object.create(null);
+  for (const [key, value] of new URLSearchParams(querystring)) {
+    const list = lists[key];
+    if (list) {
+      list.push(value);
+      values[key] = list;
+    } else {
+      lists[key] = [value];
+      values[key] = value;
+    }
+  }
+  assertStorableInput(values);
+  return { values, lists };
 }
 
 /** POST/PATCH inputs a procedure takes from the query string (declared in its meta); anything else there is refused. */
 function mergeQueryParams(
   body: Record<string, unknown>,
-  query: Record<string, string | string[] | undefined>,
+  query: Record<string, string | string[]>,
   allowed: string[],
 ) {
   for (const [key, value] of Object.entries(query)) {
@@ -110,7 +166,7 @@ function mergeQueryParams(
         details: [{ path: key, message: 'is not a known query parameter' }],
       });
     }
-    if (key in body) {
+    if (Object.hasOwn(body, key)) {
       throw new DomainError('VALIDATION_FAILED', `${key} is a query parameter; do not send it in the body`, {
         details: [{ path: key, message: 'belongs in the query string' }],
       });
@@ -118,7 +174,7 @@ function mergeQueryParams(
     body[key] = value;
   }
   for (const key of allowed) {
-    if (!(key in query) && key in body) {
+    if (!(key in query) && Object.hasOwn(body, key)) {
       throw new DomainError('VALIDATION_FAILED', `${key} is a query parameter; do not send it in the body`, {
         details: [{ path: key, message: 'belongs in the query string' }],
       });
@@ -143,12 +199,13 @@ function rejectPathKeys(body: Record<string, unknown>, pathParams: string[]) {
 /**
  * The adapter ends the response itself. This wraps `res.end` to write the contract's error
  * body for a failed request (built from the same error the adapter handed to responseMeta),
- * and, for a request holding an Idempotency-Key, to store the response before sending it.
+ * and, for a request holding an Idempotency-Key, to commit its work with the response before
+ * sending it (or, when that commit fails, to send the failure instead).
  */
 function captureResponse(
   ctx: ParameterizedContext<AppState>,
   apiContext: ApiContext,
-  finish: FinishIdempotent | null,
+  idempotent: IdempotentRequest | null,
 ): { res: ServerResponse; sent: Promise<void> } {
   const res = ctx.res;
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
@@ -161,14 +218,21 @@ function captureResponse(
         toErrorResponse(new DomainError('INTERNAL', 'Internal error'), apiContext.requestId);
       body = JSON.stringify(failure.body);
     }
-    if (!finish) return end(body);
-    sent = finish(res.statusCode, typeof body === 'string' ? body : '').then(
+    if (!idempotent) return end(body);
+    sent = idempotent.finish(res.statusCode, typeof body === 'string' ? body : '').then(
       () => {
         end(body);
       },
       (error: unknown) => {
-        ctx.state.log.error({ err: error }, 'could not store the idempotent response');
-        end(body);
+        // The work did not commit: the client must not hear that it succeeded.
+        ctx.state.log.error({ err: error }, 'could not commit an idempotent request');
+        const failure = toErrorResponse(error, apiContext.requestId);
+        if (!res.headersSent) {
+          res.statusCode = failure.status;
+          res.removeHeader('Content-Length');
+          for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
+        }
+        end(JSON.stringify(failure.body));
       },
     );
     return res;

@@ -52,12 +52,53 @@ export const successWalks: Record<string, Walk> = {
     expect((await send('POST', '/records', 200, upsert)).body.data.id).toBe(rec);
     const list = await send('GET', '/records', 200, { query: { folderId: id, search: 'hopper' } });
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([rec]);
+    // Filters, sorts and counts (docs/api.md, "Filters, sorts and counts").
+    const filtered = await send('GET', '/records', 200, {
+      query: {
+        folderId: id,
+        'filter[data.stage]': 'new',
+        'filter[title][contains]': 'hop',
+        sort: '-updatedAt',
+        count: 'true',
+      },
+    });
+    expect(filtered.body.meta.total).toBe(1);
+    const queried = await send('POST', '/records/query', 200, {
+      body: {
+        folderId: id,
+        filter: {
+          or: [{ field: 'data.stage', value: 'won' }, { not: { field: 'email', op: 'empty', value: true } }],
+        },
+        sort: 'data.stage',
+        count: true,
+      },
+    });
+    expect(queried.body.data.map((r: { id: string }) => r.id)).toEqual([rec]);
     await send('GET', '/records/{id}', 200, { params: { id: rec } });
     await send('PATCH', '/records/{id}', 200, { params: { id: rec }, body: { data: { stage: 'won' } } });
     await send('DELETE', '/folders/{id}/fields/{key}', 200, { params: key });
     const trashed = await send('DELETE', '/records/{id}', 200, { params: { id: rec } });
     expect(trashed.body.data.trashedAt).toEqual(expect.any(String));
     await send('POST', '/records/{id}/restore', 200, { params: { id: rec } });
+
+    // Batches answer 200 with an entry per item, successes and failures alike.
+    const items = [{ folderId: id, title: 'Batch one', email }, { folderId: id }];
+    const batch = await send('POST', '/records/batch', 200, { body: { items } });
+    expect(batch.body.data.map((d: { status: number }) => d.status)).toEqual([201, 400]);
+    const upserted = await send('POST', '/records/batch', 200, {
+      query: { upsert: 'email' },
+      body: { items },
+    });
+    expect(upserted.body.data[0]).toMatchObject({ status: 200, data: { id: rec } });
+    const changes = [
+      { id: rec, title: 'Grace' },
+      { id: MISSING.record, title: 'X' },
+    ];
+    const patched = await send('PATCH', '/records/batch', 200, { body: { items: changes } });
+    expect(patched.body.meta).toEqual({ succeeded: 1, failed: 1 });
+    const ids = [batch.body.data[0].data.id, MISSING.record];
+    const trashedMany = await send('POST', '/records/batch/trash', 200, { body: { ids } });
+    expect(trashedMany.body.data.map((d: { status: number }) => d.status)).toEqual([200, 404]);
   },
 
   async 'pipelines, stages and deals'(send) {
@@ -79,10 +120,24 @@ export const successWalks: Record<string, Walk> = {
     const deal = { pipelineId: id, title: 'Big one', amount: 1250.5, closeDate: '2026-12-31' };
     const dealId = (await send('POST', '/deals', 201, { body: deal })).body.data.id;
     await send('GET', '/deals', 200, { query: { pipelineId: id } });
+    const dealQuery = { pipelineId: id, 'filter[amount][gte]': '1000', sort: '-amount', count: 'true' };
+    expect((await send('GET', '/deals', 200, { query: dealQuery })).body.meta.total).toBe(1);
     await send('GET', '/deals/{id}', 200, { params: { id: dealId } });
     await send('PATCH', '/deals/{id}', 200, { params: { id: dealId }, body: { stageId: stages[0] } });
     const deleted = await send('DELETE', '/deals/{id}', 200, { params: { id: dealId } });
     expect(deleted.body.data).toEqual({ id: dealId, deleted: true });
+
+    const deals = [deal, { pipelineId: id, amount: -1 }];
+    const many = await send('POST', '/deals/batch', 200, { body: { items: deals } });
+    expect(many.body.data.map((d: { status: number }) => d.status)).toEqual([201, 400]);
+    const batchDeal = many.body.data[0].data.id;
+    const moves = [
+      { id: batchDeal, stageId: stages[1] },
+      { id: MISSING.deal, title: 'X' },
+    ];
+    await send('PATCH', '/deals/batch', 200, { body: { items: moves } });
+    const gone = await send('POST', '/deals/batch/delete', 200, { body: { ids: [batchDeal, MISSING.deal] } });
+    expect(gone.body.data[0]).toEqual({ index: 0, status: 200, data: { id: batchDeal, deleted: true } });
   },
 
   async tasks(send, ws) {
@@ -91,9 +146,21 @@ export const successWalks: Record<string, Walk> = {
     const body = { title: 'Call back', dueAt: '2026-12-01T09:30:00Z', recordId, recurrence: 'WEEKLY' };
     const id = (await send('POST', '/tasks', 201, { body })).body.data.id;
     await send('GET', '/tasks', 200, { query: { recordId, status: 'OPEN', sort: 'dueAt' } });
+    const taskQuery = { 'filter[dueAt][lt]': '2027-01-01T00:00:00Z', sort: '-dueAt', count: 'true' };
+    expect((await send('GET', '/tasks', 200, { query: taskQuery })).body.meta.total).toBe(1);
     await send('GET', '/tasks/{id}', 200, { params: { id } });
     await send('PATCH', '/tasks/{id}', 200, { params: { id }, body: { status: 'DONE' } });
     await send('DELETE', '/tasks/{id}', 200, { params: { id } });
+
+    const many = await send('POST', '/tasks/batch', 200, { body: { items: [body, { title: '' }] } });
+    expect(many.body.meta).toEqual({ succeeded: 1, failed: 1 });
+    const batchTask = many.body.data[0].data.id;
+    const changes = [
+      { id: batchTask, status: 'DONE' },
+      { id: MISSING.task, title: 'X' },
+    ];
+    await send('PATCH', '/tasks/batch', 200, { body: { items: changes } });
+    await send('POST', '/tasks/batch/delete', 200, { body: { ids: [batchTask, MISSING.task] } });
   },
 
   async 'comments and calls'(send, ws) {
@@ -129,6 +196,7 @@ export const notFoundWalks: Record<string, Walk> = {
     await send('PATCH', '/folders/{id}/fields/{key}', 404, { params: key, body: { label: 'X' } });
     await send('DELETE', '/folders/{id}/fields/{key}', 404, { params: key });
     await send('GET', '/records', 404, { query: { folderId: MISSING.folder } });
+    await send('POST', '/records/query', 404, { body: { folderId: MISSING.folder } });
     const record = { id: MISSING.record };
     await send('GET', '/records/{id}', 404, { params: record });
     await send('PATCH', '/records/{id}', 404, { params: record, body: { title: 'X' } });
@@ -181,6 +249,15 @@ export const notFoundWalks: Record<string, Walk> = {
 export const invalidInputs = (ws: TestWorkspace): [string, string, Call, string][] => [
   ['GET', '/records', { query: { pageSize: '500' } }, 'pageSize'],
   ['GET', '/deals', {}, 'pipelineId'],
+  ['GET', '/records', { query: { 'filter[data.lifecycle]': 'Unknown' } }, 'filter[data.lifecycle]'],
+  ['GET', '/records', { query: { 'filter[createdAt][gte]': 'yesterday' } }, 'filter[createdAt][gte]'],
+  [
+    'POST',
+    '/records/query',
+    { body: { filter: { and: [{ field: 'title', op: 'gt', value: 'A' }] } } },
+    'filter.and.0',
+  ],
+  ['GET', '/tasks', { query: { sort: 'priority' } }, 'sort'],
   ['POST', '/folders', { body: {} }, 'name'],
   ['POST', '/records', { body: { folderId: ws.folderId, title: 'X', email: 'not-an-email' } }, 'email'],
   ['POST', '/records', { body: { folderId: ws.folderId, title: 'X', upsert: 'email' } }, 'upsert'],
@@ -192,6 +269,14 @@ export const invalidInputs = (ws: TestWorkspace): [string, string, Call, string]
     'key',
   ],
   ['POST', '/tasks', { body: { title: 'X', dueAt: 'tomorrow' } }, 'dueAt'],
+  [
+    'POST',
+    '/records/batch',
+    { body: { items: Array.from({ length: 101 }, () => ({ folderId: ws.folderId, title: 'X' })) } },
+    'items',
+  ],
+  ['PATCH', '/deals/batch', { body: { items: [] } }, 'items'],
+  ['POST', '/tasks/batch/delete', { body: {} }, 'ids'],
   ['POST', '/deals', { body: { pipelineId: 'pl_x', amount: 1.234 } }, 'amount'],
   [
     'POST',

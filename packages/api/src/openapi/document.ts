@@ -128,15 +128,20 @@ function fixOperation(operation: Json, meta: RouteMeta): number[] {
 }
 
 /**
- * The generator unwraps `.optional()` query inputs and so loses a description given on the
- * optional wrapper; it is taken back from the procedure's input schema.
+ * The generator unwraps `.optional()` query inputs and wraps them again, and so loses a
+ * description given on either, and the `param` metadata (a `deepObject` style) of the inner
+ * schema; they are taken back from the procedure's input schema.
  */
 function describeParameters(operation: Json, procedure: unknown) {
   const input = (procedure as { _def: { inputs: unknown[] } })._def.inputs[0];
   const shape = input instanceof z.ZodObject ? (input.shape as Record<string, z.ZodType>) : {};
   for (const parameter of (operation.parameters ?? []) as Json[]) {
-    const description = shape[String(parameter.name)]?.description;
+    const schema = shape[String(parameter.name)];
+    const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+    const description = schema?.description ?? inner?.description;
     if (!parameter.description && description) parameter.description = description;
+    const { style, explode } = (inner?.meta()?.param ?? {}) as Json;
+    if (style) Object.assign(parameter, { style, explode });
   }
 }
 

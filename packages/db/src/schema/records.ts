@@ -39,7 +39,23 @@ export const records = pgTable(
       .on(t.workspaceId, t.folderId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.trashedAt} is null`),
     index('records_trash_idx').on(t.workspaceId, t.trashedAt).where(sql`${t.trashedAt} is not null`),
-    index('records_updated_idx').on(t.workspaceId, t.updatedAt),
+    // Polling newest change first (`sort=-updatedAt&updatedSince=…`) and the catch-up walk
+    // (`sort=updatedAt`), read in either direction.
+    index('records_live_updated_idx')
+      .on(t.workspaceId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.trashedAt} is null`),
+    index('records_live_title_idx').on(t.workspaceId, t.title, t.id).where(sql`${t.trashedAt} is null`),
+    // The index every custom field of type SELECT, NUMBER, DATE or BOOLEAN gets when its key
+    // first appears (packages/domain/src/folders/field-indexes.ts), made here for the key of the
+    // field every workspace starts with.
+    index('records_data_lifecycle_idx')
+      .on(
+        t.workspaceId,
+        sql`(${t.data} -> 'lifecycle')`,
+        t.createdAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
+      .where(sql`${t.trashedAt} is null and ${t.data} ? 'lifecycle'`),
     index('records_live_email_idx')
       .on(t.workspaceId, t.folderId, sql`lower(${t.email})`)
       .where(sql`${t.trashedAt} is null and ${t.email} is not null`),

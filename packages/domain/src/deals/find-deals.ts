@@ -1,40 +1,93 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, eq, type SQL } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadPipeline } from '../pipelines/load-pipeline.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
-import { afterCursor, keysetOrder } from '../shared/keyset.ts';
-import { resolvePaging, toPage } from '../shared/paging.ts';
+import { columnField, jsonField, type ListField } from '../shared/list-fields.ts';
+import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
+import { checkFilterFields, type FieldTable, findListPage } from '../shared/list-query.ts';
+import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { loadDeal } from './load-deal.ts';
 import type { findDealsInput } from './schemas.ts';
 import { serializeDeal } from './serialize.ts';
 
-/** A page of one pipeline's deals, newest first; an unknown pipeline is a 404. */
+const d = schema.deals;
+const DEFAULT_SORT = '-createdAt';
+
+const COLUMNS: Record<string, ListField> = {
+  title: columnField(d.title, 'title', 'text'),
+  amount: columnField(d.amount, 'amount', 'number'),
+  currency: columnField(d.currency, 'currency', 'id'),
+  closeDate: columnField(d.closeDate, 'closeDate', 'date'),
+  stageId: columnField(d.stageId, 'stageId', 'id'),
+  recordId: columnField(d.recordId, 'recordId', 'id'),
+  createdAt: columnField(d.createdAt, 'createdAt', 'instant'),
+  updatedAt: columnField(d.updatedAt, 'updatedAt', 'instant'),
+};
+const SORTABLE = new Set(['createdAt', 'updatedAt', 'title', 'amount', 'closeDate']);
+
+/** Deals' `data` is free JSON: any key, compared as JSON (list-fields.ts, `jsonField`). */
+function dealField(name: string): ListField | undefined {
+  if (name.startsWith('data.') && name.length > 5) return jsonField(d.data, name.slice(5));
+  return COLUMNS[name];
+}
+
+const fields: FieldTable = {
+  fieldOf: dealField,
+  known: 'title, amount, currency, closeDate, stageId, recordId, createdAt, updatedAt or data.<key>',
+};
+
+/**
+ * A page of one pipeline's deals, newest first unless sorted, narrowed by `stageId`, `recordId`
+ * and the filters (docs/api.md, "Filters, sorts and counts"); an unknown pipeline is a 404.
+ */
 export async function findDeals(db: Database, actor: Actor, input: z.infer<typeof findDealsInput>) {
-  const paging = resolvePaging(input);
+  const filter = treeFromParam(input.filter);
+  checkFilterFields(filter, fields);
+  const sortName = input.sort ?? DEFAULT_SORT;
+  const sort = parseSort(
+    sortName,
+    (name) => (SORTABLE.has(name) || name.startsWith('data.') ? dealField(name) : undefined),
+    'createdAt, updatedAt, title, amount, closeDate or data.<key>',
+  );
   const { stages } = await loadPipeline(db, actor, input.pipelineId);
-  const d = schema.deals;
-  const conditions: (SQL | undefined)[] = [
+  const scope: (SQL | undefined)[] = [
     eq(d.workspaceId, actor.workspaceId),
     eq(d.pipelineId, input.pipelineId),
   ];
   if (input.stageId !== undefined) {
     if (!stages.some((s) => s.id === input.stageId))
       throw invalid('stageId', `${input.stageId} is not a stage of this pipeline`);
-    conditions.push(eq(d.stageId, input.stageId));
+    scope.push(eq(d.stageId, input.stageId));
   }
-  if (input.recordId !== undefined) conditions.push(eq(d.recordId, input.recordId));
-  conditions.push(afterCursor(d.createdAt, d.id, paging, 'desc'));
-  const rows = await db
-    .select()
-    .from(d)
-    .where(and(...conditions))
-    .orderBy(...keysetOrder(d.createdAt, d.id, 'desc'))
-    .limit(paging.pageSize + 1)
-    .offset(paging.kind === 'offset' ? paging.offset : 0);
-  return toPage(rows, paging, serializeDeal);
+  if (input.recordId !== undefined) scope.push(eq(d.recordId, input.recordId));
+  const print = fingerprint([
+    'deals',
+    sortName,
+    canonicalTree(filter),
+    input.pipelineId,
+    input.stageId ?? null,
+    input.recordId ?? null,
+  ]);
+  return findListPage(db, {
+    table: d,
+    id: d.id,
+    scope,
+    fields,
+    request: {
+      filter,
+      sort,
+      legacy: sortName === DEFAULT_SORT && filter === undefined,
+      print,
+      page: input.page,
+      pageSize: input.pageSize,
+      cursor: input.cursor,
+      count: input.count === 'true',
+    },
+    serialize: serializeDeal,
+  });
 }
 
 export async function getDeal(db: Database, actor: Actor, id: string) {

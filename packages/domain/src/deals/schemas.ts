@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filterParam } from '../shared/list-filter.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { dateOnly, idParam, instantOutput } from '../shared/schemas.ts';
 
@@ -47,6 +48,15 @@ export const findDealsInput = z.strictObject({
   pipelineId: z.string().max(200).meta({ description: 'Required: the pipeline whose deals to list' }),
   stageId: z.string().max(200).optional().meta({ description: 'Only deals in this stage of the pipeline' }),
   recordId: z.string().max(200).optional().meta({ description: 'Only deals linked to this record' }),
+  filter: filterParam().optional(),
+  sort: z.string().max(200).optional().meta({
+    description:
+      '`createdAt`, `updatedAt`, `title`, `amount`, `closeDate` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; deals without a value come last.',
+  }),
+  count: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: '`true` adds `meta.total`, the number of deals the filters match.' }),
   ...pagingInput,
 });
 

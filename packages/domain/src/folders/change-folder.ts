@@ -8,6 +8,7 @@ import { searchTextSql } from '../records/search-text.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { assertFieldOptions as checkOptions, normalizeField } from './create-folder.ts';
+import { ensureFieldIndexes } from './field-indexes.ts';
 import { loadFolder } from './load-folder.ts';
 import type { addFieldInput, changeFieldInput, removeFieldInput, updateFolderInput } from './schemas.ts';
 import { type FolderRow, serializeFolder } from './serialize.ts';
@@ -24,6 +25,9 @@ export async function renameFolder(db: Database, actor: Actor, input: z.infer<ty
 export async function addFolderField(db: Database, actor: Actor, input: z.infer<typeof addFieldInput>) {
   const { id, ...definition } = input;
   checkOptions(definition);
+  // The field's index is made first, outside the transaction (field-indexes.ts); a 404 before it.
+  await loadFolder(db, actor, id);
+  await ensureFieldIndexes(db, [definition]);
   return db.transaction(async (tx) => {
     const folder = await loadFolder(tx, actor, id, 'update');
     if (folder.fields.some((f) => f.key === definition.key)) {
@@ -44,6 +48,10 @@ export async function addFolderField(db: Database, actor: Actor, input: z.infer<
  * restored) must all be valid under the new definition, otherwise nothing changes.
  */
 export async function changeFolderField(db: Database, actor: Actor, input: z.infer<typeof changeFieldInput>) {
+  if (input.type) {
+    await loadFolder(db, actor, input.id);
+    await ensureFieldIndexes(db, [{ key: input.key, type: input.type }]);
+  }
   return db.transaction(async (tx) => {
     const folder = await loadFolder(tx, actor, input.id, 'update');
     const current = folder.fields.find((f) => f.key === input.key);

@@ -5,11 +5,13 @@ import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { ensureFieldIndexes } from './field-indexes.ts';
 import type { createFolderInput } from './schemas.ts';
 import { serializeFolder } from './serialize.ts';
 
 export async function createFolder(db: Database, actor: Actor, input: z.infer<typeof createFolderInput>) {
   for (const field of input.fields ?? []) assertFieldOptions(field);
+  await ensureFieldIndexes(db, input.fields ?? []);
   return db.transaction(async (tx) =>
     serializeFolder(await insertFolder(tx, actor.workspaceId, input.name, input.fields ?? [])),
   );

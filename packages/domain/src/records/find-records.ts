@@ -1,47 +1,102 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, desc, eq, gte, ilike, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
-import { resolvePaging, toPage } from '../shared/paging.ts';
+import {
+  canonicalTree,
+  type FilterTree,
+  fieldsOf,
+  treeFromNode,
+  treeFromParam,
+} from '../shared/list-filter.ts';
+import { checkFilterFields, findListPage } from '../shared/list-query.ts';
+import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { prepared } from '../shared/prepared.ts';
-import type { findRecordsInput } from './schemas.ts';
+import { recordFields } from './record-fields.ts';
+import type { findRecordsInput, queryRecordsInput } from './schemas.ts';
 import { likePattern } from './search-text.ts';
 import { serializeRecord } from './serialize.ts';
 
-/** A page of records, newest first, filtered as contract §3 describes. */
-export async function findRecords(db: Database, actor: Actor, input: z.infer<typeof findRecordsInput>) {
+const r = schema.records;
+const DEFAULT_SORT = '-createdAt';
+
+type FindInput = z.infer<typeof findRecordsInput>;
+type QueryInput = z.infer<typeof queryRecordsInput>;
+
+/**
+ * A page of records (contract §3), newest first unless sorted, narrowed by the query-string
+ * filters (docs/api.md, "Filters, sorts and counts").
+ */
+export async function findRecords(db: Database, actor: Actor, input: FindInput) {
+  const { filter, trashed, count, ...rest } = input;
+  return listRecords(db, actor, {
+    ...rest,
+    trashed: trashed === 'true',
+    count: count === 'true',
+    filter: treeFromParam(filter),
+  });
+}
+
+/** `POST /records/query`: the same list with a JSON filter of `and`, `or` and `not`. */
+export async function queryRecords(db: Database, actor: Actor, input: QueryInput) {
+  const { filter, ...rest } = input;
+  return listRecords(db, actor, { ...rest, filter: treeFromNode(filter) });
+}
+
+interface ListInput extends Omit<FindInput, 'filter' | 'trashed' | 'count'> {
+  filter: FilterTree | undefined;
+  trashed?: boolean | undefined;
+  count?: boolean | undefined;
+}
+
+async function listRecords(db: Database, actor: Actor, input: ListInput) {
   if (input.search !== undefined && input.q !== undefined && input.search !== input.q) {
     throw invalid('q', 'search and q mean the same; give one of them, or the same text in both');
   }
-  const paging = resolvePaging(input);
   const text = (input.search ?? input.q)?.trim();
-  const r = schema.records;
-  const conditions: (SQL | undefined)[] = [
+  const folder = input.folderId === undefined ? null : await loadFolder(db, actor, input.folderId);
+  const sortName = input.sort ?? DEFAULT_SORT;
+  const names = [...fieldsOf(input.filter), sortName.replace(/^-/, '')];
+  const fields = await recordFields(db, actor, folder, names);
+  checkFilterFields(input.filter, fields.table);
+  const sort = parseSort(sortName, fields.sortable, 'createdAt, updatedAt, title or data.<key>');
+  const scope: (SQL | undefined)[] = [
     eq(r.workspaceId, actor.workspaceId),
-    input.trashed === 'true' ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
+    input.trashed ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
+    folder ? eq(r.folderId, folder.id) : undefined,
+    text ? ilike(r.searchText, likePattern(text)) : undefined,
+    input.updatedSince ? gte(r.updatedAt, new Date(input.updatedSince)) : undefined,
   ];
-  if (input.folderId !== undefined) {
-    await loadFolder(db, actor, input.folderId);
-    conditions.push(eq(r.folderId, input.folderId));
-  }
-  if (text) conditions.push(ilike(r.searchText, likePattern(text)));
-  if (input.updatedSince) conditions.push(gte(r.updatedAt, new Date(input.updatedSince)));
-  if (paging.kind === 'cursor') {
-    const at = new Date(paging.after.createdAt);
-    conditions.push(or(lt(r.createdAt, at), and(eq(r.createdAt, at), lt(r.id, paging.after.id))));
-  }
-  const rows = await db
-    .select()
-    .from(r)
-    .where(and(...conditions))
-    .orderBy(desc(r.createdAt), desc(r.id))
-    .limit(paging.pageSize + 1)
-    .offset(paging.kind === 'offset' ? paging.offset : 0);
-  return toPage(rows, paging, serializeRecord);
+  const print = fingerprint([
+    'records',
+    sortName,
+    canonicalTree(input.filter),
+    folder?.id ?? null,
+    text ?? null,
+    input.updatedSince ?? null,
+    input.trashed ?? false,
+  ]);
+  return findListPage(db, {
+    table: r,
+    id: r.id,
+    scope,
+    fields: fields.table,
+    request: {
+      filter: input.filter,
+      sort,
+      legacy: sortName === DEFAULT_SORT && input.filter === undefined,
+      print,
+      page: input.page,
+      pageSize: input.pageSize,
+      cursor: input.cursor,
+      count: input.count,
+    },
+    serialize: serializeRecord,
+  });
 }
 
 /** One live record; the hot read, so its statement is prepared once. */

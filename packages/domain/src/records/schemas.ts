@@ -1,6 +1,14 @@
 import { z } from 'zod';
+import { filterNode, filterParam } from '../shared/list-filter.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { idParam, instantInput, instantOutput } from '../shared/schemas.ts';
+import {
+  bodyBoolean,
+  bodyNumber,
+  idParam,
+  instantInput,
+  instantOutput,
+  instantQueryInput,
+} from '../shared/schemas.ts';
 
 const title = z.string().trim().min(1, 'must not be empty').max(500);
 const email = z.email('must be an email address').max(320);
@@ -60,9 +68,44 @@ export const findRecordsInput = z.strictObject({
     .optional()
     .meta({ description: 'Case-insensitive substring of title, email, phone or a TEXT value' }),
   q: z.string().max(200).optional().meta({ description: 'Same as `search`' }),
+  updatedSince: instantQueryInput().optional().meta({
+    description:
+      'Only records changed at or after this instant. An offset whose `+` was sent unencoded (read as a space, `2026-11-22T10:00:00 01:00`) means `+01:00`.',
+  }),
+  trashed: z.enum(['true', 'false']).optional().meta({ description: '`true` lists only the Trash' }),
+  filter: filterParam().optional(),
+  sort: z.string().max(200).optional().meta({
+    description:
+      '`createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last.',
+  }),
+  count: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: '`true` adds `meta.total`, the number of records the filters match.' }),
+  ...pagingInput,
+});
+
+/** `POST /records/query`: the list's parameters as JSON, the filter a tree of `and`, `or` and `not`. */
+export const queryRecordsInput = z.strictObject({
+  // A pipe: the REST adapter walks object schemas to coerce their numbers, and would follow
+  // the tree's recursion forever.
+  filter: filterNode
+    .transform((node) => node)
+    .optional()
+    .meta({
+      description:
+        'A condition `{ field, op, value }` or a group `{ and: [...] }`, `{ or: [...] }`, `{ not: {...} }`; values as JSON of the field’s type. At most 6 levels and 100 nodes.',
+    }),
+  sort: findRecordsInput.shape.sort,
+  count: bodyBoolean().optional().meta({ description: '`true` adds `meta.total`.' }),
+  folderId: findRecordsInput.shape.folderId,
+  search: findRecordsInput.shape.search,
+  q: findRecordsInput.shape.q,
   updatedSince: instantInput()
     .optional()
     .meta({ description: 'Only records changed at or after this instant' }),
-  trashed: z.enum(['true', 'false']).optional().meta({ description: '`true` lists only the Trash' }),
-  ...pagingInput,
+  trashed: bodyBoolean().optional().meta({ description: '`true` lists only the Trash' }),
+  page: bodyNumber().pipe(pagingInput.page.unwrap()).optional(),
+  pageSize: bodyNumber().pipe(pagingInput.pageSize.unwrap()).optional(),
+  cursor: pagingInput.cursor,
 });

@@ -1,44 +1,116 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
+import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/db/schema';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { loadRecord } from '../records/load-record.ts';
 import type { Actor } from '../shared/actor.ts';
-import { afterCursor, keysetOrder } from '../shared/keyset.ts';
-import { type PageMeta, resolvePaging, toPage } from '../shared/paging.ts';
+import { columnField, type ListField } from '../shared/list-fields.ts';
+import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
+import {
+  checkFilterFields,
+  countRows,
+  type FieldTable,
+  findListPage,
+  type ListMeta,
+} from '../shared/list-query.ts';
+import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { afterDueKey, dueOrder, resolveDuePaging, toDuePage } from './due-order.ts';
 import { loadTask } from './load-task.ts';
 import type { FindTasksInput, TaskOutput } from './schemas.ts';
 import { serializeTask } from './serialize.ts';
 
 const t = schema.tasks;
+const DEFAULT_SORT = '-createdAt';
+
+const COLUMNS: Record<string, ListField> = {
+  title: columnField(t.title, 'title', 'text'),
+  status: columnField(t.status, 'status', 'enum', { values: taskStatuses }),
+  priority: columnField(t.priority, 'priority', 'enum', { values: taskPriorities }),
+  type: columnField(t.type, 'type', 'enum', { values: taskTypes }),
+  recurrence: columnField(t.recurrence, 'recurrence', 'enum', { values: taskRecurrences }),
+  assigneeId: columnField(t.assigneeId, 'assigneeId', 'id'),
+  recordId: columnField(t.recordId, 'recordId', 'id'),
+  dueAt: columnField(t.dueAt, 'dueAt', 'instant'),
+  completedAt: columnField(t.completedAt, 'completedAt', 'instant'),
+  createdAt: columnField(t.createdAt, 'createdAt', 'instant'),
+  updatedAt: columnField(t.updatedAt, 'updatedAt', 'instant'),
+};
+const SORTABLE = new Set(['createdAt', 'updatedAt', 'title', 'dueAt', 'completedAt']);
+
+const fields: FieldTable = {
+  fieldOf: (name) => COLUMNS[name],
+  known: Object.keys(COLUMNS).join(', '),
+};
 
 /**
- * A page of tasks: newest first, or with `sort=dueAt` soonest due first (no due time last).
- * A `recordId` filter must name a live record of the workspace (404 otherwise, like the
- * records' `folderId`); `assigneeId` only filters, so tasks of a former member stay findable.
+ * A page of tasks: newest first, or sorted and filtered (docs/api.md, "Filters, sorts and
+ * counts"). `sort=createdAt` keeps the meaning it had before sorts had directions: newest
+ * first. `sort=dueAt` without a filter keeps its own cursor (due-order.ts), so cursors
+ * handed out before still work. A `recordId` parameter must name a live record of the
+ * workspace (404 otherwise, like the records' `folderId`); `assigneeId` only filters, so tasks
+ * of a former member stay findable.
  */
 export async function findTasks(
   db: Database,
   actor: Actor,
   input: FindTasksInput,
-): Promise<{ data: TaskOutput[]; meta: PageMeta }> {
-  if (input.sort === 'dueAt') {
+): Promise<{ data: TaskOutput[]; meta: ListMeta }> {
+  const filter = treeFromParam(input.filter);
+  checkFilterFields(filter, fields);
+  const sortName = input.sort === 'createdAt' || input.sort === undefined ? DEFAULT_SORT : input.sort;
+  const sort = parseSort(
+    sortName,
+    (name) => (SORTABLE.has(name) ? COLUMNS[name] : undefined),
+    [...SORTABLE].join(', '),
+  );
+  const scope = await scopeOf(db, actor, input);
+  const count = input.count === 'true';
+  if (sortName === 'dueAt' && filter === undefined) {
     const paging = resolveDuePaging(input);
-    const where = await filters(db, actor, input);
     const after = paging.kind === 'cursor' ? afterDueKey(paging.after) : undefined;
-    return toDuePage(await fetchRows(db, and(where, after), dueOrder, paging), paging, serializeTask);
+    const rows = await db
+      .select()
+      .from(t)
+      .where(and(...scope, after))
+      .orderBy(...dueOrder)
+      .limit(paging.pageSize + 1)
+      .offset(paging.kind === 'offset' ? paging.offset : 0);
+    const page: { data: TaskOutput[]; meta: ListMeta } = toDuePage(rows, paging, serializeTask);
+    if (count) page.meta.total = await countRows(db, t, and(...scope));
+    return page;
   }
-  const paging = resolvePaging(input);
-  const where = and(await filters(db, actor, input), afterCursor(t.createdAt, t.id, paging, 'desc'));
-  const rows = await fetchRows(db, where, keysetOrder(t.createdAt, t.id, 'desc'), paging);
-  return toPage(rows, paging, serializeTask);
+  const print = fingerprint([
+    'tasks',
+    sortName,
+    canonicalTree(filter),
+    input.recordId ?? null,
+    input.status ?? null,
+    input.assigneeId ?? null,
+  ]);
+  return findListPage(db, {
+    table: t,
+    id: t.id,
+    scope,
+    fields,
+    request: {
+      filter,
+      sort,
+      legacy: sortName === DEFAULT_SORT && filter === undefined,
+      print,
+      page: input.page,
+      pageSize: input.pageSize,
+      cursor: input.cursor,
+      count,
+    },
+    serialize: serializeTask,
+  });
 }
 
 export async function getTask(db: Database, actor: Actor, id: string): Promise<TaskOutput> {
   return serializeTask(await loadTask(db, actor, id));
 }
 
-async function filters(db: Database, actor: Actor, input: FindTasksInput): Promise<SQL | undefined> {
+async function scopeOf(db: Database, actor: Actor, input: FindTasksInput): Promise<(SQL | undefined)[]> {
   const conditions: (SQL | undefined)[] = [eq(t.workspaceId, actor.workspaceId)];
   if (input.recordId !== undefined) {
     await loadRecord(db, actor, input.recordId);
@@ -46,21 +118,5 @@ async function filters(db: Database, actor: Actor, input: FindTasksInput): Promi
   }
   if (input.status !== undefined) conditions.push(eq(t.status, input.status));
   if (input.assigneeId !== undefined) conditions.push(eq(t.assigneeId, input.assigneeId));
-  return and(...conditions);
-}
-
-/** One page plus one row, which only tells whether there is more. */
-function fetchRows(
-  db: Database,
-  where: SQL | undefined,
-  order: SQL[],
-  paging: { pageSize: number; offset?: number },
-) {
-  return db
-    .select()
-    .from(t)
-    .where(where)
-    .orderBy(...order)
-    .limit(paging.pageSize + 1)
-    .offset(paging.offset ?? 0);
+  return conditions;
 }

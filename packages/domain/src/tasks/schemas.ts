@@ -1,5 +1,6 @@
 import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/db/schema';
 import { z } from 'zod';
+import { filterParam } from '../shared/list-filter.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { idParam, instantInput, instantOutput } from '../shared/schemas.ts';
 
@@ -64,9 +65,15 @@ export const findTasksInput = z.strictObject({
   recordId: z.string().max(200).optional().meta({ description: 'Only tasks linked to this live record' }),
   status: status.optional(),
   assigneeId: z.string().max(200).optional().meta({ description: 'Only tasks assigned to this user' }),
-  sort: z.enum(['createdAt', 'dueAt']).optional().meta({
-    description: '`createdAt` (default): newest first. `dueAt`: soonest due first, tasks without one last.',
+  filter: filterParam().optional(),
+  sort: z.string().max(200).optional().meta({
+    description:
+      '`dueAt`: soonest due first. `-dueAt`, `createdAt`, `updatedAt`, `title`, `completedAt` ascending, `-` before one for descending; `createdAt` alone means newest first, as before (the default). The id breaks ties; tasks without a value come last.',
   }),
+  count: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: '`true` adds `meta.total`, the number of tasks the filters match.' }),
   ...pagingInput,
 });
 

@@ -6,19 +6,22 @@ import {
   deleteDeal,
   deletedOutput,
   envelope,
+  filteredListEnvelope,
   findDeals,
   findDealsInput,
   getDeal,
-  listEnvelope,
   updateDeal,
   updateDealInput,
 } from '@crm/domain';
 import { authedProcedure, router } from '../../trpc.ts';
+import { dealsBatchProcedures } from './batch.ts';
 
 const tags = ['Deals'];
 const one = envelope(dealOutput);
 
 export const dealsRouter = router({
+  // First, so that /deals/batch is not taken for /deals/{id} (see batch.ts).
+  ...dealsBatchProcedures,
   list: authedProcedure
     .meta({
       openapi: {
@@ -27,12 +30,12 @@ export const dealsRouter = router({
         tags,
         summary: 'List the deals of a pipeline',
         description:
-          '`pipelineId` is required (400 without, 404 when unknown). Filter by `stageId` and `recordId`. Newest first.',
+          '`pipelineId` is required (400 without, 404 when unknown). Filter by `stageId`, `recordId`, and any deal field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed). Newest first, or as `sort` says (`amount`, `-closeDate`, `data.<key>` …); `count=true` adds `meta.total`.',
       },
       errors: [404],
     })
     .input(findDealsInput)
-    .output(listEnvelope(dealOutput))
+    .output(filteredListEnvelope(dealOutput))
     .query(({ ctx, input }) => findDeals(ctx.db, ctx.actor, input)),
 
   get: authedProcedure

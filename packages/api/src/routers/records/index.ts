@@ -2,10 +2,12 @@ import {
   createRecord,
   createRecordInput,
   envelope,
+  filteredListEnvelope,
   findRecords,
   findRecordsInput,
   getRecord,
-  listEnvelope,
+  queryRecords,
+  queryRecordsInput,
   recordIdInput,
   recordOutput,
   restoreRecord,
@@ -14,11 +16,15 @@ import {
   updateRecordInput,
 } from '@crm/domain';
 import { authedProcedure, router } from '../../trpc.ts';
+import { recordsBatchProcedures } from './batch.ts';
 
 const tags = ['Records'];
 const one = envelope(recordOutput);
+const list = filteredListEnvelope(recordOutput);
 
 export const recordsRouter = router({
+  // First, so that /records/batch is not taken for /records/{id} (see batch.ts).
+  ...recordsBatchProcedures,
   list: authedProcedure
     .meta({
       openapi: {
@@ -27,13 +33,30 @@ export const recordsRouter = router({
         tags,
         summary: 'List records',
         description:
-          'Newest first. Filter by folder, by text (`search` or `q`), by `updatedSince`; `trashed=true` lists the Trash. Page with `page` or `cursor`.',
+          'Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `trashed=true` lists the Trash; `count=true` adds `meta.total`. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.',
       },
       errors: [404],
     })
     .input(findRecordsInput)
-    .output(listEnvelope(recordOutput))
+    .output(list)
     .query(({ ctx, input }) => findRecords(ctx.db, ctx.actor, input)),
+
+  // A read sent as POST, so the filter can nest; before `get` like the other literal routes.
+  query: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/records/query',
+        tags,
+        summary: 'Query records with a nested filter',
+        description:
+          'The list with its parameters as JSON and a filter of `and`, `or` and `not`: `{ "filter": { "or": [ { "field": "data.lifecycle", "op": "eq", "value": "Lead" }, … ] }, "sort": "-updatedAt", "pageSize": 50, "cursor": … }`. Answers like `GET /records`. Needs the read scope only.',
+      },
+      errors: [404],
+    })
+    .input(queryRecordsInput)
+    .output(list)
+    .query(({ ctx, input }) => queryRecords(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/records/{id}', tags, summary: 'Get a record' }, errors: [404] })

@@ -4,21 +4,24 @@ import {
   deletedOutput,
   deleteTask,
   envelope,
+  filteredListEnvelope,
   findTasks,
   findTasksInput,
   getTask,
-  listEnvelope,
   taskIdInput,
   taskOutput,
   updateTask,
   updateTaskInput,
 } from '@crm/domain';
 import { authedProcedure, router } from '../../trpc.ts';
+import { tasksBatchProcedures } from './batch.ts';
 
 const tags = ['Tasks'];
 const one = envelope(taskOutput);
 
 export const tasksRouter = router({
+  // First, so that /tasks/batch is not taken for /tasks/{id} (see batch.ts).
+  ...tasksBatchProcedures,
   list: authedProcedure
     .meta({
       openapi: {
@@ -27,12 +30,12 @@ export const tasksRouter = router({
         tags,
         summary: 'List tasks',
         description:
-          'Newest first, or with `sort=dueAt` soonest due first (tasks without a due time last). Filter by `recordId` (a live record, 404 otherwise), `status` and `assigneeId`. Page with `page` or `cursor`.',
+          'Newest first, or with `sort=dueAt` soonest due first (tasks without a due time last), or as `sort` says (`-dueAt`, `title`, `updatedAt` …). Filter by `recordId` (a live record, 404 otherwise), `status` and `assigneeId`, and any task field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `count=true` adds `meta.total`. Page with `page` or `cursor`.',
       },
       errors: [404],
     })
     .input(findTasksInput)
-    .output(listEnvelope(taskOutput))
+    .output(filteredListEnvelope(taskOutput))
     .query(({ ctx, input }) => findTasks(ctx.db, ctx.actor, input)),
 
   get: authedProcedure

@@ -1,0 +1,4 @@
+DROP INDEX "records_updated_idx";--> statement-breakpoint
+CREATE INDEX "records_live_updated_idx" ON "records" USING btree ("workspace_id","updated_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "records"."trashed_at" is null;--> statement-breakpoint
+CREATE INDEX "records_live_title_idx" ON "records" USING btree ("workspace_id","title","id") WHERE "records"."trashed_at" is null;--> statement-breakpoint
+CREATE INDEX "records_data_lifecycle_idx" ON "records" USING btree ("workspace_id",("data" -> 'lifecycle'),"created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "records"."trashed_at" is null and "records"."data" ? 'lifecycle';

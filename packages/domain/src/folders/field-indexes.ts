@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { Database, Executor } from '@crm/db';
+import type { FieldDefinition } from '@crm/db/schema';
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { FIELD_KEY } from './schemas.ts';
+
+/**
+ * Custom fields whose values are short and ordered get a btree index of their own, made when
+ * a field of that key first appears in any folder (docs/api.md, "Filters, sorts and counts"):
+ *
+ *   records (workspace_id, (data -> '<key>'), created_at desc, id desc)
+ *     where trashed_at is null and data ? '<key>'
+ *
+ * One index per key, shared by every workspace and folder that has the key: `workspace_id`
+ * leads it like every index, and the predicate keeps out the records without the key, so its
+ * size follows the records that hold a value. It serves equality and `in` newest first at any
+ * selectivity, ranges, sorts by the field, and gives the planner statistics of the values.
+ * TEXT, EMAIL and URL values may be too long for a btree entry, and MULTI_SELECT is matched
+ * by containment: those are filtered on the rows another index finds.
+ */
+const INDEXED_TYPES: ReadonlySet<FieldDefinition['type']> = new Set(['SELECT', 'NUMBER', 'DATE', 'BOOLEAN']);
+
+/**
+ * Most field indexes in the database. Every insert into records checks the predicate of each
+ * partial index, so keys invented without end (by one workspace or many) must not make record
+ * writes of all workspaces slower without end: beyond this many, new keys get no index (their
+ * filters and sorts still work, on the rows other indexes find).
+ */
+export const MAX_FIELD_INDEXES = 200;
+
+/** The index of a key: `records_data_<key>_idx`, or a shortened key and a hash beyond 63 characters. */
+export function fieldIndexName(key: string): string {
+  const name = `records_data_${key}_idx`;
+  if (name.length <= 63) return name;
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
+  return `records_data_${key.slice(0, 32)}_${hash}_idx`;
+}
+
+/** The statement, in the form of the index the migrations create for `lifecycle`. */
+function createIndexSql(key: string, concurrently: boolean): string {
+  if (!FIELD_KEY.test(key)) throw new Error(`not a field key: ${key}`);
+  return (
+    `create index ${concurrently ? 'concurrently ' : ''}if not exists "${fieldIndexName(key)}" on records ` +
+    `using btree (workspace_id, (data -> '${key}'), created_at desc, id desc) ` +
+    `where trashed_at is null and data ? '${key}'`
+  );
+}
+
+/**
+ * Makes sure the fields' indexes exist; called before the field is added or changed, so a
+ * failure leaves the folder as it was (an index made for a field that is then refused is
+ * harmless: it stays empty until a record holds the key).
+ *
+ * On the pool, a missing index is built CONCURRENTLY on a connection of its own: record writes
+ * of every workspace go on meanwhile, and the call returns once the index is valid (a build
+ * that failed, leaving an invalid index, is dropped and done again). Inside a transaction (a
+ * request under an Idempotency-Key runs in one) that cannot be done, and the index is built
+ * in the transaction, which holds writes to records until it commits; an advisory lock on the
+ * name makes two such builds of one key wait for each other instead of failing.
+ */
+export async function ensureFieldIndexes(db: Executor, fields: Pick<FieldDefinition, 'key' | 'type'>[]) {
+  const keys = [...new Set(fields.filter((f) => INDEXED_TYPES.has(f.type)).map((f) => f.key))];
+  if (keys.length === 0) return;
+  const names = keys.map(fieldIndexName);
+  const existing = await db.execute<{ name: string; valid: boolean }>(
+    sql`select c.relname as name, i.indisvalid as valid from pg_index i
+        join pg_class c on c.oid = i.indexrelid
+        where c.relname in ${names} and c.relnamespace = current_schema()::regnamespace`,
+  );
+  const valid = new Set(existing.rows.filter((r) => r.valid).map((r) => r.name));
+  const invalid = new Set(existing.rows.filter((r) => !r.valid).map((r) => r.name));
+  const made = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from pg_indexes
+        where tablename = 'records' and schemaname = current_schema() and indexname like 'records\_data\_%'`,
+  );
+  const room = MAX_FIELD_INDEXES - (made.rows[0]?.n ?? 0) + invalid.size;
+  const missing = keys.filter((key) => !valid.has(fieldIndexName(key))).slice(0, Math.max(0, room));
+  if (missing.length === 0) return;
+  const pool = (db as Partial<Database>).$client as pg.Pool | undefined;
+  if (!pool) {
+    for (const key of missing) {
+      await db.execute(sql`select pg_advisory_xact_lock(hashtext(${fieldIndexName(key)}))`);
+      await db.execute(sql.raw(createIndexSql(key, false)));
+    }
+    return;
+  }
+  const client = await pool.connect();
+  try {
+    for (const key of missing) {
+      const name = fieldIndexName(key);
+      if (invalid.has(name)) await client.query(`drop index concurrently if exists "${name}"`);
+      await client.query(createIndexSql(key, true));
+    }
+  } finally {
+    client.release();
+  }
+}

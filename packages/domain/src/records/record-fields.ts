@@ -1,0 +1,79 @@
+import type { Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import type { FieldDefinition } from '@crm/db/schema';
+import { eq } from 'drizzle-orm';
+import type { FolderRow } from '../folders/serialize.ts';
+import type { Actor } from '../shared/actor.ts';
+import { invalid } from '../shared/errors.ts';
+import { columnField, customField, type ListField } from '../shared/list-fields.ts';
+import type { FieldTable } from '../shared/list-query.ts';
+
+const r = schema.records;
+
+const COLUMNS: Record<string, ListField> = {
+  title: columnField(r.title, 'title', 'text'),
+  email: columnField(r.email, 'email', 'email'),
+  phone: columnField(r.phone, 'phone', 'text'),
+  ownerId: columnField(r.ownerId, 'ownerId', 'id'),
+  createdAt: columnField(r.createdAt, 'createdAt', 'instant'),
+  updatedAt: columnField(r.updatedAt, 'updatedAt', 'instant'),
+};
+
+const SORTABLE = new Set(['createdAt', 'updatedAt', 'title']);
+
+/**
+ * The fields records filter and sort on: the columns above and `data.<key>` for a custom
+ * field. With `folderId` a key means that folder's field. Without it, the key must have one
+ * type in every folder of the workspace that has it (otherwise 400: give `folderId`), and a
+ * SELECT value may be an option of any of them.
+ */
+export async function recordFields(
+  db: Executor,
+  actor: Actor,
+  folder: FolderRow | null,
+  names: string[],
+): Promise<{ table: FieldTable; sortable: (name: string) => ListField | undefined }> {
+  const keys = names.filter((n) => n.startsWith('data.')).map((n) => n.slice(5));
+  const custom = new Map<string, ListField>();
+  if (keys.length > 0) {
+    const folders = folder
+      ? [folder]
+      : await db
+          .select({ name: schema.folders.name, fields: schema.folders.fields })
+          .from(schema.folders)
+          .where(eq(schema.folders.workspaceId, actor.workspaceId));
+    for (const key of keys) {
+      const definition = definitionOf(key, folders, folder !== null);
+      if (definition) custom.set(`data.${key}`, customField(r.data, definition));
+    }
+  }
+  const fieldOf = (name: string) => COLUMNS[name] ?? custom.get(name);
+  return {
+    table: { fieldOf, known: 'title, email, phone, ownerId, createdAt, updatedAt or data.<key>' },
+    sortable: (name) => (SORTABLE.has(name) || name.startsWith('data.') ? fieldOf(name) : undefined),
+  };
+}
+
+function definitionOf(
+  key: string,
+  folders: { name: string; fields: FieldDefinition[] }[],
+  inFolder: boolean,
+): FieldDefinition | undefined {
+  const found = folders.flatMap((f) =>
+    f.fields.filter((d) => d.key === key).map((d) => ({ folder: f.name, definition: d })),
+  );
+  const first = found[0];
+  if (!first) {
+    throw invalid(
+      `data.${key}`,
+      `is not a field of ${inFolder ? 'this folder' : 'any folder of the workspace'}`,
+    );
+  }
+  const types = [...new Set(found.map((f) => f.definition.type))];
+  if (types.length > 1) {
+    const which = found.map((f) => `${f.definition.type} in ${f.folder}`).join(', ');
+    throw invalid(`data.${key}`, `has different types in different folders (${which}); give folderId`);
+  }
+  const options = [...new Set(found.flatMap((f) => f.definition.options ?? []))];
+  return options.length > 0 ? { ...first.definition, options } : first.definition;
+}

@@ -1,0 +1,182 @@
+import type { Executor } from '@crm/db';
+import { and, count, isNull, not, or, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { invalid } from './errors.ts';
+import { conditionSql, type ListField } from './list-fields.ts';
+import { conditionError, type FilterTree, fieldsOf } from './list-filter.ts';
+import {
+  afterId,
+  afterValue,
+  type Cursor,
+  decodeListCursor,
+  encodeListCursor,
+  fullOrder,
+  hasValue,
+  type ListSort,
+  valueOrder,
+} from './list-sort.ts';
+import { encodeCursor, type PageMeta, resolvePaging } from './paging.ts';
+import { pageMeta } from './schemas.ts';
+
+/**
+ * Filters, sorts, counts and keyset cursors of records, deals and tasks: one implementation
+ * over per-resource field tables (docs/api.md, "Filters, sorts and counts").
+ */
+
+/** What fields a list has: `fieldOf` returns undefined for a name that is not one. */
+export interface FieldTable {
+  fieldOf(name: string): ListField | undefined;
+  /** Names for the error message of an unknown field. */
+  known: string;
+}
+
+export interface ListRequest {
+  filter?: FilterTree | undefined;
+  sort: ListSort;
+  /**
+   * The list's first order (newest first) without a filter: its cursor keeps the form it had
+   * before sorts and filters existed, so cursors handed out earlier still work.
+   */
+  legacy: boolean;
+  /** Fingerprint of the sort and every filter (list-sort.ts), carried by the cursor. */
+  print: string;
+  page?: number | undefined;
+  pageSize?: number | undefined;
+  cursor?: string | undefined;
+  count?: boolean | undefined;
+}
+
+export interface ListMeta extends PageMeta {
+  total?: number;
+}
+
+export const listMeta = pageMeta
+  .extend({
+    total: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'With `count=true`: how many items the filters match, on every page.' }),
+  })
+  .meta({ id: 'ListMeta' });
+
+export const filteredListEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), meta: listMeta });
+
+/** Every field the filter names must be one of the table's (400 naming the condition otherwise). */
+export function checkFilterFields(tree: FilterTree | undefined, table: FieldTable): void {
+  for (const name of fieldsOf(tree)) {
+    if (table.fieldOf(name)) continue;
+    throw invalid(`filter[${name}]`, `${name} is not a field to filter on; use ${table.known}`);
+  }
+}
+
+/** The filter as SQL; `not` is pushed down to the conditions, which know what their negation means. */
+export function filterSql(tree: FilterTree, table: FieldTable, negated = false): SQL {
+  switch (tree.kind) {
+    case 'leaf': {
+      const field = table.fieldOf(tree.field);
+      if (!field) throw conditionError(tree, 'is not a field to filter on');
+      return conditionSql(field, tree, negated);
+    }
+    case 'not':
+      return filterSql(tree.node, table, !negated);
+    default: {
+      const parts = tree.nodes.map((n) => filterSql(n, table, negated));
+      const all = (tree.kind === 'and') !== negated;
+      return (all ? and(...parts) : or(...parts)) as SQL;
+    }
+  }
+}
+
+/**
+ * One page of a list. Rows with a value for the sort are read first (`valueOrder`, which an
+ * index on the sort expression serves in either direction), then, if the page is not full,
+ * those without one, by id. A cursor is the last row's sort value and id; a later page starts
+ * strictly after it, so a row that existed unchanged for a whole walk is returned exactly once.
+ * `page` beyond the first reads all rows in one ORDER BY … NULLS LAST with OFFSET.
+ */
+export async function findListPage<Row extends { id: string }, Item>(
+  db: Executor,
+  spec: {
+    table: PgTable;
+    id: PgColumn;
+    /** The list's own conditions: workspace, folder, trash, the older query parameters. */
+    scope: (SQL | undefined)[];
+    fields: FieldTable;
+    request: ListRequest;
+    serialize: (row: Row) => Item;
+  },
+): Promise<{ data: Item[]; meta: ListMeta }> {
+  const { request, id } = spec;
+  const { sort } = request;
+  const paging = resolvePaging({ page: request.page, pageSize: request.pageSize });
+  const size = paging.pageSize;
+  const offset = paging.kind === 'offset' ? paging.offset : 0;
+  const cursor = request.cursor ? readCursor(request) : undefined;
+  const where = and(...spec.scope, request.filter ? filterSql(request.filter, spec.fields) : undefined);
+  const select = (condition: SQL | undefined, order: SQL[], limit: number, offset = 0) => {
+    const query = db
+      .select()
+      .from(spec.table)
+      .where(condition)
+      .orderBy(...order)
+      .limit(limit);
+    return (offset > 0 ? query.offset(offset) : query) as unknown as Promise<Row[]>;
+  };
+
+  let rows: Row[];
+  if (!cursor && offset > 0) {
+    rows = await select(where, fullOrder(sort, id), size + 1, offset);
+  } else {
+    rows = [];
+    const nullable = sort.field.nullable;
+    if (cursor?.value !== null) {
+      const after = cursor ? afterValue(sort, id, cursor) : undefined;
+      rows = await select(
+        and(where, nullable ? hasValue(sort) : undefined, after),
+        valueOrder(sort, id),
+        size + 1,
+      );
+    }
+    if (nullable && rows.length <= size) {
+      const after = cursor?.value === null ? afterId(sort, id, cursor) : undefined;
+      const none = sort.field.present ? not(sort.field.present) : isNull(sort.field.expr);
+      const order = valueOrder(sort, id).slice(1);
+      rows = rows.concat(await select(and(where, none, after), order, size + 1 - rows.length));
+    }
+  }
+
+  const hasMore = rows.length > size;
+  const visible = hasMore ? rows.slice(0, size) : rows;
+  const last = visible[visible.length - 1];
+  const meta: ListMeta = {
+    page: cursor || paging.kind !== 'offset' ? null : paging.page,
+    pageSize: size,
+    hasMore,
+    nextCursor: hasMore && last ? cursorOf(request, last) : null,
+  };
+  if (request.count) meta.total = await countRows(db, spec.table, where);
+  return { data: visible.map(spec.serialize), meta };
+}
+
+/** `meta.total`: the rows `where` matches, whatever the page. */
+export async function countRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+  const [counted] = await db.select({ total: count() }).from(table).where(where);
+  return counted?.total ?? 0;
+}
+
+function readCursor(request: ListRequest): Cursor {
+  if (request.page !== undefined) throw invalid('page', 'cannot be combined with cursor');
+  if (!request.legacy) return decodeListCursor(request.cursor!, request.print, request.sort);
+  const paging = resolvePaging({ pageSize: request.pageSize, cursor: request.cursor });
+  if (paging.kind !== 'cursor') throw invalid('cursor', 'is not a cursor returned by this API');
+  return { value: paging.after.createdAt, id: paging.after.id };
+}
+
+function cursorOf(request: ListRequest, row: { id: string }): string {
+  const value = request.sort.field.valueOf(row as Record<string, unknown>);
+  if (request.legacy) return encodeCursor({ createdAt: value as string, id: row.id });
+  return encodeListCursor(request.print, value, row.id);
+}

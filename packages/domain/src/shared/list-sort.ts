@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { asc, desc, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { invalid } from './errors.ts';
+import type { ListField } from './list-fields.ts';
+import { isRealDate } from './schemas.ts';
+
+/**
+ * Sorts and keyset cursors of lists (docs/api.md, "Filters, sorts and counts"): `sort=<field>`
+ * ascending, `sort=-<field>` descending, the id breaking ties in the same direction. Rows
+ * without a value (a NULL column, a custom field not set) come last in either direction.
+ */
+export interface ListSort {
+  /** As given, without the sign: `updatedAt`, `data.score`. */
+  name: string;
+  field: ListField;
+  dir: 'asc' | 'desc';
+}
+
+/** Parses `sort`; `fieldOf` resolves a name to a sortable field or throws a 400 naming `sort`. */
+export function parseSort(
+  value: string,
+  fieldOf: (name: string) => ListField | undefined,
+  sortable: string,
+): ListSort {
+  const dir = value.startsWith('-') ? 'desc' : 'asc';
+  const name = dir === 'desc' ? value.slice(1) : value;
+  const field = fieldOf(name);
+  if (!field)
+    throw invalid('sort', `cannot sort by ${name || '(nothing)'}; sort by ${sortable}, or - before one`);
+  return { name, field, dir };
+}
+
+/**
+ * A cursor: the fingerprint of the list's sort and filters, then the last row's sort value and
+ * id, as base64url JSON. A cursor used with another sort or other filters is a 400.
+ */
+export interface Cursor {
+  value: unknown;
+  id: string;
+}
+
+export function fingerprint(parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
+}
+
+export function encodeListCursor(print: string, value: unknown, id: string): string {
+  return Buffer.from(JSON.stringify([print, value, id])).toString('base64url');
+}
+
+export function decodeListCursor(cursor: string, print: string, sort: ListSort): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || typeof parsed[2] !== 'string') {
+    throw invalid('cursor', 'is not a cursor returned by this API');
+  }
+  const [given, value, id] = parsed as [unknown, unknown, string];
+  if (given !== print) {
+    throw invalid('cursor', 'belongs to another sort or other filters; start again without cursor');
+  }
+  if (value === null ? !sort.field.nullable : !fitsKind(sort.field, value)) {
+    throw invalid('cursor', 'is not a cursor returned by this API');
+  }
+  return { value, id };
+}
+
+function fitsKind(field: ListField, value: unknown): boolean {
+  if (field.json) return true;
+  if (typeof value !== 'string') return false;
+  switch (field.kind) {
+    case 'instant':
+      return !Number.isNaN(Date.parse(value));
+    case 'date':
+      return isRealDate(value);
+    case 'number':
+      return /^-?\d+(\.\d+)?$/.test(value);
+    default:
+      return true;
+  }
+}
+
+/** The cursor's sort value as a bound of the same type as the sort expression. */
+function bound(field: ListField, value: unknown): SQL {
+  if (field.json) return sql`${JSON.stringify(value)}::jsonb`;
+  switch (field.kind) {
+    case 'instant':
+      return sql`${value}::timestamptz`;
+    case 'date':
+      return sql`${value}::date`;
+    case 'number':
+      return sql`${value}::numeric`;
+    default:
+      return sql`${value}::text`;
+  }
+}
+
+/**
+ * Rows after the cursor among rows that have a value: a row comparison, which PostgreSQL
+ * turns into an index bound (`(created_at, id) < (…)` starts the scan at the cursor; an OR of
+ * the two comparisons would make it scan from the first row and filter).
+ */
+export function afterValue(sort: ListSort, id: PgColumn, cursor: Cursor): SQL {
+  const sign = sort.dir === 'asc' ? sql`>` : sql`<`;
+  return sql`(${sort.field.expr}, ${id}) ${sign} (${bound(sort.field, cursor.value)}, ${cursor.id}::text)`;
+}
+
+/** Among rows without a value, which are ordered by id alone. */
+export function afterId(sort: ListSort, id: PgColumn, cursor: Cursor): SQL {
+  return sort.dir === 'asc' ? sql`${id} > ${cursor.id}` : sql`${id} < ${cursor.id}`;
+}
+
+/**
+ * ORDER BY among rows that have a value: plain `asc`/`desc`, so that an index on the
+ * expression serves either direction (no NULL is left to place).
+ */
+export function valueOrder(sort: ListSort, id: PgColumn): SQL[] {
+  const by = sort.dir === 'asc' ? asc : desc;
+  return [by(sort.field.expr), by(id)];
+}
+
+/** ORDER BY over all rows at once (offset pages): NULLS LAST in both directions. */
+export function fullOrder(sort: ListSort, id: PgColumn): SQL[] {
+  if (!sort.field.nullable) return valueOrder(sort, id);
+  const by = sort.dir === 'asc' ? sql`asc` : sql`desc`;
+  return [sql`${sort.field.expr} ${by} nulls last`, sort.dir === 'asc' ? asc(id) : desc(id)];
+}
+
+/** True for the rows that have a value for the sort. */
+export function hasValue(sort: ListSort): SQL {
+  return sort.field.present ?? sql`${sort.field.expr} is not null`;
+}
