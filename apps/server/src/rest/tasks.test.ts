@@ -127,7 +127,13 @@ describe('tasks over REST', () => {
   });
 
   it('refuses a bad status or sort (400) and an unknown record filter (404)', async () => {
-    for (const query of ['status=done', 'status=CLOSED', 'sort=priority', 'sort=-', 'sort=dueAt&cursor=garbage']) {
+    for (const query of [
+      'status=done',
+      'status=CLOSED',
+      'sort=priority',
+      'sort=-',
+      'sort=dueAt&cursor=garbage',
+    ]) {
       const res = await app.api(ws.apiKey, 'GET', `/api/v1/tasks?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
