@@ -120,14 +120,17 @@ export async function setWorkflowEnabled(
   enabled: boolean,
   baseUrl: string,
 ) {
-  const current = await loadWorkflow(db, actor, id);
-  const w = schema.workflows;
-  const [row] = await db
-    .update(w)
-    .set({ enabled, updatedAt: sql`now()` })
-    .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
-    .returning();
-  return serializeWorkflow(row!, baseUrl);
+  // Locked, so a delete racing the change is either before it (404) or after it.
+  return db.transaction(async (tx) => {
+    const current = await loadWorkflow(tx, actor, id, { lock: 'update' });
+    const w = schema.workflows;
+    const [row] = await tx
+      .update(w)
+      .set({ enabled, updatedAt: sql`now()` })
+      .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
+      .returning();
+    return serializeWorkflow(row!, baseUrl);
+  });
 }
 
 /**
