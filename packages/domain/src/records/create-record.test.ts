@@ -117,6 +117,25 @@ describe("createRecord with upsert: 'email'", () => {
     expect(await searchTextIn(first.record.id)).toBe('Ada L.\nada@EXAMPLE.com\n123\nEngines');
   });
 
+  it('updates the oldest live record when several of the folder hold the email', async () => {
+    const { actor, peopleFolderId } = await newWorkspace(t.db);
+    const make = (title: string) =>
+      createRecord(t.db, actor, { folderId: peopleFolderId, title, email: 'twice@example.com' });
+    const oldest = await make('First');
+    await make('Second');
+    await make('Third');
+    const upserted = await createRecord(t.db, actor, {
+      folderId: peopleFolderId,
+      title: 'First, updated',
+      email: 'TWICE@example.com',
+      upsert: 'email',
+    });
+    expect(upserted).toMatchObject({
+      created: false,
+      record: { id: oldest.record.id, title: 'First, updated' },
+    });
+  });
+
   it('creates a new record when the only match is in Trash', async () => {
     const { actor, peopleFolderId } = await newWorkspace(t.db);
     const old = await createRecord(t.db, actor, {

@@ -1,6 +1,6 @@
 import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
@@ -107,6 +107,11 @@ async function findLiveByEmail(
   const lockKey = emailLockKey(actor, folderId, email);
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
   const r = schema.records;
+  // Every match, without ORDER BY … LIMIT 1: with one, PostgreSQL walks the folder newest
+  // first hoping to meet the email soon, which for a new email reads the whole folder (9 ms
+  // at 10,000 records, growing with it); this way records_live_email_idx answers in 0.05 ms.
+  // An email is on one live record of a folder unless records were created with it without
+  // upsert, so the matches are few; the oldest is the one upserted.
   const rows = await tx
     .select()
     .from(r)
@@ -118,10 +123,16 @@ async function findLiveByEmail(
         sql`lower(${r.email}) = ${email.toLowerCase()}`,
       ),
     )
-    .orderBy(asc(r.createdAt), asc(r.id))
-    .limit(1)
     .for('update');
-  return rows[0];
+  return rows.reduce<RecordRow | undefined>(
+    (oldest, row) => (oldest && !isOlder(row, oldest) ? oldest : row),
+    undefined,
+  );
+}
+
+function isOlder(a: RecordRow, b: RecordRow): boolean {
+  const at = a.createdAt.getTime() - b.createdAt.getTime();
+  return at < 0 || (at === 0 && a.id < b.id);
 }
 
 const emailLockKey = (actor: Actor, folderId: string, email: string) =>
