@@ -46,8 +46,8 @@ export async function loadRunWithActor(db: Database, runId: string): Promise<Run
   };
 }
 
-/** A template of these parameters reads the context record (`{{ record… }}`). */
-const READS_RECORD = /\{\{\s*record\b/;
+/** A template of these parameters reads the context record (`{{ record… }}` or `[[ record… ]]`). */
+const READS_RECORD = /(?:\{\{|\[\[)\s*record\b/;
 
 /**
  * What the templates of the next step can read: the trigger, the context record, earlier

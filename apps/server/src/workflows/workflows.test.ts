@@ -52,6 +52,32 @@ describe('saving a workflow checks every action', () => {
       'actions.0.text',
     ],
     ['a template with code in it', { type: 'ADD_COMMENT', text: '{{ process.exit() }}' }, 'actions.0.text'],
+    [
+      'a [[ ]] template of an unknown root',
+      { type: 'ADD_COMMENT', text: '[[ secrets.key ]]' },
+      'actions.0.text',
+    ],
+    [
+      'an unbalanced [[ ]] template',
+      { type: 'ADD_COMMENT', text: 'Hi [[ trigger.body.name' },
+      'actions.0.text',
+    ],
+    ['an empty [[ ]] template', { type: 'CREATE_TASK', title: 'Call [[ ]]' }, 'actions.0.title'],
+    [
+      'a [[ ]] template reading a later step',
+      { type: 'ADD_COMMENT', text: '[[ steps.1.output.id ]]' },
+      'actions.0.text',
+    ],
+    [
+      'a [[ ]] template of an unknown root deep in an HTTP body',
+      { type: 'HTTP_REQUEST', url: 'http://127.0.0.1/x', body: { lead: { email: '[[ env.EMAIL ]]' } } },
+      'actions.0.body.lead.email',
+    ],
+    [
+      'a [[ ]] amount naming no value',
+      { type: 'CREATE_DEAL', pipelineId: 'pl_x', amount: '[[ amount ]]' },
+      'actions.0.amount',
+    ],
     ['a CONDITION without its right side', { type: 'CONDITION', left: 1, operator: 'EQUALS' }, 'actions.0'],
     [
       'an HTTP_REQUEST to a private address',
@@ -82,6 +108,31 @@ describe('saving a workflow checks every action', () => {
       expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
     });
   }
+
+  it('names the path and the [[ ]] template in the 400, on create and on update alike', async () => {
+    const bad = [
+      { type: 'ADD_COMMENT', text: 'ok [[ trigger.body.name ]]' },
+      { type: 'ADD_COMMENT', text: 'Deal [[ steps.1.output.id ]], [[ env.KEY ]]' },
+    ];
+    const expected = [
+      {
+        path: 'actions.1.text',
+        message: '[[ steps.1.output.id ]] names step 1, which does not run before this one',
+      },
+      { path: 'actions.1.text', message: '[[ env.KEY ]] must start with trigger, record or steps' },
+    ];
+    const created = await saveWorkflow(bad);
+    expect(created.status).toBe(400);
+    expect(created.body.error.details).toEqual(expected);
+    const good = await saveWorkflow([{ type: 'ADD_COMMENT', text: '[[ trigger.body.name ]]' }]);
+    expect(good.status).toBe(201);
+    const updated = await app.api(ws.apiKey, 'PATCH', `/api/v1/workflows/${good.body.data.id}`, {
+      actions: bad,
+    });
+    expect(updated.status).toBe(400);
+    expect(updated.body.error.details).toEqual(expected);
+    await app.api(ws.apiKey, 'DELETE', `/api/v1/workflows/${good.body.data.id}`);
+  });
 
   it('refuses an empty action list, more than 20 actions and an unknown trigger', async () => {
     expect((await saveWorkflow([])).status).toBe(400);
@@ -139,6 +190,61 @@ describe('workflows over the API, with the worker', () => {
     const history = await app.api(ws.apiKey, 'GET', `/api/v1/workflows/${saved.body.data.id}/runs`);
     expect(history.body.data.map((r: { id: string }) => r.id)).toEqual([runId]);
     expect(history.body.meta).toMatchObject({ page: 1, hasMore: false });
+  });
+
+  it('runs a flow written with [[ ]] templates, mixed with {{ }}, posted to its URL', async () => {
+    const saved = await saveWorkflow([
+      {
+        type: 'CREATE_RECORD',
+        folderId: ws.folderId,
+        title: '[[ trigger.body.name ]]',
+        email: '[[trigger.body.contact.email]]',
+      },
+      { type: 'CREATE_TASK', title: 'Call [[ record.title ]] about {{ trigger.body.items.0.sku }}' },
+      { type: 'CONDITION', left: '[[ trigger.body.score ]]', operator: 'GREATER_THAN', right: 10 },
+      {
+        type: 'HTTP_REQUEST',
+        url: `${receiver.url}/lead-sync`,
+        headers: { 'X-Lead': '[[   steps.0.output.id   ]]' },
+        body: {
+          name: '[[ record.title ]]',
+          score: '[[ trigger.body.score ]]',
+          items: '[[ trigger.body.items ]]',
+          line: '[[ trigger.body.name ]] <{{ record.email }}> scored [[ trigger.body.score ]]',
+          missing: '[[ trigger.body.nothing ]]',
+        },
+      },
+    ]);
+    expect(saved.status, saved.text).toBe(201);
+    expect(saved.body.data.actions[0].title).toBe('[[ trigger.body.name ]]');
+    const items = [{ sku: 'SKU-7', qty: 2 }];
+    const accepted = await fetch(saved.body.data.trigger.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Mary Jackson', contact: { email: 'mj@example.com' }, score: 42, items }),
+    });
+    expect(accepted.status).toBe(200);
+    const { runId } = (await accepted.json()) as { runId: string };
+    const run = await finishedRun(runId);
+    expect(run.status, run.error).toBe('SUCCEEDED');
+    const recordId = run.steps[0].output.id;
+    expect(run.steps[0].input).toMatchObject({ title: 'Mary Jackson', email: 'mj@example.com' });
+    expect(run.steps[2].output).toEqual({ passed: true });
+
+    const record = await app.api(ws.apiKey, 'GET', `/api/v1/records/${recordId}`);
+    expect(record.body.data).toMatchObject({ title: 'Mary Jackson', email: 'mj@example.com' });
+    const tasks = await app.api(ws.apiKey, 'GET', `/api/v1/tasks?recordId=${recordId}`);
+    expect(tasks.body.data.map((t: { title: string }) => t.title)).toEqual(['Call Mary Jackson about SKU-7']);
+    const sent = receiver.requests.filter((r) => r.path === '/lead-sync');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.headers['x-lead']).toBe(recordId);
+    expect(JSON.parse(sent[0]!.body.toString())).toEqual({
+      name: 'Mary Jackson',
+      score: 42,
+      items,
+      line: 'Mary Jackson <mj@example.com> scored 42',
+      missing: null,
+    });
   });
 
   it('runs a workflow on an event kind, and the tRPC surface shows the same runs as REST', async () => {

@@ -35,7 +35,7 @@ export const conditionOperators = [
 ] as const;
 export const httpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-const TEMPLATE_HINT = 'or a {{ template }}';
+const TEMPLATE_HINT = 'or a template ({{ … }} or [[ … ]])';
 
 /** An id or any text; may hold templates. Its target is checked when the step runs. */
 const ref = (description: string) =>
@@ -105,7 +105,7 @@ const assignOwner = z
 const moveDealStage = z
   .strictObject({
     type: z.literal('MOVE_DEAL_STAGE'),
-    dealId: ref('The deal (deal_…), e.g. {{ steps.2.output.id }}'),
+    dealId: ref('The deal (deal_…), e.g. {{ steps.2.output.id }} or [[ steps.2.output.id ]]'),
     stageId: ref('A stage of the deal’s pipeline (st_…)'),
   })
   .meta({ id: 'MoveDealStageAction', description: 'Moves a deal to a stage (fires deal.stage_changed).' });
@@ -190,7 +190,9 @@ const httpRequest = z
 const condition = z
   .strictObject({
     type: z.literal('CONDITION'),
-    left: z.unknown().meta({ description: 'A value or a template, e.g. {{ trigger.body.country }}' }),
+    left: z.unknown().meta({
+      description: 'A value or a template, e.g. {{ trigger.body.country }} or [[ trigger.body.country ]]',
+    }),
     operator: z.enum(conditionOperators),
     right: z.unknown().optional(),
   })
@@ -255,7 +257,7 @@ const actions = z
   })
   .meta({
     description:
-      'Run in order. Each is `{ type, ...parameters }`; string parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}` and `{{ steps.<index>.output.* }}` templates.',
+      'Run in order. Each is `{ type, ...parameters }`; string parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}` and `{{ steps.<index>.output.* }}` templates, or the same written `[[ trigger.body.* ]]`, which n8n, Make and Zapier leave alone.',
   });
 
 const trigger = z

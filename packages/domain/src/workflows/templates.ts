@@ -1,13 +1,33 @@
 /**
- * `{{ … }}` templates in workflow actions (contract §7). A template names a value by path —
- * `trigger.body.email`, `trigger.recordId`, `record.title`, `record.data.company`,
+ * Templates in workflow actions (docs/workflows.md, "Templates"). A template names a value by
+ * path — `trigger.body.email`, `trigger.recordId`, `record.title`, `record.data.company`,
  * `steps.0.output.id` — and nothing else: there are no expressions, filters or calls, so a
  * template never runs code. Paths are checked when the workflow is saved and read at run time.
+ *
+ * Two spellings mean the same: `{{ path }}` and `[[ path ]]`. The second exists because n8n,
+ * Make and Zapier evaluate `{{ }}` themselves, so an automation built in one of them and sent
+ * to the API would arrive with its templates already filled in (usually with nothing).
  */
 
-const TEMPLATE = /\{\{([^{}]*)\}\}/g;
+/** Either spelling: group 1 is the path inside `{{ }}`, group 2 the path inside `[[ ]]`. */
+const TEMPLATE = /\{\{([^{}]*)\}\}|\[\[([^[\]]*)\]\]/g;
+const WHOLE = /^(?:\{\{([^{}]*)\}\}|\[\[([^[\]]*)\]\])$/;
 const SEGMENT = /^[A-Za-z0-9_$-]+$/;
 const ROOTS = ['trigger', 'record', 'steps'] as const;
+
+interface Syntax {
+  open: string;
+  close: string;
+}
+const CURLY: Syntax = { open: '{{', close: '}}' };
+const SQUARE: Syntax = { open: '[[', close: ']]' };
+
+/** The path and spelling of one match of TEMPLATE or WHOLE. */
+function matched(curly: string | undefined, square: string | undefined): { path: string; syntax: Syntax } {
+  return curly !== undefined
+    ? { path: curly.trim(), syntax: CURLY }
+    : { path: (square ?? '').trim(), syntax: SQUARE };
+}
 
 /** What templates can read while a run executes. */
 export interface TemplateScope {
@@ -20,40 +40,54 @@ export interface TemplateScope {
 
 /**
  * The problems of the templates in `text`, for an action at `stepIndex` (so `steps.<n>` may
- * only name an earlier step). Empty when the text is fine.
+ * only name an earlier step). Empty when the text is fine. As with `{{ }}`, a `[[` or `]]`
+ * that is not part of a template is a problem: neither pair can be written as literal text.
  */
 export function templateProblems(text: string, stepIndex: number): string[] {
   const problems: string[] = [];
-  const stripped = text.replace(TEMPLATE, (_match, inner: string) => {
-    const problem = pathProblem(inner.trim(), stepIndex);
+  const stripped = text.replace(TEMPLATE, (_match, curly?: string, square?: string) => {
+    const { path, syntax } = matched(curly, square);
+    const problem = pathProblem(path, stepIndex, syntax);
     if (problem) problems.push(problem);
     return '';
   });
-  if (stripped.includes('{{') || stripped.includes('}}')) {
-    problems.push('has an unbalanced {{ or }}');
+  for (const { open, close } of [CURLY, SQUARE]) {
+    if (stripped.includes(open) || stripped.includes(close)) {
+      problems.push(`has an unbalanced ${open} or ${close}`);
+    }
   }
   return problems;
 }
 
-function pathProblem(path: string, stepIndex: number): string | null {
-  if (path === '') return 'has an empty {{ }}';
+function pathProblem(path: string, stepIndex: number, { open, close }: Syntax): string | null {
+  if (path === '') return `has an empty ${open} ${close}`;
+  const shown = `${open} ${path} ${close}`;
   const segments = path.split('.');
   const root = segments[0]!;
   if (!(ROOTS as readonly string[]).includes(root)) {
-    return `{{ ${path} }} must start with trigger, record or steps`;
+    return `${shown} must start with trigger, record or steps`;
   }
   if (segments.some((s) => !SEGMENT.test(s))) {
-    return `{{ ${path} }} is not a path of names and numbers separated by dots`;
+    return `${shown} is not a path of names and numbers separated by dots`;
   }
   if (root === 'steps') {
     const n = segments[1];
     if (n === undefined || !/^\d+$/.test(n))
-      return `{{ ${path} }} must name a step by its number: steps.0.output…`;
-    if (Number(n) >= stepIndex) return `{{ ${path} }} names step ${n}, which does not run before this one`;
-    if (segments.length > 2 && segments[2] !== 'output')
-      return `{{ ${path} }}: a step offers only its output`;
+      return `${shown} must name a step by its number: steps.0.output…`;
+    if (Number(n) >= stepIndex) return `${shown} names step ${n}, which does not run before this one`;
+    if (segments.length > 2 && segments[2] !== 'output') return `${shown}: a step offers only its output`;
   }
   return null;
+}
+
+/**
+ * True when `path` can be read at run time: a known root and names and numbers. Everything a
+ * saved workflow holds is; a `[[ … ]]` that is not (text saved before `[[ ]]` was a template)
+ * is left as written when the step runs.
+ */
+function readable(path: string): boolean {
+  const segments = path.split('.');
+  return (ROOTS as readonly string[]).includes(segments[0]!) && segments.every((s) => SEGMENT.test(s));
 }
 
 /** Every template problem found in the strings of `value` (deeply), with the path of each. */
@@ -76,7 +110,7 @@ export function collectTemplateProblems(
   }
 }
 
-/** True when the string holds at least one template. */
+/** True when the string holds at least one template, in either spelling. */
 export function hasTemplate(text: string): boolean {
   TEMPLATE.lastIndex = 0;
   return TEMPLATE.test(text);
@@ -107,15 +141,20 @@ function asText(value: unknown): string {
 /**
  * Renders one string. A string that is exactly one template gives the value itself (a
  * number stays a number, a missing value is null); otherwise each template is replaced by
- * its value as text (missing → empty).
+ * its value as text (missing → empty). Both spellings render alike.
  */
 export function renderString(text: string, scope: TemplateScope): unknown {
-  const whole = /^\{\{([^{}]*)\}\}$/.exec(text);
+  const whole = WHOLE.exec(text);
   if (whole) {
-    const value = lookup(scope, whole[1]!.trim());
+    const { path } = matched(whole[1], whole[2]);
+    if (!readable(path)) return text;
+    const value = lookup(scope, path);
     return value === undefined ? null : value;
   }
-  return text.replace(TEMPLATE, (_match, inner: string) => asText(lookup(scope, inner.trim())));
+  return text.replace(TEMPLATE, (match, curly?: string, square?: string) => {
+    const { path } = matched(curly, square);
+    return readable(path) ? asText(lookup(scope, path)) : match;
+  });
 }
 
 /** Renders every string inside `value` (objects and arrays deeply); other values stay. */

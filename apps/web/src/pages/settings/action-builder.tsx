@@ -3,7 +3,8 @@ import { Field, SelectField } from '../../lib/components.tsx';
 
 /**
  * Builds a workflow's actions with forms: one descriptor per parameter of each action type
- * (contract §7), so nobody types JSON. String parameters may hold `{{ … }}` templates.
+ * (docs/workflows.md, "Actions"), so nobody types JSON. String parameters may hold `{{ … }}` or
+ * `[[ … ]]` templates (docs/workflows.md, "Templates").
  */
 export const ACTION_TYPES = [
   'CREATE_RECORD',
@@ -53,7 +54,7 @@ interface Param {
   value?: string;
 }
 
-const TEMPLATE = 'May use templates such as {{ trigger.body.email }}';
+const TEMPLATE = 'May use templates such as {{ trigger.body.email }} or [[ trigger.body.email ]]';
 
 const PARAMS: Record<ActionType, Param[]> = {
   CREATE_RECORD: [
@@ -77,7 +78,13 @@ const PARAMS: Record<ActionType, Param[]> = {
   ],
   ASSIGN_OWNER: [{ name: 'ownerId', label: 'Owner', kind: 'member', required: true }],
   MOVE_DEAL_STAGE: [
-    { name: 'dealId', label: 'Deal id', kind: 'text', required: true, hint: 'e.g. {{ steps.1.output.id }}' },
+    {
+      name: 'dealId',
+      label: 'Deal id',
+      kind: 'text',
+      required: true,
+      hint: 'e.g. {{ steps.1.output.id }} or [[ steps.1.output.id ]]',
+    },
     { name: 'stageId', label: 'Stage', kind: 'stage', required: true },
   ],
   CREATE_DEAL: [
@@ -101,7 +108,13 @@ const PARAMS: Record<ActionType, Param[]> = {
     { name: 'body', label: 'JSON body fields', kind: 'pairs', hint: 'Key and value (not with GET)' },
   ],
   CONDITION: [
-    { name: 'left', label: 'Value', kind: 'text', required: true, hint: 'e.g. {{ trigger.body.country }}' },
+    {
+      name: 'left',
+      label: 'Value',
+      kind: 'text',
+      required: true,
+      hint: 'e.g. {{ trigger.body.country }} or [[ trigger.body.country ]]',
+    },
     {
       name: 'operator',
       label: 'Operator',
