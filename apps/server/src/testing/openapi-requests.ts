@@ -351,6 +351,13 @@ successWalks.workflows = async (send, ws, app) => {
   await send('GET', '/workflows', 200, { query: { pageSize: '10' } });
   await send('GET', '/workflows/{id}', 200, { params: { id } });
   await send('PATCH', '/workflows/{id}', 200, { params: { id }, body: { name: `Renamed ${unique()}` } });
+  // An empty value where a template was: saved, with a warning in meta (docs/workflows.md).
+  const warned = await send('PATCH', '/workflows/{id}', 200, {
+    params: { id },
+    body: { actions: [{ type: 'CREATE_RECORD', folderId: ws.folderId, title: 'undefined' }] },
+  });
+  expect(warned.body.meta.warnings).toEqual([{ path: 'actions.0.title', message: expect.any(String) }]);
+  await send('PATCH', '/workflows/{id}', 200, { params: { id }, body: { actions: body.actions } });
   await send('POST', '/workflows/{id}/disable', 200, { params: { id } });
   await send('POST', '/workflows/{id}/enable', 200, { params: { id } });
   const rotated = await send('POST', '/workflows/{id}/rotate-secret', 200, { params: { id } });

@@ -6,3 +6,4 @@ export * from './schemas.ts';
 export * from './serialize.ts';
 export * from './start-event-workflows.ts';
 export * from './templates.ts';
+export * from './warnings.ts';

@@ -343,6 +343,35 @@ export const workflowWithSecretOutput = workflowOutput
   })
   .meta({ id: 'WorkflowWithSecret' });
 
+/** One warning of a save (docs/workflows.md, "Warnings on save"). */
+export const workflowWarningOutput = z
+  .object({
+    path: z.string().meta({ example: 'actions.2.body.email' }),
+    message: z.string().meta({
+      example:
+        'is empty: was a {{ }} template here filled in by the tool that sent the automation? Write it as [[ … ]]',
+    }),
+  })
+  .meta({ id: 'WorkflowWarning' });
+
+/**
+ * The answer of a create or an update: the workflow, and `meta.warnings` (always present,
+ * empty when nothing looks wrong).
+ */
+export const savedWorkflowOutput = z
+  .object({
+    data: workflowWithSecretOutput,
+    meta: z
+      .object({
+        warnings: z.array(workflowWarningOutput).meta({
+          description:
+            'Action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending: "", "undefined", "null", "[object Object]" where a value is expected. The workflow is saved as given; empty when nothing looks wrong.',
+        }),
+      })
+      .meta({ id: 'WorkflowSaveMeta' }),
+  })
+  .meta({ id: 'WorkflowSaveAnswer' });
+
 export const runStepOutput = z
   .object({
     index: z.number().int(),

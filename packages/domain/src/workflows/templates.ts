@@ -110,6 +110,11 @@ export function collectTemplateProblems(
   }
 }
 
+/** The text with each template, in either spelling, replaced by a space. */
+export function withoutTemplates(text: string): string {
+  return text.replace(TEMPLATE, ' ');
+}
+
 /** True when the string holds at least one template, in either spelling. */
 export function hasTemplate(text: string): boolean {
   TEMPLATE.lastIndex = 0;

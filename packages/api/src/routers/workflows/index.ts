@@ -12,11 +12,13 @@ import {
   listEnvelope,
   rotateWorkflowSecret,
   runOutput,
+  savedWorkflowOutput,
   setWorkflowEnabled,
   updateWorkflow,
   updateWorkflowInput,
   workflowIdInput,
   workflowOutput,
+  workflowWarnings,
   workflowWithSecretOutput,
 } from '@crm/domain';
 import type { ApiContext } from '../../context.ts';
@@ -30,6 +32,23 @@ const saveOptions = (ctx: ApiContext) => ({
   baseUrl: ctx.services.baseUrl,
   checkOutboundUrl: (url: string) => ctx.services.checkOutboundUrl(url),
 });
+
+/**
+ * A saved workflow with the warnings of the actions it now holds (docs/workflows.md,
+ * "Warnings on save"): the status and `data` are what they would be without them. The
+ * actions given are read in the order they were sent; an update without actions is warned
+ * about the actions it kept.
+ */
+const saved = <T extends { actions: Record<string, unknown>[] }>(
+  data: T,
+  given: Record<string, unknown>[] | undefined,
+) => ({
+  data,
+  meta: { warnings: workflowWarnings(given ?? data.actions) },
+});
+
+const WARNINGS_NOTE =
+  ' The answer\'s `meta.warnings` lists action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending — "", "undefined", "null" where a value is expected — each `{ path, message }`; it is empty when nothing looks wrong, and the workflow is saved either way.';
 
 export const workflowsRouter = router({
   list: manageProcedure
@@ -59,15 +78,16 @@ export const workflowsRouter = router({
         tags,
         summary: 'Create a workflow',
         description:
-          'A trigger (INCOMING_WEBHOOK, whose `trigger.url` is the address to POST to, or an event kind) and up to 20 actions, each `{ type, ...parameters }`, checked now: a bad parameter or template is a 400 naming it. With `requireSignature: true` the answer carries the `secret`, shown only here and on rotation.',
+          'A trigger (INCOMING_WEBHOOK, whose `trigger.url` is the address to POST to, or an event kind) and up to 20 actions, each `{ type, ...parameters }`, checked now: a bad parameter or template is a 400 naming it. With `requireSignature: true` the answer carries the `secret`, shown only here and on rotation.' +
+          WARNINGS_NOTE,
       },
       successStatus: 201,
     })
     .input(createWorkflowInput)
-    .output(withSecret)
-    .mutation(async ({ ctx, input }) => ({
-      data: await createWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)),
-    })),
+    .output(savedWorkflowOutput)
+    .mutation(async ({ ctx, input }) =>
+      saved(await createWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)), input.actions),
+    ),
 
   update: manageProcedure
     .meta({
@@ -77,15 +97,16 @@ export const workflowsRouter = router({
         tags,
         summary: 'Update a workflow',
         description:
-          'Fields not given stay; `actions` replaces the list. Runs already queued keep the actions they started with. `secret` is set only when `requireSignature: true` created one.',
+          'Fields not given stay; `actions` replaces the list. Runs already queued keep the actions they started with. `secret` is set only when `requireSignature: true` created one.' +
+          WARNINGS_NOTE,
       },
       errors: [404],
     })
     .input(updateWorkflowInput)
-    .output(withSecret)
-    .mutation(async ({ ctx, input }) => ({
-      data: await updateWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)),
-    })),
+    .output(savedWorkflowOutput)
+    .mutation(async ({ ctx, input }) =>
+      saved(await updateWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)), input.actions),
+    ),
 
   enable: manageProcedure
     .meta({
