@@ -13,6 +13,7 @@ import { sendError } from './http/send-error.ts';
 import type { AppState } from './http/state.ts';
 import { DEFAULT_WEB_DIR, webApp } from './http/web-app.ts';
 import type { Logger } from './logger.ts';
+import { type CorsPolicy, compressKoaResponses, readCorsOrigins } from './rest/http-conventions.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 import { TRIGGER_PATH, triggerEndpoint, triggerErrorBody } from './workflows/trigger-endpoint.ts';
 
@@ -38,6 +39,8 @@ export interface AppDeps {
   router?: AppRouter;
   /** The built web app (default apps/web/dist); its pages are served for browser navigations. */
   webDir?: string;
+  /** Origins allowed to call /api/v1 from a browser (CORS_ORIGINS); none by default. */
+  cors?: CorsPolicy;
 }
 
 const GET_ONLY = new Set(['/healthz', '/readyz', `${REST_PREFIX}/openapi.json`]);
@@ -65,9 +68,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   // /api/v1 requests (nearly all of them) go straight to the REST layer, which has its own
   // route table; what it does not serve (the OpenAPI document) falls through to the router.
-  const rest = restApi(router, gate);
+  const rest = restApi(router, gate, {
+    cors: deps.cors ?? readCorsOrigins(undefined),
+    ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
+  });
   const restPrefix = `${REST_PREFIX}/`;
-  app.use((ctx, next) => (ctx.path.startsWith(restPrefix) ? rest(ctx, next) : next()));
+  const compress = compressKoaResponses();
+  app.use((ctx, next) => (ctx.path.startsWith(restPrefix) ? compress(ctx, () => rest(ctx, next)) : next()));
 
   let openApiJson: string | undefined;
   const routes = new Router<AppState>();

@@ -1,5 +1,6 @@
 import { parseSecretKey } from '@crm/domain';
 import { z } from 'zod';
+import { readCorsOrigins } from './rest/http-conventions.ts';
 
 const isKey = (text: string) => {
   try {
@@ -30,6 +31,24 @@ const envSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * Origins (`https://app.example.com`, comma-separated) whose browser scripts may call
+   * /api/v1 with a key, or `*` for any; unset: none (docs/api.md, "HTTP conventions").
+   */
+  CORS_ORIGINS: z
+    .string()
+    .refine(
+      (value) => {
+        try {
+          readCorsOrigins(value);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: 'list origins such as https://app.example.com, separated by commas, or *' },
+    )
+    .optional(),
   /** URL clients reach the service at; used in the OpenAPI document and trigger URLs. */
   PUBLIC_URL: z.string().url().optional(),
   /** The built web app to serve (default apps/web/dist of this checkout). */

@@ -329,6 +329,73 @@ describe('real responses conform to the document', () => {
     expect(replayed.body).toEqual(created.body);
   });
 
+  it('a current ETag in If-None-Match is a documented 304, a stale If-Match a documented 412, on every single resource', async () => {
+    const ws = await app.createWorkspace();
+    const send = sender(ws.apiKey);
+    const made = async (path: string, body: unknown) => (await send('POST', path, 201, { body })).body.data;
+    const folder = await made('/folders', {
+      name: `If-Match ${unique()}`,
+      fields: [{ key: 'k', label: 'K', type: 'TEXT' }],
+    });
+    const pipeline = await made('/pipelines', { name: `If-Match ${unique()}`, stages: ['A', 'B'] });
+    const ids: Record<string, string> = {
+      folders: folder.id,
+      key: 'k',
+      pipelines: pipeline.id,
+      stageId: pipeline.stages[1].id,
+      records: (await made('/records', { folderId: folder.id, title: 'R' })).id,
+      deals: (await made('/deals', { pipelineId: pipeline.id, title: 'D' })).id,
+      tasks: (await made('/tasks', { title: 'T' })).id,
+      webhooks: (await made('/webhooks', { url: 'http://127.0.0.1:1/hook', events: ['*'] })).id,
+      workflows: (
+        await made('/workflows', {
+          name: 'W',
+          trigger: { type: 'INCOMING_WEBHOOK' },
+          actions: [{ type: 'CREATE_RECORD', folderId: folder.id, title: 'x' }],
+        })
+      ).id,
+    };
+    const workflow = await send('GET', '/workflows/{id}', 200, { params: { id: ids.workflows! } });
+    const triggered = await fetch(workflow.body.data.trigger.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    ids.runs = ((await triggered.json()) as { runId: string }).runId;
+    const paramsOf = (path: string) => {
+      const segments = path.split('/');
+      return Object.fromEntries(
+        segments.flatMap((segment, i) => {
+          const name = /^\{(\w+)\}$/.exec(segment)?.[1];
+          if (!name) return [];
+          return [[name, name === 'id' ? ids[segments[i - 1]!]! : ids[name]!]];
+        }),
+      );
+    };
+    // A single resource: its ETag in If-None-Match is a 304.
+    const singles = v.operations.filter((o) => o.method === 'GET' && o.path.endsWith('}'));
+    expect(singles.length).toBeGreaterThanOrEqual(8);
+    for (const { path } of singles) {
+      const params = paramsOf(path);
+      const current = await call(ws.apiKey, 'GET', path, 200, { params });
+      const etag = current.headers.get('etag')!;
+      await call(ws.apiKey, 'GET', path, 304, { params, headers: { 'If-None-Match': etag } });
+    }
+    const conditional = v.operations.filter(
+      (o) => (o.method === 'PATCH' || o.method === 'DELETE') && !o.path.endsWith('/batch'),
+    );
+    expect(conditional.length).toBeGreaterThan(10);
+    for (const { method, path } of conditional) {
+      const params = paramsOf(path);
+      const res = await call(ws.apiKey, method, path, 412, {
+        params,
+        headers: { 'If-Match': '"stale"' },
+        ...(method === 'PATCH' ? { body: {} } : {}),
+      });
+      expect(res.body.error.code).toBe('PRECONDITION_FAILED');
+    }
+  });
+
   it('over the workspace rate limit every operation answers a documented 429 with Retry-After', async () => {
     const ws: TestWorkspace = await app.createWorkspace({ rateLimitPerMinute: 2 });
     let res = await app.api(ws.apiKey, 'GET', `${PREFIX}/folders`);

@@ -17,6 +17,7 @@ import { answerClientErrors } from './http/client-error.ts';
 import { trackRequests } from './http/in-flight.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { apiServices, outboundSettings } from './outbound.ts';
+import { readCorsOrigins } from './rest/http-conventions.ts';
 import { startWorker, type Worker } from './worker/start-worker.ts';
 
 export const VERSION = '0.1.0';
@@ -102,6 +103,7 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
       tracker,
       logger,
       publicUrl: env.PUBLIC_URL ?? '',
+      cors: readCorsOrigins(env.CORS_ORIGINS),
       version: VERSION,
       trustProxy: env.TRUST_PROXY === 'true',
       signInLimits: {

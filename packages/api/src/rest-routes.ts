@@ -4,6 +4,8 @@ import type { ApiMeta } from './trpc.ts';
 
 export interface RestRoute {
   method: string;
+  /** The procedure serving it, as tRPC names it (`records.get`). */
+  procedure: string;
   /** Path below /api/v1 with `{param}` placeholders. */
   path: string;
   pattern: RegExp;
@@ -25,7 +27,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
   const routes: RestRoute[] = [];
   forEachOpenApiProcedure(
     (router as { _def: { procedures: Record<string, never> } })._def.procedures,
-    ({ meta }) => {
+    ({ meta, path: procedure }) => {
       const m = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
       const path = m.openapi.path.replace(/\/$/, '');
       const source = path
@@ -36,6 +38,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
         .join('/');
       routes.push({
         method: m.openapi.method,
+        procedure,
         path,
         pattern: new RegExp(`^${source}/?$`, 'i'),
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!),
@@ -71,4 +74,41 @@ export function matchRestRoute(routes: RestRoute[], method: string, path: string
   const route = onPath.find((r) => r.method === method);
   if (route) return { kind: 'found', route };
   return { kind: 'wrong-method', allow: [...new Set(onPath.map((r) => r.method))] };
+}
+
+/**
+ * The GET of a single resource whose representation a PATCH or DELETE changes, for
+ * `If-Match` (docs/api.md, "HTTP conventions"): the GET of the same path, or else of the
+ * nearest enclosing resource (a folder's field is part of the folder:
+ * `/folders/{id}/fields/{key}` is judged by `GET /folders/{id}`). Undefined for a batch, which
+ * changes many resources.
+ */
+export function conditionalTwin(routes: RestRoute[], route: RestRoute): RestRoute | undefined {
+  const segments = route.path.split('/');
+  for (let end = segments.length; end > 1; end--) {
+    const path = segments.slice(0, end).join('/');
+    const twin = routes.find((r) => r.method === 'GET' && r.path === path && path.endsWith('}'));
+    if (twin) return twin;
+  }
+  return undefined;
+}
+
+/** The values of a route's `{param}` segments in a request path. */
+export function pathParamsOf(route: RestRoute, path: string): Record<string, string> {
+  const template = route.path.split('/');
+  const given = path.replace(/\/$/, '').split('/');
+  const params: Record<string, string> = {};
+  template.forEach((segment, i) => {
+    const name = /^\{(\w+)\}$/.exec(segment)?.[1];
+    if (name && given[i] !== undefined) params[name] = decodeSegment(given[i]!);
+  });
+  return params;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -45,7 +45,7 @@ describe('HTTP basics', () => {
   it('answers a known path with the wrong method with 405 and Allow', async () => {
     const res = await app.api(ws.apiKey, 'PUT', '/api/v1/records/rec_x', { title: 'x' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, PATCH, DELETE');
+    expect(res.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE, OPTIONS');
     expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
     const health = await app.api(null, 'POST', '/healthz');
     expect(health.status).toBe(405);

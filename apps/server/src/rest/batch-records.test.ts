@@ -365,7 +365,7 @@ describe('PATCH /records/batch and POST /records/batch/trash', () => {
     expect(patch.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['items', 'title']);
     const get = await batch('GET', '/records/batch', undefined);
     expect(get.status).toBe(405);
-    expect(get.headers.get('allow')).toBe('POST, PATCH');
+    expect(get.headers.get('allow')).toBe('POST, PATCH, OPTIONS');
     expect((await batch('DELETE', '/records/batch/trash', undefined)).status).toBe(405);
   });
 });

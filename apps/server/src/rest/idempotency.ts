@@ -2,16 +2,14 @@ import type { Database } from '@crm/db';
 import { type Actor, assertIdempotencyKey, beginIdempotentWork, requestFingerprint } from '@crm/domain';
 import type { ParameterizedContext } from 'koa';
 import type { AppState } from '../http/state.ts';
+import type { RequestWork } from './request-transaction.ts';
 
-/** An idempotent request under way: its work runs on `db`; `finish` commits it with the response. */
-export interface IdempotentRequest {
-  db: Database;
-  /**
-   * Called once with the final response: a status below 500 commits the work and stores the
-   * response under the key; a 5xx rolls the work back. Rejects when the commit fails.
-   */
-  finish(status: number, body: string): Promise<void>;
-}
+/**
+ * An idempotent request under way: its work runs on `db`; `finish` is called once with the
+ * final response: a status below 500 commits the work and stores the response under the key;
+ * a 5xx rolls the work back. Rejects when the commit fails.
+ */
+export type IdempotentRequest = RequestWork;
 
 /**
  * `Idempotency-Key` on POST and PATCH (docs/api.md, "Idempotency-Key"). Returns null
@@ -26,12 +24,13 @@ export async function beginIdempotent(
   actor: Actor,
   routePath: string,
   body: unknown,
+  isolationLevel?: 'repeatable read',
 ): Promise<null | 'answered' | IdempotentRequest> {
   const key = ctx.get('Idempotency-Key');
   if (!key) return null;
   assertIdempotencyKey(key);
   const fingerprint = requestFingerprint(ctx.method, ctx.path, { route: routePath, body });
-  const work = await beginIdempotentWork(db, actor.workspaceId, key, fingerprint);
+  const work = await beginIdempotentWork(db, actor.workspaceId, key, fingerprint, isolationLevel);
   if (work.kind === 'replay') {
     ctx.status = work.status;
     for (const [name, value] of Object.entries(work.headers)) ctx.set(name, value);

@@ -4,20 +4,35 @@ import {
   type AppRouter,
   assertStorableInput,
   collectRestRoutes,
+  conditionalTwin,
   createApiContext,
   type ErrorResponse,
   matchRestRoute,
+  pathParamsOf,
+  type RestRoute,
   toErrorResponse,
 } from '@crm/api';
-import { DomainError } from '@crm/domain';
+import { DomainError, sqlStateOf } from '@crm/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { type GateDeps, passGate } from '../http/gate.ts';
 import { logFailure, sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
-import { beginIdempotent, type IdempotentRequest } from './idempotency.ts';
+import {
+  allowList,
+  answerOptions,
+  applyCors,
+  type CorsPolicy,
+  encodeBody,
+  entityTag,
+  ifMatch,
+  nextLink,
+  noneMatch,
+} from './http-conventions.ts';
+import { beginIdempotent } from './idempotency.ts';
 import { nestBracketKeys } from './query-string.ts';
 import { readJsonBody } from './read-body.ts';
+import { beginRequestTransaction, type RequestWork } from './request-transaction.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -28,6 +43,25 @@ const apiContexts = new WeakMap<IncomingMessage, ApiContext>();
 const failures = new WeakMap<ApiContext, ErrorResponse>();
 /** The request's logger (its lines carry the requestId), for failures the adapter reports. */
 const requestLogs = new WeakMap<ApiContext, AppState['log']>();
+/** What the conventions need of a request while the adapter answers it. */
+interface RequestFacts {
+  ctx: ParameterizedContext<AppState>;
+  route: RestRoute;
+  /** A PATCH or DELETE with If-Match: a serialization failure means the resource changed. */
+  conditional: boolean;
+  /** Set by responseMeta on a GET of a single resource: the body gets an ETag. */
+  tagged: boolean;
+  /** The request's URL as the client sent it (before the adapter's path is cut out of it), for `Link`. */
+  base: string;
+  path: string;
+}
+const requestFacts = new WeakMap<ApiContext, RequestFacts>();
+
+export interface RestOptions {
+  cors: CorsPolicy;
+  /** The URL clients reach the service at, for `Link`; the request's own origin when empty. */
+  publicUrl?: string;
+}
 
 /**
  * Serves /api/v1 from the tRPC routers through trpc-to-openapi. Before the adapter runs this
@@ -35,20 +69,34 @@ const requestLogs = new WeakMap<ApiContext, AppState['log']>();
  * and reads the JSON body itself (413/415/400): the adapter takes a body already on
  * `req.body`. The adapter's own error body is replaced with the contract's (§2).
  */
-export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState> {
+export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions): Middleware<AppState> {
   const { db } = gate;
   const routes = collectRestRoutes(router);
+  const publicUrl = options.publicUrl?.replace(/\/$/, '');
   const handler = createOpenApiNodeHttpHandler({
     router,
     maxBodySize: 1024 * 1024,
     createContext: ({ req }: { req: IncomingMessage }) => apiContexts.get(req)!,
-    responseMeta: ({ ctx, errors }: { ctx?: ApiContext; errors: unknown[] }) => {
+    responseMeta: ({ ctx, errors, data }: { ctx?: ApiContext; errors: unknown[]; data?: unknown[] }) => {
       if (errors.length > 0) {
-        const response = toErrorResponse(errors[0], ctx?.requestId ?? '');
+        const response = toErrorResponse(asConditionFailure(ctx, errors[0]), ctx?.requestId ?? '');
         if (ctx) failures.set(ctx, response);
         return { status: response.status, headers: response.headers };
       }
-      return { status: ctx?.response.status ?? 200, headers: ctx?.response.headers ?? {} };
+      const headers = { ...(ctx?.response.headers ?? {}) };
+      const facts = ctx && requestFacts.get(ctx);
+      const body = data?.[0] as { data?: unknown; meta?: { nextCursor?: unknown } } | undefined;
+      if (facts && facts.route.method === 'GET' && body) {
+        if (Array.isArray(body.data)) {
+          const next = body.meta?.nextCursor;
+          if (typeof next === 'string' && next !== '') {
+            headers.Link = nextLink(facts.base, facts.path, facts.ctx.querystring, next);
+          }
+        } else if (facts.route.path.endsWith('}')) {
+          facts.tagged = true;
+        }
+      }
+      return { status: ctx?.response.status ?? 200, headers };
     },
     // Called with every error the adapter answers, also those before createContext (when
     // responseMeta has no ctx): the contract body is kept for captureResponse, and a 5xx
@@ -56,7 +104,7 @@ export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
     onError: ({ error, req }: { error: unknown; req: IncomingMessage }) => {
       const apiContext = apiContexts.get(req);
       if (!apiContext) return;
-      const response = toErrorResponse(error, apiContext.requestId);
+      const response = toErrorResponse(asConditionFailure(apiContext, error), apiContext.requestId);
       failures.set(apiContext, response);
       const log = requestLogs.get(apiContext);
       if (log) logFailure(log, error, response.status, response.body.error.code);
@@ -65,24 +113,39 @@ export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
 
   return async (ctx, next) => {
     const path = ctx.path.slice(REST_PREFIX.length) || '/';
-    if (path === '/openapi.json') return next();
-    const match = matchRestRoute(routes, ctx.method, path);
+    applyCors(ctx, options.cors);
+    if (path === '/openapi.json') {
+      if (ctx.method === 'OPTIONS') return answerOptions(ctx, options.cors, allowList(['GET']));
+      return next();
+    }
+    // HEAD is answered as GET without its body (Node leaves the body of a HEAD out).
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    const match = matchRestRoute(routes, method, path);
     if (match.kind === 'none')
       return sendError(ctx, new DomainError('NOT_FOUND', `No endpoint ${ctx.method} ${ctx.path}`));
     if (match.kind === 'wrong-method') {
-      ctx.set('Allow', match.allow.join(', '));
+      const allow = allowList(match.allow);
+      if (method === 'OPTIONS') return answerOptions(ctx, options.cors, allow);
+      ctx.set('Allow', allow.join(', '));
       return sendError(
         ctx,
         new DomainError(
           'METHOD_NOT_ALLOWED',
-          `${ctx.method} is not allowed on ${ctx.path}; use ${match.allow.join(', ')}`,
+          `${ctx.method} is not allowed on ${ctx.path}; use ${allow.join(', ')}`,
         ),
       );
     }
     const route = match.route;
     let apiContext: ApiContext;
-    let idempotent: IdempotentRequest | null = null;
+    let work: RequestWork | null = null;
+    const condition = route.method === 'PATCH' || route.method === 'DELETE' ? ctx.get('If-Match') : '';
+    const twin = condition ? conditionalTwin(routes, route) : undefined;
     try {
+      if (condition && !twin) {
+        throw new DomainError('VALIDATION_FAILED', 'If-Match applies to a single resource, not to a batch', {
+          details: [{ path: 'If-Match', message: 'is not taken by a batch; send each change on its own' }],
+        });
+      }
       const actor = await passGate(ctx, gate);
       apiContext = createApiContext(db, gate.services, actor, ctx.state.requestId);
       const query = readQuery(ctx.querystring);
@@ -97,33 +160,88 @@ export function restApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
         (ctx.req as RequestWithBody).body = body;
         // The adapter insists on a JSON content type even for an empty body.
         ctx.req.headers['content-type'] = 'application/json';
-        const begun = await beginIdempotent(ctx, db, actor, route.path, body);
+        const begun = await beginIdempotent(ctx, db, actor, route.path, body, twin && 'repeatable read');
         if (begun === 'answered') return;
-        idempotent = begun;
         // The work runs in the key's transaction, so it commits with the stored response.
-        if (idempotent) apiContext.db = idempotent.db;
+        work = begun;
+      }
+      if (twin) {
+        work ??= await beginRequestTransaction(db);
+        apiContext.db = work.db;
+        await checkIfMatch(router, apiContext, twin, path, condition);
+      } else if (work) {
+        apiContext.db = work.db;
       }
     } catch (error) {
+      await work?.finish(500, '').catch(() => undefined);
       return sendError(ctx, error);
     }
     apiContexts.set(ctx.req, apiContext);
     requestLogs.set(apiContext, ctx.state.log);
+    requestFacts.set(apiContext, {
+      ctx,
+      route,
+      conditional: twin !== undefined,
+      tagged: false,
+      base: publicUrl || `${ctx.protocol}://${ctx.host}`,
+      path: ctx.path,
+    });
     // Koa must not answer: the tRPC handler writes to res. Its status defaults to 200, and
     // the reason phrase is left for Node to derive from the final status.
     ctx.respond = false;
     ctx.status = 200;
     ctx.res.statusMessage = '';
-    // The adapter routes on req.url, without our prefix.
+    // The adapter routes on req.url, without our prefix, and on req.method.
     ctx.req.url = ctx.req.url!.slice(REST_PREFIX.length) || '/';
-    const captured = captureResponse(ctx, apiContext, idempotent);
+    ctx.req.method = method;
+    const captured = captureResponse(ctx, apiContext, work);
     try {
       await handler(ctx.req, captured.res);
       await captured.sent;
     } finally {
       // A request that ended without a response (the adapter threw) keeps nothing.
-      await idempotent?.finish(500, '').catch(() => undefined);
+      await work?.finish(500, '').catch(() => undefined);
     }
   };
+}
+
+/**
+ * If-Match on a PATCH or DELETE (docs/api.md, "HTTP conventions"): the current
+ * representation is read with the GET procedure of `twin`, on the request's REPEATABLE READ
+ * transaction, and its entity tag must be one the header lists (or the header is `*`);
+ * otherwise 412. A resource that is not there answers as the write would (404).
+ */
+async function checkIfMatch(
+  router: AppRouter,
+  apiContext: ApiContext,
+  twin: RestRoute,
+  path: string,
+  header: string,
+): Promise<void> {
+  const caller = router.createCaller(apiContext) as unknown as Record<string, unknown>;
+  const read = twin.procedure
+    .split('.')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
+    input: unknown,
+  ) => Promise<unknown>;
+  const current = entityTag(JSON.stringify(await read(pathParamsOf(twin, path))));
+  if (!ifMatch(header, current)) {
+    throw new DomainError(
+      'PRECONDITION_FAILED',
+      'The resource changed since the version If-Match names; read it again and retry',
+      { headers: { ETag: current } },
+    );
+  }
+}
+
+/** In a conditional write, a serialization failure means another write changed the resource first. */
+function asConditionFailure(apiContext: ApiContext | undefined, error: unknown): unknown {
+  const facts = apiContext && requestFacts.get(apiContext);
+  if (!facts?.conditional || sqlStateOf(error) !== '40001') return error;
+  return new DomainError(
+    'PRECONDITION_FAILED',
+    'The resource changed while this request was running; read it again and retry',
+  );
 }
 
 /**
@@ -205,10 +323,18 @@ function rejectPathKeys(body: Record<string, unknown>, pathParams: string[]) {
 function captureResponse(
   ctx: ParameterizedContext<AppState>,
   apiContext: ApiContext,
-  idempotent: IdempotentRequest | null,
+  work: RequestWork | null,
 ): { res: ServerResponse; sent: Promise<void> } {
   const res = ctx.res;
-  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+  const rawEnd = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+  // The body as it goes out: compressed when asked for, with its length.
+  const end = (body: unknown) => {
+    if (res.statusCode === 304) return rawEnd();
+    if (typeof body !== 'string') return rawEnd(body);
+    const sent = encodeBody(ctx.get('Accept-Encoding'), body, (name, value) => res.setHeader(name, value));
+    res.setHeader('Content-Length', String(Buffer.byteLength(sent)));
+    return rawEnd(sent);
+  };
   let sent: Promise<void> = Promise.resolve();
   (res as { end: (chunk?: unknown) => ServerResponse }).end = (chunk?: unknown) => {
     let body = chunk;
@@ -217,9 +343,18 @@ function captureResponse(
         failures.get(apiContext) ??
         toErrorResponse(new DomainError('INTERNAL', 'Internal error'), apiContext.requestId);
       body = JSON.stringify(failure.body);
+    } else if (requestFacts.get(apiContext)?.tagged && typeof body === 'string') {
+      // A single resource: a strong ETag, and 304 when the client holds this version.
+      const tag = entityTag(body);
+      res.setHeader('ETag', tag);
+      const held = ctx.get('If-None-Match');
+      if (held && noneMatch(held, tag)) {
+        res.statusCode = 304;
+        res.removeHeader('Content-Type');
+      }
     }
-    if (!idempotent) return end(body);
-    sent = idempotent.finish(res.statusCode, typeof body === 'string' ? body : '').then(
+    if (!work) return end(body);
+    sent = work.finish(res.statusCode, typeof body === 'string' ? body : '').then(
       () => {
         end(body);
       },

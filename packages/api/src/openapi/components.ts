@@ -9,6 +9,7 @@ export const ERROR_NAMES: Record<number, string> = {
   403: 'Forbidden',
   404: 'NotFound',
   409: 'Conflict',
+  412: 'PreconditionFailed',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
   422: 'IdempotencyKeyReused',
@@ -23,6 +24,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The API key lacks the scope for this call',
   404: 'No such resource in this workspace',
   409: 'A request with the same Idempotency-Key is still running',
+  412: 'If-Match names a version that is no longer current; read the resource again',
   413: 'The body is larger than 1 MiB',
   415: 'The body is not application/json',
   422: 'The Idempotency-Key was used with another body',
@@ -46,7 +48,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Workspace: 'The workspace of the API key, its members and keys.',
 };
 
-const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /** Headers of every response the gate let through: the request id and the rate-limit state. */
 export const SUCCESS_HEADERS = {
@@ -74,6 +76,22 @@ export function parameterComponents(): Record<string, Json> {
         'Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409.',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
     },
+    'If-None-Match': {
+      in: 'header',
+      name: 'If-None-Match',
+      required: false,
+      description:
+        'ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body.',
+      schema: { type: 'string', minLength: 1 },
+    },
+    'If-Match': {
+      in: 'header',
+      name: 'If-Match',
+      required: false,
+      description:
+        'The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written.',
+      schema: { type: 'string', minLength: 1 },
+    },
   };
 }
 
@@ -89,6 +107,15 @@ export function headerComponents(): Record<string, Json> {
       type: 'string',
       minLength: 1,
     }),
+    ETag: header('A strong entity tag of this representation; send it in If-None-Match or If-Match', {
+      type: 'string',
+      pattern: '^"[A-Za-z0-9_-]+"$',
+    }),
+    Link: {
+      description: 'The next page: `<URL of the same list with cursor set>; rel="next"`, when there is one.',
+      required: false,
+      schema: { type: 'string' },
+    },
     'RateLimit-Limit': header('Requests allowed per minute for the workspace'),
     'RateLimit-Remaining': header('Requests left in the current window'),
     'RateLimit-Reset': header('Seconds until the window frees requests'),

@@ -9,6 +9,7 @@ import {
   headerComponents,
   IDEMPOTENCY_KEY_PARAMETER,
   parameterComponents,
+  ref,
   SUCCESS_HEADERS,
   TAG_DESCRIPTIONS,
   WRITE_SUCCESS_HEADERS,
@@ -97,7 +98,22 @@ function fixOperation(operation: Json, meta: RouteMeta): number[] {
   const successStatus = meta.successStatus ?? 200;
   const method = meta.openapi.method;
   const writes = method === 'POST' || method === 'PATCH';
-  const headers = writes ? WRITE_SUCCESS_HEADERS : SUCCESS_HEADERS;
+  // A GET answers a single resource with an ETag (and 304 to If-None-Match), a list with Link;
+  // a PATCH or DELETE takes If-Match (docs/api.md, "HTTP conventions").
+  const single = method === 'GET' && meta.openapi.path.endsWith('}');
+  const conditional = (method === 'PATCH' || method === 'DELETE') && !meta.openapi.path.endsWith('/batch');
+  const headers = writes
+    ? WRITE_SUCCESS_HEADERS
+    : method === 'GET'
+      ? {
+          ...SUCCESS_HEADERS,
+          ...(single
+            ? { ETag: ref('headers', 'ETag') }
+            : isPagedList(success)
+              ? { Link: ref('headers', 'Link') }
+              : {}),
+        }
+      : SUCCESS_HEADERS;
   const fixed: Record<string, unknown> = {};
   if (meta.alternativeSuccess) {
     fixed[String(meta.alternativeSuccess.status)] = {
@@ -111,8 +127,19 @@ function fixOperation(operation: Json, meta: RouteMeta): number[] {
     description: successStatus === 201 ? 'Created' : 'OK',
     headers,
   };
+  if (single) {
+    fixed['304'] = {
+      description: 'Not modified: the ETag in If-None-Match is current',
+      headers: { ETag: ref('headers', 'ETag'), 'X-Request-Id': ref('headers', 'X-Request-Id') },
+    };
+  }
   const statuses = [
-    ...new Set([...COMMON_ERRORS, ...(writes ? WRITE_ERRORS : []), ...(meta.errors ?? [])]),
+    ...new Set([
+      ...COMMON_ERRORS,
+      ...(writes ? WRITE_ERRORS : []),
+      ...(conditional ? [412] : []),
+      ...(meta.errors ?? []),
+    ]),
   ].sort((a, b) => a - b);
   for (const status of statuses) {
     const name = ERROR_NAMES[status];
@@ -122,6 +149,9 @@ function fixOperation(operation: Json, meta: RouteMeta): number[] {
   operation.responses = fixed;
   operation.security = [{ bearerAuth: [] }];
   if (writes) operation.parameters = [...((operation.parameters ?? []) as Json[]), IDEMPOTENCY_KEY_PARAMETER];
+  const condition = single ? 'If-None-Match' : conditional ? 'If-Match' : null;
+  if (condition)
+    operation.parameters = [...((operation.parameters ?? []) as Json[]), ref('parameters', condition)];
   if (meta.queryParams?.length) moveBodyKeysToQuery(operation, meta.queryParams);
   relaxOptionalBody(operation);
   return statuses;
@@ -190,4 +220,12 @@ function dropSafeIntegerBounds(node: unknown) {
   if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
   for (const value of Object.values(schema)) dropSafeIntegerBounds(value);
+}
+
+/** True when a success response is a list: `{ data: [...], meta: { nextCursor, … } }`. */
+function isPagedList(success: Json): boolean {
+  const content = success.content as Record<string, { schema?: Json }> | undefined;
+  const schema = content?.['application/json']?.schema;
+  const properties = schema?.properties as Record<string, Json> | undefined;
+  return (properties?.data as Json | undefined)?.type === 'array' && properties?.meta !== undefined;
 }

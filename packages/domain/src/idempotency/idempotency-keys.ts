@@ -101,6 +101,8 @@ export async function beginIdempotentWork(
   workspaceId: string,
   key: string,
   fingerprint: string,
+  /** `repeatable read` for a conditional request (If-Match), whose check runs in this transaction. */
+  isolationLevel?: 'repeatable read',
 ): Promise<Extract<IdempotencyClaim, { kind: 'replay' }> | IdempotentWork> {
   const k = schema.idempotencyKeys;
   let settleResponse!: (response: StoredResponse | null) => void;
@@ -111,57 +113,60 @@ export async function beginIdempotentWork(
   const ready = new Promise<IdempotentWork>((resolve) => {
     started = resolve;
   });
-  const committed = db.transaction(async (tx) => {
-    const lock = await tx.execute<{ locked: boolean }>(
-      sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency\n${workspaceId}\n${key}`}, 0)) as locked`,
-    );
-    if (!lock.rows[0]?.locked) throw new EndWithout({ kind: 'running' });
-    const [existing] = await tx
-      .select()
-      .from(k)
-      .where(
-        and(
-          eq(k.workspaceId, workspaceId),
-          eq(k.key, key),
-          eq(k.state, 'done'),
-          sql`${k.createdAt} >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
-        ),
+  const committed = db.transaction(
+    async (tx) => {
+      const lock = await tx.execute<{ locked: boolean }>(
+        sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency\n${workspaceId}\n${key}`}, 0)) as locked`,
       );
-    if (existing) {
-      if (existing.fingerprint !== fingerprint) throw new EndWithout({ kind: 'mismatch' });
-      throw new EndWithout(replayOf(existing));
-    }
-    started({
-      kind: 'claimed',
-      tx: tx as unknown as Database,
-      finish: (stored) => {
-        settleResponse(stored);
-        return committed.then(
-          () => undefined,
-          (error: unknown) => {
-            if (error instanceof EndWithout) return;
-            throw error;
-          },
+      if (!lock.rows[0]?.locked) throw new EndWithout({ kind: 'running' });
+      const [existing] = await tx
+        .select()
+        .from(k)
+        .where(
+          and(
+            eq(k.workspaceId, workspaceId),
+            eq(k.key, key),
+            eq(k.state, 'done'),
+            sql`${k.createdAt} >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+          ),
         );
-      },
-    });
-    const stored = await response;
-    if (stored === null) throw new EndWithout(null);
-    const row = {
-      fingerprint,
-      state: 'done' as const,
-      status: stored.status,
-      headers: stored.headers,
-      // A replayed answer may show a secret once more (a new API key, a signing secret).
-      body: sealSecret(stored.body),
-      createdAt: sql`now()`,
-      updatedAt: sql`now()`,
-    };
-    await tx
-      .insert(k)
-      .values({ workspaceId, key, ...row })
-      .onConflictDoUpdate({ target: [k.workspaceId, k.key], set: row });
-  });
+      if (existing) {
+        if (existing.fingerprint !== fingerprint) throw new EndWithout({ kind: 'mismatch' });
+        throw new EndWithout(replayOf(existing));
+      }
+      started({
+        kind: 'claimed',
+        tx: tx as unknown as Database,
+        finish: (stored) => {
+          settleResponse(stored);
+          return committed.then(
+            () => undefined,
+            (error: unknown) => {
+              if (error instanceof EndWithout) return;
+              throw error;
+            },
+          );
+        },
+      });
+      const stored = await response;
+      if (stored === null) throw new EndWithout(null);
+      const row = {
+        fingerprint,
+        state: 'done' as const,
+        status: stored.status,
+        headers: stored.headers,
+        // A replayed answer may show a secret once more (a new API key, a signing secret).
+        body: sealSecret(stored.body),
+        createdAt: sql`now()`,
+        updatedAt: sql`now()`,
+      };
+      await tx
+        .insert(k)
+        .values({ workspaceId, key, ...row })
+        .onConflictDoUpdate({ target: [k.workspaceId, k.key], set: row });
+    },
+    isolationLevel ? { isolationLevel } : undefined,
+  );
   return Promise.race([
     ready,
     committed.then(

@@ -1,0 +1,366 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { appRouter, collectRestRoutes, conditionalTwin, type RestRoute } from '@crm/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
+import { chooseEncoding, parseEntityTags } from './http-conventions.ts';
+
+/**
+ * The HTTP conventions of /api/v1 (docs/api.md, "HTTP conventions"), checked on every route
+ * of the route table: OPTIONS and HEAD, CORS, compression, ETag with If-None-Match and
+ * If-Match, Link. Every route's template is filled with ids of real resources.
+ */
+
+const ORIGIN = 'https://app.example.com';
+const routes = collectRestRoutes(appRouter);
+const FAKE: Record<string, string> = {
+  records: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5',
+};
+
+let app: TestApp;
+let ws: TestWorkspace;
+const ids: Record<string, string> = {};
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A request without fetch's own Accept-Encoding and decompression. */
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<Raw> {
+  const url = new URL(`/api/v1${path}`, app.url);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method,
+        headers: {
+          ...(payload !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const auth = () => ({ Authorization: `Bearer ${ws.apiKey}` });
+const json = (r: Raw) => JSON.parse(r.body.toString('utf8'));
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await app.api(ws.apiKey, method, `/api/v1${path}`, body);
+  expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+  return res.body.data;
+}
+
+/** The route's path with every parameter filled with a real id of its kind. */
+function fill(route: RestRoute): string {
+  const segments = route.path.split('/');
+  return segments
+    .map((segment, i) => {
+      const name = /^\{(\w+)\}$/.exec(segment)?.[1];
+      if (!name) return segment;
+      if (name === 'stageId') return ids.stage!;
+      if (name === 'key') return 'score';
+      const kind = segments[i - 1]!;
+      const id = ids[kind];
+      if (!id) throw new Error(`no id for ${kind} in ${route.path}`);
+      return id;
+    })
+    .join('/');
+}
+
+/** Query parameters a GET needs to answer 200 (deals are listed by pipeline). */
+function query(route: RestRoute): string {
+  return route.path === '/deals' ? `?pipelineId=${ids.pipelines}` : '';
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ env: { CORS_ORIGINS: `${ORIGIN}, https://other.example.com` } });
+  ws = await app.createWorkspace({ rateLimitPerMinute: 100_000 });
+  const folder = await ok('POST', '/folders', {
+    name: 'Conventions',
+    fields: [{ key: 'score', label: 'Score', type: 'NUMBER' }],
+  });
+  ids.folders = folder.id;
+  const second = await ok('POST', '/folders', { name: 'Second folder' });
+  const items = Array.from({ length: 30 }, (_, i) => ({ folderId: second.id, title: `Bulk record ${i}` }));
+  await ok('POST', '/records/batch', { items });
+  for (let i = 0; i < 3; i++) {
+    ids.records = (
+      await ok('POST', '/records', { folderId: folder.id, title: `Record ${i}`, data: { score: i } })
+    ).id;
+  }
+  for (let i = 0; i < 2; i++) {
+    await ok('POST', `/records/${ids.records}/comments`, { text: `Comment ${i}` });
+    await ok('POST', `/records/${ids.records}/calls`, { duration: 60 + i });
+  }
+  const pipeline = await ok('POST', '/pipelines', { name: 'Conventions', stages: ['A', 'B'] });
+  ids.pipelines = pipeline.id;
+  ids.stage = pipeline.stages[1].id;
+  for (let i = 0; i < 2; i++) {
+    ids.deals = (await ok('POST', '/deals', { pipelineId: pipeline.id, title: `Deal ${i}`, amount: 10 })).id;
+    ids.tasks = (await ok('POST', '/tasks', { title: `Task ${i}` })).id;
+  }
+  for (let i = 0; i < 2; i++) {
+    ids.webhooks = (await ok('POST', '/webhooks', { url: `http://127.0.0.1:1/hook${i}`, events: ['*'] })).id;
+    ids.deliveries = (await ok('POST', `/webhooks/${ids.webhooks}/test`)).id;
+  }
+  await ok('POST', `/deliveries/${ids.deliveries}/redeliver`);
+  for (let i = 0; i < 2; i++) {
+    const workflow = await ok('POST', '/workflows', {
+      name: `Workflow ${i}`,
+      trigger: { type: 'INCOMING_WEBHOOK' },
+      actions: [{ type: 'CREATE_RECORD', folderId: folder.id, title: '[[ trigger.body.name ]]' }],
+    });
+    ids.workflows = workflow.id;
+    for (let j = 0; j < 2; j++) {
+      const triggered = await fetch(workflow.trigger.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `Run ${j}` }),
+      });
+      ids.runs = ((await triggered.json()) as { runId: string }).runId;
+    }
+  }
+}, 60_000);
+afterAll(() => app?.stop());
+
+describe('OPTIONS and HEAD on every route', () => {
+  it('answers OPTIONS on every path with 204 and Allow, without a key', async () => {
+    for (const route of routes) {
+      const res = await raw('OPTIONS', fill(route));
+      expect(res.status, `OPTIONS ${route.path}`).toBe(204);
+      const allow = String(res.headers.allow).split(', ');
+      expect(allow, route.path).toContain(route.method);
+      expect(allow, route.path).toContain('OPTIONS');
+      if (allow.includes('GET')) expect(allow, route.path).toContain('HEAD');
+      expect(res.body.length).toBe(0);
+    }
+    expect((await raw('OPTIONS', '/openapi.json')).headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect((await raw('OPTIONS', '/nothing/here')).status).toBe(404);
+  });
+
+  it('answers HEAD wherever GET is, with the headers of the GET and no body', async () => {
+    const gets = routes.filter((r) => r.method === 'GET');
+    expect(gets.length).toBeGreaterThan(15);
+    for (const route of gets) {
+      const path = `${fill(route)}${query(route)}`;
+      const get = await raw('GET', path, auth());
+      const head = await raw('HEAD', path, auth());
+      expect(get.status, `GET ${path}: ${get.body}`).toBe(200);
+      expect(head.status, `HEAD ${path}`).toBe(200);
+      expect(head.body.length, path).toBe(0);
+      expect(head.headers['content-length'], path).toBe(String(get.body.length));
+      for (const name of ['content-type', 'etag', 'link']) {
+        expect(head.headers[name], `${name} of HEAD ${path}`).toEqual(get.headers[name]);
+      }
+    }
+    // An unknown id is a 404 on HEAD too, and a method a path lacks a 405 naming HEAD.
+    expect((await raw('HEAD', `/records/${FAKE.records}`, auth())).status).toBe(404);
+    const wrong = await raw('PUT', '/records', auth());
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+  });
+});
+
+describe('ETag and conditional requests', () => {
+  const singles = () => routes.filter((r) => r.method === 'GET' && r.path.endsWith('}'));
+
+  it('gives every single resource a strong ETag, and If-None-Match answers 304', async () => {
+    expect(singles().length).toBeGreaterThanOrEqual(8);
+    for (const route of singles()) {
+      const path = fill(route);
+      const res = await raw('GET', path, auth());
+      const tag = res.headers.etag as string;
+      expect(tag, `ETag of ${path}`).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      expect((await raw('GET', path, auth())).headers.etag, path).toBe(tag);
+      const same = await raw('GET', path, { ...auth(), 'If-None-Match': `"other", ${tag}` });
+      expect(same.status, path).toBe(304);
+      expect(same.body.length).toBe(0);
+      expect(same.headers.etag).toBe(tag);
+      expect((await raw('GET', path, { ...auth(), 'If-None-Match': `W/${tag}` })).status).toBe(304);
+      expect((await raw('GET', path, { ...auth(), 'If-None-Match': '"other"' })).status).toBe(200);
+    }
+    // Lists carry none, nor GET /me, whose rate-limit figures change with every request.
+    expect((await raw('GET', '/me', auth())).headers.etag).toBeUndefined();
+    expect((await raw('GET', '/records', auth())).headers.etag).toBeUndefined();
+  });
+
+  it('refuses a stale If-Match on every PATCH and DELETE with 412, changing nothing', async () => {
+    const writes = routes.filter((r) => r.method === 'PATCH' || r.method === 'DELETE');
+    const single = writes.filter((r) => !r.path.endsWith('/batch'));
+    expect(single.length).toBeGreaterThan(10);
+    for (const route of single) {
+      const twin = conditionalTwin(routes, route);
+      expect(twin, `${route.method} ${route.path} has a GET to judge it by`).toBeDefined();
+      const read = fill(twin!);
+      const before = (await raw('GET', read, auth())).headers.etag;
+      const path = fill(route);
+      const res = await raw(
+        route.method,
+        path,
+        { ...auth(), 'If-Match': '"stale"' },
+        route.method === 'PATCH' ? {} : undefined,
+      );
+      expect(res.status, `${route.method} ${path}: ${res.body}`).toBe(412);
+      expect(json(res).error.code).toBe('PRECONDITION_FAILED');
+      expect(res.headers.etag, path).toBe(before);
+      expect((await raw('GET', read, auth())).headers.etag, `${read} unchanged`).toBe(before);
+    }
+  });
+
+  it('refuses If-Match on a batch with a 400: a batch changes many resources', async () => {
+    for (const route of routes.filter((r) => r.path.endsWith('/batch') && r.method === 'PATCH')) {
+      const res = await raw('PATCH', route.path, { ...auth(), 'If-Match': '*' }, { items: [] });
+      expect(res.status, route.path).toBe(400);
+      expect(json(res).error.details).toEqual([{ path: 'If-Match', message: expect.any(String) }]);
+    }
+  });
+
+  it('writes with the current ETag or *, and of two writes holding one ETag only the first goes through', async () => {
+    const record = `/records/${ids.records}`;
+    const tag = (await raw('GET', record, auth())).headers.etag as string;
+    const patch = (title: string, ifMatch: string) =>
+      raw('PATCH', record, { ...auth(), 'If-Match': ifMatch }, { title });
+    const answers = await Promise.all([patch('One', tag), patch('Two', tag)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
+    const winner = json(answers.find((a) => a.status === 200)!).data.title;
+    const now = await raw('GET', record, auth());
+    expect(json(now).data.title).toBe(winner);
+    expect((await patch('Three', tag)).status).toBe(412);
+    expect((await patch('Three', now.headers.etag as string)).status).toBe(200);
+    expect((await patch('Four', '*')).status).toBe(200);
+    // With an Idempotency-Key as well: the check and the write are one transaction, replayed once.
+    const fresh = (await raw('GET', record, auth())).headers.etag as string;
+    const keyed = { ...auth(), 'If-Match': fresh, 'Idempotency-Key': `if-match-${Date.now()}` };
+    const first = await raw('PATCH', record, keyed, { title: 'Five' });
+    const again = await raw('PATCH', record, keyed, { title: 'Five' });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    // A DELETE of a deal with its current tag, and an unknown id: 404 as without If-Match.
+    const deal = `/deals/${ids.deals}`;
+    const dealTag = (await raw('GET', deal, auth())).headers.etag as string;
+    expect((await raw('DELETE', deal, { ...auth(), 'If-Match': dealTag })).status).toBe(200);
+    expect((await raw('DELETE', deal, { ...auth(), 'If-Match': dealTag })).status).toBe(404);
+  });
+});
+
+describe('Link on paged lists', () => {
+  it('points every list with a next page at it, with the same query and the cursor', async () => {
+    const lists = routes.filter((r) => r.method === 'GET' && !r.path.endsWith('}') && r.path !== '/me');
+    let linked = 0;
+    for (const route of lists) {
+      const base = `${fill(route)}${query(route)}`;
+      const path = `${base}${base.includes('?') ? '&' : '?'}pageSize=1`;
+      const res = await raw('GET', path, auth());
+      expect(res.status, `${path}: ${res.body}`).toBe(200);
+      const body = json(res);
+      if (!body.meta?.hasMore) {
+        expect(res.headers.link, path).toBeUndefined();
+        continue;
+      }
+      linked++;
+      const link = String(res.headers.link);
+      const target = /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
+      expect(target, `${path}: ${link}`).toMatch(/^http:\/\//);
+      const url = new URL(target!);
+      expect(url.searchParams.get('cursor')).toBe(body.meta.nextCursor);
+      expect(url.searchParams.get('pageSize')).toBe('1');
+      const next = await raw('GET', `${url.pathname.slice('/api/v1'.length)}${url.search}`, auth());
+      expect(next.status, target).toBe(200);
+      expect(json(next).data[0]?.id, target).not.toBe(body.data[0]?.id);
+    }
+    expect(linked).toBeGreaterThanOrEqual(10);
+    // page=N becomes the cursor of the next page.
+    const paged = await raw('GET', '/records?page=1&pageSize=1', auth());
+    expect(String(paged.headers.link)).not.toMatch(/[?&]page=/);
+  });
+});
+
+describe('compression', () => {
+  it('compresses bodies over 1 KiB with br or gzip when asked, and leaves small ones alone', async () => {
+    const path = '/records?pageSize=50';
+    const plain = await raw('GET', path, auth());
+    expect(plain.body.length).toBeGreaterThan(1024);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+    const gzip = await raw('GET', path, { ...auth(), 'Accept-Encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+    const br = await raw('GET', path, { ...auth(), 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    // Answers from outside the adapter: the OpenAPI document, an error with a long message.
+    const doc = await raw('GET', '/openapi.json', { 'Accept-Encoding': 'br' });
+    expect(doc.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(doc.body).toString()).openapi).toMatch(/^3\./);
+    const small = await raw('GET', `/records/${ids.records}`, { ...auth(), 'Accept-Encoding': 'gzip' });
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('reads Accept-Encoding weights', () => {
+    expect(chooseEncoding('gzip;q=1, br;q=0.5')).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0')).toBeNull();
+    expect(chooseEncoding('identity')).toBeNull();
+    expect(chooseEncoding('*')).toBe('br');
+    expect(chooseEncoding(undefined)).toBeNull();
+    expect(parseEntityTags('W/"a", "b",*')).toEqual(['W/"a"', '"b"', '*']);
+  });
+});
+
+describe('CORS', () => {
+  it('answers a preflight from a listed origin with what it may send, and no credentials', async () => {
+    for (const route of routes) {
+      const res = await raw('OPTIONS', fill(route), {
+        Origin: ORIGIN,
+        'Access-Control-Request-Method': route.method,
+        'Access-Control-Request-Headers': 'authorization, content-type, idempotency-key, if-match',
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers['access-control-allow-origin'], route.path).toBe(ORIGIN);
+      expect(String(res.headers['access-control-allow-methods'])).toContain(route.method);
+      expect(String(res.headers['access-control-allow-headers'])).toMatch(
+        /Authorization.*Idempotency-Key.*If-Match/,
+      );
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+  });
+
+  it('lets a listed origin read answers and their headers, errors included; others get no CORS headers', async () => {
+    const res = await raw('GET', `/records/${ids.records}`, { ...auth(), Origin: ORIGIN });
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(String(res.headers['access-control-expose-headers'])).toMatch(/ETag.*Location.*Link/);
+    expect(String(res.headers.vary)).toMatch(/Origin/);
+    const denied = await raw('GET', '/records', { Origin: ORIGIN });
+    expect(denied.status).toBe(401);
+    expect(denied.headers['access-control-allow-origin']).toBe(ORIGIN);
+    for (const origin of ['https://evil.example.com', 'http://app.example.com']) {
+      const other = await raw('OPTIONS', '/records', {
+        Origin: origin,
+        'Access-Control-Request-Method': 'GET',
+      });
+      expect(other.headers['access-control-allow-origin'], origin).toBeUndefined();
+      expect(other.headers['access-control-allow-methods']).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,213 @@
+import { createHash } from 'node:crypto';
+import { Stream } from 'node:stream';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { AppState } from '../http/state.ts';
+
+/**
+ * The HTTP conventions of /api/v1 that generic clients expect (docs/api.md, "HTTP
+ * conventions"): CORS for the configured origins, OPTIONS, compression, strong ETags and
+ * conditional requests, and `Link` on paged lists. The REST layer (mount-rest.ts) applies
+ * them from its route table, so every route gets them.
+ */
+
+/** Request headers a browser may send cross-origin. */
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'If-Match',
+  'If-None-Match',
+  'X-Request-Id',
+].join(', ');
+
+/** Response headers a browser script may read. */
+const EXPOSED_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'X-Request-Id',
+  'ETag',
+  'Location',
+  'Link',
+  'Idempotent-Replayed',
+].join(', ');
+
+/** Origins allowed to call /api/v1 from a browser: exact `scheme://host[:port]`, or `*` for any. */
+export interface CorsPolicy {
+  any: boolean;
+  origins: ReadonlySet<string>;
+}
+
+/** Reads CORS_ORIGINS: a comma- or space-separated list of origins, or `*`; empty is off. */
+export function readCorsOrigins(value: string | undefined): CorsPolicy {
+  const listed = (value ?? '')
+    .split(/[\s,]+/)
+    .map((origin) => origin.trim().replace(/\/$/, ''))
+    .filter((origin) => origin !== '');
+  for (const origin of listed) {
+    if (origin !== '*' && !/^https?:\/\/[^/?#\s]+$/i.test(origin)) {
+      throw new Error(`CORS_ORIGINS: ${origin} is not an origin such as https://app.example.com`);
+    }
+  }
+  return {
+    any: listed.includes('*'),
+    origins: new Set(listed.filter((origin) => origin !== '*').map((origin) => origin.toLowerCase())),
+  };
+}
+
+function allowedOrigin(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): string | null {
+  const origin = ctx.get('Origin');
+  if (!origin) return null;
+  if (policy.any || policy.origins.has(origin.toLowerCase())) return origin;
+  return null;
+}
+
+/**
+ * Sets the CORS headers of an actual request from an allowed origin (on every answer, errors
+ * included, so a browser script can read them). Credentials are never allowed: /api/v1 takes
+ * Bearer keys only, and a browser must not send cookies along.
+ */
+export function applyCors(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): void {
+  ctx.vary('Origin');
+  const origin = allowedOrigin(ctx, policy);
+  if (!origin) return;
+  ctx.set('Access-Control-Allow-Origin', origin);
+  ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+}
+
+/**
+ * OPTIONS on a known path: 204 with `Allow`; a CORS preflight from an allowed origin also
+ * gets the methods and headers it may use. No key is needed (a browser sends none with a
+ * preflight) and nothing is counted against a rate limit.
+ */
+export function answerOptions(
+  ctx: ParameterizedContext<AppState>,
+  policy: CorsPolicy,
+  allow: string[],
+): void {
+  ctx.set('Allow', allow.join(', '));
+  const origin = allowedOrigin(ctx, policy);
+  if (origin && ctx.get('Access-Control-Request-Method')) {
+    ctx.set('Access-Control-Allow-Methods', allow.join(', '));
+    ctx.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    ctx.set('Access-Control-Max-Age', '600');
+  }
+  ctx.status = 204;
+}
+
+/** The methods of a path as `Allow` lists them: HEAD wherever GET is, and OPTIONS. */
+export function allowList(methods: string[]): string[] {
+  const all = new Set(methods);
+  if (all.has('GET')) all.add('HEAD');
+  all.add('OPTIONS');
+  const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+  return order.filter((method) => all.has(method));
+}
+
+/** Bodies up to this size go out as they are: compressing them saves less than it costs. */
+export const COMPRESS_ABOVE = 1024;
+
+/**
+ * The encoding to answer with for an Accept-Encoding header: `br` or `gzip` when the client
+ * accepts one (q > 0), brotli first at equal weight; null for none.
+ */
+export function chooseEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  if (!acceptEncoding) return null;
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    weights.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  const weightOf = (name: string) => weights.get(name) ?? (weights.has('*') ? weights.get('*')! : 0);
+  const br = weightOf('br');
+  const gzip = Math.max(weightOf('gzip'), weights.get('x-gzip') ?? 0);
+  if (br <= 0 && gzip <= 0) return null;
+  return br >= gzip ? 'br' : 'gzip';
+}
+
+/**
+ * The body as it goes out: compressed when it is over COMPRESS_ABOVE bytes and the client
+ * accepts br or gzip (brotli at quality 4, which compresses JSON about as well as gzip's
+ * best in a fraction of brotli's default time). Sets Content-Encoding and Vary.
+ */
+export function encodeBody(
+  acceptEncoding: string | undefined,
+  body: string | Buffer,
+  setHeader: (name: string, value: string) => void,
+): string | Buffer {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  if (bytes.length <= COMPRESS_ABOVE) return body;
+  setHeader('Vary', 'Accept-Encoding');
+  const encoding = chooseEncoding(acceptEncoding);
+  if (!encoding) return body;
+  setHeader('Content-Encoding', encoding);
+  return encoding === 'br'
+    ? brotliCompressSync(bytes, {
+        params: {
+          [zlib.BROTLI_PARAM_QUALITY]: 4,
+          [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+          [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
+      })
+    : gzipSync(bytes, { level: 6 });
+}
+
+/** A strong entity tag of a JSON body: the same bytes give the same tag, any change another. */
+export function entityTag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** The entity tags an If-Match or If-None-Match header lists; `*` is kept as `*`. */
+export function parseEntityTags(header: string): string[] {
+  const tags: string[] = [];
+  for (const match of header.matchAll(/(\*|(?:W\/)?"[^"]*")/g)) tags.push(match[1]!);
+  return tags;
+}
+
+/** If-None-Match (weak comparison): true when the current tag is listed, or `*`. */
+export function noneMatch(header: string, current: string): boolean {
+  const weak = (tag: string) => tag.replace(/^W\//, '');
+  return parseEntityTags(header).some((tag) => tag === '*' || weak(tag) === weak(current));
+}
+
+/** If-Match (strong comparison): true when the current tag is listed, or `*`. */
+export function ifMatch(header: string, current: string): boolean {
+  return parseEntityTags(header).some((tag) => tag === '*' || tag === current);
+}
+
+/**
+ * `Link: <…>; rel="next"` for a list with a next page: the same URL with `cursor` set to
+ * `meta.nextCursor` (and `page`, which cannot go with a cursor, left out).
+ */
+export function nextLink(base: string, path: string, querystring: string, nextCursor: string): string {
+  const params = new URLSearchParams(querystring);
+  params.delete('page');
+  params.set('cursor', nextCursor);
+  return `<${base}${path}?${params.toString()}>; rel="next"`;
+}
+
+/**
+ * Compresses what Koa answers under /api/v1 (errors, idempotent replays, the OpenAPI
+ * document) like the REST layer's own answers: over COMPRESS_ABOVE bytes, when asked for.
+ */
+export function compressKoaResponses(): Middleware<AppState> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.respond === false || ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304) return;
+    const body: unknown = ctx.body;
+    if (body === null || body === undefined || body instanceof Stream) return;
+    const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+    const type = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
+    const encoded = encodeBody(ctx.get('Accept-Encoding'), text, (name, value) =>
+      name === 'Vary' ? ctx.vary(value) : ctx.set(name, value),
+    );
+    if (encoded === text && typeof body !== 'object') return;
+    ctx.body = encoded;
+    ctx.set('Content-Type', type);
+  };
+}
