@@ -28,6 +28,17 @@ const found = async (actor: Actor, q: string, trashed?: 'true') =>
   (await findRecords(t.db, actor, { q, ...(trashed ? { trashed } : {}) })).data.map((r) => r.title).sort();
 
 describe('changeFolderField', () => {
+  it('answers a key that is not a field of the folder with 404, also with a new type', async () => {
+    const { actor } = await newWorkspace(t.db);
+    const folder = await folderWith(actor, [{ key: 'score', label: 'Score', type: 'NUMBER' }]);
+    for (const key of [' ', 'no such key', 'missing']) {
+      await expectDomainError(
+        changeFolderField(t.db, actor, { id: folder.id, key, type: 'NUMBER' }),
+        'NOT_FOUND',
+      );
+    }
+  });
+
   it('changes a label without touching values', async () => {
     const { actor, peopleFolderId } = await newWorkspace(t.db);
     const rec = await add(actor, peopleFolderId, 'Ada', { company: 'Engines' });

@@ -60,7 +60,11 @@ function createIndexSql(key: string, concurrently: boolean): string {
  * name makes two such builds of one key wait for each other instead of failing.
  */
 export async function ensureFieldIndexes(db: Executor, fields: Pick<FieldDefinition, 'key' | 'type'>[]) {
-  const keys = [...new Set(fields.filter((f) => INDEXED_TYPES.has(f.type)).map((f) => f.key))];
+  // A key that is not a field key gets no index: the change it came with is refused (400 or
+  // 404) right after, by the folder's own checks.
+  const keys = [
+    ...new Set(fields.filter((f) => INDEXED_TYPES.has(f.type) && FIELD_KEY.test(f.key)).map((f) => f.key)),
+  ];
   if (keys.length === 0) return;
   const names = keys.map(fieldIndexName);
   const existing = await db.execute<{ name: string; valid: boolean }>(
