@@ -362,6 +362,14 @@ describe('real responses conform to the document', () => {
       body: '{}',
     });
     ids.runs = ((await triggered.json()) as { runId: string }).runId;
+    const onRecord = { params: { id: ids.records! } };
+    ids.commentId = (
+      await send('POST', '/records/{id}/comments', 201, { ...onRecord, body: { text: 'C' } })
+    ).body.data.id;
+    ids.callId = (await send('POST', '/records/{id}/calls', 201, { ...onRecord, body: {} })).body.data.id;
+    ids.deliveries = (
+      await send('POST', '/webhooks/{id}/test', 200, { params: { id: ids.webhooks! } })
+    ).body.data.id;
     const paramsOf = (path: string) => {
       const segments = path.split('/');
       return Object.fromEntries(

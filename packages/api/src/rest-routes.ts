@@ -11,6 +11,8 @@ export interface RestRoute {
   pattern: RegExp;
   pathParams: string[];
   queryParams: string[];
+  /** For a 201: where the new resource is read (see ApiMeta.location). */
+  location?: string;
   /**
    * One character per segment, `0` literal and `1` parameter: of two templates that match a
    * path, the one whose string sorts first has a literal where the other has a parameter.
@@ -43,6 +45,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
         pattern: new RegExp(`^${source}/?$`, 'i'),
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!),
         queryParams: m.queryParams ?? [],
+        ...(m.location ? { location: m.location } : {}),
         precedence: path
           .split('/')
           .map((segment) => (/^\{.+\}$/.test(segment) ? '1' : '0'))
@@ -111,4 +114,15 @@ function decodeSegment(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/** A location template filled from the fields of the new resource (`{id}` ← `data.id`). */
+export function fillLocation(template: string, data: Record<string, unknown>): string | undefined {
+  let missing = false;
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = data[name];
+    if (typeof value !== 'string' || value === '') missing = true;
+    return encodeURIComponent(String(value));
+  });
+  return missing ? undefined : path;
 }

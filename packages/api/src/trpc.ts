@@ -12,6 +12,12 @@ import { assertStorableInput } from './storable-input.ts';
 export type ApiMeta = OpenApiMeta & {
   /** Status of a successful REST response: 201 for creations. */
   successStatus?: 200 | 201;
+  /**
+   * Where a 201's new resource is read (the `Location` header): a path below /api/v1 whose
+   * `{name}` segments are filled from the answer's `data` (`/records/{recordId}/comments/{id}`).
+   * Every 201 route declares one.
+   */
+  location?: string;
   /** A second success a creation may answer instead (an upsert that updated: 200), with its description. */
   alternativeSuccess?: { status: 200; description: string };
   /** Input keys of a POST/PATCH that REST clients send in the query string (e.g. `upsert`). */

@@ -77,6 +77,8 @@ function fill(route: RestRoute): string {
       const name = /^\{(\w+)\}$/.exec(segment)?.[1];
       if (!name) return segment;
       if (name === 'stageId') return ids.stage!;
+      if (name === 'commentId') return ids.comment!;
+      if (name === 'callId') return ids.call!;
       if (name === 'key') return 'score';
       const kind = segments[i - 1]!;
       const id = ids[kind];
@@ -108,8 +110,8 @@ beforeAll(async () => {
     ).id;
   }
   for (let i = 0; i < 2; i++) {
-    await ok('POST', `/records/${ids.records}/comments`, { text: `Comment ${i}` });
-    await ok('POST', `/records/${ids.records}/calls`, { duration: 60 + i });
+    ids.comment = (await ok('POST', `/records/${ids.records}/comments`, { text: `Comment ${i}` })).id;
+    ids.call = (await ok('POST', `/records/${ids.records}/calls`, { duration: 60 + i })).id;
   }
   const pipeline = await ok('POST', '/pipelines', { name: 'Conventions', stages: ['A', 'B'] });
   ids.pipelines = pipeline.id;
@@ -259,6 +261,54 @@ describe('ETag and conditional requests', () => {
     const dealTag = (await raw('GET', deal, auth())).headers.etag as string;
     expect((await raw('DELETE', deal, { ...auth(), 'If-Match': dealTag })).status).toBe(200);
     expect((await raw('DELETE', deal, { ...auth(), 'If-Match': dealTag })).status).toBe(404);
+  });
+});
+
+describe('Location on creations', () => {
+  it('answers every 201 with the Location of the new resource, which a GET reads', async () => {
+    const bodies: Record<string, () => unknown> = {
+      '/folders': () => ({ name: `Located ${Date.now()}` }),
+      '/folders/{id}/fields': () => ({ key: `f${Date.now()}`, label: 'F', type: 'TEXT' }),
+      '/pipelines': () => ({ name: 'Located', stages: ['A'] }),
+      '/pipelines/{id}/stages': () => ({ name: `Stage ${Date.now()}` }),
+      '/records': () => ({ folderId: ids.folders, title: 'Located' }),
+      '/records/{id}/comments': () => ({ text: 'Located' }),
+      '/records/{id}/calls': () => ({ duration: 5 }),
+      '/deals': () => ({ pipelineId: ids.pipelines, title: 'Located' }),
+      '/tasks': () => ({ title: 'Located' }),
+      '/webhooks': () => ({ url: 'http://127.0.0.1:1/located', events: ['*'] }),
+      '/deliveries/{id}/redeliver': () => undefined,
+      '/workflows': () => ({
+        name: 'Located',
+        trigger: { type: 'INCOMING_WEBHOOK' },
+        actions: [{ type: 'CREATE_RECORD', folderId: ids.folders, title: 'x' }],
+      }),
+      '/runs/{id}/rerun': () => undefined,
+    };
+    const creations = routes.filter((r) => r.location !== undefined);
+    expect(creations.map((r) => r.path).sort()).toEqual(Object.keys(bodies).sort());
+    for (const route of creations) {
+      if (route.path === '/runs/{id}/rerun') {
+        // A run can be re-run once it has ended: end the queued one first.
+        await app.service.db.$client.query("update workflow_runs set status = 'FAILED' where id = $1", [
+          ids.runs,
+        ]);
+      }
+      const res = await app.api(ws.apiKey, 'POST', `/api/v1${fill(route)}`, bodies[route.path]!());
+      expect(res.status, `${route.path}: ${res.text}`).toBe(201);
+      const location = res.headers.get('location');
+      expect(location, route.path).toMatch(/^http:\/\/[^/]+\/api\/v1\//);
+      const read = await app.api(ws.apiKey, 'GET', new URL(location!).pathname);
+      expect(read.status, `${route.path} → ${location}`).toBe(200);
+      // A field or a stage is read with its folder or pipeline, which is what those answer.
+      expect(read.body.data.id, route.path).toBe(res.body.data.id);
+    }
+    // Replayed under an Idempotency-Key, the 201 keeps its Location.
+    const headers = { 'Idempotency-Key': `located-${Date.now()}` };
+    const first = await app.api(ws.apiKey, 'POST', '/api/v1/tasks', { title: 'Once' }, headers);
+    const again = await app.api(ws.apiKey, 'POST', '/api/v1/tasks', { title: 'Once' }, headers);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
   });
 });
 

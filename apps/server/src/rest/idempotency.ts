@@ -42,11 +42,11 @@ export async function beginIdempotent(
   let finished: Promise<void> | undefined;
   return {
     db: work.tx,
-    finish(status, responseBody) {
+    finish(status, responseBody, headers = {}) {
       finished ??= work.finish(
         status >= 500
           ? null
-          : { status, headers: { 'Content-Type': 'application/json' }, body: responseBody },
+          : { status, headers: { 'Content-Type': 'application/json', ...headers }, body: responseBody },
       );
       return finished;
     },

@@ -7,6 +7,7 @@ import {
   conditionalTwin,
   createApiContext,
   type ErrorResponse,
+  fillLocation,
   matchRestRoute,
   pathParamsOf,
   type RestRoute,
@@ -86,6 +87,11 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       const headers = { ...(ctx?.response.headers ?? {}) };
       const facts = ctx && requestFacts.get(ctx);
       const body = data?.[0] as { data?: unknown; meta?: { nextCursor?: unknown } } | undefined;
+      const created = body?.data;
+      if (facts?.route.location && ctx?.response.status === 201 && created && typeof created === 'object') {
+        const location = fillLocation(facts.route.location, created as Record<string, unknown>);
+        if (location) headers.Location = `${facts.base}${REST_PREFIX}${location}`;
+      }
       if (facts && facts.route.method === 'GET' && body) {
         if (Array.isArray(body.data)) {
           const next = body.meta?.nextCursor;
@@ -354,7 +360,9 @@ function captureResponse(
       }
     }
     if (!work) return end(body);
-    sent = work.finish(res.statusCode, typeof body === 'string' ? body : '').then(
+    const location = res.getHeader('Location');
+    const kept: Record<string, string> = typeof location === 'string' ? { Location: location } : {};
+    sent = work.finish(res.statusCode, typeof body === 'string' ? body : '', kept).then(
       () => {
         end(body);
       },

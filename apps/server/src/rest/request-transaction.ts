@@ -4,10 +4,11 @@ import type { Database } from '@crm/db';
 export interface RequestWork {
   db: Database;
   /**
-   * Called once with the final response; rejects when the commit fails (the client must then
-   * hear of the failure, not of the success).
+   * Called once with the final response (and the headers a replay must repeat, such as
+   * `Location`); rejects when the commit fails (the client must then hear of the failure, not
+   * of the success).
    */
-  finish(status: number, body: string): Promise<void>;
+  finish(status: number, body: string, headers?: Record<string, string>): Promise<void>;
 }
 
 const ROLLBACK = Symbol('rollback');

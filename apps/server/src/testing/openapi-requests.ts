@@ -175,6 +175,14 @@ export const successWalks: Record<string, Walk> = {
     const call = await send('POST', '/records/{id}/calls', 201, { params: { id }, body: { duration: 90 } });
     expect(call.body.data).toMatchObject({ direction: 'OUTBOUND', outcome: 'CONNECTED', phone: body.phone });
     await send('GET', '/records/{id}/calls', 200, { params: { id }, query: { pageSize: '5' } });
+    const commentId = comment.body.data.id;
+    const callId = call.body.data.id;
+    await send('GET', '/records/{id}/comments/{commentId}', 200, { params: { id, commentId } });
+    await send('GET', '/records/{id}/calls/{callId}', 200, { params: { id, callId } });
+    // Another record's comment or call is not found under this one.
+    const other = (await send('POST', '/records', 201, { body: { ...body, title: 'Other' } })).body.data.id;
+    await send('GET', '/records/{id}/comments/{commentId}', 404, { params: { id: other, commentId } });
+    await send('GET', '/records/{id}/calls/{callId}', 404, { params: { id: other, callId } });
   },
 
   async workspace(send, ws) {
@@ -234,6 +242,10 @@ export const notFoundWalks: Record<string, Walk> = {
     await send('POST', '/records/{id}/comments', 404, { params: record, body: { text: 'X' } });
     await send('GET', '/records/{id}/calls', 404, { params: record });
     await send('POST', '/records/{id}/calls', 404, { params: record, body: {} });
+    await send('GET', '/records/{id}/comments/{commentId}', 404, {
+      params: { ...record, commentId: 'note_x' },
+    });
+    await send('GET', '/records/{id}/calls/{callId}', 404, { params: { ...record, callId: 'call_x' } });
   },
 
   async tasks(send) {
@@ -317,7 +329,11 @@ successWalks['webhooks and events'] = async (send) => {
   await send('POST', '/webhooks/{id}/rotate-secret', 200, { params: { id } });
   const test = await send('POST', '/webhooks/{id}/test', 200, { params: { id } });
   await send('GET', '/webhooks/{id}/deliveries', 200, { params: { id } });
-  await send('POST', '/deliveries/{id}/redeliver', 201, { params: { id: test.body.data.id } });
+  const redelivered = await send('POST', '/deliveries/{id}/redeliver', 201, {
+    params: { id: test.body.data.id },
+  });
+  const delivery = await send('GET', '/deliveries/{id}', 200, { params: { id: redelivered.body.data.id } });
+  expect(delivery.body.data.redeliveryOf).toBe(test.body.data.id);
   await send('GET', '/events', 200, { query: { types: 'record.created,deal.created', limit: '10' } });
   const deleted = await send('DELETE', '/webhooks/{id}', 200, { params: { id } });
   expect(deleted.body.data).toEqual({ id, deleted: true });
@@ -332,6 +348,7 @@ notFoundWalks['webhooks and events'] = async (send) => {
   await send('POST', '/webhooks/{id}/test', 404, { params: webhook });
   await send('GET', '/webhooks/{id}/deliveries', 404, { params: webhook });
   await send('POST', '/deliveries/{id}/redeliver', 404, { params: { id: MISSING_DELIVERY } });
+  await send('GET', '/deliveries/{id}', 404, { params: { id: MISSING_DELIVERY } });
 };
 
 // Workflows and their runs (contract §7). The test app runs no worker: a walk executes the

@@ -111,6 +111,7 @@ export function headerComponents(): Record<string, Json> {
       type: 'string',
       pattern: '^"[A-Za-z0-9_-]+"$',
     }),
+    Location: header('The URL of the new resource, where a GET reads it', { type: 'string', format: 'uri' }),
     Link: {
       description: 'The next page: `<URL of the same list with cursor set>; rel="next"`, when there is one.',
       required: false,

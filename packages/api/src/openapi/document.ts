@@ -125,7 +125,7 @@ function fixOperation(operation: Json, meta: RouteMeta): number[] {
   fixed[String(successStatus)] = {
     ...success,
     description: successStatus === 201 ? 'Created' : 'OK',
-    headers,
+    headers: successStatus === 201 ? { ...headers, Location: ref('headers', 'Location') } : headers,
   };
   if (single) {
     fixed['304'] = {

@@ -68,3 +68,10 @@ export const createCallInput = z.strictObject({
 });
 
 export type CreateCallInput = z.infer<typeof createCallInput>;
+
+export const getCallInput = z.strictObject({
+  id: idParam('Record id'),
+  callId: idParam('Call log id'),
+});
+
+export type GetCallInput = z.infer<typeof getCallInput>;

@@ -39,3 +39,10 @@ export const createCommentInput = z.strictObject({
 });
 
 export type CreateCommentInput = z.infer<typeof createCommentInput>;
+
+export const getCommentInput = z.strictObject({
+  id: idParam('Record id'),
+  commentId: idParam('Comment id'),
+});
+
+export type GetCommentInput = z.infer<typeof getCommentInput>;

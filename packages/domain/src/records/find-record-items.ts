@@ -1,6 +1,8 @@
 import type { Database, schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { type IdKind, isId } from '../shared/ids.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { type PagingInput, resolvePaging, toPage } from '../shared/paging.ts';
 import { loadRecord } from './load-record.ts';
@@ -35,4 +37,28 @@ export async function findRecordItems<T extends ItemTable, Item>(
     .limit(paging.pageSize + 1)
     .offset(paging.kind === 'offset' ? paging.offset : 0)) as T['$inferSelect'][];
   return toPage(rows, paging, serialize);
+}
+
+/**
+ * One item hanging off a live record (a comment, a call log): NOT_FOUND when the record is
+ * unknown or in Trash, or the item is not one of that record's.
+ */
+export async function getRecordItem<T extends ItemTable, Item>(
+  db: Database,
+  actor: Actor,
+  table: T,
+  input: { id: string; itemId: string },
+  item: { kind: IdKind; name: string },
+  serialize: (row: T['$inferSelect']) => Item,
+): Promise<Item> {
+  await loadRecord(db, actor, input.id);
+  if (!isId(item.kind, input.itemId)) throw notFound(item.name, input.itemId);
+  const t = table as typeof schema.comments;
+  const [row] = (await db
+    .select()
+    .from(t)
+    .where(and(eq(t.workspaceId, actor.workspaceId), eq(t.recordId, input.id), eq(t.id, input.itemId)))
+    .limit(1)) as T['$inferSelect'][];
+  if (!row) throw notFound(item.name, input.itemId);
+  return serialize(row);
 }

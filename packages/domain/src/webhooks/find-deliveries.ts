@@ -3,6 +3,8 @@ import { schema } from '@crm/db';
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
+import { notFound } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
 import { loadWebhook } from './find-webhooks.ts';
@@ -50,6 +52,15 @@ export async function getDeliveryView(
   const [row] = await selectDeliveries(tx, workspaceId, eq(schema.deliveries.id, id));
   if (!row) throw new Error(`delivery ${id} vanished`);
   const attempts = await attemptsOf(tx, workspaceId, [id]);
+  return serializeDelivery(row.delivery, row.event, attempts.get(id) ?? []);
+}
+
+/** One delivery of the workspace with all its attempts (404 when it is not the workspace's). */
+export async function getDelivery(db: Database, actor: Actor, id: string): Promise<DeliveryOutput> {
+  if (!isId('delivery', id)) throw notFound('Delivery', id);
+  const [row] = await selectDeliveries(db, actor.workspaceId, eq(schema.deliveries.id, id));
+  if (!row) throw notFound('Delivery', id);
+  const attempts = await attemptsOf(db, actor.workspaceId, [id]);
   return serializeDelivery(row.delivery, row.event, attempts.get(id) ?? []);
 }
 

@@ -5,6 +5,8 @@ import {
   envelope,
   findCalls,
   findCallsInput,
+  getCall,
+  getCallInput,
   listEnvelope,
 } from '@crm/domain';
 import { authedProcedure, router } from '../../trpc.ts';
@@ -27,6 +29,21 @@ export const callsRouter = router({
     .output(listEnvelope(callLogOutput))
     .query(({ ctx, input }) => findCalls(ctx.db, ctx.actor, input)),
 
+  get: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/records/{id}/calls/{callId}',
+        tags,
+        summary: 'Get a call log of a record',
+        description: 'A record in Trash is not found.',
+      },
+      errors: [404],
+    })
+    .input(getCallInput)
+    .output(envelope(callLogOutput))
+    .query(async ({ ctx, input }) => ({ data: await getCall(ctx.db, ctx.actor, input) })),
+
   create: authedProcedure
     .meta({
       openapi: {
@@ -38,6 +55,7 @@ export const callsRouter = router({
           "Answers 201 with the call log. Defaults: direction OUTBOUND, outcome CONNECTED, calledAt now, phone the record's phone.",
       },
       successStatus: 201,
+      location: '/records/{recordId}/calls/{id}',
       errors: [404],
     })
     .input(createCallInput)

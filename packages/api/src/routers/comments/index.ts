@@ -5,6 +5,8 @@ import {
   envelope,
   findComments,
   findCommentsInput,
+  getComment,
+  getCommentInput,
   listEnvelope,
 } from '@crm/domain';
 import { authedProcedure, router } from '../../trpc.ts';
@@ -27,6 +29,21 @@ export const commentsRouter = router({
     .output(listEnvelope(commentOutput))
     .query(({ ctx, input }) => findComments(ctx.db, ctx.actor, input)),
 
+  get: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/records/{id}/comments/{commentId}',
+        tags,
+        summary: 'Get a comment of a record',
+        description: 'A record in Trash is not found.',
+      },
+      errors: [404],
+    })
+    .input(getCommentInput)
+    .output(envelope(commentOutput))
+    .query(async ({ ctx, input }) => ({ data: await getComment(ctx.db, ctx.actor, input) })),
+
   create: authedProcedure
     .meta({
       openapi: {
@@ -37,6 +54,7 @@ export const commentsRouter = router({
         description: "Answers 201 with the comment; its `author` is the display name of the API key's user.",
       },
       successStatus: 201,
+      location: '/records/{recordId}/comments/{id}',
       errors: [404],
     })
     .input(createCommentInput)

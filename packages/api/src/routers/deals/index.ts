@@ -54,6 +54,7 @@ export const dealsRouter = router({
         description: 'Without `stageId` the deal starts in the pipeline’s first stage.',
       },
       successStatus: 201,
+      location: '/deals/{id}',
     })
     .input(createDealInput)
     .output(one)

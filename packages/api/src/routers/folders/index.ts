@@ -40,6 +40,7 @@ export const foldersRouter = router({
     .meta({
       openapi: { method: 'POST', path: '/folders', tags, summary: 'Create a folder' },
       successStatus: 201,
+      location: '/folders/{id}',
     })
     .input(createFolderInput)
     .output(one)
@@ -63,6 +64,7 @@ export const foldersRouter = router({
         summary: 'Add a custom field to a folder',
       },
       successStatus: 201,
+      location: '/folders/{id}',
       errors: [404],
     })
     .input(addFieldInput)

@@ -51,6 +51,7 @@ export const pipelinesRouter = router({
     .meta({
       openapi: { method: 'POST', path: '/pipelines', tags, summary: 'Create a pipeline' },
       successStatus: 201,
+      location: '/pipelines/{id}',
     })
     .input(createPipelineInput)
     .output(one)
@@ -74,6 +75,7 @@ export const pipelinesRouter = router({
         summary: 'Add a stage (last, or at a position)',
       },
       successStatus: 201,
+      location: '/pipelines/{id}',
       errors: [404],
     })
     .input(addStageInput)

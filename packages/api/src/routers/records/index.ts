@@ -75,6 +75,7 @@ export const recordsRouter = router({
           'Answers 201 with the new record. With `?upsert=email` the live record of the folder with the same email is updated instead, and the answer is 200.',
       },
       successStatus: 201,
+      location: '/records/{id}',
       alternativeSuccess: { status: 200, description: 'Upserted: an existing record was updated' },
       queryParams: ['upsert'],
     })

@@ -24,6 +24,7 @@ export const runsRouter = router({
           'Queues a new run (its `rerunOf` this one) with the same input and context record and the workflow’s current actions. 409 while this run is still QUEUED or RUNNING; 400 when the workflow is disabled.',
       },
       successStatus: 201,
+      location: '/runs/{id}',
       errors: [404, 409],
     })
     .input(runIdInput)

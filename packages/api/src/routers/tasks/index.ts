@@ -55,6 +55,7 @@ export const tasksRouter = router({
           'Answers 201 with the new task, always OPEN. `assigneeId` must be a member of the workspace and `recordId` a live record (400 otherwise).',
       },
       successStatus: 201,
+      location: '/tasks/{id}',
     })
     .input(createTaskInput)
     .output(one)

@@ -10,6 +10,7 @@ import {
   findDeliveriesInput,
   findWebhooks,
   findWebhooksInput,
+  getDelivery,
   getWebhook,
   listEnvelope,
   redeliver,
@@ -62,6 +63,7 @@ export const webhooksRouter = router({
           'Zapier-style REST hooks subscribe is exactly this call. The answer carries the signing `secret`, shown only here and on rotation. The URL must be http(s) and resolve to a public address. At most 50 subscriptions per workspace.',
       },
       successStatus: 201,
+      location: '/webhooks/{id}',
     })
     .input(createWebhookInput)
     .output(withSecret)
@@ -151,6 +153,21 @@ export const webhooksRouter = router({
     .output(listEnvelope(deliveryOutput))
     .query(({ ctx, input }) => findDeliveries(ctx.db, ctx.actor, input)),
 
+  delivery: manageProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/deliveries/{id}',
+        tags,
+        summary: 'Get a delivery',
+        description: 'One delivery with its attempts in order, as the deliveries list shows it.',
+      },
+      errors: [404],
+    })
+    .input(deliveryIdInput)
+    .output(envelope(deliveryOutput))
+    .query(async ({ ctx, input }) => ({ data: await getDelivery(ctx.db, ctx.actor, input.id) })),
+
   redeliver: manageProcedure
     .meta({
       openapi: {
@@ -162,6 +179,7 @@ export const webhooksRouter = router({
           'Creates a new delivery of the same event (same event id, so the same `webhook-id`) with `redeliveryOf` set, queued now even if the original succeeded. 400 when the subscription is disabled or the event is older than 30 days.',
       },
       successStatus: 201,
+      location: '/deliveries/{id}',
       errors: [404],
     })
     .input(deliveryIdInput)

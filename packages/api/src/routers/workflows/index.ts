@@ -82,6 +82,7 @@ export const workflowsRouter = router({
           WARNINGS_NOTE,
       },
       successStatus: 201,
+      location: '/workflows/{id}',
     })
     .input(createWorkflowInput)
     .output(savedWorkflowOutput)
