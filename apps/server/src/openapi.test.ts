@@ -65,7 +65,9 @@ const sender =
   (method, template, status, c) =>
     call(key, method, template, status, c);
 /** The operations whose body the server reads; they must document the body and Idempotency-Key errors. */
-const writes = () => v.operations.filter((o) => o.method === 'POST' || o.method === 'PATCH');
+/** The operations of /api/v1; the trigger endpoint (no key, its own error body) has a test of its own. */
+const restOperations = () => v.operations.filter((o) => !o.path.startsWith('/api/'));
+const writes = () => restOperations().filter((o) => o.method === 'POST' || o.method === 'PATCH');
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -80,13 +82,13 @@ describe('the document served at /api/v1/openapi.json', () => {
     expect(served.headers.get('content-type')).toMatch(/^application\/json/);
     expect(served.headers.get('x-request-id')).toBeTruthy();
     expect(served.body.openapi).toMatch(/^3\./);
-    expect(v.operations.length).toBeGreaterThan(0);
+    expect(restOperations().length).toBeGreaterThan(0);
   });
 
   it('gives every operation an id, a summary, a tag and the bearer requirement', () => {
     const schemes = served.body.components.securitySchemes;
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-    for (const { method, path, operation } of v.operations) {
+    for (const { method, path, operation } of restOperations()) {
       const what = `${method} ${path}`;
       expect(operation.operationId, what).toEqual(expect.any(String));
       expect(operation.summary, what).toEqual(expect.stringMatching(/\S/));
@@ -97,7 +99,7 @@ describe('the document served at /api/v1/openapi.json', () => {
 
   it('documents 201 for creates, and 200 as well for POST /records (upsert)', () => {
     const successes = Object.fromEntries(
-      v.operations.map((o) => [`${o.method} ${o.path}`, o.statuses.filter((s) => s < 300)]),
+      restOperations().map((o) => [`${o.method} ${o.path}`, o.statuses.filter((s) => s < 300)]),
     );
     for (const create of CREATES) expect(successes[create], create).toEqual([201]);
     expect(successes['POST /records']).toEqual([200, 201]);
@@ -109,7 +111,7 @@ describe('the document served at /api/v1/openapi.json', () => {
   });
 
   it('documents upsert as a query parameter of POST /records and not in its body', () => {
-    const operation = v.operations.find((o) => o.method === 'POST' && o.path === '/records')!.operation;
+    const operation = restOperations().find((o) => o.method === 'POST' && o.path === '/records')!.operation;
     const parameters = operation.parameters as { in: string; name: string; schema: { enum?: string[] } }[];
     expect(parameters.find((p) => p.name === 'upsert')).toMatchObject({
       in: 'query',
@@ -122,7 +124,7 @@ describe('the document served at /api/v1/openapi.json', () => {
   });
 
   it('documents the batch writes: items of the single call’s body, upsert in the query, 200 only', () => {
-    const batches = v.operations.filter((o) => /\/batch(\/|$)/.test(o.path));
+    const batches = restOperations().filter((o) => /\/batch(\/|$)/.test(o.path));
     expect(batches.map((o) => `${o.method} ${o.path}`).sort()).toEqual([
       'PATCH /deals/batch',
       'PATCH /records/batch',
@@ -141,7 +143,7 @@ describe('the document served at /api/v1/openapi.json', () => {
       ).toEqual([200]);
       expect(statuses, `${method} ${path}`).not.toContain(404);
     }
-    const create = v.operations.find((o) => o.method === 'POST' && o.path === '/records/batch')!.operation;
+    const create = restOperations().find((o) => o.method === 'POST' && o.path === '/records/batch')!.operation;
     const parameters = create.parameters as { in: string; name: string }[];
     expect(parameters.find((p) => p.name === 'upsert')).toMatchObject({ in: 'query' });
     const body = v.resolve(
@@ -149,7 +151,7 @@ describe('the document served at /api/v1/openapi.json', () => {
         .schema,
     ) as { properties: { items: { maxItems: number; items: { properties: object } } } };
     expect(body.properties.items.maxItems).toBe(100);
-    const single = v.operations.find((o) => o.method === 'POST' && o.path === '/records')!.operation;
+    const single = restOperations().find((o) => o.method === 'POST' && o.path === '/records')!.operation;
     const singleBody = v.resolve(
       (single.requestBody as { content: Record<string, { schema: unknown }> }).content['application/json']!
         .schema,
@@ -159,7 +161,7 @@ describe('the document served at /api/v1/openapi.json', () => {
 
   it('documents filter as a deepObject, sort and count on the lists, and POST /records/query', () => {
     for (const path of ['/records', '/deals', '/tasks']) {
-      const operation = v.operations.find((o) => o.method === 'GET' && o.path === path)!.operation;
+      const operation = restOperations().find((o) => o.method === 'GET' && o.path === path)!.operation;
       const parameters = operation.parameters as { in: string; name: string; style?: string }[];
       expect(
         parameters.find((p) => p.name === 'filter'),
@@ -174,7 +176,7 @@ describe('the document served at /api/v1/openapi.json', () => {
         path,
       ).toEqual(expect.arrayContaining(['sort', 'count', 'cursor']));
     }
-    const query = v.operations.find((o) => o.method === 'POST' && o.path === '/records/query')!;
+    const query = restOperations().find((o) => o.method === 'POST' && o.path === '/records/query')!;
     const body = v.resolve(
       (query.operation.requestBody as { content: Record<string, { schema: unknown }> }).content[
         'application/json'
@@ -197,7 +199,7 @@ describe('the document served at /api/v1/openapi.json', () => {
       'details',
       'requestId',
     ]);
-    for (const { method, path, operation, statuses } of v.operations) {
+    for (const { method, path, operation, statuses } of restOperations()) {
       for (const status of statuses.filter((s) => s >= 400)) {
         const response = v.resolve((operation.responses as Record<string, unknown>)[status]);
         const schema = (response.content as Record<string, { schema: { allOf?: unknown[] } }>)[
@@ -210,7 +212,7 @@ describe('the document served at /api/v1/openapi.json', () => {
   });
 
   it('requires X-Request-Id everywhere, RateLimit-* once the key is accepted, Retry-After on 429, WWW-Authenticate on 401', () => {
-    for (const { method, path, operation, statuses } of v.operations) {
+    for (const { method, path, operation, statuses } of restOperations()) {
       for (const status of statuses) {
         const response = v.resolve((operation.responses as Record<string, unknown>)[status]);
         const headers = Object.entries((response.headers ?? {}) as Record<string, unknown>);
@@ -236,7 +238,7 @@ describe('real responses conform to the document', () => {
 
   it('a query parameter the operation does not take is a documented 400 on every operation', async () => {
     const ws = await app.createWorkspace();
-    for (const { method, path } of v.operations) {
+    for (const { method, path } of restOperations()) {
       const res = await call(ws.apiKey, method, path, 400, { query: { unexpected: '1' } });
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
     }
@@ -261,7 +263,7 @@ describe('real responses conform to the document', () => {
   }
 
   it('every operation without a key is a documented 401', async () => {
-    for (const { method, path } of v.operations) {
+    for (const { method, path } of restOperations()) {
       const res = await call(null, method, path, 401);
       expect(res.body.error.code).toBe('UNAUTHORIZED');
     }
@@ -281,7 +283,7 @@ describe('real responses conform to the document', () => {
       ).secret;
     const readOnly = await key(['read']);
     const writeOnly = await key(['write']);
-    for (const { method, path } of v.operations) {
+    for (const { method, path } of restOperations()) {
       const res = await call(readsOnly(method, path) ? writeOnly : readOnly, method, path, 403);
       expect(res.body.error.code).toBe('FORBIDDEN');
     }
@@ -381,7 +383,7 @@ describe('real responses conform to the document', () => {
       );
     };
     // A single resource: its ETag in If-None-Match is a 304.
-    const singles = v.operations.filter((o) => o.method === 'GET' && o.path.endsWith('}'));
+    const singles = restOperations().filter((o) => o.method === 'GET' && o.path.endsWith('}'));
     expect(singles.length).toBeGreaterThanOrEqual(8);
     for (const { path } of singles) {
       const params = paramsOf(path);
@@ -389,7 +391,7 @@ describe('real responses conform to the document', () => {
       const etag = current.headers.get('etag')!;
       await call(ws.apiKey, 'GET', path, 304, { params, headers: { 'If-None-Match': etag } });
     }
-    const conditional = v.operations.filter(
+    const conditional = restOperations().filter(
       (o) => (o.method === 'PATCH' || o.method === 'DELETE') && !o.path.endsWith('/batch'),
     );
     expect(conditional.length).toBeGreaterThan(10);
@@ -410,11 +412,58 @@ describe('real responses conform to the document', () => {
     for (let i = 0; i < 3 && res.status !== 429; i++)
       res = await app.api(ws.apiKey, 'GET', `${PREFIX}/folders`);
     expect(res.status).toBe(429);
-    for (const { method, path } of v.operations) {
+    for (const { method, path } of restOperations()) {
       const limited = await call(ws.apiKey, method, path, 429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     }
+  });
+
+  it('the trigger endpoint answers what the document says, success and each error a caller can provoke', async () => {
+    const ws = await app.createWorkspace();
+    const send = sender(ws.apiKey);
+    const make = async (extra: Record<string, unknown>) =>
+      (
+        await send('POST', '/workflows', 201, {
+          body: {
+            name: `Trigger ${unique()}`,
+            trigger: { type: 'INCOMING_WEBHOOK' },
+            actions: [{ type: 'CREATE_RECORD', folderId: ws.folderId, title: '[[ trigger.body.name ]]' }],
+            ...extra,
+          },
+        })
+      ).body.data;
+    const template = '/api/webhooks/trigger/{workflowId}';
+    const trigger = async (url: string, status: number, init: RequestInit = {}) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        ...init,
+        headers: { 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) },
+      });
+      const text = await res.text();
+      const body = text ? JSON.parse(text) : undefined;
+      expect(res.status, `${url} → ${text}`).toBe(status);
+      expect(v.validateResponse('POST', template, res.status, res.headers, body), text).toEqual([]);
+      return body;
+    };
+    const open = await make({});
+    const accepted = await trigger(open.trigger.url, 200, { body: JSON.stringify({ name: 'Ada' }) });
+    expect(accepted).toMatchObject({ ok: true, workflowId: open.id, runId: expect.stringMatching(/^run_/) });
+    await trigger(open.trigger.url, 400, { body: '{"name":' });
+    await trigger(open.trigger.url.replace(open.id, 'wf_unknown'), 404, { body: '{}' });
+    await trigger(open.trigger.url, 413, { body: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) });
+    await trigger(open.trigger.url, 415, { body: 'name=Ada', headers: { 'Content-Type': 'text/plain' } });
+    const key = { 'Idempotency-Key': `trigger-${unique()}` };
+    await trigger(open.trigger.url, 200, { body: '{"name":"A"}', headers: key });
+    await trigger(open.trigger.url, 422, { body: '{"name":"B"}', headers: key });
+    const signed = await make({ requireSignature: true });
+    await trigger(signed.trigger.url, 401, {
+      body: '{}',
+      headers: { 'X-Service-Signature': `sha256=${'0'.repeat(64)}` },
+    });
+    const limited = await make({ rateLimitPerMinute: 1 });
+    await trigger(limited.trigger.url, 200, { body: '{}' });
+    await trigger(limited.trigger.url, 429, { body: '{}' });
   });
 
   it('every documented operation was exercised with a success and with each error a client can provoke', () => {

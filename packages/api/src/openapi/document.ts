@@ -14,6 +14,7 @@ import {
   TAG_DESCRIPTIONS,
   WRITE_SUCCESS_HEADERS,
 } from './components.ts';
+import { triggerPaths } from './trigger.ts';
 
 type Json = Record<string, unknown>;
 type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
@@ -56,6 +57,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
         description: 'An API key (`crm_…`) created in the settings area or with the CLI.',
       },
     },
+    paths: triggerPaths(options.baseUrl),
   });
   const paths = doc.paths as Record<string, Record<string, Json>>;
   const usedErrors = new Set<number>();
