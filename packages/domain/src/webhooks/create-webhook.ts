@@ -2,10 +2,11 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
+import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { sealHeaderValues, sealSecret } from '../shared/secret-box.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
-import { type createWebhookInput, MAX_WEBHOOKS_PER_WORKSPACE } from './schemas.ts';
+import { type createWebhookInput, fieldsProblem, MAX_WEBHOOKS_PER_WORKSPACE } from './schemas.ts';
 import { newWebhookSecret } from './secrets.ts';
 import { serializeWebhook } from './serialize.ts';
 
@@ -28,6 +29,8 @@ export async function createWebhook(
   input: z.infer<typeof createWebhookInput>,
   checkOutboundUrl: CheckOutboundUrl,
 ) {
+  const problem = fieldsProblem(input.events, input.fields ?? []);
+  if (problem) throw invalid('fields', problem);
   await checkOutboundUrl(input.url);
   return db.transaction(async (tx) => {
     await assertWorkspaceLimit(
