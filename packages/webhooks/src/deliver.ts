@@ -9,7 +9,7 @@ import {
 } from '@crm/domain';
 import type { AllowList, Resolver } from './address-guard.ts';
 import { sendRequest } from './send-request.ts';
-import { signDelivery } from './sign.ts';
+import { previousSecretValid, signDelivery } from './sign.ts';
 
 export const USER_AGENT = 'crm-webhooks/1.0';
 
@@ -53,10 +53,12 @@ export function createDeliveryAgents(maxSocketsPerHost: number): DeliveryAgents 
 
 /**
  * One attempt of a claimed delivery: the event's stored payload is sent as the exact bytes
- * that are signed, with the service and Standard Webhooks signatures (every valid secret
- * signs during a rotation). The secrets and custom header values are stored sealed and
- * opened here, just before signing. Throws only when one of them cannot be opened (its key
- * is not configured); otherwise the outcome is recorded by the caller.
+ * that are signed, with the service and Standard Webhooks signatures. During a rotation the
+ * previous secret signs too, in `X-Service-Signature-Previous` and as the second
+ * `webhook-signature` ("Headers and signatures" in docs/webhooks.md). The secrets and custom
+ * header values are stored sealed and opened here, just before signing. Throws only when one
+ * of them cannot be opened (its key is not configured); otherwise the outcome is recorded by
+ * the caller.
  */
 export async function sendDelivery(
   delivery: ClaimedDelivery,
@@ -66,16 +68,15 @@ export async function sendDelivery(
 ): Promise<AttemptOutcome> {
   const { webhook } = delivery;
   const body = Buffer.from(JSON.stringify(event.payload), 'utf8');
-  const secrets = [openSecret(webhook.secret)];
-  if (
-    webhook.previousSecret &&
-    webhook.previousSecretExpiresAt &&
-    webhook.previousSecretExpiresAt.getTime() > Date.now()
-  ) {
-    secrets.push(openSecret(webhook.previousSecret));
-  }
-  const headers = openHeaderValues(webhook.headers);
   const startedAt = new Date();
+  const secrets = {
+    current: openSecret(webhook.secret),
+    previous:
+      webhook.previousSecret && previousSecretValid(webhook.previousSecretExpiresAt, startedAt)
+        ? openSecret(webhook.previousSecret)
+        : null,
+  };
+  const headers = openHeaderValues(webhook.headers);
   const agent = agents ? (/^https:/i.test(webhook.url) ? agents.https : agents.http) : undefined;
   const result = await sendRequest({
     url: webhook.url,

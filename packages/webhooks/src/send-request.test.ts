@@ -192,7 +192,7 @@ describe('sendRequest to an allowed receiver', () => {
     const headers = {
       'Content-Type': 'application/json',
       'X-Static-Token': 'tok_123',
-      ...signDelivery(['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], 'evt_1', body),
+      ...signDelivery({ current: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, 'evt_1', body),
     };
     const result = responseOf(
       await sendRequest({

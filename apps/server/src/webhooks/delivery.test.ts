@@ -3,11 +3,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { schema } from '@crm/db';
 import { newId } from '@crm/domain';
-import { verify as verifyGithubStyle } from '@octokit/webhooks-methods';
+import { sign as signGithubStyle, verify as verifyGithubStyle } from '@octokit/webhooks-methods';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, Receiver } from '../testing/receiver.ts';
+import { eventually, type ReceivedRequest, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 let app: TestApp;
@@ -57,6 +57,15 @@ const createRecord = (title: string) =>
     email: `${title.toLowerCase()}@example.com`,
   });
 
+/** The Standard Webhooks headers of a received request, as `Webhook.verify` takes them. */
+function standardHeaders(request: ReceivedRequest) {
+  return {
+    'webhook-id': request.headers['webhook-id'] as string,
+    'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+    'webhook-signature': request.headers['webhook-signature'] as string,
+  };
+}
+
 async function deliveriesOf(webhookId: string) {
   const result = await app.service.db.execute<{ id: string; status: string; attempt_count: number }>(
     sql`select id, status, attempt_count from deliveries where webhook_id = ${webhookId} order by created_at`,
@@ -101,6 +110,7 @@ describe('webhook delivery', () => {
     expect(request!.headers['webhook-id']).toBe(payload.id);
     const signature = request!.headers['x-service-signature'] as string;
     expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(request!.headers['x-service-signature-previous']).toBeUndefined();
     expect(await verifyGithubStyle(secret, body, signature)).toBe(true);
     const headers = {
       'webhook-id': request!.headers['webhook-id'] as string,
@@ -201,7 +211,7 @@ describe('webhook delivery', () => {
     await eventually(async () => (await deliveriesOf(id))[0]?.status === 'SUCCEEDED');
   });
 
-  it('signs with both secrets for 24 hours after a rotation', async () => {
+  it('during a rotation, a receiver with only the old secret and one with only the new secret both verify', async () => {
     const r = await receiver();
     const { id, secret: oldSecret } = await subscribe(r.url, ['record.created']);
     const rotated = await app.api(ws.apiKey, 'POST', `/api/v1/webhooks/${id}/rotate-secret`);
@@ -210,17 +220,50 @@ describe('webhook delivery', () => {
     await createRecord('Rotated');
     const [request] = await r.waitFor(1);
     const body = request!.body.toString('utf8');
-    const signatures = (request!.headers['x-service-signature'] as string).split(', ');
-    expect(signatures).toHaveLength(2);
-    expect(await verifyGithubStyle(newSecret, body, signatures[0]!)).toBe(true);
-    expect(await verifyGithubStyle(oldSecret, body, signatures[1]!)).toBe(true);
-    const headers = {
-      'webhook-id': request!.headers['webhook-id'] as string,
-      'webhook-timestamp': request!.headers['webhook-timestamp'] as string,
-      'webhook-signature': request!.headers['webhook-signature'] as string,
-    };
-    expect(() => new Webhook(newSecret).verify(body, headers)).not.toThrow();
-    expect(() => new Webhook(oldSecret).verify(body, headers)).not.toThrow();
+    const signature = request!.headers['x-service-signature'] as string;
+    const previous = request!.headers['x-service-signature-previous'] as string;
+    // One value in each header, so GitHub's verifier and a plain equality check both work.
+    expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(previous).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(signature).toBe(await signGithubStyle(newSecret, body));
+    expect(previous).toBe(await signGithubStyle(oldSecret, body));
+    const headers = standardHeaders(request!);
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+
+    // The receiver that has switched to the new secret.
+    expect(await verifyGithubStyle(newSecret, body, signature)).toBe(true);
+    expect(new Webhook(newSecret).verify(body, headers)).toEqual(JSON.parse(body));
+    // The receiver that still has the old one.
+    expect(await verifyGithubStyle(oldSecret, body, previous)).toBe(true);
+    expect(new Webhook(oldSecret).verify(body, headers)).toEqual(JSON.parse(body));
+    // Neither service header verifies with the other secret.
+    expect(await verifyGithubStyle(oldSecret, body, signature)).toBe(false);
+    expect(await verifyGithubStyle(newSecret, body, previous)).toBe(false);
+  });
+
+  it('after the rotation window, only the new secret signs and there is no -Previous header', async () => {
+    const r = await receiver();
+    const { id, secret: oldSecret } = await subscribe(r.url, ['record.created']);
+    const rotated = await app.api(ws.apiKey, 'POST', `/api/v1/webhooks/${id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const newSecret: string = rotated.body.data.secret;
+    // The 24 hours are over.
+    await app.service.db.execute(
+      sql`update webhooks set previous_secret_expires_at = now() - interval '1 second' where id = ${id}`,
+    );
+    await createRecord('Expired');
+    const [request] = await r.waitFor(1);
+    const body = request!.body.toString('utf8');
+    const signature = request!.headers['x-service-signature'] as string;
+    expect(request!.headers['x-service-signature-previous']).toBeUndefined();
+    expect(signature).toBe(await signGithubStyle(newSecret, body));
+    const headers = standardHeaders(request!);
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+
+    expect(await verifyGithubStyle(newSecret, body, signature)).toBe(true);
+    expect(new Webhook(newSecret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(await verifyGithubStyle(oldSecret, body, signature)).toBe(false);
+    expect(() => new Webhook(oldSecret).verify(body, headers)).toThrow();
   });
 
   it('disables a subscription that has failed for 5 days without a success', async () => {

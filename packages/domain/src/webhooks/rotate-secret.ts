@@ -9,8 +9,9 @@ import { serializeWebhook } from './serialize.ts';
 
 /**
  * Gives a subscription a new secret, shown once in the answer. The old one becomes
- * `previousSecret` and keeps signing (next to the new one) for 24 hours, so a receiver can
- * switch without rejecting deliveries (contract §6). Rotating again within those hours
+ * `previousSecret` and keeps signing for 24 hours (in `X-Service-Signature-Previous` and as
+ * the second `webhook-signature`, "During a secret rotation" in docs/webhooks.md), so a
+ * receiver can switch without rejecting deliveries. Rotating again within those hours
  * retires the older secret at once: only the secret just replaced stays valid. Both are
  * stored sealed; the previous one is moved as it is stored.
  */

@@ -185,7 +185,9 @@ export function WebhookPage({ id }: { id: string }) {
     if (what === 'rotate') {
       const rotated = await trpc.webhooks.rotateSecret.mutate({ id });
       setSecret(rotated.data.secret);
-      setNotice('The old secret keeps signing for 24 hours, so receivers can switch over.');
+      setNotice(
+        'The old secret keeps signing for 24 hours (in X-Service-Signature-Previous and webhook-signature), so receivers can switch over.',
+      );
     } else if (what === 'test') {
       await trpc.webhooks.test.mutate({ id });
       setNotice('Test event queued: it appears under Deliveries.');

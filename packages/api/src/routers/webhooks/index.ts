@@ -113,7 +113,7 @@ export const webhooksRouter = router({
         tags,
         summary: 'Rotate the signing secret of a webhook subscription',
         description:
-          'Returns the new secret once. The previous secret keeps signing (a second signature) for 24 hours.',
+          'Returns the new secret once. For 24 hours the previous secret keeps signing next to it: `X-Service-Signature` is made with the new secret, `X-Service-Signature-Previous` with the previous one, and `webhook-signature` carries both, newest first. Rotating again within them drops the older secret.',
       },
       errors: [404],
     })
