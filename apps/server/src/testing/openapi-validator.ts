@@ -41,8 +41,9 @@ const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g
 export function createOpenApiValidator(doc: Json): OpenApiValidator {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   addFormats(ajv);
-  // The OpenAPI top-level keys are not JSON Schema; `example` is an OpenAPI schema annotation.
-  for (const keyword of [...Object.keys(doc), 'example']) {
+  // The OpenAPI top-level keys are not JSON Schema; `example` and `discriminator` are OpenAPI
+  // schema annotations (the `oneOf` beside a discriminator does the validating).
+  for (const keyword of [...Object.keys(doc), 'example', 'discriminator']) {
     if (!ajv.getKeyword(keyword)) ajv.addKeyword(keyword);
   }
   ajv.addSchema({ ...doc, $id: DOC_ID });

@@ -1,3 +1,4 @@
+import { workflowActionSchema } from '@crm/domain';
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openapi';
 import { z } from 'zod';
@@ -58,6 +59,8 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
       },
     },
     paths: triggerPaths(options.baseUrl),
+    // Components no procedure names directly: the actions union the workflow bodies refer to.
+    defs: { WorkflowAction: workflowActionSchema },
   });
   const paths = doc.paths as Record<string, Record<string, Json>>;
   const usedErrors = new Set<number>();

@@ -214,6 +214,28 @@ export const actionSchemas = {
   CONDITION: condition,
 } as const;
 
+/**
+ * The actions as one union on `type`, for the OpenAPI document: each action type is a
+ * component of its own, and the document's `oneOf` with a `discriminator` tells a generated
+ * client which parameters each type takes. The server checks a list with `actions` below,
+ * which names the exact path of each problem.
+ */
+export const workflowActionSchema = z
+  .discriminatedUnion('type', [
+    createRecord,
+    updateRecord,
+    assignOwner,
+    moveDealStage,
+    createDeal,
+    createTask,
+    addComment,
+    httpRequest,
+    condition,
+  ])
+  .meta({ id: 'WorkflowAction', unusedIO: 'input' });
+
+const ACTION_ITEMS = { $ref: '#/components/schemas/WorkflowAction' };
+
 export type ActionOf<T extends ActionType> = z.infer<(typeof actionSchemas)[T]>;
 export type Action = { [T in ActionType]: ActionOf<T> }[ActionType];
 
@@ -256,6 +278,9 @@ const actions = z
     return parsed;
   })
   .meta({
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      jsonSchema.items = ACTION_ITEMS;
+    },
     description:
       'Run in order. Each is `{ type, ...parameters }`; string parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}` and `{{ steps.<index>.output.* }}` templates, or the same written `[[ trigger.body.* ]]`, which n8n, Make and Zapier leave alone.',
   });
@@ -322,9 +347,12 @@ export const workflowOutput = z
         }),
       })
       .meta({ id: 'WorkflowTrigger' }),
-    actions: z
-      .array(z.record(z.string(), z.unknown()))
-      .meta({ description: 'As saved: `{ type, ...parameters }`' }),
+    actions: z.array(z.record(z.string(), z.unknown())).meta({
+      description: 'As saved: `{ type, ...parameters }`',
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        jsonSchema.items = ACTION_ITEMS;
+      },
+    }),
     requireSignature: z.boolean(),
     rateLimitPerMinute: z.number().int(),
     createdAt: instantOutput(),
