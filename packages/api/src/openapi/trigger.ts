@@ -79,12 +79,9 @@ export function triggerPaths(baseUrl: string): ZodOpenApiPathsObject {
             'application/json': {
               schema: z
                 .looseObject({
-                  recordId: z
-                    .string()
-                    .optional()
-                    .meta({
-                      description: "A live record of the workflow's workspace: the run's context record.",
-                    }),
+                  recordId: z.string().optional().meta({
+                    description: "A live record of the workflow's workspace: the run's context record.",
+                  }),
                 })
                 .meta({ description: 'Any JSON object (an empty body counts as {}).' }),
             },
