@@ -143,7 +143,9 @@ describe('the document served at /api/v1/openapi.json', () => {
       ).toEqual([200]);
       expect(statuses, `${method} ${path}`).not.toContain(404);
     }
-    const create = restOperations().find((o) => o.method === 'POST' && o.path === '/records/batch')!.operation;
+    const create = restOperations().find(
+      (o) => o.method === 'POST' && o.path === '/records/batch',
+    )!.operation;
     const parameters = create.parameters as { in: string; name: string }[];
     expect(parameters.find((p) => p.name === 'upsert')).toMatchObject({ in: 'query' });
     const body = v.resolve(
