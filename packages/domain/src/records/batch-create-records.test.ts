@@ -33,7 +33,8 @@ describe('createRecords', () => {
       id: 'evt',
       occurredAt: 'at',
       recordId: 'rec',
-      record: { ...(payload.record as object), id: 'rec' },
+      // The snapshot is the record as the API shows it, with its own id and timestamps.
+      record: { ...(payload.record as object), id: 'rec', createdAt: 'at', updatedAt: 'at' },
     });
     expect(events.map(neutral)).toEqual([neutral(events[0]!), neutral(events[0]!), neutral(events[0]!)]);
   });

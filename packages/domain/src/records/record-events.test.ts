@@ -2,6 +2,7 @@ import type { Database } from '@crm/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createRecord } from './create-record.ts';
+import { getRecord } from './find-records.ts';
 import { restoreRecord, trashRecord } from './trash-record.ts';
 import { updateRecord } from './update-record.ts';
 
@@ -67,6 +68,27 @@ describe('record events', () => {
       previous: { title: 'Ada', 'data.company': 'Engines', 'data.lifecycle': null },
       record: { title: 'Ada L.', data: { lifecycle: 'Lead' } },
     });
+  });
+
+  it('carries the record as the API answers it: GET after create, update and restore, the Trash answer for trashed', async () => {
+    const ws = await newWorkspace(t.db);
+    const { record } = await createRecord(t.db, ws.actor, {
+      folderId: ws.peopleFolderId,
+      title: 'Ada',
+      email: 'ada@example.com',
+      ownerId: ws.actor.userId,
+      data: { company: 'Engines' },
+    });
+    const afterCreate = await getRecord(t.db, ws.actor, record.id);
+    await updateRecord(t.db, ws.actor, { id: record.id, title: 'Ada L.', ownerId: null });
+    const afterUpdate = await getRecord(t.db, ws.actor, record.id);
+    const trashed = await trashRecord(t.db, ws.actor, record.id);
+    await restoreRecord(t.db, ws.actor, record.id);
+    const afterRestore = await getRecord(t.db, ws.actor, record.id);
+    const events = await eventsOf(ws.actor.workspaceId);
+    expect(events.map((e) => e.payload.record)).toEqual([afterCreate, afterUpdate, trashed, afterRestore]);
+    expect(trashed.trashedAt).toEqual(expect.any(String));
+    expect(afterCreate).toMatchObject({ ownerId: ws.actor.userId, trashedAt: null });
   });
 
   it('writes nothing when the change is rolled back or refused', async () => {

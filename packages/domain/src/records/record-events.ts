@@ -5,9 +5,12 @@ import type { RecordRow } from './serialize.ts';
 import { toRecordSnapshot } from './snapshot.ts';
 
 /**
- * Record events (spec §6): `recordId`, `folderId` and the `record` snapshot as of the
- * event. A trashed record's event still carries its snapshot, so a receiver learns what
- * went to Trash without asking.
+ * Record events ("Payload" in docs/webhooks.md): `recordId`, `folderId` and the `record`
+ * snapshot as of the event, in the shape `GET /api/v1/records/{id}` answers. A trashed
+ * record's event still carries its snapshot (with `trashedAt` set), so a receiver learns
+ * what went to Trash without asking. Every record write reaches its event through here or
+ * `recordEvents`: single and batch writes, upserts, changes made by workflows, Trash and
+ * restore.
  */
 export function recordEvent(
   tx: Executor,

@@ -1,26 +1,17 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, isNull } from 'drizzle-orm';
+import type { RecordOutput } from './schemas.ts';
+import { type RecordRow, serializeRecord } from './serialize.ts';
 
-/** The record as event payloads carry it (spec §6): id, folderId, title, email, phone, data. */
-export interface RecordSnapshot {
-  id: string;
-  folderId: string;
-  title: string;
-  email: string | null;
-  phone: string | null;
-  data: Record<string, unknown>;
-}
+/**
+ * The `record` of an event payload ("Payload" in docs/webhooks.md): the record exactly as
+ * `GET /api/v1/records/{id}` answers it, made by the same serializer so the two cannot drift.
+ */
+export type RecordSnapshot = RecordOutput;
 
-export function toRecordSnapshot(row: RecordSnapshot): RecordSnapshot {
-  return {
-    id: row.id,
-    folderId: row.folderId,
-    title: row.title,
-    email: row.email,
-    phone: row.phone,
-    data: row.data,
-  };
+export function toRecordSnapshot(row: RecordRow): RecordSnapshot {
+  return serializeRecord(row);
 }
 
 /** The snapshot of a live record, or null when it is gone or in Trash. */
@@ -32,13 +23,13 @@ export async function loadRecordSnapshot(
   if (!recordId) return null;
   const r = schema.records;
   const [row] = await tx
-    .select({ id: r.id, folderId: r.folderId, title: r.title, email: r.email, phone: r.phone, data: r.data })
+    .select()
     .from(r)
     .where(and(eq(r.workspaceId, workspaceId), eq(r.id, recordId), isNull(r.trashedAt)));
-  return row ?? null;
+  return row ? toRecordSnapshot(row) : null;
 }
 
-/** The spec's `recordId`, `folderId`, `record` trio of an event about (or linked to) a record. */
+/** The `recordId`, `folderId`, `record` trio of an event about (or linked to) a record. */
 export async function recordFields(tx: Executor, workspaceId: string, recordId: string | null) {
   const record = await loadRecordSnapshot(tx, workspaceId, recordId);
   return { recordId: record?.id ?? null, folderId: record?.folderId ?? null, record };
