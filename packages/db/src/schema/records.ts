@@ -47,7 +47,9 @@ export const records = pgTable(
     index('records_live_title_idx').on(t.workspaceId, t.title, t.id).where(sql`${t.trashedAt} is null`),
     // The index every custom field of type SELECT, NUMBER, DATE or BOOLEAN gets when its key
     // first appears (packages/domain/src/folders/field-indexes.ts), made here for the key of the
-    // field every workspace starts with.
+    // field every workspace starts with. The statistics on each such key's value
+    // (records_data_<key>_stats), which the planner needs to estimate a filter on it, are not
+    // expressible here: migration 0008 makes them for the keys indexed before it.
     index('records_data_lifecycle_idx')
       .on(
         t.workspaceId,

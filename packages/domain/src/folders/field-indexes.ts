@@ -15,7 +15,17 @@ import { FIELD_KEY } from './schemas.ts';
  * One index per key, shared by every workspace and folder that has the key: `workspace_id`
  * leads it like every index, and the predicate keeps out the records without the key, so its
  * size follows the records that hold a value. It serves equality and `in` newest first at any
- * selectivity, ranges, sorts by the field, and gives the planner statistics of the values.
+ * selectivity, ranges, and sorts by the field.
+ *
+ * Each key with an index also gets statistics on its value (`records_data_<key>_stats`,
+ * `CREATE STATISTICS … ON (data -> '<key>')`), which ANALYZE fills: PostgreSQL does not use
+ * the statistics of a partial index's expression, and without any it takes a range or an
+ * equality on the value to match a fraction of a percent of the rows. It then reads every
+ * row in the range through the field's index and sorts them, where walking the newest rows
+ * (by `created_at` or `updated_at`) until the page is full reads a few thousand: at
+ * 1,000,000 records, `filter[data.lifecycle]=Customer&filter[data.score][gte]=50&…[lt]=70&
+ * sort=-updatedAt` took 950 ms that way and 6 ms with the statistics.
+ *
  * TEXT, EMAIL and URL values may be too long for a btree entry, and MULTI_SELECT is matched
  * by containment: those are filtered on the rows another index finds.
  */
@@ -23,18 +33,32 @@ const INDEXED_TYPES: ReadonlySet<FieldDefinition['type']> = new Set(['SELECT', '
 
 /**
  * Most field indexes in the database. Every insert into records checks the predicate of each
- * partial index, so keys invented without end (by one workspace or many) must not make record
- * writes of all workspaces slower without end: beyond this many, new keys get no index (their
- * filters and sorts still work, on the rows other indexes find).
+ * partial index, and the planner reads every statistics object of records for each statement
+ * on it (about 2.5 µs apiece), so keys invented without end (by one workspace or many) must not
+ * make record reads and writes of all workspaces slower without end: beyond this many, new
+ * keys get no index and no statistics (their filters and sorts still work, on the rows other
+ * indexes find).
  */
 export const MAX_FIELD_INDEXES = 200;
 
 /** The index of a key: `records_data_<key>_idx`, or a shortened key and a hash beyond 63 characters. */
 export function fieldIndexName(key: string): string {
-  const name = `records_data_${key}_idx`;
+  return objectName(key, 'idx');
+}
+
+/**
+ * The statistics of a key's value: `records_data_<key>_stats`, shortened like the index name
+ * (migration 0008 names those of the keys indexed before it the same way, in SQL).
+ */
+export function fieldStatisticsName(key: string): string {
+  return objectName(key, 'stats');
+}
+
+function objectName(key: string, suffix: string): string {
+  const name = `records_data_${key}_${suffix}`;
   if (name.length <= 63) return name;
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
-  return `records_data_${key.slice(0, 32)}_${hash}_idx`;
+  return `records_data_${key.slice(0, 32)}_${hash}_${suffix}`;
 }
 
 /** The statement, in the form of the index the migrations create for `lifecycle`. */
@@ -47,8 +71,14 @@ function createIndexSql(key: string, concurrently: boolean): string {
   );
 }
 
+/** The statistics of a key's value, the same expression as its index's second column. */
+function createStatisticsSql(key: string): string {
+  if (!FIELD_KEY.test(key)) throw new Error(`not a field key: ${key}`);
+  return `create statistics if not exists "${fieldStatisticsName(key)}" on (data -> '${key}') from records`;
+}
+
 /**
- * Makes sure the fields' indexes exist; called before the field is added or changed, so a
+ * Makes sure the fields' indexes, and the statistics of their values, exist; called before the field is added or changed, so a
  * failure leaves the folder as it was (an index made for a field that is then refused is
  * harmless: it stays empty until a record holds the key).
  *
@@ -67,10 +97,14 @@ export async function ensureFieldIndexes(db: Executor, fields: Pick<FieldDefinit
   ];
   if (keys.length === 0) return;
   const names = keys.map(fieldIndexName);
+  const statisticsNames = keys.map(fieldStatisticsName);
   const existing = await db.execute<{ name: string; valid: boolean }>(
     sql`select c.relname as name, i.indisvalid as valid from pg_index i
         join pg_class c on c.oid = i.indexrelid
-        where c.relname in ${names} and c.relnamespace = current_schema()::regnamespace`,
+        where c.relname in ${names} and c.relnamespace = current_schema()::regnamespace
+        union all
+        select stxname, true from pg_statistic_ext
+        where stxname in ${statisticsNames} and stxnamespace = current_schema()::regnamespace`,
   );
   const valid = new Set(existing.rows.filter((r) => r.valid).map((r) => r.name));
   const invalid = new Set(existing.rows.filter((r) => !r.valid).map((r) => r.name));
@@ -80,13 +114,22 @@ export async function ensureFieldIndexes(db: Executor, fields: Pick<FieldDefinit
   );
   const room = MAX_FIELD_INDEXES - (made.rows[0]?.n ?? 0) + invalid.size;
   const missing = keys.filter((key) => !valid.has(fieldIndexName(key))).slice(0, Math.max(0, room));
-  if (missing.length === 0) return;
+  // Statistics for every key that has or gets an index: also those indexed by a version that
+  // made none, or whose statistics a failure between the two statements left out.
+  const unmeasured = keys.filter(
+    (key) =>
+      (valid.has(fieldIndexName(key)) || missing.includes(key)) && !valid.has(fieldStatisticsName(key)),
+  );
+  if (missing.length === 0 && unmeasured.length === 0) return;
   const pool = (db as Partial<Database>).$client as pg.Pool | undefined;
   if (!pool) {
     for (const key of missing) {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext(${fieldIndexName(key)}))`);
       await db.execute(sql.raw(createIndexSql(key, false)));
     }
+    // CREATE STATISTICS takes a lock on records that writes pass and that two such
+    // statements wait on each other for, so the second sees the first's and does nothing.
+    for (const key of unmeasured) await db.execute(sql.raw(createStatisticsSql(key)));
     return;
   }
   const client = await pool.connect();
@@ -96,6 +139,7 @@ export async function ensureFieldIndexes(db: Executor, fields: Pick<FieldDefinit
       if (invalid.has(name)) await client.query(`drop index concurrently if exists "${name}"`);
       await client.query(createIndexSql(key, true));
     }
+    for (const key of unmeasured) await client.query(createStatisticsSql(key));
   } finally {
     client.release();
   }
