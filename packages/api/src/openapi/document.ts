@@ -16,6 +16,7 @@ import {
   WRITE_SUCCESS_HEADERS,
 } from './components.ts';
 import { triggerPaths } from './trigger.ts';
+import { webhookSection } from './webhooks.ts';
 
 type Json = Record<string, unknown>;
 type OpenApiDocument = ReturnType<typeof generateOpenApiDocument>;
@@ -85,7 +86,11 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
   for (const name of Object.keys(components.schemas ?? {})) {
     if (name.startsWith('error.')) delete components.schemas![name];
   }
-  components.schemas = { ...components.schemas, Error: errorSchema() };
+  // Event payloads, one webhook per kind; their components (Record, Deal, Task) are the
+  // same schemas the REST operations use, rendered alike.
+  const section = webhookSection();
+  (doc as unknown as Json).webhooks = section.webhooks;
+  components.schemas = { ...section.schemas, ...components.schemas, Error: errorSchema() };
   components.headers = headerComponents();
   components.parameters = { ...(components.parameters as Json | undefined), ...parameterComponents() };
   components.responses = Object.fromEntries(

@@ -1,0 +1,92 @@
+import { eventPayloads } from '@crm/domain';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
+
+/**
+ * The OpenAPI document's `webhooks` section (docs/webhooks.md, "Payload"): one entry per event
+ * kind, whose payload schema every event the service really writes must match. Every kind is
+ * made happen through the API, and the stored payloads (what a delivery's body is, byte for
+ * byte) are checked against the document's schema for their kind.
+ */
+
+let app: TestApp;
+let ws: TestWorkspace;
+let doc: Record<string, unknown>;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  ws = await app.createWorkspace({ rateLimitPerMinute: 10_000 });
+  doc = (await (await fetch(`${app.url}/api/v1/openapi.json`)).json()) as Record<string, unknown>;
+});
+afterAll(() => app?.stop());
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await app.api(ws.apiKey, method, `/api/v1${path}`, body);
+  expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+  return res.body.data;
+}
+
+describe('the webhooks section of the OpenAPI document', () => {
+  it('has one webhook per event kind, each with its typed payload and the signature headers', () => {
+    const webhooks = doc.webhooks as Record<string, { post: { parameters: { name: string }[] } }>;
+    expect(Object.keys(webhooks).sort()).toEqual(Object.keys(eventPayloads).sort());
+    for (const [kind, item] of Object.entries(webhooks)) {
+      const names = item.post.parameters.map((p) => p.name);
+      expect(names, kind).toEqual(
+        expect.arrayContaining(['X-Service-Signature', 'webhook-signature', 'webhook-id']),
+      );
+    }
+  });
+
+  it('describes every payload the service writes, kind by kind', async () => {
+    const folder = await ok('POST', '/folders', {
+      name: 'Payloads',
+      fields: [{ key: 'stage', label: 'Stage', type: 'SELECT', options: ['Lead', 'Customer'] }],
+    });
+    const record = await ok('POST', '/records', {
+      folderId: folder.id,
+      title: 'Ada',
+      email: 'ada@example.com',
+    });
+    await ok('PATCH', `/records/${record.id}`, { data: { stage: 'Customer' } });
+    await ok('DELETE', `/records/${record.id}`);
+    await ok('POST', `/records/${record.id}/restore`);
+    const pipeline = await ok('POST', '/pipelines', { name: 'Payloads', stages: ['A', 'B'] });
+    const deal = await ok('POST', '/deals', { pipelineId: pipeline.id, title: 'Deal', recordId: record.id });
+    await ok('POST', '/deals', { pipelineId: pipeline.id, title: 'Unlinked deal' });
+    await ok('PATCH', `/deals/${deal.id}`, { stageId: pipeline.stages[1].id, amount: 12.5 });
+    const task = await ok('POST', '/tasks', {
+      title: 'Call',
+      recordId: record.id,
+      recurrence: 'WEEKLY',
+      dueAt: '2026-12-01T09:00:00Z',
+    });
+    await ok('PATCH', `/tasks/${task.id}`, { status: 'DONE' });
+    await ok('POST', '/tasks', { title: 'Unlinked task' });
+    const hook = await ok('POST', '/webhooks', { url: 'http://127.0.0.1:1/hook', events: ['*'] });
+    await ok('POST', `/webhooks/${hook.id}/test`);
+
+    const { rows } = await app.service.db.$client.query<{ type: string; payload: unknown }>(
+      'select type, payload from events where workspace_id = $1 order by occurred_at, id',
+      [ws.workspaceId],
+    );
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats(ajv);
+    for (const keyword of [...Object.keys(doc), 'example', 'discriminator']) {
+      if (!ajv.getKeyword(keyword)) ajv.addKeyword(keyword);
+    }
+    ajv.addSchema({ ...doc, $id: 'https://openapi.test/document.json' });
+    const seen = new Set<string>();
+    for (const { type, payload } of rows) {
+      const pointer = `#/webhooks/${type}/post/requestBody/content/application~1json/schema`;
+      const validate = ajv.getSchema(`https://openapi.test/document.json${pointer}`);
+      expect(validate, `a webhook for ${type}`).toBeDefined();
+      const valid = validate!(payload);
+      expect(valid, `${type}: ${ajv.errorsText(validate!.errors)}\n${JSON.stringify(payload)}`).toBe(true);
+      seen.add(type);
+    }
+    expect([...seen].sort()).toEqual(Object.keys(eventPayloads).sort());
+  });
+});

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { dealOutput } from '../deals/schemas.ts';
+import { recordOutput } from '../records/schemas.ts';
+import { instantOutput } from '../shared/schemas.ts';
+import { taskOutput } from '../tasks/schemas.ts';
+
+/**
+ * The payload of each event kind, as outgoing webhooks POST it and the event feed lists it
+ * (docs/webhooks.md, "Payload"). The OpenAPI document describes one webhook per kind with
+ * these; a test checks real deliveries against them.
+ */
+
+const common = <T extends string>(kind: T) => ({
+  id: z
+    .string()
+    .meta({
+      description: 'The event id: the same on every retry and redelivery',
+      example: 'evt_01jq3v6f6ve7s9t8m1k2c3d4e5',
+    }),
+  event: z.literal(kind),
+  workspaceId: z.string(),
+  occurredAt: instantOutput(),
+});
+
+/** The record an event is about, or the linked live record of a deal or task (null when none). */
+const linkedRecord = {
+  recordId: z.string().nullable(),
+  folderId: z.string().nullable(),
+  record: recordOutput
+    .nullable()
+    .meta({ description: 'As `GET /api/v1/records/{id}` answers it, as of the event' }),
+};
+
+const aboutRecord = {
+  recordId: z.string(),
+  folderId: z.string(),
+  record: recordOutput.meta({ description: 'As `GET /api/v1/records/{id}` answers it, as of the event' }),
+};
+
+const changes = {
+  changedFields: z.array(z.string()).meta({ description: '`title`, `email`, `data.<key>` …' }),
+  previous: z
+    .record(z.string(), z.unknown())
+    .meta({ description: 'The values of exactly the changed fields before the change' }),
+};
+
+const dealFields = {
+  ...linkedRecord,
+  dealId: z.string(),
+  pipelineId: z.string(),
+  deal: dealOutput.meta({ description: 'As `GET /api/v1/deals/{id}` answers it, as of the event' }),
+};
+
+const taskFields = {
+  ...linkedRecord,
+  taskId: z.string(),
+  task: taskOutput.meta({ description: 'As `GET /api/v1/tasks/{id}` answers it, as of the event' }),
+};
+
+const payload = <T extends z.ZodRawShape>(id: string, description: string, shape: T) =>
+  z.object(shape).meta({ id, description });
+
+export const eventPayloads = {
+  'record.created': payload('RecordCreatedEvent', 'A record was created.', {
+    ...common('record.created'),
+    ...aboutRecord,
+  }),
+  'record.updated': payload('RecordUpdatedEvent', 'A record changed.', {
+    ...common('record.updated'),
+    ...aboutRecord,
+    ...changes,
+  }),
+  'record.trashed': payload('RecordTrashedEvent', 'A record went to Trash (`record.trashedAt` set).', {
+    ...common('record.trashed'),
+    ...aboutRecord,
+  }),
+  'record.restored': payload('RecordRestoredEvent', 'A record came back from Trash.', {
+    ...common('record.restored'),
+    ...aboutRecord,
+  }),
+  'deal.created': payload('DealCreatedEvent', 'A deal was created.', {
+    ...common('deal.created'),
+    ...dealFields,
+  }),
+  'deal.updated': payload('DealUpdatedEvent', 'A deal changed.', {
+    ...common('deal.updated'),
+    ...dealFields,
+    ...changes,
+  }),
+  'deal.stage_changed': payload('DealStageChangedEvent', 'A deal moved to another stage.', {
+    ...common('deal.stage_changed'),
+    ...dealFields,
+    fromStageId: z.string(),
+    toStageId: z.string(),
+  }),
+  'task.created': payload('TaskCreatedEvent', 'A task was created.', {
+    ...common('task.created'),
+    ...taskFields,
+    previousTaskId: z
+      .string()
+      .nullable()
+      .meta({ description: 'For the next occurrence of a recurring task: the task that was completed' }),
+  }),
+  'task.completed': payload('TaskCompletedEvent', 'A task was completed.', {
+    ...common('task.completed'),
+    ...taskFields,
+    nextTaskId: z
+      .string()
+      .nullable()
+      .meta({ description: 'For a recurring task: the next occurrence, created now' }),
+  }),
+  'webhook.test': payload(
+    'WebhookTestEvent',
+    'Sent by `POST /api/v1/webhooks/{id}/test` to that subscription only.',
+    {
+      ...common('webhook.test'),
+      recordId: z.null(),
+      folderId: z.null(),
+      record: z.null(),
+      webhookId: z.string(),
+      test: z.literal(true),
+    },
+  ),
+} as const;
+
+export type EventPayloadKind = keyof typeof eventPayloads;
