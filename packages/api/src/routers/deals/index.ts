@@ -39,7 +39,17 @@ export const dealsRouter = router({
     .query(({ ctx, input }) => findDeals(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/deals/{id}', tags, summary: 'Get a deal' }, errors: [404] })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/deals/{id}',
+        tags,
+        summary: 'Get a deal',
+        description:
+          'The deal with its stage, amount, currency, close date, linked record and data. Carries an ETag; If-None-Match answers 304.',
+      },
+      errors: [404],
+    })
     .input(dealIdInput)
     .output(one)
     .query(async ({ ctx, input }) => ({ data: await getDeal(ctx.db, ctx.actor, input.id) })),
@@ -77,7 +87,14 @@ export const dealsRouter = router({
 
   delete: authedProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/deals/{id}', tags, summary: 'Delete a deal permanently' },
+      openapi: {
+        method: 'DELETE',
+        path: '/deals/{id}',
+        tags,
+        summary: 'Delete a deal permanently',
+        description:
+          'Deletes the deal for good (deals have no Trash) and answers `{ id, deleted: true }`. If-Match makes it conditional.',
+      },
       errors: [404],
     })
     .input(dealIdInput)

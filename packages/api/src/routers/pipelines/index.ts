@@ -27,7 +27,13 @@ const one = envelope(pipelineOutput);
 export const pipelinesRouter = router({
   list: authedProcedure
     .meta({
-      openapi: { method: 'GET', path: '/pipelines', tags, summary: 'List pipelines with their stages' },
+      openapi: {
+        method: 'GET',
+        path: '/pipelines',
+        tags,
+        summary: 'List pipelines with their stages',
+        description: "The workspace's pipelines, newest first, with their stages in order. Page with `page` or `cursor`.",
+      },
     })
     .input(findPipelinesInput)
     .output(listEnvelope(pipelineOutput))
@@ -40,6 +46,7 @@ export const pipelinesRouter = router({
         path: '/pipelines/{id}',
         tags,
         summary: 'Get a pipeline with its stages in order',
+        description: 'The pipeline and its stages in order. Carries an ETag; If-None-Match answers 304.',
       },
       errors: [404],
     })
@@ -49,7 +56,13 @@ export const pipelinesRouter = router({
 
   create: authedProcedure
     .meta({
-      openapi: { method: 'POST', path: '/pipelines', tags, summary: 'Create a pipeline' },
+      openapi: {
+        method: 'POST',
+        path: '/pipelines',
+        tags,
+        summary: 'Create a pipeline',
+        description: 'Creates a pipeline with its stages in order (at most 50). Answers 201 with Location.',
+      },
       successStatus: 201,
       location: '/pipelines/{id}',
     })
@@ -59,7 +72,13 @@ export const pipelinesRouter = router({
 
   rename: authedProcedure
     .meta({
-      openapi: { method: 'PATCH', path: '/pipelines/{id}', tags, summary: 'Rename a pipeline' },
+      openapi: {
+        method: 'PATCH',
+        path: '/pipelines/{id}',
+        tags,
+        summary: 'Rename a pipeline',
+        description: 'Renames the pipeline. If-Match makes it conditional.',
+      },
       errors: [404],
     })
     .input(renamePipelineInput)
@@ -73,6 +92,8 @@ export const pipelinesRouter = router({
         path: '/pipelines/{id}/stages',
         tags,
         summary: 'Add a stage (last, or at a position)',
+        description:
+          'Adds a stage at the end (or at `position`) and answers 201 with the pipeline; `Location` names the pipeline, which holds the stage.',
       },
       successStatus: 201,
       location: '/pipelines/{id}',
@@ -84,7 +105,14 @@ export const pipelinesRouter = router({
 
   renameStage: authedProcedure
     .meta({
-      openapi: { method: 'PATCH', path: '/pipelines/{id}/stages/{stageId}', tags, summary: 'Rename a stage' },
+      openapi: {
+        method: 'PATCH',
+        path: '/pipelines/{id}/stages/{stageId}',
+        tags,
+        summary: 'Rename a stage',
+        description:
+          "Renames or moves a stage; positions stay gap-free. If-Match (the pipeline's ETag) makes it conditional.",
+      },
       errors: [404],
     })
     .input(renameStageInput)

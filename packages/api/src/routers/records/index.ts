@@ -59,7 +59,17 @@ export const recordsRouter = router({
     .query(({ ctx, input }) => queryRecords(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/records/{id}', tags, summary: 'Get a record' }, errors: [404] })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/records/{id}',
+        tags,
+        summary: 'Get a record',
+        description:
+          'The record with its custom values. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.',
+      },
+      errors: [404],
+    })
     .input(recordIdInput)
     .output(one)
     .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input.id) })),
@@ -105,7 +115,14 @@ export const recordsRouter = router({
 
   trash: authedProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/records/{id}', tags, summary: 'Move a record to Trash' },
+      openapi: {
+        method: 'DELETE',
+        path: '/records/{id}',
+        tags,
+        summary: 'Move a record to Trash',
+        description:
+          'Moves the record to Trash and answers it with `trashedAt` set; Trash is purged after 30 days. If-Match makes it conditional.',
+      },
       errors: [404],
     })
     .input(recordIdInput)
@@ -119,6 +136,8 @@ export const recordsRouter = router({
         path: '/records/{id}/restore',
         tags,
         summary: 'Restore a record from Trash',
+        description:
+          'Brings the record back from Trash. Restoring a live record changes nothing and answers 200, so it is safe to retry.',
       },
       errors: [404],
     })

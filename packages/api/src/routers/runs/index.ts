@@ -6,7 +6,13 @@ const tags = ['Workflows'];
 export const runsRouter = router({
   get: manageProcedure
     .meta({
-      openapi: { method: 'GET', path: '/runs/{id}', tags, summary: 'Get a workflow run' },
+      openapi: {
+        method: 'GET',
+        path: '/runs/{id}',
+        tags,
+        summary: 'Get a workflow run',
+        description: "One workflow run with its steps: each step's input, output, error and attempts.",
+      },
       errors: [404],
     })
     .input(runIdInput)

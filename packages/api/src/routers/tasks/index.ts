@@ -39,7 +39,16 @@ export const tasksRouter = router({
     .query(({ ctx, input }) => findTasks(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/tasks/{id}', tags, summary: 'Get a task' }, errors: [404] })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/tasks/{id}',
+        tags,
+        summary: 'Get a task',
+        description: 'The task. Carries an ETag; If-None-Match answers 304.',
+      },
+      errors: [404],
+    })
     .input(taskIdInput)
     .output(one)
     .query(async ({ ctx, input }) => ({ data: await getTask(ctx.db, ctx.actor, input.id) })),
@@ -79,7 +88,14 @@ export const tasksRouter = router({
 
   delete: authedProcedure
     .meta({
-      openapi: { method: 'DELETE', path: '/tasks/{id}', tags, summary: 'Delete a task permanently' },
+      openapi: {
+        method: 'DELETE',
+        path: '/tasks/{id}',
+        tags,
+        summary: 'Delete a task permanently',
+        description:
+          'Deletes the task for good and answers `{ id, deleted: true }`. If-Match makes it conditional.',
+      },
       errors: [404],
     })
     .input(taskIdInput)

@@ -45,7 +45,14 @@ export const webhooksRouter = router({
 
   get: manageProcedure
     .meta({
-      openapi: { method: 'GET', path: '/webhooks/{id}', tags, summary: 'Get a webhook subscription' },
+      openapi: {
+        method: 'GET',
+        path: '/webhooks/{id}',
+        tags,
+        summary: 'Get a webhook subscription',
+        description:
+          'The subscription without its secret; custom header values are masked. Carries an ETag; If-None-Match answers 304.',
+      },
       errors: [404],
     })
     .input(webhookIdInput)

@@ -53,7 +53,13 @@ const WARNINGS_NOTE =
 export const workflowsRouter = router({
   list: manageProcedure
     .meta({
-      openapi: { method: 'GET', path: '/workflows', tags, summary: 'List workflows (automations)' },
+      openapi: {
+        method: 'GET',
+        path: '/workflows',
+        tags,
+        summary: 'List workflows (automations)',
+        description: "The workspace's workflows, newest first. Page with `page` or `cursor`.",
+      },
     })
     .input(findWorkflowsInput)
     .output(listEnvelope(workflowOutput))
@@ -61,7 +67,14 @@ export const workflowsRouter = router({
 
   get: manageProcedure
     .meta({
-      openapi: { method: 'GET', path: '/workflows/{id}', tags, summary: 'Get a workflow' },
+      openapi: {
+        method: 'GET',
+        path: '/workflows/{id}',
+        tags,
+        summary: 'Get a workflow',
+        description:
+          'The workflow with its trigger URL and actions as saved. Carries an ETag; If-None-Match answers 304.',
+      },
       errors: [404],
     })
     .input(workflowIdInput)
@@ -111,7 +124,14 @@ export const workflowsRouter = router({
 
   enable: manageProcedure
     .meta({
-      openapi: { method: 'POST', path: '/workflows/{id}/enable', tags, summary: 'Enable a workflow' },
+      openapi: {
+        method: 'POST',
+        path: '/workflows/{id}/enable',
+        tags,
+        summary: 'Enable a workflow',
+        description:
+          'Enables the workflow: its trigger URL accepts calls again, or its event trigger starts runs again.',
+      },
       errors: [404],
     })
     .input(workflowIdInput)
