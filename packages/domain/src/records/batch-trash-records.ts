@@ -2,7 +2,7 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
-import { type BatchOutcome, batchList, eachItem, idsOf, lockRowsInOrder } from '../shared/batch.ts';
+import { type BatchOutcome, batchList, eachIdLocked } from '../shared/batch.ts';
 import { idParam } from '../shared/schemas.ts';
 import type { RecordOutput } from './schemas.ts';
 import { trashRecord } from './trash-record.ts';
@@ -21,17 +21,11 @@ export async function trashRecords(
   actor: Actor,
   input: z.output<typeof trashRecordsInput>,
 ): Promise<BatchOutcome<RecordOutput>[]> {
-  return db.transaction(async (tx) => {
-    await lockRowsInOrder(
-      tx,
-      schema.records,
-      'record',
-      actor.workspaceId,
-      idsOf(input.ids, (id) => id),
-    );
-    return eachItem(tx, input.ids, async (itemDb, id) => ({
-      status: 200,
-      data: await trashRecord(itemDb, actor, id),
-    }));
-  });
+  return eachIdLocked(
+    db,
+    actor.workspaceId,
+    { table: schema.records, kind: 'record' },
+    input.ids,
+    (itemDb, id) => trashRecord(itemDb, actor, id),
+  );
 }

@@ -179,3 +179,27 @@ export type BatchAnswer<T> = {
   )[];
   meta: { succeeded: number; failed: number };
 };
+
+/**
+ * A batch over ids (trash, delete): one transaction, the named rows locked up front in one
+ * order (two batches over the same rows wait for each other instead of deadlocking), then
+ * each id done by `one` as its single call does it, in a savepoint of its own.
+ */
+export function eachIdLocked<T>(
+  db: Database,
+  workspaceId: string,
+  target: { table: PgTable; kind: IdKind },
+  ids: BatchItem<string>[],
+  one: (db: Database, id: string) => Promise<T>,
+): Promise<BatchOutcome<T>[]> {
+  return db.transaction(async (tx) => {
+    await lockRowsInOrder(
+      tx,
+      target.table,
+      target.kind,
+      workspaceId,
+      idsOf(ids, (id) => id),
+    );
+    return eachItem(tx, ids, async (itemDb, id) => ({ status: 200, data: await one(itemDb, id) }));
+  });
+}

@@ -2,7 +2,7 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
-import { type BatchOutcome, batchList, eachItem, idsOf, lockRowsInOrder } from '../shared/batch.ts';
+import { type BatchOutcome, batchList, eachIdLocked } from '../shared/batch.ts';
 import { idParam } from '../shared/schemas.ts';
 import { deleteTask } from './delete-task.ts';
 
@@ -20,17 +20,7 @@ export async function deleteTasks(
   actor: Actor,
   input: z.output<typeof deleteTasksInput>,
 ): Promise<BatchOutcome<{ id: string; deleted: true }>[]> {
-  return db.transaction(async (tx) => {
-    await lockRowsInOrder(
-      tx,
-      schema.tasks,
-      'task',
-      actor.workspaceId,
-      idsOf(input.ids, (id) => id),
-    );
-    return eachItem(tx, input.ids, async (itemDb, id) => ({
-      status: 200,
-      data: await deleteTask(itemDb, actor, id),
-    }));
-  });
+  return eachIdLocked(db, actor.workspaceId, { table: schema.tasks, kind: 'task' }, input.ids, (itemDb, id) =>
+    deleteTask(itemDb, actor, id),
+  );
 }
