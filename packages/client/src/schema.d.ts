@@ -1,0 +1,6033 @@
+/**
+ * The types of the CRM workspace REST API (/api/v1), generated from its OpenAPI document.
+ * Do not edit: run `pnpm --filter @crm/client generate` after changing the API.
+ */
+
+export interface paths {
+    "/records/{id}/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a record's call logs
+         * @description Oldest logged first. Page with `page` or `cursor`. A record in Trash is not found.
+         */
+        get: operations["calls-list"];
+        put?: never;
+        /**
+         * Log a call on a record
+         * @description Answers 201 with the call log. Defaults: direction OUTBOUND, outcome CONNECTED, calledAt now, phone the record's phone.
+         */
+        post: operations["calls-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/calls/{callId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a call log of a record
+         * @description A record in Trash is not found.
+         */
+        get: operations["calls-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a record's comments
+         * @description Oldest first. Page with `page` or `cursor`. A record in Trash is not found.
+         */
+        get: operations["comments-list"];
+        put?: never;
+        /**
+         * Comment on a record
+         * @description Answers 201 with the comment; its `author` is the display name of the API key's user.
+         */
+        post: operations["comments-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a comment of a record
+         * @description A record in Trash is not found.
+         */
+        get: operations["comments-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create deals in a batch
+         * @description Each item is the body of `POST /deals` and is created as that call would create it (201). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        post: operations["deals-batchCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update deals in a batch
+         * @description Each item is `{ id, … }` with the body of `PATCH /deals/{id}`, applied in order as that call would apply it (200; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        patch: operations["deals-batchUpdate"];
+        trace?: never;
+    };
+    "/deals/batch/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete deals permanently in a batch
+         * @description Each id is deleted as `DELETE /deals/{id}` would delete it (200 `{ id, deleted: true }`; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        post: operations["deals-batchDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deals of a pipeline
+         * @description `pipelineId` is required (400 without, 404 when unknown). Filter by `stageId`, `recordId`, and any deal field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed). Newest first, or as `sort` says (`amount`, `-closeDate`, `data.<key>` …); `count=true` adds `meta.total`.
+         */
+        get: operations["deals-list"];
+        put?: never;
+        /**
+         * Create a deal
+         * @description Without `stageId` the deal starts in the pipeline’s first stage.
+         */
+        post: operations["deals-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a deal */
+        get: operations["deals-get"];
+        put?: never;
+        post?: never;
+        /** Delete a deal permanently */
+        delete: operations["deals-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a deal or move it to another stage
+         * @description Fields not given stay; `data` merges. A stage change emits `deal.stage_changed`.
+         */
+        patch: operations["deals-update"];
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events (polling feed)
+         * @description The workspace’s events, oldest first, with the payloads webhook receivers get; kept 30 days. A polling fallback and a way to catch up after an outage: page with `after` = the returned `meta.nextCursor` and keep it for the next poll. Events are listed once committed and settled (a few seconds after they happen), so paging by the cursor never skips one. `types` filters by comma-separated kinds (an unknown kind is a 400).
+         */
+        get: operations["events-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List folders with their fields */
+        get: operations["folders-list"];
+        put?: never;
+        /** Create a folder */
+        post: operations["folders-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/folders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a folder */
+        get: operations["folders-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename a folder */
+        patch: operations["folders-rename"];
+        trace?: never;
+    };
+    "/folders/{id}/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a custom field to a folder */
+        post: operations["folders-addField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/folders/{id}/fields/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a field and its values */
+        delete: operations["folders-removeField"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a field: label, type or options
+         * @description A type or options change is refused (400) while stored values would not fit it.
+         */
+        patch: operations["folders-changeField"];
+        trace?: never;
+    };
+    "/pipelines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List pipelines with their stages */
+        get: operations["pipelines-list"];
+        put?: never;
+        /** Create a pipeline */
+        post: operations["pipelines-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pipelines/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a pipeline with its stages in order */
+        get: operations["pipelines-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename a pipeline */
+        patch: operations["pipelines-rename"];
+        trace?: never;
+    };
+    "/pipelines/{id}/stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a stage (last, or at a position) */
+        post: operations["pipelines-addStage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pipelines/{id}/stages/{stageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a stage
+         * @description A stage that holds deals is removed only with `moveDealsTo`, another stage of the pipeline that takes its deals (400 otherwise).
+         */
+        delete: operations["pipelines-removeStage"];
+        options?: never;
+        head?: never;
+        /** Rename a stage */
+        patch: operations["pipelines-renameStage"];
+        trace?: never;
+    };
+    "/pipelines/{id}/stages/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder the stages
+         * @description `stageIds` lists every stage of the pipeline once, in the new order.
+         */
+        post: operations["pipelines-reorderStages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create records in a batch (or upsert by email)
+         * @description Each item is the body of `POST /records` and is created as that call would create it (201). With `?upsert=email` each item updates the live record of its folder with the same email instead (200), items applied in order. Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        post: operations["records-batchCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update records in a batch
+         * @description Each item is `{ id, … }` with the body of `PATCH /records/{id}`, applied in order as that call would apply it (200; an unknown or trashed id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        patch: operations["records-batchUpdate"];
+        trace?: never;
+    };
+    "/records/batch/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move records to Trash in a batch
+         * @description Each id is moved to Trash as `DELETE /records/{id}` would move it (200 with the record; not found or already in Trash: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        post: operations["records-batchTrash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List records
+         * @description Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `trashed=true` lists the Trash; `count=true` adds `meta.total`. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.
+         */
+        get: operations["records-list"];
+        put?: never;
+        /**
+         * Create a record (or upsert by email)
+         * @description Answers 201 with the new record. With `?upsert=email` the live record of the folder with the same email is updated instead, and the answer is 200.
+         */
+        post: operations["records-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query records with a nested filter
+         * @description The list with its parameters as JSON and a filter of `and`, `or` and `not`: `{ "filter": { "or": [ { "field": "data.lifecycle", "op": "eq", "value": "Lead" }, … ] }, "sort": "-updatedAt", "pageSize": 50, "cursor": … }`. Answers like `GET /records`. Needs the read scope only.
+         */
+        post: operations["records-query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a record */
+        get: operations["records-get"];
+        put?: never;
+        post?: never;
+        /** Move a record to Trash */
+        delete: operations["records-trash"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a record
+         * @description Fields not given stay. `data` merges: keys given replace, a key given as null is removed.
+         */
+        patch: operations["records-update"];
+        trace?: never;
+    };
+    "/records/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a record from Trash */
+        post: operations["records-restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a workflow run */
+        get: operations["runs-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a finished run again
+         * @description Queues a new run (its `rerunOf` this one) with the same input and context record and the workflow’s current actions. 409 while this run is still QUEUED or RUNNING; 400 when the workflow is disabled.
+         */
+        post: operations["runs-rerun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create tasks in a batch
+         * @description Each item is the body of `POST /tasks` and is created as that call would create it (201). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        post: operations["tasks-batchCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update tasks in a batch
+         * @description Each item is `{ id, … }` with the body of `PATCH /tasks/{id}`, applied in order as that call would apply it (200; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        patch: operations["tasks-batchUpdate"];
+        trace?: never;
+    };
+    "/tasks/batch/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete tasks permanently in a batch
+         * @description Each id is deleted as `DELETE /tasks/{id}` would delete it (200 `{ id, deleted: true }`; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         */
+        post: operations["tasks-batchDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tasks
+         * @description Newest first, or with `sort=dueAt` soonest due first (tasks without a due time last), or as `sort` says (`-dueAt`, `title`, `updatedAt` …). Filter by `recordId` (a live record, 404 otherwise), `status` and `assigneeId`, and any task field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `count=true` adds `meta.total`. Page with `page` or `cursor`.
+         */
+        get: operations["tasks-list"];
+        put?: never;
+        /**
+         * Create a task
+         * @description Answers 201 with the new task, always OPEN. `assigneeId` must be a member of the workspace and `recordId` a live record (400 otherwise).
+         */
+        post: operations["tasks-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a task */
+        get: operations["tasks-get"];
+        put?: never;
+        post?: never;
+        /** Delete a task permanently */
+        delete: operations["tasks-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a task
+         * @description Fields not given stay. `status` DONE sets `completedAt` (OPEN clears it); completing a recurring task creates its next occurrence, OPEN and due one period later. `recurrence` cannot be changed.
+         */
+        patch: operations["tasks-update"];
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions
+         * @description Newest first. Secrets are never listed; custom header values are masked.
+         */
+        get: operations["webhooks-list"];
+        put?: never;
+        /**
+         * Create a webhook subscription (REST hooks: subscribe)
+         * @description Zapier-style REST hooks subscribe is exactly this call. The answer carries the signing `secret`, shown only here and on rotation. The URL must be http(s) and resolve to a public address. At most 50 subscriptions per workspace.
+         */
+        post: operations["webhooks-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook subscription */
+        get: operations["webhooks-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription (REST hooks: unsubscribe)
+         * @description Zapier-style REST hooks unsubscribe is exactly this call. Its deliveries are deleted with it.
+         */
+        delete: operations["webhooks-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook subscription
+         * @description Fields not given stay; `headers` replaces the set. `enabled: true` re-enables a subscription the service disabled and clears `disabledReason`.
+         */
+        patch: operations["webhooks-update"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret of a webhook subscription
+         * @description Returns the new secret once. For 24 hours the previous secret keeps signing next to it: `X-Service-Signature` is made with the new secret, `X-Service-Signature-Previous` with the previous one, and `webhook-signature` carries both, newest first. Rotating again within them drops the older secret.
+         */
+        post: operations["webhooks-rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook subscription
+         * @description Queues a `webhook.test` event (no record, `test: true`) to this subscription only and answers with the queued delivery; follow it in the deliveries list. 400 when the subscription is disabled.
+         */
+        post: operations["webhooks-test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook subscription
+         * @description Newest first, each with its attempts in order (status, response code, duration, first 4 KiB of the response). Kept 30 days.
+         */
+        get: operations["webhooks-deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery
+         * @description One delivery with its attempts in order, as the deliveries list shows it.
+         */
+        get: operations["webhooks-delivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Creates a new delivery of the same event (same event id, so the same `webhook-id`) with `redeliveryOf` set, queued now even if the original succeeded. 400 when the subscription is disabled or the event is older than 30 days.
+         */
+        post: operations["webhooks-redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List workflows (automations) */
+        get: operations["workflows-list"];
+        put?: never;
+        /**
+         * Create a workflow
+         * @description A trigger (INCOMING_WEBHOOK, whose `trigger.url` is the address to POST to, or an event kind) and up to 20 actions, each `{ type, ...parameters }`, checked now: a bad parameter or template is a 400 naming it. With `requireSignature: true` the answer carries the `secret`, shown only here and on rotation. The answer's `meta.warnings` lists action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending — "", "undefined", "null" where a value is expected — each `{ path, message }`; it is empty when nothing looks wrong, and the workflow is saved either way.
+         */
+        post: operations["workflows-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a workflow */
+        get: operations["workflows-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workflow
+         * @description Permanent; its run history goes with it.
+         */
+        delete: operations["workflows-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a workflow
+         * @description Fields not given stay; `actions` replaces the list. Runs already queued keep the actions they started with. `secret` is set only when `requireSignature: true` created one. The answer's `meta.warnings` lists action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending — "", "undefined", "null" where a value is expected — each `{ path, message }`; it is empty when nothing looks wrong, and the workflow is saved either way.
+         */
+        patch: operations["workflows-update"];
+        trace?: never;
+    };
+    "/workflows/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a workflow */
+        post: operations["workflows-enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a workflow
+         * @description Its trigger URL answers 404 and its events start nothing until it is enabled again.
+         */
+        post: operations["workflows-disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or rotate the signing secret of a workflow
+         * @description Returns the new secret once; from now on incoming calls must be signed. A previous secret is still accepted for 24 hours.
+         */
+        post: operations["workflows-rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the runs of a workflow
+         * @description Newest first, each with every step’s input, output or error and timings. Kept 30 days.
+         */
+        get: operations["workflows-runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace, user and key of this request
+         * @description Also the workspace rate limit as of this request, the request itself counted: the values of its RateLimit-* headers.
+         */
+        get: operations["workspace-me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of the workspace
+         * @description Oldest first. Page with `page` or `cursor`.
+         */
+        get: operations["workspace-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/trigger/{workflowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a workflow from its trigger URL
+         * @description The URL an INCOMING_WEBHOOK workflow shows as `trigger.url`. Needs no API key: the workflow id in it is the secret, and a workflow with `requireSignature` also needs `X-Service-Signature`. Any JSON object is the run's `trigger.body`; `recordId` in it names the run's context record. Answers once the run is queued; the run itself happens on the background queue.
+         */
+        post: operations["triggerWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description A condition `{ field, op, value }` or a group `{ and: [ … ] }`, `{ or: [ … ] }`, `{ not: { … } }` (exactly one of `field`, `and`, `or`, `not`). */
+        FilterNode: {
+            /** @description A condition: `title`, `data.score` … */
+            field?: string;
+            /**
+             * @description Default `eq`.
+             * @enum {string}
+             */
+            op?: "eq" | "ne" | "in" | "gt" | "gte" | "lt" | "lte" | "contains" | "empty";
+            /** @description JSON of the field’s type; a list for `in`, true or false for `empty`. */
+            value?: unknown;
+            /** @description All of these. */
+            and?: components["schemas"]["FilterNode"][];
+            /** @description Any of these. */
+            or?: components["schemas"]["FilterNode"][];
+            /** @description Not this. */
+            not?: components["schemas"]["FilterNode"];
+        };
+        WorkflowTriggerInput: {
+            /**
+             * @description INCOMING_WEBHOOK (a URL to POST to) or an event kind (runs on every such event)
+             * @enum {string}
+             */
+            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed";
+        };
+        /** @description Creates a record (or upserts it by email); it becomes the context record. */
+        CreateRecordAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CREATE_RECORD";
+            /** @description Folder of the new record (fld_…) */
+            folderId: string;
+            title: string;
+            email?: string;
+            phone?: string;
+            /** @description Custom field values by field key; string values may hold templates. */
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description A user of the workspace (usr_…) */
+            ownerId?: string;
+            /**
+             * @description With `email`: update the live record of the folder with that email instead of creating one
+             * @constant
+             */
+            upsertBy?: "email";
+        };
+        /** @description Updates the context record; `data` merges. */
+        UpdateRecordAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "UPDATE_RECORD";
+            /** @description A record id; default the run’s context record */
+            recordId?: string;
+            title?: string;
+            email?: string | null;
+            phone?: string | null;
+            /** @description Custom field values by field key; string values may hold templates. */
+            data?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Sets the owner of the context record. */
+        AssignOwnerAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ASSIGN_OWNER";
+            /** @description A user of the workspace (usr_…) */
+            ownerId: string;
+            /** @description A record id; default the run’s context record */
+            recordId?: string;
+        };
+        /** @description Moves a deal to a stage (fires deal.stage_changed). */
+        MoveDealStageAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "MOVE_DEAL_STAGE";
+            /** @description The deal (deal_…), e.g. {{ steps.2.output.id }} or [[ steps.2.output.id ]] */
+            dealId: string;
+            /** @description A stage of the deal’s pipeline (st_…) */
+            stageId: string;
+        };
+        /** @description Creates a deal linked to the context record, if any. */
+        CreateDealAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CREATE_DEAL";
+            /** @description Pipeline of the deal (pl_…) */
+            pipelineId: string;
+            /** @description A stage of the pipeline; default its first stage */
+            stageId?: string;
+            title?: string;
+            /** @description Decimal ≥ 0 with at most 2 decimals */
+            amount?: number | string;
+            currency?: string;
+            closeDate?: string;
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description A record id; default the run’s context record */
+            recordId?: string;
+        };
+        /** @description Creates a task linked to the context record, if any. */
+        CreateTaskAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CREATE_TASK";
+            title: string;
+            /** @description An ISO 8601 instant */
+            dueAt?: string;
+            /** @description Due this many days after the step runs (instead of dueAt) */
+            dueInDays?: number | string;
+            /** @description A user of the workspace (usr_…) */
+            assigneeId?: string;
+            /** @description One of LOW, MEDIUM, HIGH, URGENT, or a template */
+            priority?: string;
+            /** @description One of TODO, CALL, EMAIL, MEETING, or a template */
+            taskType?: string;
+            /** @description A record id; default the run’s context record */
+            recordId?: string;
+        };
+        /** @description Adds a comment to the context record. */
+        AddCommentAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ADD_COMMENT";
+            text: string;
+            /** @description A record id; default the run’s context record */
+            recordId?: string;
+        };
+        /** @description Calls an external URL (same address rules and timeouts as webhooks); a non-2xx answer fails the step. Output: `{ status, headers, body }`. */
+        HttpRequestAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "HTTP_REQUEST";
+            /**
+             * @description Default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description http(s) URL; may hold templates */
+            url: string;
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description JSON sent as the body (strings inside may hold templates); not with GET */
+            body?: unknown;
+        };
+        /** @description Stops the run (SUCCEEDED, later steps SKIPPED) when false. */
+        ConditionAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CONDITION";
+            /** @description A value or a template, e.g. {{ trigger.body.country }} or [[ trigger.body.country ]] */
+            left: unknown;
+            /** @enum {string} */
+            operator: "EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "EXISTS" | "NOT_EXISTS" | "GREATER_THAN" | "LESS_THAN";
+            right?: unknown;
+        };
+        CallLog: {
+            /** @example call_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            recordId: string;
+            /** @enum {string} */
+            direction: "INBOUND" | "OUTBOUND";
+            /** @enum {string} */
+            outcome: "CONNECTED" | "NO_ANSWER" | "BUSY" | "VOICEMAIL" | "FAILED";
+            /** @description Whole seconds. */
+            duration: number | null;
+            phone: string | null;
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            calledAt: string;
+            /** @description The user (usr_…) who logged the call; null once that user is deleted. */
+            authorId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        PageMeta: {
+            /** @description Page number when paging by `page`; null when paging by cursor. */
+            page: number | null;
+            pageSize: number;
+            hasMore: boolean;
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        Comment: {
+            /** @example note_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            recordId: string;
+            text: string;
+            /** @description Display name of the user who wrote the comment. */
+            author: string;
+            /** @description The user (usr_…) who wrote it; null once that user is deleted. */
+            authorId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        DealBatchAnswer: {
+            data: ({
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 201 created, 200 otherwise */
+                status: number;
+                data: components["schemas"]["Deal"];
+            } | {
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 400 invalid, 404 not found */
+                status: number;
+                error: {
+                    /** @enum {string} */
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    message: string;
+                    details?: {
+                        /** @description Relative to the item, as the single call names it */
+                        path: string;
+                        message: string;
+                    }[];
+                    /** @description The id of the batch request (X-Request-Id) */
+                    requestId: string;
+                };
+            })[];
+            meta: {
+                /** @description Items answered with data */
+                succeeded: number;
+                /** @description Items answered with an error */
+                failed: number;
+            };
+        };
+        Deal: {
+            /** @example deal_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            pipelineId: string;
+            stageId: string;
+            title: string | null;
+            amount: number | null;
+            currency: string;
+            /**
+             * @description YYYY-MM-DD
+             * @example 2026-12-31
+             */
+            closeDate: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            recordId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        DealDeleteBatchAnswer: {
+            data: ({
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 201 created, 200 otherwise */
+                status: number;
+                data: {
+                    id: string;
+                    /** @constant */
+                    deleted: true;
+                };
+            } | {
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 400 invalid, 404 not found */
+                status: number;
+                error: {
+                    /** @enum {string} */
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    message: string;
+                    details?: {
+                        /** @description Relative to the item, as the single call names it */
+                        path: string;
+                        message: string;
+                    }[];
+                    /** @description The id of the batch request (X-Request-Id) */
+                    requestId: string;
+                };
+            })[];
+            meta: {
+                /** @description Items answered with data */
+                succeeded: number;
+                /** @description Items answered with an error */
+                failed: number;
+            };
+        };
+        ListMeta: {
+            /** @description Page number when paging by `page`; null when paging by cursor. */
+            page: number | null;
+            pageSize: number;
+            hasMore: boolean;
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description With `count=true`: how many items the filters match, on every page. */
+            total?: number;
+        };
+        Deleted: {
+            data: {
+                id: string;
+                /** @constant */
+                deleted: true;
+            };
+        };
+        Event: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /** @example deal.stage_changed */
+            type: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: {
+                [key: string]: unknown;
+            };
+        };
+        EventFeedMeta: {
+            /** @description Always null: the feed pages by cursor only (`after`). */
+            page: null;
+            pageSize: number;
+            /** @description Pass as `after` next time. Set whenever events were returned (also on the last page, so a poller resumes from it); when none were, the `after` given (null without one). */
+            nextCursor: string | null;
+            /** @description More events are listable right now: call again at once. */
+            hasMore: boolean;
+        };
+        Folder: {
+            /** @example fld_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "CUSTOM";
+            fields: components["schemas"]["FieldDefinition"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        FieldDefinition: {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT";
+            options?: string[];
+        };
+        Pipeline: {
+            /** @example pl_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            name: string;
+            /** @description In pipeline order */
+            stages: components["schemas"]["Stage"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        Stage: {
+            /** @example st_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        RecordBatchAnswer: {
+            data: ({
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 201 created, 200 otherwise */
+                status: number;
+                data: components["schemas"]["Record"];
+            } | {
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 400 invalid, 404 not found */
+                status: number;
+                error: {
+                    /** @enum {string} */
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    message: string;
+                    details?: {
+                        /** @description Relative to the item, as the single call names it */
+                        path: string;
+                        message: string;
+                    }[];
+                    /** @description The id of the batch request (X-Request-Id) */
+                    requestId: string;
+                };
+            })[];
+            meta: {
+                /** @description Items answered with data */
+                succeeded: number;
+                /** @description Items answered with an error */
+                failed: number;
+            };
+        };
+        Record: {
+            /** @example rec_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            folderId: string;
+            title: string;
+            email: string | null;
+            phone: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            ownerId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description Set while the record is in Trash. */
+            trashedAt: string | null;
+        };
+        Run: {
+            /** @example run_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            workflowId: string;
+            /** @enum {string} */
+            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            /** @enum {string} */
+            trigger: "INCOMING_WEBHOOK" | "EVENT" | "RERUN";
+            /** @description The trigger payload: the incoming JSON body, or the event */
+            input: unknown;
+            /** @description The context record given by the trigger */
+            recordId: string | null;
+            steps: components["schemas"]["RunStep"][];
+            /** @description Why the run failed */
+            error: string | null;
+            rerunOf: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        RunStep: {
+            index: number;
+            action: string;
+            /** @enum {string} */
+            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "SKIPPED";
+            /** @description The parameters after templates were rendered */
+            input: unknown;
+            output: unknown;
+            error: string | null;
+            attempts: number;
+            /** @description When a failed step will be tried again (5 attempts in all); null otherwise */
+            nextAttemptAt: string | null;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        TaskBatchAnswer: {
+            data: ({
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 201 created, 200 otherwise */
+                status: number;
+                data: components["schemas"]["Task"];
+            } | {
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 400 invalid, 404 not found */
+                status: number;
+                error: {
+                    /** @enum {string} */
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    message: string;
+                    details?: {
+                        /** @description Relative to the item, as the single call names it */
+                        path: string;
+                        message: string;
+                    }[];
+                    /** @description The id of the batch request (X-Request-Id) */
+                    requestId: string;
+                };
+            })[];
+            meta: {
+                /** @description Items answered with data */
+                succeeded: number;
+                /** @description Items answered with an error */
+                failed: number;
+            };
+        };
+        Task: {
+            /** @example task_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            title: string;
+            dueAt: string | null;
+            assigneeId: string | null;
+            recordId: string | null;
+            /** @enum {string} */
+            status: "OPEN" | "DONE";
+            /** @enum {string} */
+            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            /** @enum {string} */
+            type: "TODO" | "CALL" | "EMAIL" | "MEETING";
+            recurrence: ("DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY") | null;
+            /** @description Set while the task is DONE. */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        TaskDeleteBatchAnswer: {
+            data: ({
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 201 created, 200 otherwise */
+                status: number;
+                data: {
+                    id: string;
+                    /** @constant */
+                    deleted: true;
+                };
+            } | {
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 400 invalid, 404 not found */
+                status: number;
+                error: {
+                    /** @enum {string} */
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    message: string;
+                    details?: {
+                        /** @description Relative to the item, as the single call names it */
+                        path: string;
+                        message: string;
+                    }[];
+                    /** @description The id of the batch request (X-Request-Id) */
+                    requestId: string;
+                };
+            })[];
+            meta: {
+                /** @description Items answered with data */
+                succeeded: number;
+                /** @description Items answered with an error */
+                failed: number;
+            };
+        };
+        Webhook: {
+            /** @example wh_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            url: string;
+            events: string[];
+            fields: string[];
+            /**
+             * @description Custom headers, values masked
+             * @example {
+             *       "Authorization": "Bear…"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            description: string;
+            enabled: boolean;
+            /** @description Why the service disabled the subscription; null unless it did */
+            disabledReason: string | null;
+            lastSuccessAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        WebhookWithSecret: {
+            /** @example wh_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            url: string;
+            events: string[];
+            fields: string[];
+            /**
+             * @description Custom headers, values masked
+             * @example {
+             *       "Authorization": "Bear…"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            description: string;
+            enabled: boolean;
+            /** @description Why the service disabled the subscription; null unless it did */
+            disabledReason: string | null;
+            lastSuccessAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * @description Signing secret (`whsec_…`). Shown only in this response: store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        Delivery: {
+            /** @example dlv_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            webhookId: string;
+            eventId: string;
+            /** @description Event kind; null once the event is no longer kept */
+            event: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            /** @description The delivery this one repeats */
+            redeliveryOf: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description Every attempt, in order */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        DeliveryAttempt: {
+            attempt: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            startedAt: string;
+            durationMs: number;
+            /** @description null when no response came */
+            responseStatus: number | null;
+            error: string | null;
+            /** @description First 4 KiB of the response body */
+            responseExcerpt: string | null;
+        };
+        Workflow: {
+            /** @example wf_7ztm1m0ny2bk3r2yj0jvbxg0qa */
+            id: string;
+            name: string;
+            enabled: boolean;
+            trigger: components["schemas"]["WorkflowTrigger"];
+            /** @description As saved: `{ type, ...parameters }` */
+            actions: components["schemas"]["WorkflowAction"][];
+            requireSignature: boolean;
+            rateLimitPerMinute: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        WorkflowTrigger: {
+            /** @enum {string} */
+            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed";
+            /** @description For INCOMING_WEBHOOK: the URL to POST to (its id is the secret); null otherwise */
+            url: string | null;
+        };
+        WorkflowSaveAnswer: {
+            data: components["schemas"]["WorkflowWithSecret"];
+            meta: components["schemas"]["WorkflowSaveMeta"];
+        };
+        WorkflowWithSecret: {
+            /** @example wf_7ztm1m0ny2bk3r2yj0jvbxg0qa */
+            id: string;
+            name: string;
+            enabled: boolean;
+            trigger: components["schemas"]["WorkflowTrigger"];
+            /** @description As saved: `{ type, ...parameters }` */
+            actions: components["schemas"]["WorkflowAction"][];
+            requireSignature: boolean;
+            rateLimitPerMinute: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description Signing secret for incoming calls (`whsec_…`), shown only when created or rotated; null when none is required */
+            secret: string | null;
+        };
+        WorkflowSaveMeta: {
+            /** @description Action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending: "", "undefined", "null", "[object Object]" where a value is expected. The workflow is saved as given; empty when nothing looks wrong. */
+            warnings: components["schemas"]["WorkflowWarning"][];
+        };
+        WorkflowWarning: {
+            /** @example actions.2.body.email */
+            path: string;
+            /** @example is empty: was a {{ }} template here filled in by the tool that sent the automation? Write it as [[ … ]] */
+            message: string;
+        };
+        Me: {
+            workspace: {
+                /** @example ws_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+                id: string;
+                name: string;
+                /** @description ISO 4217 code used for deals that name none. */
+                defaultCurrency: string;
+                rateLimitPerMinute: number;
+            };
+            user: {
+                id: string;
+                name: string;
+                email: string;
+                /** @enum {string} */
+                role: "OWNER" | "ADMIN" | "MEMBER";
+            };
+            /** @description The API key of this request; null for a signed-in session. */
+            key: {
+                id: string;
+                name: string;
+                /** @description First characters of the secret, for recognising it */
+                prefix: string;
+                scopes: ("read" | "write")[];
+                expiresAt: string | null;
+            } | null;
+            /** @description The workspace rate limit as of this request (this request counted), read from the same window as the RateLimit-* headers. */
+            rateLimit: {
+                limit: number;
+                remaining: number;
+                resetSeconds: number;
+            };
+        };
+        Member: {
+            /** @example usr_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            name: string;
+            email: string;
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "MEMBER";
+            /**
+             * Format: date-time
+             * @description When the user joined this workspace.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        TriggerAccepted: {
+            /** @constant */
+            ok: true;
+            /** @example wf_7ztm1m0ny2bk3r2yj0jvbxg0qa */
+            workflowId: string;
+            /** @example run_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            runId: string;
+        };
+        WorkflowAction: components["schemas"]["CreateRecordAction"] | components["schemas"]["UpdateRecordAction"] | components["schemas"]["AssignOwnerAction"] | components["schemas"]["MoveDealStageAction"] | components["schemas"]["CreateDealAction"] | components["schemas"]["CreateTaskAction"] | components["schemas"]["AddCommentAction"] | components["schemas"]["HttpRequestAction"] | components["schemas"]["ConditionAction"];
+        /** @description Every error answer: a code from the registry, a message for people and the request id. */
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                message: string;
+                /** @description Present for validation errors: one entry per offending field. */
+                details?: {
+                    /** @example data.stage */
+                    path: string;
+                    message: string;
+                }[];
+                requestId: string;
+            };
+        };
+    };
+    responses: {
+        /** @description The body or query failed validation (details name each field) */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+        };
+        /** @description No, unknown, revoked or expired API key */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+        };
+        /** @description The API key lacks the scope for this call */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /** @description No such resource in this workspace */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description A request with the same Idempotency-Key is still running */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "CONFLICT";
+                    };
+                };
+            };
+        };
+        /** @description If-Match names a version that is no longer current; read the resource again */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PRECONDITION_FAILED";
+                    };
+                };
+            };
+        };
+        /** @description The body is larger than 1 MiB */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+        };
+        /** @description The body is not application/json */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+        };
+        /** @description The Idempotency-Key was used with another body */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+        };
+        /** @description Over the rate limit; wait Retry-After seconds */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    };
+                };
+            };
+        };
+        /** @description Unexpected error; quote the requestId when reporting it */
+        Internal: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL";
+                    };
+                };
+            };
+        };
+        /** @description The database cannot be reached; retry after Retry-After seconds */
+        Unavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    parameters: {
+        /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+        "Idempotency-Key": string;
+        /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+        "If-None-Match": string;
+        /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+        "If-Match": string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description Identifies the request in the service logs; echoes the client’s X-Request-Id. */
+        "X-Request-Id": string;
+        /** @description A strong entity tag of this representation; send it in If-None-Match or If-Match */
+        ETag: string;
+        /** @description The URL of the new resource, where a GET reads it */
+        Location: string;
+        /** @description The next page: `<URL of the same list with cursor set>; rel="next"`, when there is one. */
+        Link: string;
+        /** @description Requests allowed per minute for the workspace */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window frees requests */
+        "RateLimit-Reset": number;
+        /** @description Whole seconds to wait before retrying (at least 1) */
+        "Retry-After": number;
+        /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
+        "Idempotent-Replayed": "true";
+        /** @description The authentication scheme to use: `Bearer` */
+        "WWW-Authenticate": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    "calls-list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CallLog"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "calls-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Default OUTBOUND.
+                     * @enum {string}
+                     */
+                    direction?: "INBOUND" | "OUTBOUND";
+                    /**
+                     * @description Default CONNECTED.
+                     * @enum {string}
+                     */
+                    outcome?: "CONNECTED" | "NO_ANSWER" | "BUSY" | "VOICEMAIL" | "FAILED";
+                    /** @description Whole seconds, 0 to 604800. */
+                    duration?: number | null;
+                    /** @description Defaults to the record's phone; null or empty stores none. */
+                    phone?: string | null;
+                    /** @description At most 10000 characters; null or empty stores none. */
+                    notes?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the call took place; default now.
+                     */
+                    calledAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CallLog"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "calls-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+                /** @description Call log id */
+                callId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CallLog"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "comments-list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Comment"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "comments-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The comment, 1 to 10000 characters after trimming. */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Comment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "comments-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+                /** @description Comment id */
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Comment"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-batchCreate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 bodies of `POST /deals`, each created as that call would. */
+                    items: {
+                        pipelineId: string;
+                        /** @description A stage of the pipeline; default its first stage */
+                        stageId?: string;
+                        title?: string;
+                        /**
+                         * @description Decimal ≥ 0 with at most 2 decimals
+                         * @example 1250.5
+                         */
+                        amount?: number;
+                        /**
+                         * @description ISO 4217 code; defaults to the workspace currency (USD)
+                         * @example EUR
+                         */
+                        currency?: string;
+                        closeDate?: string;
+                        /** @description Free JSON object */
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description A live record to link the deal to */
+                        recordId?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-batchUpdate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 changes, each `{ id, … }` with the body of `PATCH /deals/{id}`. */
+                    items: {
+                        /** @description Deal id */
+                        id: string;
+                        /** @description Move the deal to this stage of its pipeline */
+                        stageId?: string;
+                        title?: string | null;
+                        amount?: number | null;
+                        /**
+                         * @description ISO 4217 code; defaults to the workspace currency (USD)
+                         * @example EUR
+                         */
+                        currency?: string;
+                        closeDate?: string | null;
+                        /** @description Merged: keys given replace, a key given as null is removed */
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                        recordId?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-batchDelete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 ids of deals to delete permanently. */
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DealDeleteBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-list": {
+        parameters: {
+            query: {
+                /** @description Required: the pipeline whose deals to list */
+                pipelineId: string;
+                /** @description Only deals in this stage of the pipeline */
+                stageId?: string;
+                /** @description Only deals linked to this record */
+                recordId?: string;
+                /** @description Conditions, all of which must hold: `filter[<field>]=<value>` (equality) or `filter[<field>][<op>]=<value>` with op `eq`, `ne`, `in` (comma-separated), `gt`, `gte`, `lt`, `lte`, `contains`, `empty` (`true`/`false`). See docs/api.md, "Filters, sorts and counts". */
+                filter?: {
+                    [key: string]: (string | number | boolean) | {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+                /** @description `createdAt`, `updatedAt`, `title`, `amount`, `closeDate` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; deals without a value come last. */
+                sort?: string;
+                /** @description `true` adds `meta.total`, the number of deals the filters match. */
+                count?: "true" | "false";
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deal"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    pipelineId: string;
+                    /** @description A stage of the pipeline; default its first stage */
+                    stageId?: string;
+                    title?: string;
+                    /**
+                     * @description Decimal ≥ 0 with at most 2 decimals
+                     * @example 1250.5
+                     */
+                    amount?: number;
+                    /**
+                     * @description ISO 4217 code; defaults to the workspace currency (USD)
+                     * @example EUR
+                     */
+                    currency?: string;
+                    closeDate?: string;
+                    /** @description Free JSON object */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description A live record to link the deal to */
+                    recordId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deal"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Deal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deal"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Deal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Deal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Move the deal to this stage of its pipeline */
+                    stageId?: string;
+                    title?: string | null;
+                    amount?: number | null;
+                    /**
+                     * @description ISO 4217 code; defaults to the workspace currency (USD)
+                     * @example EUR
+                     */
+                    currency?: string;
+                    closeDate?: string | null;
+                    /** @description Merged: keys given replace, a key given as null is removed */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    recordId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deal"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "events-list": {
+        parameters: {
+            query?: {
+                /** @description The `meta.nextCursor` of the previous call: events after it. Omit (or leave empty, `after=`) to start from the oldest kept. */
+                after?: string;
+                /** @description Comma-separated event kinds to list, e.g. `record.created,deal.stage_changed`. Default: all. */
+                types?: string;
+                /** @description Events per call, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description Same as `pageSize` (kept for pollers written against it). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        meta: components["schemas"]["EventFeedMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "folders-list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "folders-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    fields?: {
+                        /**
+                         * @description Key of the value inside record `data`.
+                         * @example company
+                         */
+                        key: string;
+                        label: string;
+                        /** @enum {string} */
+                        type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT";
+                        /** @description Allowed values; required for SELECT and MULTI_SELECT. */
+                        options?: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "folders-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Folder id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "folders-rename": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Folder id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "folders-addField": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Folder id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Key of the value inside record `data`.
+                     * @example company
+                     */
+                    key: string;
+                    label: string;
+                    /** @enum {string} */
+                    type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT";
+                    /** @description Allowed values; required for SELECT and MULTI_SELECT. */
+                    options?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "folders-removeField": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Folder id */
+                id: string;
+                /** @description Key of the field to remove; its values are removed from the records */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "folders-changeField": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Folder id */
+                id: string;
+                /** @description Key of the field to change */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    label?: string;
+                    /** @enum {string} */
+                    type?: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT";
+                    options?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Folder"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pipeline"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Stage names in order; default Lead, Qualified, Proposal, Won, Lost */
+                    stages?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Pipeline id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-rename": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Pipeline id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-addStage": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Pipeline id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description 0-based place of the new stage; default last */
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-removeStage": {
+        parameters: {
+            query?: {
+                /** @description Another stage of the pipeline that takes the stage’s deals; required when it holds deals */
+                moveDealsTo?: string;
+            };
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Pipeline id */
+                id: string;
+                /** @description Stage id */
+                stageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-renameStage": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Pipeline id */
+                id: string;
+                /** @description Stage id */
+                stageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-reorderStages": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Pipeline id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Every stage id of the pipeline, once each, in the new order */
+                    stageIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Pipeline"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-batchCreate": {
+        parameters: {
+            query?: {
+                /** @description With `email`: update the live record of the folder with that email instead of creating one (200). */
+                upsert?: "email";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 bodies of `POST /records`, each created (or upserted) as that call would. */
+                    items: {
+                        /** @description Folder that holds the record */
+                        folderId: string;
+                        title: string;
+                        email?: string | null;
+                        phone?: string | null;
+                        /** @description Custom field values keyed by the folder field `key`. */
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description A user (usr_…) of the workspace */
+                        ownerId?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-batchUpdate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 changes, each `{ id, … }` with the body of `PATCH /records/{id}`. */
+                    items: {
+                        /** @description Record id */
+                        id: string;
+                        title?: string;
+                        email?: string | null;
+                        phone?: string | null;
+                        /** @description Merged into the stored values: keys given replace, a key given as null is removed. */
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                        ownerId?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-batchTrash": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 ids of records to move to Trash. */
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-list": {
+        parameters: {
+            query?: {
+                /** @description Only records of this folder */
+                folderId?: string;
+                /** @description Case-insensitive substring of title, email, phone or a TEXT value */
+                search?: string;
+                /** @description Same as `search` */
+                q?: string;
+                /** @description Only records changed at or after this instant. An offset whose `+` was sent unencoded (read as a space, `2026-11-22T10:00:00 01:00`) means `+01:00`. */
+                updatedSince?: string;
+                /** @description `true` lists only the Trash */
+                trashed?: "true" | "false";
+                /** @description Conditions, all of which must hold: `filter[<field>]=<value>` (equality) or `filter[<field>][<op>]=<value>` with op `eq`, `ne`, `in` (comma-separated), `gt`, `gte`, `lt`, `lte`, `contains`, `empty` (`true`/`false`). See docs/api.md, "Filters, sorts and counts". */
+                filter?: {
+                    [key: string]: (string | number | boolean) | {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+                /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
+                sort?: string;
+                /** @description `true` adds `meta.total`, the number of records the filters match. */
+                count?: "true" | "false";
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-create": {
+        parameters: {
+            query?: {
+                /** @description With `email`: update the live record of the folder with that email instead of creating one (200). */
+                upsert?: "email";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Folder that holds the record */
+                    folderId: string;
+                    title: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    /** @description Custom field values keyed by the folder field `key`. */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description A user (usr_…) of the workspace */
+                    ownerId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Upserted: an existing record was updated */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-query": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description A condition `{ field, op, value }` or a group `{ and: [...] }`, `{ or: [...] }`, `{ not: {...} }`; values as JSON of the field’s type. At most 6 levels and 100 nodes. */
+                    filter?: components["schemas"]["FilterNode"];
+                    /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
+                    sort?: string;
+                    /** @description `true` adds `meta.total`. */
+                    count?: boolean;
+                    /** @description Only records of this folder */
+                    folderId?: string;
+                    /** @description Case-insensitive substring of title, email, phone or a TEXT value */
+                    search?: string;
+                    /** @description Same as `search` */
+                    q?: string;
+                    /**
+                     * Format: date-time
+                     * @description Only records changed at or after this instant
+                     */
+                    updatedSince?: string;
+                    /** @description `true` lists only the Trash */
+                    trashed?: boolean;
+                    page?: number;
+                    pageSize?: number;
+                    /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-trash": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    /** @description Merged into the stored values: keys given replace, a key given as null is removed. */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    ownerId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-restore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "runs-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Run"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "runs-rerun": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Run"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-batchCreate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 bodies of `POST /tasks`, each created as that call would. */
+                    items: {
+                        title: string;
+                        dueAt?: string | null;
+                        assigneeId?: string | null;
+                        recordId?: string | null;
+                        /**
+                         * @description Default MEDIUM
+                         * @enum {string}
+                         */
+                        priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+                        /**
+                         * @description Default TODO
+                         * @enum {string}
+                         */
+                        type?: "TODO" | "CALL" | "EMAIL" | "MEETING";
+                        /** @description Set on create only. When the task becomes DONE its next occurrence is created OPEN, `dueAt` advanced by the period. */
+                        recurrence?: ("DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY") | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-batchUpdate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 changes, each `{ id, … }` with the body of `PATCH /tasks/{id}`. */
+                    items: {
+                        /** @description Task id */
+                        id: string;
+                        title?: string;
+                        dueAt?: string | null;
+                        assigneeId?: string | null;
+                        recordId?: string | null;
+                        /**
+                         * @description DONE sets `completedAt`; OPEN again clears it.
+                         * @enum {string}
+                         */
+                        status?: "OPEN" | "DONE";
+                        /** @enum {string} */
+                        priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+                        /** @enum {string} */
+                        type?: "TODO" | "CALL" | "EMAIL" | "MEETING";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-batchDelete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 ids of tasks to delete permanently. */
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskDeleteBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-list": {
+        parameters: {
+            query?: {
+                /** @description Only tasks linked to this live record */
+                recordId?: string;
+                status?: "OPEN" | "DONE";
+                /** @description Only tasks assigned to this user */
+                assigneeId?: string;
+                /** @description Conditions, all of which must hold: `filter[<field>]=<value>` (equality) or `filter[<field>][<op>]=<value>` with op `eq`, `ne`, `in` (comma-separated), `gt`, `gte`, `lt`, `lte`, `contains`, `empty` (`true`/`false`). See docs/api.md, "Filters, sorts and counts". */
+                filter?: {
+                    [key: string]: (string | number | boolean) | {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+                /** @description `dueAt`: soonest due first. `-dueAt`, `createdAt`, `updatedAt`, `title`, `completedAt` ascending, `-` before one for descending; `createdAt` alone means newest first, as before (the default). The id breaks ties; tasks without a value come last. */
+                sort?: string;
+                /** @description `true` adds `meta.total`, the number of tasks the filters match. */
+                count?: "true" | "false";
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    dueAt?: string | null;
+                    assigneeId?: string | null;
+                    recordId?: string | null;
+                    /**
+                     * @description Default MEDIUM
+                     * @enum {string}
+                     */
+                    priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+                    /**
+                     * @description Default TODO
+                     * @enum {string}
+                     */
+                    type?: "TODO" | "CALL" | "EMAIL" | "MEETING";
+                    /** @description Set on create only. When the task becomes DONE its next occurrence is created OPEN, `dueAt` advanced by the period. */
+                    recurrence?: ("DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Task id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Task id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Task id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    dueAt?: string | null;
+                    assigneeId?: string | null;
+                    recordId?: string | null;
+                    /**
+                     * @description DONE sets `completedAt`; OPEN again clears it.
+                     * @enum {string}
+                     */
+                    status?: "OPEN" | "DONE";
+                    /** @enum {string} */
+                    priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+                    /** @enum {string} */
+                    type?: "TODO" | "CALL" | "EMAIL" | "MEETING";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description http(s) URL the events are POSTed to
+                     * @example https://hooks.example.com/crm
+                     */
+                    url: string;
+                    /**
+                     * @description Event kinds to receive, or `["*"]` for all
+                     * @example [
+                     *       "deal.stage_changed"
+                     *     ]
+                     */
+                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed" | "*")[];
+                    /**
+                     * @description Only with `record.updated` or `*`: deliver `record.updated` only when one of these fields changed (`title`, `email`, `phone`, `ownerId`, `folderId`, `data.<key>`). Empty: any change.
+                     * @example [
+                     *       "title",
+                     *       "data.lifecycle"
+                     *     ]
+                     */
+                    fields?: string[];
+                    /**
+                     * @description Up to 20 static headers sent with every delivery (e.g. a token for receivers that cannot check the signature). Values are printable ASCII, at most 1000 characters, and are returned masked.
+                     * @example {
+                     *       "Authorization": "Bearer abc123"
+                     *     }
+                     */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    description?: string;
+                    /** @description Default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Webhook subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Webhook subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Webhook subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description http(s) URL the events are POSTed to
+                     * @example https://hooks.example.com/crm
+                     */
+                    url?: string;
+                    /**
+                     * @description Event kinds to receive, or `["*"]` for all
+                     * @example [
+                     *       "deal.stage_changed"
+                     *     ]
+                     */
+                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed" | "*")[];
+                    /**
+                     * @description Only with `record.updated` or `*`: deliver `record.updated` only when one of these fields changed (`title`, `email`, `phone`, `ownerId`, `folderId`, `data.<key>`). Empty: any change.
+                     * @example [
+                     *       "title",
+                     *       "data.lifecycle"
+                     *     ]
+                     */
+                    fields?: string[];
+                    /**
+                     * @description Replaces all custom headers. A value sent back exactly as shown (masked) keeps the stored one.
+                     * @example {
+                     *       "Authorization": "Bearer abc123"
+                     *     }
+                     */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    description?: string;
+                    /** @description true re-enables a subscription the service disabled and clears `disabledReason` */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Webhook subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Webhook subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-deliveries": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook subscription id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-delivery": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Delivery id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "webhooks-redeliver": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Delivery id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Delivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-list": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Workflow"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Default true */
+                    enabled?: boolean;
+                    trigger: components["schemas"]["WorkflowTriggerInput"];
+                    /** @description Run in order. Each is `{ type, ...parameters }`; string parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}` and `{{ steps.<index>.output.* }}` templates, or the same written `[[ trigger.body.* ]]`, which n8n, Make and Zapier leave alone. */
+                    actions: components["schemas"]["WorkflowAction"][];
+                    /** @description When true, incoming calls must carry `X-Service-Signature: sha256=<hex HMAC of the body>` made with the workflow secret (returned once). */
+                    requireSignature?: boolean;
+                    /** @description Incoming calls accepted per minute (default 600) */
+                    rateLimitPerMinute?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowSaveAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    enabled?: boolean;
+                    trigger?: components["schemas"]["WorkflowTriggerInput"];
+                    /** @description Run in order. Each is `{ type, ...parameters }`; string parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}` and `{{ steps.<index>.output.* }}` templates, or the same written `[[ trigger.body.* ]]`, which n8n, Make and Zapier leave alone. */
+                    actions?: components["schemas"]["WorkflowAction"][];
+                    /** @description true creates a secret (returned once) if there is none; false removes it */
+                    requireSignature?: boolean;
+                    /** @description Incoming calls accepted per minute (default 600) */
+                    rateLimitPerMinute?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowSaveAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-enable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-disable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkflowWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-runs": {
+        parameters: {
+            query?: {
+                status?: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Run"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workspace-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workspace-members": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Member"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    triggerWorkflow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description sha256=<lowercase hex HMAC-SHA256 of the exact body bytes, keyed with the workflow secret>; required when the workflow has requireSignature. */
+                "X-Service-Signature"?: string;
+                /** @description The same key and body within 24 h answer the first runId again (Idempotent-Replayed: true) and queue nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The workflow id (wf_…) */
+                workflowId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description A live record of the workflow's workspace: the run's context record. */
+                    recordId?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The run is queued */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerAccepted"];
+                };
+            };
+            /** @description Malformed JSON, a body that is not an object or holds what cannot be stored, a recordId that is not a string */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description The workflow requires a signature and X-Service-Signature is missing or wrong */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description No enabled incoming-webhook workflow has this id, or recordId is not a live record of its workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Another call with this Idempotency-Key was rolled back meanwhile: retry */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description The Idempotency-Key was used with another body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Over the workflow's limit; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected error; quote the requestId when reporting it */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+            /** @description The database cannot be reached; retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            /** @enum {string} */
+                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                            message: string;
+                            /** @description Present for validation errors: one entry per offending field. */
+                            details?: {
+                                /** @example data.stage */
+                                path: string;
+                                message: string;
+                            }[];
+                            requestId: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+}
