@@ -88,6 +88,17 @@ describe('@crm/client against the service', () => {
     expect(listed.at(-1)!.title).toBe('Ada Lovelace');
     expect(listed.every((r) => r.folderId === folderId)).toBe(true);
 
+    // Filters with operators and sorts on custom fields, as the query string nests them.
+    const scored = [];
+    for await (const record of paginate(client, '/records', {
+      params: {
+        query: { folderId, filter: { 'data.score': { gte: 20 }, 'data.tier': 'Gold' }, sort: 'data.score' },
+      },
+    })) {
+      scored.push(record.data.score);
+    }
+    expect(scored).toEqual([20, 22, 42]);
+
     const { data, error, response } = await client.GET('/records/{id}', {
       params: { path: { id: one.data!.data.id } },
     });

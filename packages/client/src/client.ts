@@ -32,7 +32,32 @@ export function createClient(options: CreateClientOptions): CrmClient {
     baseUrl: apiBase(options.baseUrl),
     headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
     fetch: (request) => send(request),
+    querySerializer: serializeQuery,
   });
+}
+
+/**
+ * The query string as the service reads it. Objects nest with brackets to any depth, so
+ * `filter: { 'data.score': { gte: 50 } }` is `filter[data.score][gte]=50` (openapi-fetch's own
+ * serializer stops at one level); a list at the top is repeated (`a=1&a=2`), a list inside
+ * an object joined with commas (`filter[tier][in]=Gold,Silver`); undefined and null are left out.
+ */
+export function serializeQuery(query: Record<string, unknown>): string {
+  const pairs: string[] = [];
+  const add = (name: string, value: unknown, nested: boolean) => {
+    if (value === undefined || value === null) return;
+    if (Array.isArray(value)) {
+      if (nested) pairs.push(`${name}=${encodeURIComponent(value.map(String).join(','))}`);
+      else for (const item of value) add(name, item, true);
+    } else if (typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value))
+        add(`${name}[${encodeURIComponent(key)}]`, inner, true);
+    } else {
+      pairs.push(`${name}=${encodeURIComponent(String(value))}`);
+    }
+  };
+  for (const [key, value] of Object.entries(query)) add(encodeURIComponent(key), value, false);
+  return pairs.join('&');
 }
 
 function apiBase(baseUrl: string): string {

@@ -1,4 +1,4 @@
-export { type CreateClientOptions, type CrmClient, createClient } from './client.ts';
+export { type CreateClientOptions, type CrmClient, createClient, serializeQuery } from './client.ts';
 export { ApiError } from './errors.ts';
 export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.ts';
 export { type FetchLike, type RetryOptions, retryAfterMs, withRetry } from './retry.ts';
