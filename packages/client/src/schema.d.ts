@@ -167,11 +167,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a deal */
+        /**
+         * Get a deal
+         * @description The deal with its stage, amount, currency, close date, linked record and data. Carries an ETag; If-None-Match answers 304.
+         */
         get: operations["deals-get"];
         put?: never;
         post?: never;
-        /** Delete a deal permanently */
+        /**
+         * Delete a deal permanently
+         * @description Deletes the deal for good (deals have no Trash) and answers `{ id, deleted: true }`. If-Match makes it conditional.
+         */
         delete: operations["deals-delete"];
         options?: never;
         head?: never;
@@ -209,10 +215,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List folders with their fields */
+        /**
+         * List folders with their fields
+         * @description The workspace's folders with their custom fields, newest first. Page with `page` or `cursor`.
+         */
         get: operations["folders-list"];
         put?: never;
-        /** Create a folder */
+        /**
+         * Create a folder
+         * @description Creates a folder with its custom fields (key, label, type, options). Fields of type SELECT, NUMBER, DATE or BOOLEAN get an index for filters and sorts. Answers 201 with Location.
+         */
         post: operations["folders-create"];
         delete?: never;
         options?: never;
@@ -227,14 +239,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a folder */
+        /**
+         * Get a folder
+         * @description The folder and its custom fields. Carries an ETag; If-None-Match answers 304.
+         */
         get: operations["folders-get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a folder */
+        /**
+         * Rename a folder
+         * @description Renames the folder. If-Match makes it conditional.
+         */
         patch: operations["folders-rename"];
         trace?: never;
     };
@@ -247,7 +265,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a custom field to a folder */
+        /**
+         * Add a custom field to a folder
+         * @description Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field.
+         */
         post: operations["folders-addField"];
         delete?: never;
         options?: never;
@@ -265,7 +286,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a field and its values */
+        /**
+         * Remove a field and its values
+         * @description Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional.
+         */
         delete: operations["folders-removeField"];
         options?: never;
         head?: never;
@@ -283,10 +307,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List pipelines with their stages */
+        /**
+         * List pipelines with their stages
+         * @description The workspace's pipelines, newest first, with their stages in order. Page with `page` or `cursor`.
+         */
         get: operations["pipelines-list"];
         put?: never;
-        /** Create a pipeline */
+        /**
+         * Create a pipeline
+         * @description Creates a pipeline with its stages in order (at most 50). Answers 201 with Location.
+         */
         post: operations["pipelines-create"];
         delete?: never;
         options?: never;
@@ -301,14 +331,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a pipeline with its stages in order */
+        /**
+         * Get a pipeline with its stages in order
+         * @description The pipeline and its stages in order. Carries an ETag; If-None-Match answers 304.
+         */
         get: operations["pipelines-get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a pipeline */
+        /**
+         * Rename a pipeline
+         * @description Renames the pipeline. If-Match makes it conditional.
+         */
         patch: operations["pipelines-rename"];
         trace?: never;
     };
@@ -321,7 +357,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a stage (last, or at a position) */
+        /**
+         * Add a stage (last, or at a position)
+         * @description Adds a stage at the end (or at `position`) and answers 201 with the pipeline; `Location` names the pipeline, which holds the stage.
+         */
         post: operations["pipelines-addStage"];
         delete?: never;
         options?: never;
@@ -346,7 +385,10 @@ export interface paths {
         delete: operations["pipelines-removeStage"];
         options?: never;
         head?: never;
-        /** Rename a stage */
+        /**
+         * Rename a stage
+         * @description Renames or moves a stage; positions stay gap-free. If-Match (the pipeline's ETag) makes it conditional.
+         */
         patch: operations["pipelines-renameStage"];
         trace?: never;
     };
@@ -465,11 +507,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a record */
+        /**
+         * Get a record
+         * @description The record with its custom values. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.
+         */
         get: operations["records-get"];
         put?: never;
         post?: never;
-        /** Move a record to Trash */
+        /**
+         * Move a record to Trash
+         * @description Moves the record to Trash and answers it with `trashedAt` set; Trash is purged after 30 days. If-Match makes it conditional.
+         */
         delete: operations["records-trash"];
         options?: never;
         head?: never;
@@ -489,7 +537,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore a record from Trash */
+        /**
+         * Restore a record from Trash
+         * @description Brings the record back from Trash. Restoring a live record changes nothing and answers 200, so it is safe to retry.
+         */
         post: operations["records-restore"];
         delete?: never;
         options?: never;
@@ -504,7 +555,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a workflow run */
+        /**
+         * Get a workflow run
+         * @description One workflow run with its steps: each step's input, output, error and attempts.
+         */
         get: operations["runs-get"];
         put?: never;
         post?: never;
@@ -609,11 +663,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a task */
+        /**
+         * Get a task
+         * @description The task. Carries an ETag; If-None-Match answers 304.
+         */
         get: operations["tasks-get"];
         put?: never;
         post?: never;
-        /** Delete a task permanently */
+        /**
+         * Delete a task permanently
+         * @description Deletes the task for good and answers `{ id, deleted: true }`. If-Match makes it conditional.
+         */
         delete: operations["tasks-delete"];
         options?: never;
         head?: never;
@@ -655,7 +715,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook subscription */
+        /**
+         * Get a webhook subscription
+         * @description The subscription without its secret; custom header values are masked. Carries an ETag; If-None-Match answers 304.
+         */
         get: operations["webhooks-get"];
         put?: never;
         post?: never;
@@ -780,7 +843,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List workflows (automations) */
+        /**
+         * List workflows (automations)
+         * @description The workspace's workflows, newest first. Page with `page` or `cursor`.
+         */
         get: operations["workflows-list"];
         put?: never;
         /**
@@ -801,7 +867,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a workflow */
+        /**
+         * Get a workflow
+         * @description The workflow with its trigger URL and actions as saved. Carries an ETag; If-None-Match answers 304.
+         */
         get: operations["workflows-get"];
         put?: never;
         post?: never;
@@ -828,7 +897,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enable a workflow */
+        /**
+         * Enable a workflow
+         * @description Enables the workflow: its trigger URL accepts calls again, or its event trigger starts runs again.
+         */
         post: operations["workflows-enable"];
         delete?: never;
         options?: never;
@@ -957,9 +1029,527 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "record.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.created delivered to a subscription
+         * @description A record was created. POSTed to every enabled subscription of the workspace that listens to `record.created` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_record_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.updated delivered to a subscription
+         * @description A record changed. POSTed to every enabled subscription of the workspace that listens to `record.updated` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_record_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.trashed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.trashed delivered to a subscription
+         * @description A record went to Trash (`record.trashedAt` set). POSTed to every enabled subscription of the workspace that listens to `record.trashed` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_record_trashed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.restored delivered to a subscription
+         * @description A record came back from Trash. POSTed to every enabled subscription of the workspace that listens to `record.restored` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_record_restored"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.created delivered to a subscription
+         * @description A deal was created. POSTed to every enabled subscription of the workspace that listens to `deal.created` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_deal_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.updated delivered to a subscription
+         * @description A deal changed. POSTed to every enabled subscription of the workspace that listens to `deal.updated` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_deal_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.stage_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.stage_changed delivered to a subscription
+         * @description A deal moved to another stage. POSTed to every enabled subscription of the workspace that listens to `deal.stage_changed` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_deal_stage_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.created delivered to a subscription
+         * @description A task was created. POSTed to every enabled subscription of the workspace that listens to `task.created` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_task_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.completed delivered to a subscription
+         * @description A task was completed. POSTed to every enabled subscription of the workspace that listens to `task.completed` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_task_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test delivered to a subscription
+         * @description Sent by `POST /api/v1/webhooks/{id}/test` to that subscription only. POSTed to every enabled subscription of the workspace that listens to `webhook.test` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description A record was created. */
+        RecordCreatedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "record.created";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string;
+            folderId: string;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"];
+        };
+        Record: {
+            /** @example rec_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            folderId: string;
+            title: string;
+            email: string | null;
+            phone: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            ownerId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description Set while the record is in Trash. */
+            trashedAt: string | null;
+        };
+        /** @description A record changed. */
+        RecordUpdatedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "record.updated";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string;
+            folderId: string;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"];
+            /** @description `title`, `email`, `data.<key>` … */
+            changedFields: string[];
+            /** @description The values of exactly the changed fields before the change */
+            previous: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A record went to Trash (`record.trashedAt` set). */
+        RecordTrashedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "record.trashed";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string;
+            folderId: string;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"];
+        };
+        /** @description A record came back from Trash. */
+        RecordRestoredEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "record.restored";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string;
+            folderId: string;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"];
+        };
+        /** @description A deal was created. */
+        DealCreatedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "deal.created";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string | null;
+            folderId: string | null;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"] | null;
+            dealId: string;
+            pipelineId: string;
+            /** @description As `GET /api/v1/deals/{id}` answers it, as of the event */
+            deal: components["schemas"]["Deal"];
+        };
+        Deal: {
+            /** @example deal_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            pipelineId: string;
+            stageId: string;
+            title: string | null;
+            amount: number | null;
+            currency: string;
+            /**
+             * @description YYYY-MM-DD
+             * @example 2026-12-31
+             */
+            closeDate: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            recordId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A deal changed. */
+        DealUpdatedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "deal.updated";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string | null;
+            folderId: string | null;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"] | null;
+            dealId: string;
+            pipelineId: string;
+            /** @description As `GET /api/v1/deals/{id}` answers it, as of the event */
+            deal: components["schemas"]["Deal"];
+            /** @description `title`, `email`, `data.<key>` … */
+            changedFields: string[];
+            /** @description The values of exactly the changed fields before the change */
+            previous: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A deal moved to another stage. */
+        DealStageChangedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "deal.stage_changed";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string | null;
+            folderId: string | null;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"] | null;
+            dealId: string;
+            pipelineId: string;
+            /** @description As `GET /api/v1/deals/{id}` answers it, as of the event */
+            deal: components["schemas"]["Deal"];
+            fromStageId: string;
+            toStageId: string;
+        };
+        /** @description A task was created. */
+        TaskCreatedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "task.created";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string | null;
+            folderId: string | null;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"] | null;
+            taskId: string;
+            /** @description As `GET /api/v1/tasks/{id}` answers it, as of the event */
+            task: components["schemas"]["Task"];
+            /** @description For the next occurrence of a recurring task: the task that was completed */
+            previousTaskId: string | null;
+        };
+        Task: {
+            /** @example task_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            title: string;
+            dueAt: string | null;
+            assigneeId: string | null;
+            recordId: string | null;
+            /** @enum {string} */
+            status: "OPEN" | "DONE";
+            /** @enum {string} */
+            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            /** @enum {string} */
+            type: "TODO" | "CALL" | "EMAIL" | "MEETING";
+            recurrence: ("DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY") | null;
+            /** @description Set while the task is DONE. */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description A task was completed. */
+        TaskCompletedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "task.completed";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: string | null;
+            folderId: string | null;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"] | null;
+            taskId: string;
+            /** @description As `GET /api/v1/tasks/{id}` answers it, as of the event */
+            task: components["schemas"]["Task"];
+            /** @description For a recurring task: the next occurrence, created now */
+            nextTaskId: string | null;
+        };
+        /** @description Sent by `POST /api/v1/webhooks/{id}/test` to that subscription only. */
+        WebhookTestEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "webhook.test";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            recordId: null;
+            folderId: null;
+            record: null;
+            webhookId: string;
+            /** @constant */
+            test: true;
+        };
         /** @description A condition `{ field, op, value }` or a group `{ and: [ … ] }`, `{ or: [ … ] }`, `{ not: { … } }` (exactly one of `field`, `and`, `or`, `not`). */
         FilterNode: {
             /** @description A condition: `title`, `data.score` … */
@@ -1227,34 +1817,6 @@ export interface components {
                 failed: number;
             };
         };
-        Deal: {
-            /** @example deal_01jq3v6f6ve7s9t8m1k2c3d4e5 */
-            id: string;
-            pipelineId: string;
-            stageId: string;
-            title: string | null;
-            amount: number | null;
-            currency: string;
-            /**
-             * @description YYYY-MM-DD
-             * @example 2026-12-31
-             */
-            closeDate: string | null;
-            data: {
-                [key: string]: unknown;
-            };
-            recordId: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-        };
         DealDeleteBatchAnswer: {
             data: ({
                 /** @description Position of the item in the request */
@@ -1421,30 +1983,6 @@ export interface components {
                 failed: number;
             };
         };
-        Record: {
-            /** @example rec_01jq3v6f6ve7s9t8m1k2c3d4e5 */
-            id: string;
-            folderId: string;
-            title: string;
-            email: string | null;
-            phone: string | null;
-            data: {
-                [key: string]: unknown;
-            };
-            ownerId: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
-            /** @description Set while the record is in Trash. */
-            trashedAt: string | null;
-        };
         Run: {
             /** @example run_01jq3v6f6ve7s9t8m1k2c3d4e5 */
             id: string;
@@ -1515,33 +2053,6 @@ export interface components {
                 /** @description Items answered with an error */
                 failed: number;
             };
-        };
-        Task: {
-            /** @example task_01jq3v6f6ve7s9t8m1k2c3d4e5 */
-            id: string;
-            title: string;
-            dueAt: string | null;
-            assigneeId: string | null;
-            recordId: string | null;
-            /** @enum {string} */
-            status: "OPEN" | "DONE";
-            /** @enum {string} */
-            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
-            /** @enum {string} */
-            type: "TODO" | "CALL" | "EMAIL" | "MEETING";
-            recurrence: ("DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY") | null;
-            /** @description Set while the task is DONE. */
-            completedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            updatedAt: string;
         };
         TaskDeleteBatchAnswer: {
             data: ({
@@ -6027,6 +6538,446 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    on_record_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_record_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_record_trashed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordTrashedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_record_restored: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordRestoredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_deal_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DealCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_deal_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DealUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_deal_stage_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DealStageChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_task_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_task_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
