@@ -114,9 +114,8 @@ const MOVE_DEAL_SQL =
   'update "deals" set "stage_id" = $1, "data" = $2, "updated_at" = now() ' +
   `where ("deals"."workspace_id" = $3 and "deals"."id" = $4) returning ${DEAL_COLUMNS}`;
 
-const RECORD_SNAPSHOT_SQL =
-  'select "id", "folder_id", "title", "email", "phone", "data" from "records" where ' +
-  '("records"."workspace_id" = $1 and "records"."id" = $2 and "records"."trashed_at" is null)';
+/** loadRecordSnapshot's statement: GET_RECORD_SQL's text, sent unnamed (not prepared). */
+const RECORD_SNAPSHOT_SQL = GET_RECORD_SQL;
 
 /**
  * appendEvent's statement: the event, and in the same statement one delivery per matching
@@ -415,14 +414,7 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
     await appendEvent(client, key.workspace_id, 'record.created', {
       recordId: created.id,
       folderId: created.folder_id,
-      record: {
-        id: created.id,
-        folderId: created.folder_id,
-        title: created.title,
-        email: created.email,
-        phone: created.phone,
-        data: created.data,
-      },
+      record: serialize(created),
     });
     return created;
   });
@@ -485,30 +477,15 @@ async function appendEvent(
 
 /** The recordId / folderId / record trio and the deal snapshot of every deal event. */
 async function dealFields(client: pg.PoolClient, workspaceId: string, deal: DealRow) {
-  let record: Record<string, unknown> | null = null;
+  let record: ReturnType<typeof serialize> | null = null;
   if (deal.record_id) {
-    const { rows } = await client.query<{
-      id: string;
-      folder_id: string;
-      title: string;
-      email: string | null;
-      phone: string | null;
-      data: Record<string, unknown>;
-    }>(RECORD_SNAPSHOT_SQL, [workspaceId, deal.record_id]);
+    const { rows } = await client.query<RecordRow>(RECORD_SNAPSHOT_SQL, [workspaceId, deal.record_id]);
     const row = rows[0];
-    if (row)
-      record = {
-        id: row.id,
-        folderId: row.folder_id,
-        title: row.title,
-        email: row.email,
-        phone: row.phone,
-        data: row.data,
-      };
+    if (row) record = serialize(row);
   }
   return {
-    recordId: (record?.id as string | undefined) ?? null,
-    folderId: (record?.folderId as string | undefined) ?? null,
+    recordId: record?.id ?? null,
+    folderId: record?.folderId ?? null,
     record,
     dealId: deal.id,
     pipelineId: deal.pipeline_id,
