@@ -1,4 +1,4 @@
-import { type CrmClient, createClient, paginate, verifyWebhook } from '@crm/client';
+import { type CrmClient, createClient, paginate, verifyWebhook, type WebhookEvent } from '@crm/client';
 import { workspaceRateLimitSubject } from '@crm/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
@@ -213,6 +213,9 @@ describe('@crm/client against the service', () => {
       const signed = { body: first!.body, headers: first!.headers };
       expect(first!.headers['x-service-signature-previous']).toBeUndefined();
       expect(await verifyWebhook({ secret, ...signed })).toBe(true);
+      const event = JSON.parse(first!.body.toString('utf8')) as WebhookEvent;
+      if (event.event !== 'record.created') throw new Error(`unexpected ${event.event}`);
+      expect(event.record.title).toBe('Signed once');
       expect(await verifyWebhook({ secret, ...signed, body: first!.body.toString('utf8') })).toBe(true);
       expect(await verifyWebhook({ secret: `${secret}x`, ...signed })).toBe(false);
       const tampered = Buffer.from(first!.body.toString('utf8').replace('Signed once', 'Signed twice'));

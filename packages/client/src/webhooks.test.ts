@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { verifyWebhook } from './webhooks.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { components } from './schema.d.ts';
+import { verifyWebhook, type WebhookEvent } from './webhooks.ts';
 
 const secret = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0';
 const previous = 'whsec_b2xkLW9sZC1vbGQtb2xkLW9sZC1vbGQtb2xk';
@@ -63,5 +64,13 @@ describe('verifyWebhook', () => {
         headers: { 'x-service-signature': headers['x-service-signature'] },
       }),
     ).toBe(false);
+  });
+
+  it('types a delivery body by its event kind', () => {
+    expectTypeOf<WebhookEvent<'record.created'>>().toEqualTypeOf<
+      components['schemas']['RecordCreatedEvent']
+    >();
+    const narrow = (event: WebhookEvent) => (event.event === 'deal.stage_changed' ? event : undefined);
+    expectTypeOf(narrow).returns.toEqualTypeOf<WebhookEvent<'deal.stage_changed'> | undefined>();
   });
 });

@@ -1,3 +1,15 @@
+import type { webhooks } from './schema.d.ts';
+
+/**
+ * The body of a delivery, from the OpenAPI document's webhooks section: one type per event
+ * kind, told apart by `event`. `WebhookEvent<'deal.stage_changed'>` is one kind's.
+ */
+export type WebhookEvent<Kind extends keyof webhooks = keyof webhooks> = {
+  [K in Kind]: webhooks[K] extends { post: { requestBody: { content: { 'application/json': infer Body } } } }
+    ? Body
+    : never;
+}[Kind];
+
 /** What `verifyWebhook` checks. */
 export interface VerifyWebhookOptions {
   /** The webhook's secret, `whsec_…`, the whole string as the service showed it. */
