@@ -170,6 +170,45 @@ export function generateRecord(random: () => number): GeneratedRecord {
   };
 }
 
+/**
+ * The values the list-query series filters on, as a workspace's contacts hold them: most
+ * records at an early lifecycle stage and fewer further on (the field's options weighted
+ * 1, 1/2^1.2, 1/3^1.2 … in their order: of People's Lead, Prospect, Customer and Churned about
+ * 53 %, 23 %, 14 % and 10 %), about 10 % without one; a `score` from 0 to 100 for about 85 %,
+ * bunched around the middle (the sum of two uniform draws).
+ */
+export function listFieldValues(
+  random: () => number,
+  lifecycleOptions: readonly string[],
+): { lifecycle?: string; score?: number } {
+  const values: { lifecycle?: string; score?: number } = {};
+  if (lifecycleOptions.length > 0 && random() < 0.9) {
+    const weights = lifecycleOptions.map((_, i) => 1 / (i + 1) ** 1.2);
+    let roll = random() * weights.reduce((a, b) => a + b, 0);
+    let index = 0;
+    while (index < weights.length - 1 && roll >= weights[index]!) roll -= weights[index++]!;
+    values.lifecycle = lifecycleOptions[index]!;
+  }
+  if (random() < 0.85) values.score = Math.round((random() + random()) * 50);
+  return values;
+}
+
+const DAY = 24 * 3600_000;
+
+/**
+ * When a record created at `createdAt` last changed, no later than `to`: about 40 % never
+ * (`updated_at` = `created_at`), 2 % within the last day before `to`, 8 % within its last 30
+ * days, the rest at any time since creation. Polling newest change first with `updatedSince`
+ * a day back so finds a few percent of the records.
+ */
+export function updatedAtOf(random: () => number, createdAt: number, to: number): number {
+  const roll = random();
+  if (roll < 0.4) return createdAt;
+  if (roll < 0.42) return Math.max(createdAt, to - Math.floor(random() * DAY));
+  if (roll < 0.5) return Math.max(createdAt, to - Math.floor(random() * 30 * DAY));
+  return createdAt + Math.floor(random() * (to - createdAt));
+}
+
 export interface SearchTerm {
   term: string;
   kind: 'common' | 'medium' | 'rare' | 'none';

@@ -26,7 +26,7 @@ export const TASKS_BY_DUE_SQL =
 export interface PlanSummary {
   /** What was explained, e.g. `q="son"` or `list`. */
   statement: string;
-  kind: SearchTerm['kind'] | 'list' | 'tasks';
+  kind: SearchTerm['kind'] | 'list' | 'tasks' | 'list-query';
   /** Rows of the workspace the statement's filter matches (before the limit). */
   matchingRows: number;
   /** The top node and the one under it, e.g. `Limit <- Sort`. */
@@ -79,7 +79,7 @@ function describe(node: PlanNode): string {
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of one statement, summarised. */
-async function explain(
+export async function explain(
   pool: pg.Pool,
   sql: string,
   params: unknown[],

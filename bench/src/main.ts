@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: seeds a fresh database, runs the real service and a bare node:http + pg
  * server side by side as child processes, load-tests record, deal and task routes against both,
- * measures `q` search latency at 100k and 1M records, prints a table and writes
+ * measures `q` search and list-query (filter, sort, count) latency at 100k and 1M records,
+ * prints a table and writes
  * bench/results/latest.json. Everything it starts is stopped at the end, also on failure.
  */
 
@@ -23,6 +24,14 @@ import { SEARCH_TERMS } from './data.ts';
 import { openBenchDatabase } from './database.ts';
 import { intEnv } from './env.ts';
 import { explainList, explainSearch, explainTasks, type PlanSummary } from './explain.ts';
+import {
+  attachPlans,
+  captureListStatements,
+  explainListQueries,
+  type ListContext,
+  type ListLatency,
+  measureLists,
+} from './list-queries.ts';
 import { checkParity } from './parity.ts';
 import { type Child, startTsxChild, waitUntilReady } from './processes.ts';
 import {
@@ -82,6 +91,8 @@ const config = {
     warmup: intEnv('BENCH_WARMUP', 3),
   } satisfies LoadSettings,
   searchRequests: intEnv('BENCH_SEARCH_REQUESTS', 200),
+  /** Sequential requests of each list query per series. */
+  listRequests: intEnv('BENCH_LIST_REQUESTS', 100),
   scenarios: scenariosEnv(),
   /**
    * A measured run during which other processes used at least this much CPU (in cores,
@@ -92,6 +103,8 @@ const config = {
   redoBudget: intEnv('BENCH_REDO_BUDGET', 90),
   /** Longest a search series may take before it is cut short (reported as such). */
   searchBudgetMs: intEnv('BENCH_SEARCH_BUDGET_MS', 90_000),
+  /** Longest a list-query series may take before it is cut short (reported as such). */
+  listBudgetMs: intEnv('BENCH_LIST_BUDGET_MS', 60_000),
 };
 
 const t0 = performance.now();
@@ -235,6 +248,16 @@ async function main(): Promise<BenchResults> {
     twinDeals,
     traces,
   });
+  const listContext: ListContext = {
+    lifecycles: fixture.fields.find((f) => f.key === 'lifecycle')?.options ?? [],
+  };
+  // The statements the list queries send, with their parameters, for the EXPLAINs.
+  const listStatements = await captureListStatements(
+    service.url,
+    fixture.apiKey,
+    traces.service,
+    listContext,
+  );
   // Deleting the trace files switches tracing off in both servers before any measurement.
   await rm(traceDir, { recursive: true, force: true });
   await sleep(300);
@@ -261,6 +284,32 @@ async function main(): Promise<BenchResults> {
     );
   };
   await runSearch();
+  const lists: ListLatency[] = [];
+  const runLists = async () => {
+    const records = await liveRecords();
+    log(
+      `list queries: ${config.listRequests} sequential requests of each at ${records.toLocaleString('en-US')} records`,
+    );
+    const series = await measureLists(
+      service.url,
+      fixture.apiKey,
+      records,
+      config.listRequests,
+      config.listBudgetMs,
+      listContext,
+    );
+    log(`EXPLAIN of the list queries at ${records.toLocaleString('en-US')} records`);
+    const listPlans = await explainListQueries(pool, service.url, fixture.apiKey, listStatements);
+    attachPlans(series, listStatements, listPlans);
+    plans.push(...listPlans);
+    lists.push(series);
+    for (const q of series.queries) {
+      log(
+        `  ${q.label}: p50 ${q.p50} ms, p95 ${q.p95} ms${q.plan ? ` (${q.plan.indexesUsed.join(', ') || 'no index'})` : ''}`,
+      );
+    }
+  };
+  await runLists();
 
   const scenarios: ScenarioResult[] = [];
   let redoSpent = 0;
@@ -409,6 +458,7 @@ async function main(): Promise<BenchResults> {
     await seed(missing, 2);
   }
   await runSearch();
+  await runLists();
 
   const explainTerms = [
     SEARCH_TERMS.find((t) => t.kind === 'common')!,
@@ -433,12 +483,13 @@ async function main(): Promise<BenchResults> {
       platform: `${process.platform}-${process.arch}`,
     },
     database: database.server,
-    settings: { ...config.load, searchRequests: config.searchRequests },
+    settings: { ...config.load, searchRequests: config.searchRequests, listRequests: config.listRequests },
     seeding,
     parity,
     scenarios,
     ...(batch ? { batchCreate: batch } : {}),
     search,
+    lists,
     plans,
   };
 }
@@ -451,6 +502,15 @@ try {
   const failed = results.scenarios.filter((s) => !s.meetsTarget);
   if (failed.length > 0)
     log(`below target: ${failed.map((s) => `${s.id} ${s.ratio}x < ${s.target}x`).join(', ')}`);
+  const largestList = results.lists[results.lists.length - 1];
+  const slowLists = largestList?.queries.filter((q) => q.inTarget && !q.meetsTarget) ?? [];
+  if (slowLists.length > 0) {
+    log(
+      `below target at ${largestList!.records.toLocaleString('en-US')} records: ${slowLists
+        .map((q) => `${q.label} p95 ${q.p95} ms >= ${largestList!.targetMs} ms`)
+        .join(', ')}`,
+    );
+  }
   if (results.batchCreate && !results.batchCreate.meetsTarget) {
     log(
       `below target: batch-create ${results.batchCreate.recordsPerSecond.batch} < ${results.batchCreate.target} records/s`,

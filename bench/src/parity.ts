@@ -27,12 +27,14 @@ interface Statement {
   types: string[];
 }
 
-interface TraceLine {
+export interface TraceLine {
   app?: string;
   options: string | null;
   name: string | null;
   text: string;
   types: string[];
+  /** The parameters as sent, Dates as ISO strings (null if JSON could not hold them). */
+  values: unknown[] | null;
 }
 
 export interface ParityInput {
@@ -65,16 +67,26 @@ function poolRole(line: TraceLine): string {
 /** The last-used update runs at most once a minute per key, whichever server comes first. */
 const TOUCH = /^update "api_keys" set "last_used_at"/;
 
-async function traced(file: string, work: () => Promise<Omit<Answer, 'statements'>>): Promise<Answer> {
+/** What `work` made the server send: the lines its trace file gained meanwhile. */
+export async function traceOf<T>(
+  file: string,
+  work: () => Promise<T>,
+): Promise<{ answer: T; lines: TraceLine[] }> {
   const from = (await stat(file)).size;
   const answer = await work();
   // Statements are sent before the response; this only lets a late trace line land.
   await sleep(30);
   const text = (await readFile(file)).subarray(from).toString('utf8');
-  const statements = text
+  const lines = text
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as TraceLine)
+    .map((line) => JSON.parse(line) as TraceLine);
+  return { answer, lines };
+}
+
+async function traced(file: string, work: () => Promise<Omit<Answer, 'statements'>>): Promise<Answer> {
+  const { answer, lines } = await traceOf(file, work);
+  const statements = lines
     .filter((line) => !TOUCH.test(line.text))
     .map((line) => ({ pool: poolRole(line), name: line.name, text: line.text, types: line.types }));
   return { ...answer, statements };

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { BatchCreateResult } from './batch.ts';
 import type { PlanSummary } from './explain.ts';
+import type { ListLatency } from './list-queries.ts';
 import type { ParityReport } from './parity.ts';
 import type { Measurement, Run, Scenario } from './scenarios.ts';
 import type { SearchLatency } from './search.ts';
@@ -35,7 +36,13 @@ export interface BenchResults {
   seconds: number;
   machine: { cpus: number; node: string; platform: string };
   database: string;
-  settings: { connections: number; duration: number; warmup: number; searchRequests: number };
+  settings: {
+    connections: number;
+    duration: number;
+    warmup: number;
+    searchRequests: number;
+    listRequests: number;
+  };
   seeding: SeedTiming[];
   /** What the parity check compared, and statements sent on different kinds of pools. */
   parity: ParityReport;
@@ -43,13 +50,16 @@ export interface BenchResults {
   /** Records a second through `POST /records/batch` beside `POST /records` (when run). */
   batchCreate?: BatchCreateResult;
   search: SearchLatency[];
+  /** Filters, sorts, counts and a cursor page of records, at 100k and at 1M records. */
+  lists: ListLatency[];
   plans: PlanSummary[];
 }
 
-function table(header: string[], rows: string[][]): string {
+/** A text table: the first `left` columns aligned left, the others right. */
+function table(header: string[], rows: string[][], left = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -184,17 +194,62 @@ export function formatResults(results: BenchResults): string {
       ),
     );
   }
+  if (results.lists.length > 0) out.push('', ...formatLists(results.lists));
   for (const plan of results.plans) {
     out.push('');
     out.push(
       `EXPLAIN (ANALYZE, BUFFERS) ${plan.statement} (${plan.kind}, ${plan.matchingRows} matching rows): ` +
         `${plan.topNode}, execution ${fixed(plan.executionMs, 2)} ms, planning ${fixed(plan.planningMs, 2)} ms, ` +
-        (plan.kind === 'tasks' ? '' : `records_search_idx ${plan.usesSearchIndex ? 'USED' : 'NOT used'}, `) +
+        (plan.kind === 'tasks' || plan.kind === 'list-query'
+          ? ''
+          : `records_search_idx ${plan.usesSearchIndex ? 'USED' : 'NOT used'}, `) +
         `indexes: ${plan.indexesUsed.join(', ') || 'none'}`,
     );
     for (const line of plan.outline) out.push(`    ${line}`);
   }
   return out.join('\n');
+}
+
+/** The list-query series: one row per query and size, with the index its plan used. */
+function formatLists(lists: ListLatency[]): string[] {
+  const target = lists[0]!.targetMs;
+  const rows: string[][] = [];
+  for (const series of lists) {
+    for (const [i, q] of series.queries.entries()) {
+      rows.push([
+        i === 0 ? series.records.toLocaleString('en-US') : '',
+        q.label,
+        `${q.requests}${i === 0 && series.cutShort ? ' (budget hit)' : ''}`,
+        fixed(q.p50),
+        fixed(q.p95),
+        fixed(q.max),
+        q.total === undefined ? String(q.rows) : `${q.rows} of ${q.total}`,
+        q.plan ? q.plan.indexesUsed.join(', ') || 'none' : '',
+        q.plan ? fixed(q.plan.executionMs, 2) : '',
+        q.inTarget ? `< ${target} ${q.meetsTarget ? 'PASS' : 'FAIL'}` : '(not in target)',
+      ]);
+    }
+  }
+  return [
+    `List queries through the service (sequential, pageSize=50, in turn), latency in ms; target p95 < ${target} ms for (a)-(d) at 1,000,000 records:`,
+    table(
+      [
+        'Records',
+        'Query',
+        'Requests',
+        'p50',
+        'p95',
+        'max',
+        'rows',
+        'index (EXPLAIN)',
+        'plan ms',
+        'p95 target',
+      ],
+      rows,
+      2,
+    ),
+    'rows: median rows a page returned (with count=true, of the median meta.total); index (EXPLAIN): the indexes of the plan of the statement the service sent for a sample request (full plans below).',
+  ];
 }
 
 /** The batch-create scenario: records a second in batches beside one by one. */

@@ -1,8 +1,8 @@
 import type { Database } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
-import { createApiKey, createWorkspace, newId, searchTextOf } from '@crm/domain';
+import { type Actor, addFolderField, createApiKey, createWorkspace, newId, searchTextOf } from '@crm/domain';
 import type pg from 'pg';
-import { createRandom, generateRecord } from './data.ts';
+import { createRandom, generateRecord, listFieldValues, updatedAtOf } from './data.ts';
 
 /** The bench's workspace, its default folder and an API key with read and write scopes. */
 export interface Fixture {
@@ -16,7 +16,9 @@ type FolderFields = FieldDefinition[];
 
 /**
  * Creates the workspace through the domain, as the API would. The limit is so high the
- * limiter never refuses, while every request still runs its statement.
+ * limiter never refuses, while every request still runs its statement. Its default folder
+ * (People: company, lifecycle) gets a NUMBER field `score` through `addFolderField`, before
+ * any record exists, so the field's index is made as it is for a user who adds the field.
  */
 export async function createFixture(
   db: Database,
@@ -28,13 +30,27 @@ export async function createFixture(
     rateLimitPerMinute: 1_000_000_000,
   });
   const { secret } = await createApiKey(db, { workspaceId, userId, name: 'bench' });
-  const folder = await pool.query<{ id: string; fields: FolderFields }>(
-    'select id, fields from folders where workspace_id = $1 order by created_at limit 1',
-    [workspaceId],
-  );
-  const row = folder.rows[0];
-  if (!row) throw new Error('the new workspace has no default folder');
-  return { workspaceId, userId, folderId: row.id, apiKey: secret, fields: row.fields };
+  const folderOf = async () => {
+    const folder = await pool.query<{ id: string; fields: FolderFields }>(
+      'select id, fields from folders where workspace_id = $1 order by created_at limit 1',
+      [workspaceId],
+    );
+    const row = folder.rows[0];
+    if (!row) throw new Error('the new workspace has no default folder');
+    return row;
+  };
+  const owner: Actor = {
+    workspaceId,
+    userId,
+    userName: 'Bench Owner',
+    role: 'OWNER',
+    apiKeyId: null,
+    scopes: ['read', 'write'],
+  };
+  const { id: folderId } = await folderOf();
+  await addFolderField(db, owner, { id: folderId, key: 'score', label: 'Score', type: 'NUMBER' });
+  const { fields } = await folderOf();
+  return { workspaceId, userId, folderId, apiKey: secret, fields };
 }
 
 export interface SeedOptions {
@@ -45,7 +61,10 @@ export interface SeedOptions {
   count: number;
   /** Seeds the generator; a different value per call keeps batches of two calls different. */
   seed: number;
-  /** created_at is spread uniformly over [from, to). */
+  /**
+   * created_at is spread uniformly over [from, to), updated_at after it (updatedAtOf: some
+   * never changed, a few percent changed in the last day before `to`).
+   */
   from: Date;
   to: Date;
   onProgress?: (done: number) => void;
@@ -57,18 +76,24 @@ const PARALLEL = 2;
 
 const INSERT = `
   insert into records (workspace_id, id, folder_id, title, email, phone, data, search_text, created_at, updated_at)
-  select $1, t.id, $2, t.title, t.email, t.phone, t.data, t.search_text, t.created_at, t.created_at
-  from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::timestamptz[])
-    as t(id, title, email, phone, data, search_text, created_at)`;
+  select $1, t.id, $2, t.title, t.email, t.phone, t.data, t.search_text, t.created_at, t.updated_at
+  from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::timestamptz[],
+              $10::timestamptz[])
+    as t(id, title, email, phone, data, search_text, created_at, updated_at)`;
 
 /**
  * Inserts records in batches of unnest arrays. Ids come from the domain's `newId`, the
  * search text from its `searchTextOf`, so the rows are what the API would have written.
- * Returns the ids inserted.
+ * `data.lifecycle` is drawn from the folder's lifecycle options and `data.score` set when
+ * the folder has those fields (listFieldValues). Returns the ids inserted.
  */
 export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<string[]> {
   const random = createRandom(options.seed);
   const span = options.to.getTime() - options.from.getTime();
+  const to = options.to.getTime();
+  const lifecycle = options.fields.find((f) => f.key === 'lifecycle' && f.type === 'SELECT');
+  const lifecycleOptions = lifecycle?.options ?? [];
+  const hasScore = options.fields.some((f) => f.key === 'score' && f.type === 'NUMBER');
   const ids: string[] = [];
   let next = 0;
   let done = 0;
@@ -82,9 +107,14 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       data: [] as string[],
       searchText: [] as string[],
       createdAt: [] as string[],
+      updatedAt: [] as string[],
     };
     for (let i = 0; i < size; i++) {
       const record = generateRecord(random);
+      const { lifecycle: stage, score } = listFieldValues(random, lifecycleOptions);
+      delete record.data.lifecycle;
+      if (stage !== undefined) record.data.lifecycle = stage;
+      if (score !== undefined && hasScore) record.data.score = score;
       const id = newId('record');
       ids.push(id);
       columns.id.push(id);
@@ -93,7 +123,9 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       columns.phone.push(record.phone);
       columns.data.push(JSON.stringify(record.data));
       columns.searchText.push(searchTextOf(record, options.fields));
-      columns.createdAt.push(new Date(options.from.getTime() + Math.floor(random() * span)).toISOString());
+      const createdAt = options.from.getTime() + Math.floor(random() * span);
+      columns.createdAt.push(new Date(createdAt).toISOString());
+      columns.updatedAt.push(new Date(updatedAtOf(random, createdAt, to)).toISOString());
     }
     return columns;
   };
@@ -117,6 +149,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
           c.data,
           c.searchText,
           c.createdAt,
+          c.updatedAt,
         ]);
         done += size;
         options.onProgress?.(done);

@@ -1,8 +1,8 @@
 /**
  * Preloaded into both servers (node --import) while the parity check runs: appends one JSON
  * line per statement a pg client sends (its pool's application_name and session options,
- * the prepared statement's name if any, the SQL text, the JS types of the parameters) to
- * the file named by BENCH_TRACE_SQL. Once
+ * the prepared statement's name if any, the SQL text, the JS types of the parameters and
+ * their values, Dates as ISO strings) to the file named by BENCH_TRACE_SQL. Once
  * that file is deleted, tracing stops for good (checked at most every 100 ms), so the
  * measured runs pay one clock read per statement and nothing else.
  *
@@ -27,6 +27,16 @@ if (file) {
   };
   const typeOf = (value) =>
     value === null || value === undefined ? 'null' : value instanceof Date ? 'Date' : typeof value;
+  const jsonValue = (value) =>
+    value === undefined
+      ? null
+      : value instanceof Date
+        ? value.toISOString()
+        : typeof value === 'bigint'
+          ? String(value)
+          : Buffer.isBuffer(value)
+            ? `\\x${value.toString('hex')}`
+            : value;
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (...args) {
     const [config, values] = args;
@@ -35,17 +45,23 @@ if (file) {
       const params = (typeof config === 'string' ? values : (config?.values ?? values)) ?? [];
       const { application_name: app, options } = this.connectionParameters ?? {};
       if (typeof text === 'string') {
+        const line = {
+          app,
+          options: options ?? null,
+          name: typeof config === 'string' ? null : (config?.name ?? null),
+          text,
+          types: Array.isArray(params) ? params.map(typeOf) : [],
+          values: Array.isArray(params) ? params.map(jsonValue) : [],
+        };
         try {
-          appendFileSync(
-            file,
-            `${JSON.stringify({
-              app,
-              options: options ?? null,
-              name: typeof config === 'string' ? null : (config?.name ?? null),
-              text,
-              types: Array.isArray(params) ? params.map(typeOf) : [],
-            })}\n`,
-          );
+          let json;
+          try {
+            json = JSON.stringify(line);
+          } catch {
+            // A value JSON cannot hold (a BigInt deep in an array): the statement without values.
+            json = JSON.stringify({ ...line, values: null });
+          }
+          appendFileSync(file, `${json}\n`);
         } catch {
           on = false;
         }
