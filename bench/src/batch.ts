@@ -1,6 +1,6 @@
 import type { RequestSpec } from 'autocannon';
 import type pg from 'pg';
-import { createRandom, generateRecord } from './data.ts';
+import { createRandom, generateRecord, withListFields } from './data.ts';
 import { type Measurement, type Run, SCENARIOS, type Scenario } from './scenarios.ts';
 import { round } from './time.ts';
 
@@ -17,7 +17,7 @@ export const batchCreate: Scenario = {
   id: 'batch-create',
   label: `POST /records/batch (${BATCH_SIZE} items)`,
   target: 0,
-  requests: ({ folderId }, tag) => {
+  requests: ({ folderId, lifecycles }, tag) => {
     const random = createRandom(tag.length * 6151 + Date.now());
     let n = 0;
     return [
@@ -26,7 +26,7 @@ export const batchCreate: Scenario = {
         setupRequest: (request) => {
           const items = Array.from({ length: BATCH_SIZE }, () => {
             n++;
-            const record = generateRecord(random);
+            const record = withListFields(generateRecord(random), random, lifecycles, true);
             return {
               folderId,
               title: record.title,

@@ -193,6 +193,25 @@ export function listFieldValues(
   return values;
 }
 
+/**
+ * `record` with the list-query fields of a folder that has them: its lifecycle (drawn by
+ * generateRecord from People's options, evenly) replaced by listFieldValues' skewed one from
+ * `lifecycleOptions`, and a score when `score` is set. Seeded records and the records the
+ * create scenarios send both go through it, so the newest records look like the rest.
+ */
+export function withListFields(
+  record: GeneratedRecord,
+  random: () => number,
+  lifecycleOptions: readonly string[],
+  score: boolean,
+): GeneratedRecord {
+  const values = listFieldValues(random, lifecycleOptions);
+  const { lifecycle: _uniform, ...data } = record.data;
+  if (values.lifecycle !== undefined) data.lifecycle = values.lifecycle;
+  if (score && values.score !== undefined) data.score = values.score;
+  return { ...record, data };
+}
+
 const DAY = 24 * 3600_000;
 
 /**

@@ -37,6 +37,8 @@ export interface PlanSummary {
   usesSearchIndex: boolean;
   /** One line per plan node, indented like EXPLAIN's text format. */
   outline: string[];
+  /** The statement and its parameters as the service sent them (list queries, from its SQL trace). */
+  sql?: { text: string; values: unknown[] };
 }
 
 interface PlanNode {

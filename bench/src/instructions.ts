@@ -187,6 +187,7 @@ async function main() {
   const context: ScenarioContext = {
     apiKey: fixture.apiKey,
     folderId: fixture.folderId,
+    lifecycles: fixture.fields.find((f) => f.key === 'lifecycle')?.options ?? [],
     recordIds,
     pipelineId,
     stageIds,

@@ -265,16 +265,18 @@ export async function explainListQueries(
   url: string,
   apiKey: string,
   statements: CapturedStatement[],
+  records: number,
 ): Promise<PlanSummary[]> {
   const plans: PlanSummary[] = [];
   for (const s of statements) {
     const counted = await getPage(url, apiKey, `${s.query}&count=true`);
     const label = LIST_QUERIES.find((q) => q.id === s.id)!.label.slice(0, 3);
     plans.push({
-      statement: `${label} ${decodeURIComponent(s.query)} pageSize=50`,
+      statement: `${label} ${decodeURIComponent(s.query)} pageSize=50 at ${records.toLocaleString('en-US')} records`,
       kind: 'list-query',
       matchingRows: counted.meta.total ?? Number.NaN,
       ...(await explain(pool, s.text, s.values)),
+      sql: { text: s.text, values: s.values },
     });
   }
   return plans;

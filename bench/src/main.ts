@@ -299,7 +299,7 @@ async function main(): Promise<BenchResults> {
       listContext,
     );
     log(`EXPLAIN of the list queries at ${records.toLocaleString('en-US')} records`);
-    const listPlans = await explainListQueries(pool, service.url, fixture.apiKey, listStatements);
+    const listPlans = await explainListQueries(pool, service.url, fixture.apiKey, listStatements, records);
     attachPlans(series, listStatements, listPlans);
     plans.push(...listPlans);
     lists.push(series);
@@ -338,6 +338,7 @@ async function main(): Promise<BenchResults> {
   const context = {
     apiKey: fixture.apiKey,
     folderId: fixture.folderId,
+    lifecycles: listContext.lifecycles,
     recordIds,
     pipelineId,
     stageIds,

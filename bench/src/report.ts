@@ -205,6 +205,7 @@ export function formatResults(results: BenchResults): string {
           : `records_search_idx ${plan.usesSearchIndex ? 'USED' : 'NOT used'}, `) +
         `indexes: ${plan.indexesUsed.join(', ') || 'none'}`,
     );
+    if (plan.sql) out.push(`    SQL: ${plan.sql.text}`, `    parameters: ${JSON.stringify(plan.sql.values)}`);
     for (const line of plan.outline) out.push(`    ${line}`);
   }
   return out.join('\n');

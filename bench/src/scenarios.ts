@@ -1,5 +1,5 @@
 import autocannon, { type RequestSpec, type Result } from 'autocannon';
-import { createRandom, generateRecord } from './data.ts';
+import { createRandom, generateRecord, withListFields } from './data.ts';
 import { HZ, treeBusy, withOtherLoad } from './load.ts';
 import type { SeededDeals } from './seed.ts';
 import { round } from './time.ts';
@@ -22,6 +22,11 @@ export interface LoadSettings {
 export interface ScenarioContext {
   apiKey: string;
   folderId: string;
+  /**
+   * The folder's lifecycle options: created records get a lifecycle and a score as the
+   * seeded ones do (withListFields), so the list queries meet the newest records alike.
+   */
+  lifecycles: readonly string[];
   /** Seeded record ids the get-one scenario rotates over (and deal-create links to). */
   recordIds: string[];
   /** The default Sales pipeline and its stages in order. */
@@ -106,7 +111,7 @@ export const SCENARIOS: Scenario[] = [
     id: 'create',
     label: 'POST /records',
     target: 0.5,
-    requests: ({ folderId }, tag) => {
+    requests: ({ folderId, lifecycles }, tag) => {
       const random = createRandom(tag.length * 7919 + Date.now());
       let n = 0;
       return [
@@ -114,7 +119,7 @@ export const SCENARIOS: Scenario[] = [
           method: 'POST',
           setupRequest: (request) => {
             n++;
-            const record = generateRecord(random);
+            const record = withListFields(generateRecord(random), random, lifecycles, true);
             const body = {
               folderId,
               title: record.title,

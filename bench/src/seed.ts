@@ -2,7 +2,7 @@ import type { Database } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import { type Actor, addFolderField, createApiKey, createWorkspace, newId, searchTextOf } from '@crm/domain';
 import type pg from 'pg';
-import { createRandom, generateRecord, listFieldValues, updatedAtOf } from './data.ts';
+import { createRandom, generateRecord, updatedAtOf, withListFields } from './data.ts';
 
 /** The bench's workspace, its default folder and an API key with read and write scopes. */
 export interface Fixture {
@@ -110,11 +110,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       updatedAt: [] as string[],
     };
     for (let i = 0; i < size; i++) {
-      const record = generateRecord(random);
-      const { lifecycle: stage, score } = listFieldValues(random, lifecycleOptions);
-      delete record.data.lifecycle;
-      if (stage !== undefined) record.data.lifecycle = stage;
-      if (score !== undefined && hasScore) record.data.score = score;
+      const record = withListFields(generateRecord(random), random, lifecycleOptions, hasScore);
       const id = newId('record');
       ids.push(id);
       columns.id.push(id);
