@@ -52,6 +52,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
     description:
       'Records in folders, comments and calls, pipelines and deals, tasks. Every call needs `Authorization: Bearer <API key>`. Successful bodies are `{ "data": … }` (lists add `meta`); errors are `{ "error": { code, message, details?, requestId } }`. Requests are limited per workspace (120 a minute by default); every response carries `X-Request-Id`.',
     license: { name: 'MIT', identifier: 'MIT' },
+    contact: { name: 'CRM workspace service maintainers' },
     securitySchemes: {
       bearerAuth: {
         type: 'http',
