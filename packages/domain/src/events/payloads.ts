@@ -11,12 +11,10 @@ import { taskOutput } from '../tasks/schemas.ts';
  */
 
 const common = <T extends string>(kind: T) => ({
-  id: z
-    .string()
-    .meta({
-      description: 'The event id: the same on every retry and redelivery',
-      example: 'evt_01jq3v6f6ve7s9t8m1k2c3d4e5',
-    }),
+  id: z.string().meta({
+    description: 'The event id: the same on every retry and redelivery',
+    example: 'evt_01jq3v6f6ve7s9t8m1k2c3d4e5',
+  }),
   event: z.literal(kind),
   workspaceId: z.string(),
   occurredAt: instantOutput(),

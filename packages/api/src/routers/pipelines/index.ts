@@ -32,7 +32,8 @@ export const pipelinesRouter = router({
         path: '/pipelines',
         tags,
         summary: 'List pipelines with their stages',
-        description: "The workspace's pipelines, newest first, with their stages in order. Page with `page` or `cursor`.",
+        description:
+          "The workspace's pipelines, newest first, with their stages in order. Page with `page` or `cursor`.",
       },
     })
     .input(findPipelinesInput)
