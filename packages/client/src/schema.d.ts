@@ -1708,6 +1708,7 @@ export interface components {
             method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
             /** @description http(s) URL; may hold templates */
             url: string;
+            /** @description Up to 20 headers; not host, content-length, connection, transfer-encoding, keep-alive, upgrade, te, trailer, expect, which the service sets. */
             headers?: {
                 [key: string]: string;
             };
@@ -2911,15 +2912,17 @@ export interface operations {
                         stageId?: string;
                         title?: string;
                         /**
-                         * @description Decimal ≥ 0 with at most 2 decimals
+                         * @description Decimal from 0 to 999999999999.99 with at most 2 decimals (a third decimal is refused).
                          * @example 1250.5
                          */
                         amount?: number;
                         /**
-                         * @description ISO 4217 code; defaults to the workspace currency (USD)
+                         * @description ISO 4217 code in capitals; defaults to the workspace currency (USD)
                          * @example EUR
+                         * @enum {string}
                          */
-                        currency?: string;
+                        currency?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XDR" | "XOF" | "XPF" | "XSU" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
+                        /** Format: date */
                         closeDate?: string;
                         /** @description Free JSON object */
                         data?: {
@@ -2980,10 +2983,11 @@ export interface operations {
                         title?: string | null;
                         amount?: number | null;
                         /**
-                         * @description ISO 4217 code; defaults to the workspace currency (USD)
+                         * @description ISO 4217 code in capitals; defaults to the workspace currency (USD)
                          * @example EUR
+                         * @enum {string}
                          */
-                        currency?: string;
+                        currency?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XDR" | "XOF" | "XPF" | "XSU" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
                         closeDate?: string | null;
                         /** @description Merged: keys given replace, a key given as null is removed */
                         data?: {
@@ -3142,15 +3146,17 @@ export interface operations {
                     stageId?: string;
                     title?: string;
                     /**
-                     * @description Decimal ≥ 0 with at most 2 decimals
+                     * @description Decimal from 0 to 999999999999.99 with at most 2 decimals (a third decimal is refused).
                      * @example 1250.5
                      */
                     amount?: number;
                     /**
-                     * @description ISO 4217 code; defaults to the workspace currency (USD)
+                     * @description ISO 4217 code in capitals; defaults to the workspace currency (USD)
                      * @example EUR
+                     * @enum {string}
                      */
-                    currency?: string;
+                    currency?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XDR" | "XOF" | "XPF" | "XSU" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
+                    /** Format: date */
                     closeDate?: string;
                     /** @description Free JSON object */
                     data?: {
@@ -3301,10 +3307,11 @@ export interface operations {
                     title?: string | null;
                     amount?: number | null;
                     /**
-                     * @description ISO 4217 code; defaults to the workspace currency (USD)
+                     * @description ISO 4217 code in capitals; defaults to the workspace currency (USD)
                      * @example EUR
+                     * @enum {string}
                      */
-                    currency?: string;
+                    currency?: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XDR" | "XOF" | "XPF" | "XSU" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
                     closeDate?: string | null;
                     /** @description Merged: keys given replace, a key given as null is removed */
                     data?: {
@@ -3443,6 +3450,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description Up to 200 field definitions; no key twice. */
                     fields?: {
                         /**
                          * @description Key of the value inside record `data`.
@@ -5296,7 +5304,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description http(s) URL the events are POSTed to
+                     * @description http(s) URL the events are POSTed to. Also refused, which the pattern cannot say: a URL that does not parse, one with a user name or password (send them as a custom header), and an address the service will not call (private, loopback and link-local networks unless the operator allows them).
                      * @example https://hooks.example.com/crm
                      */
                     url: string;
@@ -5316,7 +5324,7 @@ export interface operations {
                      */
                     fields?: string[];
                     /**
-                     * @description Up to 20 static headers sent with every delivery (e.g. a token for receivers that cannot check the signature). Values are printable ASCII, at most 1000 characters, and are returned masked.
+                     * @description Up to 20 static headers sent with every delivery (e.g. a token for receivers that cannot check the signature). Values are printable ASCII, at most 1000 characters, and are returned masked. Not Content-Type, Content-Length, User-Agent, Host, Connection, Keep-Alive, Transfer-Encoding, TE, Trailer, Upgrade, Expect, Proxy-Connection or a name starting X-Service- or Webhook-, which the service sets, and no name twice in different letter case.
                      * @example {
                      *       "Authorization": "Bearer abc123"
                      *     }
@@ -5466,7 +5474,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description http(s) URL the events are POSTed to
+                     * @description http(s) URL the events are POSTed to. Also refused, which the pattern cannot say: a URL that does not parse, one with a user name or password (send them as a custom header), and an address the service will not call (private, loopback and link-local networks unless the operator allows them).
                      * @example https://hooks.example.com/crm
                      */
                     url?: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pagingInput } from '../shared/paging.ts';
-import { idParam, instantOutput } from '../shared/schemas.ts';
+import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 export const MAX_COMMENT_LENGTH = 10_000;
 
@@ -30,12 +30,9 @@ export type FindCommentsInput = z.infer<typeof findCommentsInput>;
 
 export const createCommentInput = z.strictObject({
   id: idParam('Record id'),
-  text: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(MAX_COMMENT_LENGTH, `must be at most ${MAX_COMMENT_LENGTH} characters`)
-    .meta({ description: `The comment, 1 to ${MAX_COMMENT_LENGTH} characters after trimming.` }),
+  text: nonBlankText(MAX_COMMENT_LENGTH, `must be at most ${MAX_COMMENT_LENGTH} characters`).meta({
+    description: `The comment, 1 to ${MAX_COMMENT_LENGTH} characters after trimming.`,
+  }),
 });
 
 export type CreateCommentInput = z.infer<typeof createCommentInput>;

@@ -1,6 +1,6 @@
 import { fieldTypes, folderTypes } from '@crm/db/schema';
 import { z } from 'zod';
-import { idParam, instantOutput } from '../shared/schemas.ts';
+import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 export const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
 
@@ -10,14 +10,15 @@ const fieldKey = z
   .meta({ description: 'Key of the value inside record `data`.', example: 'company' });
 
 const optionList = z
-  .array(z.string().trim().min(1).max(200))
+  .array(nonBlankText(200))
   .min(1)
   .max(500)
-  .refine((options) => new Set(options).size === options.length, 'options must be unique');
+  .refine((options) => new Set(options).size === options.length, 'options must be unique')
+  .meta({ uniqueItems: true });
 
 export const fieldDefinitionInput = z.strictObject({
   key: fieldKey,
-  label: z.string().trim().min(1).max(200),
+  label: nonBlankText(200),
   type: z.enum(fieldTypes),
   options: optionList
     .optional()
@@ -25,7 +26,7 @@ export const fieldDefinitionInput = z.strictObject({
 });
 
 export const fieldChangeInput = z.strictObject({
-  label: z.string().trim().min(1).max(200).optional(),
+  label: nonBlankText(200).optional(),
   type: z.enum(fieldTypes).optional(),
   options: optionList.optional(),
 });
@@ -53,7 +54,7 @@ export const folderOutput = z
 export type FolderOutput = z.infer<typeof folderOutput>;
 
 export const createFolderInput = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: nonBlankText(200),
   fields: z
     .array(fieldDefinitionInput)
     .max(200)
@@ -61,12 +62,13 @@ export const createFolderInput = z.strictObject({
     .refine(
       (fields) => !fields || new Set(fields.map((f) => f.key)).size === fields.length,
       'field keys must be unique',
-    ),
+    )
+    .meta({ description: 'Up to 200 field definitions; no key twice.' }),
 });
 
 export const updateFolderInput = z.strictObject({
   id: idParam('Folder id'),
-  name: z.string().trim().min(1).max(200),
+  name: nonBlankText(200),
 });
 
 export const folderIdInput = z.strictObject({ id: idParam('Folder id') });
@@ -74,7 +76,7 @@ export const folderIdInput = z.strictObject({ id: idParam('Folder id') });
 export const addFieldInput = z.strictObject({
   id: idParam('Folder id'),
   key: fieldKey,
-  label: z.string().trim().min(1).max(200),
+  label: nonBlankText(200),
   type: z.enum(fieldTypes),
   options: optionList
     .optional()

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pagingInput } from '../shared/paging.ts';
-import { idParam, instantOutput } from '../shared/schemas.ts';
+import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
-const name = z.string().trim().min(1, 'must not be empty').max(200);
+const name = nonBlankText(200);
 
 export const stageOutput = z
   .object({

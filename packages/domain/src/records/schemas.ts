@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { filterNode, filterParam } from '../shared/list-filter.ts';
-import { pagingInput } from '../shared/paging.ts';
+import { MAX_PAGE_SIZE, pagingInput } from '../shared/paging.ts';
 import {
   bodyBoolean,
-  bodyNumber,
   idParam,
   instantInput,
   instantOutput,
   instantQueryInput,
+  nonBlankText,
 } from '../shared/schemas.ts';
 
-const title = z.string().trim().min(1, 'must not be empty').max(500);
+const title = nonBlankText(500);
 const email = z.email('must be an email address').max(320);
 const phone = z.string().trim().max(64);
 const customValues = z
@@ -105,7 +105,22 @@ export const queryRecordsInput = z.strictObject({
     .optional()
     .meta({ description: 'Only records changed at or after this instant' }),
   trashed: bodyBoolean().optional().meta({ description: '`true` lists only the Trash' }),
-  page: bodyNumber().pipe(pagingInput.page.unwrap()).optional(),
-  pageSize: bodyNumber().pipe(pagingInput.pageSize.unwrap()).optional(),
+  // The paging limits before the pipe, so the document states them (see bodyNumber in
+  // shared/schemas.ts). New schemas, not pagingInput's: the REST adapter marks those to coerce
+  // query text, and a body number must not be read from a string.
+  page: z
+    .number()
+    .int()
+    .min(1, 'must be between 1 and 1000000')
+    .max(1_000_000, 'must be between 1 and 1000000')
+    .pipe(z.number())
+    .optional(),
+  pageSize: z
+    .number()
+    .int()
+    .min(1, `must be between 1 and ${MAX_PAGE_SIZE}`)
+    .max(MAX_PAGE_SIZE, `must be between 1 and ${MAX_PAGE_SIZE}`)
+    .pipe(z.number())
+    .optional(),
   cursor: pagingInput.cursor,
 });

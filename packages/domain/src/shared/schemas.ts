@@ -9,6 +9,19 @@ import { z } from 'zod';
 export const bodyNumber = () => z.number().pipe(z.number());
 export const bodyBoolean = () => z.boolean().pipe(z.boolean());
 
+/**
+ * Text that must hold more than blanks: trimmed, then 1 to `max` characters. The document
+ * states it as `minLength`, `maxLength` and the pattern `\S` (docs/api.md, "Limits in the
+ * document"); only one problem is reported for a blank value.
+ */
+export const nonBlankText = (max: number, tooLong?: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty', abort: true })
+    .regex(/\S/, 'must not be empty')
+    .max(max, tooLong);
+
 const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
 
 /** Shape and ranges: a real calendar day, hours < 24, minutes and seconds < 60, offset < 24 h. */
@@ -28,13 +41,27 @@ export function isInstant(value: string): boolean {
   );
 }
 
-/** Any ISO 8601 instant (with or without milliseconds, `Z` or an offset); normalised to UTC with milliseconds. */
+/**
+ * The instants a request may send: RFC 3339 date-times, seconds and a `Z` or an offset
+ * required (docs/api.md, "Requests and responses"). The document states them as
+ * `format: date-time` and this pattern, which a real day, hours and minutes in range complete.
+ */
+export const INSTANT_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:?\\d{2})$';
+const HAS_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/i;
+
+/** An instant with seconds (`isInstant`, seconds required). */
+export function isRequestInstant(value: string): boolean {
+  return HAS_SECONDS.test(value) && isInstant(value);
+}
+
+/** An RFC 3339 instant (milliseconds optional, `Z` or an offset); normalised to UTC with milliseconds. */
 export const instantInput = () =>
   z
     .string()
-    .refine(isInstant, 'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z')
+    .refine(isRequestInstant, 'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z')
     .transform((value) => new Date(value).toISOString())
-    .meta({ format: 'date-time' });
+    .meta({ format: 'date-time', pattern: INSTANT_PATTERN });
 
 const QUERY_SPACE_OFFSET = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?) (\d{2}:?\d{2})$/i;
 
@@ -57,11 +84,11 @@ export const instantQueryInput = () =>
   z
     .string()
     .refine(
-      (value) => readQueryInstant(value) !== null,
+      (value) => HAS_SECONDS.test(value) && readQueryInstant(value) !== null,
       'must be an ISO 8601 instant such as 2026-11-21T09:30:00Z',
     )
     .transform((value) => readQueryInstant(value) as string)
-    .meta({ format: 'date-time' });
+    .meta({ format: 'date-time', pattern: INSTANT_PATTERN });
 
 /** Output instants: always written with milliseconds and Z. */
 export const instantOutput = () =>
@@ -69,9 +96,13 @@ export const instantOutput = () =>
 
 export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A calendar day `YYYY-MM-DD` that exists. */
+/** A calendar day `YYYY-MM-DD` that exists; the document says so with `format: date`. */
 export const dateOnly = () =>
-  z.string().regex(DATE_ONLY, 'must be a date YYYY-MM-DD').refine(isRealDate, 'must be a date that exists');
+  z
+    .string()
+    .regex(DATE_ONLY, 'must be a date YYYY-MM-DD')
+    .refine(isRealDate, 'must be a date that exists')
+    .meta({ format: 'date' });
 
 export function isRealDate(value: string): boolean {
   if (!DATE_ONLY.test(value)) return false;

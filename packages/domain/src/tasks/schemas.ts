@@ -2,9 +2,9 @@ import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/d
 import { z } from 'zod';
 import { filterParam } from '../shared/list-filter.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { idParam, instantInput, instantOutput } from '../shared/schemas.ts';
+import { idParam, instantInput, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
-const title = z.string().trim().min(1, 'must not be empty').max(500);
+const title = nonBlankText(500);
 const status = z.enum(taskStatuses);
 const priority = z.enum(taskPriorities);
 const type = z.enum(taskTypes);

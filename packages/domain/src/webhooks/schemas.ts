@@ -4,6 +4,9 @@ import { eventTypes } from '../shared/events.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { bodyBoolean, idParam, instantOutput } from '../shared/schemas.ts';
 
+/** The pattern the document gives a subscription URL; the checks below decide the rest. */
+const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]';
+
 /** Contract §6 limits of a subscription. */
 export const MAX_WEBHOOKS_PER_WORKSPACE = 50;
 export const MAX_CUSTOM_HEADERS = 20;
@@ -53,7 +56,12 @@ const url = z
     const parsed = URL.canParse(value) ? new URL(value) : null;
     return !parsed || (parsed.username === '' && parsed.password === '');
   }, 'must not carry credentials; send them as a custom header instead')
-  .meta({ description: 'http(s) URL the events are POSTed to', example: 'https://hooks.example.com/crm' });
+  .meta({
+    pattern: HTTP_URL_PATTERN,
+    description:
+      'http(s) URL the events are POSTed to. Also refused, which the pattern cannot say: a URL that does not parse, one with a user name or password (send them as a custom header), and an address the service will not call (private, loopback and link-local networks unless the operator allows them).',
+    example: 'https://hooks.example.com/crm',
+  });
 
 /** Deduplicated; `*` alone when given (it already means every kind). */
 const events = z
@@ -81,7 +89,15 @@ export const MASKED_VALUE = /^[\t\x20-\x7e]{0,4}…$/;
 /** Custom headers; a PATCH may send back masked values (`allowMasked`), which keep the stored ones. */
 const headers = (options: { allowMasked: boolean }) =>
   z
-    .record(z.string(), z.string())
+    .record(
+      z.string().meta({ pattern: HEADER_NAME.source }),
+      z.string().meta({
+        maxLength: MAX_HEADER_VALUE,
+        pattern: options.allowMasked
+          ? `^(${HEADER_VALUE.source.slice(1, -1)}|${MASKED_VALUE.source.slice(1, -1)})$`
+          : HEADER_VALUE.source,
+      }),
+    )
     .superRefine((value, ctx) => {
       const names = Object.keys(value);
       if (names.length > MAX_CUSTOM_HEADERS) {
@@ -107,7 +123,8 @@ const headers = (options: { allowMasked: boolean }) =>
       }
     })
     .meta({
-      description: `Up to ${MAX_CUSTOM_HEADERS} static headers sent with every delivery (e.g. a token for receivers that cannot check the signature). Values are printable ASCII, at most ${MAX_HEADER_VALUE} characters, and are returned masked.`,
+      maxProperties: MAX_CUSTOM_HEADERS,
+      description: `Up to ${MAX_CUSTOM_HEADERS} static headers sent with every delivery (e.g. a token for receivers that cannot check the signature). Values are printable ASCII, at most ${MAX_HEADER_VALUE} characters, and are returned masked. Not Content-Type, Content-Length, User-Agent, Host, Connection, Keep-Alive, Transfer-Encoding, TE, Trailer, Upgrade, Expect, Proxy-Connection or a name starting X-Service- or Webhook-, which the service sets, and no name twice in different letter case.`,
       example: { Authorization: 'Bearer abc123' },
     });
 

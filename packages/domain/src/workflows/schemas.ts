@@ -2,7 +2,7 @@ import { taskPriorities, taskTypes } from '@crm/db/schema';
 import { z } from 'zod';
 import { eventTypes } from '../shared/events.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { bodyBoolean, bodyNumber, idParam, instantOutput } from '../shared/schemas.ts';
+import { bodyBoolean, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 import { collectTemplateProblems, hasTemplate } from './templates.ts';
 
 /** Limits of contract §7 and of this service. */
@@ -38,8 +38,7 @@ export const httpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const TEMPLATE_HINT = 'or a template ({{ … }} or [[ … ]])';
 
 /** An id or any text; may hold templates. Its target is checked when the step runs. */
-const ref = (description: string) =>
-  z.string().trim().min(1, 'must not be empty').max(300).meta({ description });
+const ref = (description: string) => nonBlankText(300).meta({ description });
 const text = (max: number) => z.string().max(max);
 const templatedNumber = (description: string) =>
   z
@@ -163,9 +162,9 @@ const httpRequest = z
   .strictObject({
     type: z.literal('HTTP_REQUEST'),
     method: z.enum(httpMethods).optional().meta({ description: 'Default POST' }),
-    url: z.string().trim().min(1).max(2048).meta({ description: 'http(s) URL; may hold templates' }),
+    url: nonBlankText(2048).meta({ description: 'http(s) URL; may hold templates' }),
     headers: z
-      .record(z.string(), z.string().max(1000))
+      .record(z.string().regex(HEADER_NAME, 'is not a valid header name'), z.string().max(1000))
       .superRefine((value, ctx) => {
         if (Object.keys(value).length > 20) ctx.addIssue({ code: 'custom', message: 'at most 20 headers' });
         for (const name of Object.keys(value)) {
@@ -174,6 +173,10 @@ const httpRequest = z
           else if (RESERVED.has(name.toLowerCase()))
             ctx.addIssue({ code: 'custom', path: [name], message: 'is set by the service' });
         }
+      })
+      .meta({
+        maxProperties: 20,
+        description: `Up to 20 headers; not ${[...RESERVED].join(', ')}, which the service sets.`,
       })
       .optional(),
     body: z.unknown().optional().meta({
@@ -293,11 +296,14 @@ const trigger = z
   })
   .meta({ id: 'WorkflowTriggerInput' });
 
-const name = z.string().trim().min(1, 'must not be empty').max(200);
-const rateLimitPerMinute = bodyNumber()
-  .pipe(
-    z.number().int().min(1, 'must be between 1 and 1000000').max(1_000_000, 'must be between 1 and 1000000'),
-  )
+const name = nonBlankText(200);
+// The limits before the pipe, so the document states them (see bodyNumber).
+const rateLimitPerMinute = z
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be between 1 and 1000000')
+  .max(1_000_000, 'must be between 1 and 1000000')
+  .pipe(z.number())
   .meta({ description: `Incoming calls accepted per minute (default ${DEFAULT_TRIGGER_RATE_LIMIT})` });
 const requireSignature = bodyBoolean().meta({
   description:
