@@ -34,6 +34,13 @@ export interface OpenApiValidator {
   ): string[];
   /** One line per operation that lacks a conforming success, or a documented status not in `ignore`. */
   coverageGaps(ignore: Iterable<number>): string[];
+  /** What is wrong with this JSON request body according to the operation's schema; empty when it conforms. */
+  validateRequestBody(method: string, pathTemplate: string, body: unknown): string[];
+  /**
+   * What is wrong with this query parameter's text according to its schema (a number or
+   * integer parameter is read as a number when it looks like one); empty when it conforms.
+   */
+  validateQueryParameter(method: string, pathTemplate: string, name: string, value: string): string[];
 }
 
 const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -98,6 +105,25 @@ export function createOpenApiValidator(doc: Json): OpenApiValidator {
         if (![...got].some((s) => s < 300)) gaps.unshift('no success');
         return gaps.length ? [`${operation.method} ${operation.path}: ${gaps.join(', ')}`] : [];
       });
+    },
+    validateRequestBody(method, pathTemplate, body) {
+      const pointer = `/paths/${escapePointer(pathTemplate)}/${method.toLowerCase()}/requestBody`;
+      const requestBody = at(pointer);
+      const content = requestBody.node.content as Json | undefined;
+      if (!content?.['application/json']) return [`${method} ${pathTemplate} documents no JSON body`];
+      return check(`${requestBody.pointer}/content/application~1json/schema`, body, 'body');
+    },
+    validateQueryParameter(method, pathTemplate, name, value) {
+      const pointer = `/paths/${escapePointer(pathTemplate)}/${method.toLowerCase()}/parameters`;
+      const count = ((at(pointer).node as unknown as unknown[]) ?? []).length;
+      for (let i = 0; i < count; i++) {
+        const parameter = at(`${pointer}/${i}`);
+        if (parameter.node.in !== 'query' || parameter.node.name !== name) continue;
+        const type = (parameter.node.schema as Json | undefined)?.type;
+        const numeric = (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value);
+        return check(`${parameter.pointer}/schema`, numeric ? Number(value) : value, `query ${name}`);
+      }
+      return [`query ${name} is not a parameter of ${method} ${pathTemplate}`];
     },
     resolve(node) {
       const ref = (node as Json).$ref;
