@@ -56,6 +56,8 @@ function routesOf(document: Json): FuzzRoute[] {
   const rest: FuzzRoute[] = [];
   const trpc: FuzzRoute[] = [];
   for (const [template, item] of Object.entries<Json>(document.paths)) {
+    // The trigger endpoint, outside /api/v1, has a route of its own below.
+    if (template.startsWith('/api/')) continue;
     for (const [method, operation] of Object.entries<Json>(item)) {
       if (!operation?.responses) continue;
       const parameters: Json[] = (operation.parameters ?? []).map(resolve);
