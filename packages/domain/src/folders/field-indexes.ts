@@ -136,11 +136,50 @@ export async function ensureFieldIndexes(db: Executor, fields: Pick<FieldDefinit
   try {
     for (const key of missing) {
       const name = fieldIndexName(key);
-      if (invalid.has(name)) await client.query(`drop index concurrently if exists "${name}"`);
-      await client.query(createIndexSql(key, true));
+      await oneBuildAtATime(client, name, async () => {
+        // Another request may have built it while this one waited.
+        const now = await client.query<{ valid: boolean }>(
+          `select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+            where c.relname = $1 and c.relnamespace = current_schema()::regnamespace`,
+          [name],
+        );
+        if (now.rows[0]?.valid) return;
+        if (now.rows[0]) await client.query(`drop index concurrently if exists "${name}"`);
+        await client.query(createIndexSql(key, true));
+      });
     }
-    for (const key of unmeasured) await client.query(createStatisticsSql(key));
+    for (const key of unmeasured) {
+      await oneBuildAtATime(client, fieldStatisticsName(key), () => client.query(createStatisticsSql(key)));
+    }
   } finally {
     client.release();
+  }
+}
+
+/** How long a build waits for another build of the same index before giving up. */
+const BUILD_WAIT_MS = 120_000;
+
+/**
+ * Runs `build` holding a session advisory lock on the name (the one the transactional path
+ * takes), so two requests adding fields of one key at once do not both build its index (the
+ * second would fail on the name the first took). The lock is tried, not waited for: a
+ * session waiting inside a statement would hold a snapshot that the other's CREATE INDEX
+ * CONCURRENTLY must wait out, and each would wait for the other.
+ */
+async function oneBuildAtATime(client: pg.PoolClient, name: string, build: () => Promise<unknown>) {
+  const started = Date.now();
+  for (;;) {
+    const tried = await client.query<{ locked: boolean }>(
+      'select pg_try_advisory_lock(hashtext($1)) as locked',
+      [name],
+    );
+    if (tried.rows[0]?.locked) break;
+    if (Date.now() - started > BUILD_WAIT_MS) throw new Error(`another build of ${name} took over 2 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  try {
+    await build();
+  } finally {
+    await client.query('select pg_advisory_unlock(hashtext($1))', [name]);
   }
 }
