@@ -79,7 +79,7 @@ function scenariosEnv(): Scenario['id'][] {
   return chosen as Scenario['id'][];
 }
 
-/** Defaults fit the whole run in about 7 minutes on 2 cores; the env overrides are for quick trials. */
+/** Defaults fit the whole run in about 8 minutes on 2 cores; the env overrides are for quick trials. */
 const config = {
   records: intEnv('BENCH_RECORDS', 100_000),
   largeRecords: intEnv('BENCH_LARGE_RECORDS', 1_000_000),
