@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createFolder } from './create-folder.ts';
-import { fieldIndexName } from './field-indexes.ts';
+import { fieldIndexName, fieldStatisticsName } from './field-indexes.ts';
 
 /** The index a field of an ordered type gets when its key first appears (docs/api.md, "Indexes"). */
 
@@ -27,5 +27,12 @@ describe('field indexes', () => {
       [fieldIndexName(key)],
     );
     expect(indexes).toEqual([{ valid: true }]);
+    // With the index, statistics on the value, so that the planner knows how many records a
+    // value matches (docs/api.md, "Indexes").
+    const statistics = await t.query<{ expression: string }>(
+      `select pg_get_statisticsobjdef_expressions(oid)::text as expression from pg_statistic_ext where stxname = $1`,
+      [fieldStatisticsName(key)],
+    );
+    expect(statistics).toEqual([{ expression: `{"(data -> '${key}'::text)"}` }]);
   });
 });
