@@ -36,6 +36,8 @@ export interface OpenApiValidator {
   coverageGaps(ignore: Iterable<number>): string[];
   /** What is wrong with this JSON request body according to the operation's schema; empty when it conforms. */
   validateRequestBody(method: string, pathTemplate: string, body: unknown): string[];
+  /** Problems of an event payload against its kind's entry in the document's `webhooks` section. */
+  validateWebhookPayload(kind: string, payload: unknown): string[];
   /**
    * What is wrong with this query parameter's text according to its schema (a number or
    * integer parameter is read as a number when it looks like one); empty when it conforms.
@@ -112,6 +114,10 @@ export function createOpenApiValidator(doc: Json): OpenApiValidator {
       const content = requestBody.node.content as Json | undefined;
       if (!content?.['application/json']) return [`${method} ${pathTemplate} documents no JSON body`];
       return check(`${requestBody.pointer}/content/application~1json/schema`, body, 'body');
+    },
+    validateWebhookPayload(kind, payload) {
+      const pointer = `/webhooks/${escapePointer(kind)}/post/requestBody/content/application~1json/schema`;
+      return check(pointer, payload, kind);
     },
     validateQueryParameter(method, pathTemplate, name, value) {
       const pointer = `/paths/${escapePointer(pathTemplate)}/${method.toLowerCase()}/parameters`;

@@ -1,4 +1,4 @@
-import type { ErrorResponse } from '@crm/api';
+import { type ErrorResponse, TRIGGER_PATH_TEMPLATE } from '@crm/api';
 import type { Database } from '@crm/db';
 import {
   acceptedAnswer,
@@ -22,7 +22,8 @@ import type { AppState } from '../http/state.ts';
 import { readJsonBodyWithBytes } from '../rest/read-body.ts';
 import { Coalescer } from './coalescer.ts';
 
-export const TRIGGER_PATH = '/api/webhooks/trigger/:workflowId';
+/** The path the document declares (`{workflowId}`), in the router's form (`:workflowId`). */
+export const TRIGGER_PATH = TRIGGER_PATH_TEMPLATE.replace('{workflowId}', ':workflowId');
 
 export interface TriggerDeps {
   db: Database;
