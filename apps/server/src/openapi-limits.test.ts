@@ -38,9 +38,8 @@ const STATEFUL: Record<string, string> = {
   '* data': "custom values are checked against the folder's fields",
   '* cursor': 'must be a cursor the server issued for the same sort and filters',
   '* filter': "conditions are checked against the fields and their types (docs/api.md, 'Filters')",
-  '* sort': 'data.<key> must be a field of the folder; the other sorts are listed in the description',
+  '* sort': 'data.<key> must be a field of the folder; the pattern covers the rest (see EXTRA)',
   'GET /events after': 'must be the id of a kept event',
-  'GET /events types': 'a comma-separated list of event kinds, checked against the kinds',
   'POST /pipelines/{id}/stages/reorder stageIds': 'must list every stage of the pipeline once',
   'DELETE /pipelines/{id}/stages/{stageId} moveDealsTo': 'must name another stage of the pipeline',
   'POST /records/batch/trash ids': 'must name records; see `* id`',
@@ -86,7 +85,21 @@ const EXTRA: Record<string, unknown[]> = {
   'POST /webhooks headers': [
     Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-Custom-${i}`, 'v'])),
   ],
-  'POST /tasks dueAt': ['2026-12-01T09:30Z', '2026-12-01T09:30:00+0100'],
+  'POST /tasks dueAt': ['2026-12-01T09:30Z', '2026-12-01T09:30:00+0100', '2026-12-31T23:59:60Z'],
+  // Lengths count the characters as sent, blanks around the text included.
+  'POST /tasks title': [` ${'a'.repeat(500)}`, ` ${'a'.repeat(499)}`],
+  'POST /webhooks description': [` ${'d'.repeat(500)}`],
+  'POST /records phone': [` ${'1'.repeat(64)}`, ` ${'1'.repeat(63)}`],
+  // Query parameters: the patterns of `types` and of the sorts that need no stored field.
+  'GET /events types': [
+    'record.created, deal.updated',
+    'record.created,,*',
+    'record.bogus',
+    'record.created;x',
+  ],
+  'GET /tasks sort': ['-dueAt', 'completedAt', 'priority', '--dueAt', ''],
+  'GET /records sort': ['-title', 'email', 'data.a-b'],
+  'GET /deals sort': ['-amount', 'data.anything', 'currency'],
 };
 /** Operations not probed, with the reason. */
 const SKIPPED_OPERATIONS: Record<string, string> = {
@@ -529,15 +542,17 @@ describe('the limits the document states are the server’s', () => {
         bodyProbes(resolve(content.schema), fixture!(ids).body ?? {}, [], probes, skippedFields, op);
       for (const parameter of queryParameters) {
         const name = String(parameter.name);
+        const extra = (EXTRA[`${op} ${name}`] ?? []).map(queryText);
         const reason = STATEFUL[`${op} ${name}`] ?? STATEFUL[`* ${name}`];
         if (reason) {
           skippedFields.push(`${op} ?${name}: ${reason}`);
+          if (extra.length) probes.push({ where: 'query', path: [name], values: extra });
           continue;
         }
         const seed = fixture!(ids).query?.[name];
         const schema = resolve(parameter.schema);
-        const values = deriveValues(schema, false, seed).map(queryText);
-        probes.push({ where: 'query', path: [name], values: [...new Set(values)].slice(0, PER_FIELD) });
+        const values = [...deriveValues(schema, false, seed).map(queryText).slice(0, PER_FIELD), ...extra];
+        probes.push({ where: 'query', path: [name], values: [...new Set(values)] });
       }
       if (probes.length === 0) {
         tried[op] = 0;

@@ -3357,7 +3357,7 @@ export interface operations {
             query?: {
                 /** @description The `meta.nextCursor` of the previous call: events after it. Omit (or leave empty, `after=`) to start from the oldest kept. */
                 after?: string;
-                /** @description Comma-separated event kinds to list, e.g. `record.created,deal.stage_changed`. Default: all. */
+                /** @description Comma-separated event kinds to list, e.g. `record.created,deal.stage_changed`; blanks around a kind are ignored. Default (also empty or `*`): all. */
                 types?: string;
                 /** @description Events per call, 1 to 200 (default 50). */
                 pageSize?: number;

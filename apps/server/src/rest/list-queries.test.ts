@@ -70,6 +70,12 @@ describe('GET /api/v1/records with filter[…], sort and count', () => {
       ['filter[title]=a&filter[title]=b', 'filter[title]', /more than once/],
       ['filter=title', 'filter', /./],
       ['sort=-color', 'sort', /cannot sort by color/],
+      ['sort=-data.nope', 'sort', /cannot sort by data\.nope: it is not a field of this folder/],
+      [
+        `sort=data.${'x'.repeat(150)}`,
+        'sort',
+        /cannot sort by data\.x+; sort by createdAt, updatedAt, title or data\.<key>/,
+      ],
       ['count=yes', 'count', /./],
     ];
     for (const [query, path, message] of cases) {
@@ -165,6 +171,17 @@ describe('POST /api/v1/records/query', () => {
     const size = await api('POST', '/records/query', { pageSize: '50' });
     expect(size.status).toBe(400);
     expect(size.body.error.details[0].path).toBe('pageSize');
+    // A sort by a custom key no folder has names `sort`, however long the key.
+    for (const sort of ['-data.nope', `data.${'k'.repeat(150)}`]) {
+      const unsortable = await api('POST', '/records/query', {
+        sort,
+        filter: { field: 'title', value: 'Ada' },
+      });
+      expect(unsortable.status, sort).toBe(400);
+      expect(unsortable.body.error.details).toEqual([
+        { path: 'sort', message: expect.stringMatching(/^cannot sort by data\.\w+[:;] /) },
+      ]);
+    }
   });
 });
 

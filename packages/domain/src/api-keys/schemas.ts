@@ -1,6 +1,6 @@
 import { apiKeyScopes } from '@crm/db/schema';
 import { z } from 'zod';
-import { instantInput, instantOutput } from '../shared/schemas.ts';
+import { instantInput, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 export const apiKeyOutput = z
   .object({
@@ -19,7 +19,7 @@ export const apiKeyOutput = z
 export type ApiKeyOutput = z.infer<typeof apiKeyOutput>;
 
 export const createApiKeyInput = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: nonBlankText(200),
   scopes: z
     .array(z.enum(apiKeyScopes))
     .min(1)

@@ -1,7 +1,7 @@
 import { callDirections, callOutcomes } from '@crm/db/schema';
 import { z } from 'zod';
 import { pagingInput } from '../shared/paging.ts';
-import { idParam, instantInput, instantOutput } from '../shared/schemas.ts';
+import { idParam, instantInput, instantOutput, trimmedText } from '../shared/schemas.ts';
 
 /** A week: anything longer is almost surely a unit mistake (milliseconds sent as seconds). */
 export const MAX_CALL_DURATION = 7 * 86_400;
@@ -52,16 +52,10 @@ export const createCallInput = z.strictObject({
     .pipe(z.number())
     .nullish()
     .meta({ description: `Whole seconds, 0 to ${MAX_CALL_DURATION}.` }),
-  phone: z
-    .string()
-    .trim()
-    .max(64)
+  phone: trimmedText(64)
     .nullish()
     .meta({ description: "Defaults to the record's phone; null or empty stores none." }),
-  notes: z
-    .string()
-    .trim()
-    .max(MAX_CALL_NOTES)
+  notes: trimmedText(MAX_CALL_NOTES)
     .nullish()
     .meta({ description: `At most ${MAX_CALL_NOTES} characters; null or empty stores none.` }),
   calledAt: instantInput().optional().meta({ description: 'When the call took place; default now.' }),

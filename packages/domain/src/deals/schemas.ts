@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { filterParam } from '../shared/list-filter.ts';
+import { sortParam } from '../shared/list-sort.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { dateOnly, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
@@ -57,10 +58,11 @@ export const findDealsInput = z.strictObject({
   stageId: z.string().max(200).optional().meta({ description: 'Only deals in this stage of the pipeline' }),
   recordId: z.string().max(200).optional().meta({ description: 'Only deals linked to this record' }),
   filter: filterParam().optional(),
-  sort: z.string().max(200).optional().meta({
-    description:
-      '`createdAt`, `updatedAt`, `title`, `amount`, `closeDate` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; deals without a value come last.',
-  }),
+  sort: sortParam(
+    ['createdAt', 'updatedAt', 'title', 'amount', 'closeDate'],
+    '.+',
+    '`createdAt`, `updatedAt`, `title`, `amount`, `closeDate` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; deals without a value come last.',
+  ),
   count: z
     .enum(['true', 'false'])
     .optional()

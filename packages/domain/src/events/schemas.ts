@@ -1,6 +1,14 @@
 import { z } from 'zod';
+import { eventTypes } from '../shared/events.ts';
 import { emptyAsAbsent } from '../shared/paging.ts';
 import { instantOutput } from '../shared/schemas.ts';
+
+/**
+ * `types`: event kinds separated by commas, each with blanks around it or none, empty items
+ * and `*` (all) allowed; the document states the kinds through this pattern.
+ */
+const KIND = `(?:\\*|${eventTypes.map((kind) => kind.replace('.', '\\.')).join('|')})`;
+const TYPES_PATTERN = new RegExp(`^\\s*(?:${KIND}\\s*)?(?:,\\s*(?:${KIND}\\s*)?)*$`);
 
 export const MAX_FEED_LIMIT = 200;
 export const DEFAULT_FEED_LIMIT = 50;
@@ -10,10 +18,21 @@ export const findEventsInput = z.strictObject({
     description:
       'The `meta.nextCursor` of the previous call: events after it. Omit (or leave empty, `after=`) to start from the oldest kept.',
   }),
-  types: z.string().max(1000).optional().meta({
-    description:
-      'Comma-separated event kinds to list, e.g. `record.created,deal.stage_changed`. Default: all.',
-  }),
+  types: z
+    .string()
+    .max(1000)
+    .regex(TYPES_PATTERN, {
+      error: (issue) => {
+        const names = String(issue.input).split(',');
+        const unknown = names.map((name) => name.trim()).find((name) => !TYPES_PATTERN.test(name));
+        return `"${unknown}" is not an event kind; kinds: ${eventTypes.join(', ')}`;
+      },
+    })
+    .optional()
+    .meta({
+      description:
+        'Comma-separated event kinds to list, e.g. `record.created,deal.stage_changed`; blanks around a kind are ignored. Default (also empty or `*`): all.',
+    }),
   pageSize: z
     .number()
     .int()

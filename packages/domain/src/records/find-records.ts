@@ -60,8 +60,7 @@ async function listRecords(db: Database, actor: Actor, input: ListInput) {
   const text = (input.search ?? input.q)?.trim();
   const folder = input.folderId === undefined ? null : await loadFolder(db, actor, input.folderId);
   const sortName = input.sort ?? DEFAULT_SORT;
-  const names = [...fieldsOf(input.filter), sortName.replace(/^-/, '')];
-  const fields = await recordFields(db, actor, folder, names);
+  const fields = await recordFields(db, actor, folder, fieldsOf(input.filter), sortName.replace(/^-/, ''));
   checkFilterFields(input.filter, fields.table);
   const sort = parseSort(sortName, fields.sortable, 'createdAt, updatedAt, title or data.<key>');
   const scope: (SQL | undefined)[] = [

@@ -31,11 +31,16 @@ export async function recordFields(
   db: Executor,
   actor: Actor,
   folder: FolderRow | null,
-  names: string[],
+  filterNames: string[],
+  sortName: string,
 ): Promise<{ table: FieldTable; sortable: (name: string) => ListField | undefined }> {
-  const keys = names.filter((n) => n.startsWith('data.')).map((n) => n.slice(5));
+  const customKey = (name: string) => (name.startsWith('data.') ? [name.slice(5)] : []);
+  const keys = [...new Set(filterNames.flatMap(customKey))];
+  // A sort by a field no filter names is refused as a bad `sort`, which is what the client sent.
+  const sortKey = customKey(sortName)[0];
+  const sortOnly = sortKey !== undefined && !keys.includes(sortKey) ? sortKey : undefined;
   const custom = new Map<string, ListField>();
-  if (keys.length > 0) {
+  if (keys.length > 0 || sortOnly !== undefined) {
     const folders = folder
       ? [folder]
       : await db
@@ -43,8 +48,13 @@ export async function recordFields(
           .from(schema.folders)
           .where(eq(schema.folders.workspaceId, actor.workspaceId));
     for (const key of keys) {
-      const definition = definitionOf(key, folders, folder !== null);
-      if (definition) custom.set(`data.${key}`, customField(r.data, definition));
+      custom.set(`data.${key}`, customField(r.data, definitionOf(key, folders, folder !== null)));
+    }
+    if (sortOnly !== undefined) {
+      custom.set(
+        `data.${sortOnly}`,
+        customField(r.data, definitionOf(sortOnly, folders, folder !== null, 'sort')),
+      );
     }
   }
   const fieldOf = (name: string) => COLUMNS[name] ?? custom.get(name);
@@ -58,21 +68,22 @@ function definitionOf(
   key: string,
   folders: { name: string; fields: FieldDefinition[] }[],
   inFolder: boolean,
-): FieldDefinition | undefined {
+  /** What a refusal names: the field itself (a filter), or `sort`. */
+  path?: 'sort',
+): FieldDefinition {
   const found = folders.flatMap((f) =>
     f.fields.filter((d) => d.key === key).map((d) => ({ folder: f.name, definition: d })),
   );
   const first = found[0];
-  if (!first) {
-    throw invalid(
-      `data.${key}`,
-      `is not a field of ${inFolder ? 'this folder' : 'any folder of the workspace'}`,
-    );
-  }
+  const refuse = (problem: string) =>
+    path === 'sort'
+      ? invalid('sort', `cannot sort by data.${key}: it ${problem}`)
+      : invalid(`data.${key}`, problem);
+  if (!first) throw refuse(`is not a field of ${inFolder ? 'this folder' : 'any folder of the workspace'}`);
   const types = [...new Set(found.map((f) => f.definition.type))];
   if (types.length > 1) {
     const which = found.map((f) => `${f.definition.type} in ${f.folder}`).join(', ');
-    throw invalid(`data.${key}`, `has different types in different folders (${which}); give folderId`);
+    throw refuse(`has different types in different folders (${which}); give folderId`);
   }
   const options = [...new Set(found.flatMap((f) => f.definition.options ?? []))];
   return options.length > 0 ? { ...first.definition, options } : first.definition;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { FIELD_KEY } from '../folders/schemas.ts';
 import { filterNode, filterParam } from '../shared/list-filter.ts';
+import { sortParam } from '../shared/list-sort.ts';
 import { MAX_PAGE_SIZE, pagingInput } from '../shared/paging.ts';
 import {
   bodyBoolean,
@@ -8,11 +10,12 @@ import {
   instantOutput,
   instantQueryInput,
   nonBlankText,
+  trimmedText,
 } from '../shared/schemas.ts';
 
 const title = nonBlankText(500);
 const email = z.email('must be an email address').max(320);
-const phone = z.string().trim().max(64);
+const phone = trimmedText(64);
 const customValues = z
   .record(z.string(), z.unknown())
   .meta({ description: 'Custom field values keyed by the folder field `key`.' });
@@ -74,10 +77,11 @@ export const findRecordsInput = z.strictObject({
   }),
   trashed: z.enum(['true', 'false']).optional().meta({ description: '`true` lists only the Trash' }),
   filter: filterParam().optional(),
-  sort: z.string().max(200).optional().meta({
-    description:
-      '`createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last.',
-  }),
+  sort: sortParam(
+    ['createdAt', 'updatedAt', 'title'],
+    FIELD_KEY.source.slice(1, -1),
+    '`createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last.',
+  ),
   count: z
     .enum(['true', 'false'])
     .optional()

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
 import { invalid } from './errors.ts';
 import type { ListField } from './list-fields.ts';
 import { isRealDate } from './schemas.ts';
@@ -15,6 +16,27 @@ export interface ListSort {
   name: string;
   field: ListField;
   dir: 'asc' | 'desc';
+}
+
+/**
+ * The `sort` parameter of a list: one of `columns`, or `data.<key>` when the resource has
+ * custom values (`dataKey`: the pattern of a key), with `-` before it for descending. The
+ * pattern lets the document state what may be sent; whether a key names a field of the
+ * workspace is judged by the list (a 400 naming `sort` as well).
+ */
+export function sortParam(columns: readonly string[], dataKey: string | null, description: string) {
+  const names = [...columns, ...(dataKey ? [`data\\.${dataKey}`] : [])];
+  const all = [...columns, ...(dataKey ? ['data.<key>'] : [])];
+  const sortable = `${all.slice(0, -1).join(', ')} or ${all.at(-1)}`;
+  return z
+    .string()
+    .max(200)
+    .regex(new RegExp(`^-?(?:${names.join('|')})$`), {
+      error: (issue) =>
+        `cannot sort by ${String(issue.input).replace(/^-/, '') || '(nothing)'}; sort by ${sortable}, or - before one`,
+    })
+    .optional()
+    .meta({ description });
 }
 
 /** Parses `sort`; `fieldOf` resolves a name to a sortable field or throws a 400 naming `sort`. */

@@ -10,17 +10,22 @@ export const bodyNumber = () => z.number().pipe(z.number());
 export const bodyBoolean = () => z.boolean().pipe(z.boolean());
 
 /**
- * Text that must hold more than blanks: trimmed, then 1 to `max` characters. The document
- * states it as `minLength`, `maxLength` and the pattern `\S` (docs/api.md, "Limits in the
- * document"); only one problem is reported for a blank value.
+ * Text that must hold more than blanks: at most `max` characters as sent, then trimmed, and
+ * not empty. The document states it as `minLength`, `maxLength` and the pattern `\S`
+ * (docs/api.md, "Limits in the document"); only one problem is reported for a blank value.
+ * The length is the length sent, so a value the document allows is never refused, nor the
+ * reverse.
  */
 export const nonBlankText = (max: number, tooLong?: string) =>
   z
     .string()
+    .max(max, tooLong)
     .trim()
     .min(1, { message: 'must not be empty', abort: true })
-    .regex(/\S/, 'must not be empty')
-    .max(max, tooLong);
+    .regex(/\S/, 'must not be empty');
+
+/** Optional text stored trimmed; `max` counts the characters as sent, as `maxLength` does. */
+export const trimmedText = (max: number) => z.string().max(max).trim();
 
 const INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
 
@@ -44,10 +49,12 @@ export function isInstant(value: string): boolean {
 /**
  * The instants a request may send: RFC 3339 date-times, seconds and a `Z` or an offset
  * required (docs/api.md, "Requests and responses"). The document states them as
- * `format: date-time` and this pattern, which a real day, hours and minutes in range complete.
+ * `format: date-time` and this pattern, which a real day completes. The pattern keeps hours,
+ * minutes and seconds in range, so it also refuses the leap second (`23:59:60`) that
+ * `date-time` allows and a JavaScript date cannot hold.
  */
 export const INSTANT_PATTERN =
-  '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:?\\d{2})$';
+  '^\\d{4}-\\d{2}-\\d{2}[Tt]([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?([Zz]|[+-]([01]\\d|2[0-3]):?[0-5]\\d)$';
 const HAS_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/i;
 
 /** An instant with seconds (`isInstant`, seconds required). */

@@ -1,6 +1,7 @@
 import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/db/schema';
 import { z } from 'zod';
 import { filterParam } from '../shared/list-filter.ts';
+import { sortParam } from '../shared/list-sort.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { idParam, instantInput, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
@@ -66,10 +67,11 @@ export const findTasksInput = z.strictObject({
   status: status.optional(),
   assigneeId: z.string().max(200).optional().meta({ description: 'Only tasks assigned to this user' }),
   filter: filterParam().optional(),
-  sort: z.string().max(200).optional().meta({
-    description:
-      '`dueAt`: soonest due first. `-dueAt`, `createdAt`, `updatedAt`, `title`, `completedAt` ascending, `-` before one for descending; `createdAt` alone means newest first, as before (the default). The id breaks ties; tasks without a value come last.',
-  }),
+  sort: sortParam(
+    ['dueAt', 'createdAt', 'updatedAt', 'title', 'completedAt'],
+    null,
+    '`dueAt`: soonest due first. `-dueAt`, `createdAt`, `updatedAt`, `title`, `completedAt` ascending, `-` before one for descending; `createdAt` alone means newest first, as before (the default). The id breaks ties; tasks without a value come last.',
+  ),
   count: z
     .enum(['true', 'false'])
     .optional()

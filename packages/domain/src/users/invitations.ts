@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
-import { instantOutput } from '../shared/schemas.ts';
+import { instantOutput, nonBlankText } from '../shared/schemas.ts';
 import { addMember } from '../workspaces/create-workspace.ts';
 import { hashPassword, passwordInput } from './passwords.ts';
 import {
@@ -42,11 +42,7 @@ export const createInvitationInput = z.strictObject({
 
 export const acceptInvitationInput = z.strictObject({
   token: z.string().min(1).max(200),
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
+  name: nonBlankText(200)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
     .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters'),
   password: passwordInput,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FIELD_KEY } from '../folders/schemas.ts';
 import { eventTypes } from '../shared/events.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { bodyBoolean, idParam, instantOutput } from '../shared/schemas.ts';
+import { bodyBoolean, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
 
 /** The pattern the document gives a subscription URL; the checks below decide the rest. */
 const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]';
@@ -45,9 +45,9 @@ const isFieldName = (name: string) =>
 
 const url = z
   .string()
+  .max(2048)
   .trim()
   .min(1)
-  .max(2048)
   .refine((value) => {
     const parsed = URL.canParse(value) ? new URL(value) : null;
     return parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:');
@@ -128,7 +128,7 @@ const headers = (options: { allowMasked: boolean }) =>
       example: { Authorization: 'Bearer abc123' },
     });
 
-const description = z.string().trim().max(500);
+const description = trimmedText(500);
 
 /** Why `fields` makes no sense for these events, or null when it does. */
 export function fieldsProblem(eventKinds: readonly string[], fieldNames: readonly string[]): string | null {
