@@ -57,3 +57,22 @@ describe('REST route matching', () => {
     expect(checked).toBeGreaterThanOrEqual(routes.length);
   });
 });
+
+describe('route declarations', () => {
+  it('declare every REST route through restRoute, with its headers and error statuses', () => {
+    let declared = 0;
+    forEachOpenApiProcedure(procedures, ({ path, meta }) => {
+      const { openapi } = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
+      expect(openapi.errorResponses, `${path}: declared without restRoute`).toBeDefined();
+      expect(openapi.responseHeaders, path).toBeDefined();
+      const statuses = Object.keys(openapi.errorResponses ?? {}).map(Number);
+      expect(statuses, path).toEqual(expect.arrayContaining([400, 401, 403, 429, 500, 503]));
+      if (openapi.method === 'POST' || openapi.method === 'PATCH') {
+        expect(statuses, path).toEqual(expect.arrayContaining([409, 413, 415, 422]));
+        expect(Object.keys(openapi.requestHeaders?.shape ?? {}), path).toContain('Idempotency-Key');
+      }
+      declared++;
+    });
+    expect(declared).toBe(routes.length);
+  });
+});

@@ -1,5 +1,6 @@
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure } from 'trpc-to-openapi';
+import { type RouteKind, routeKind } from './rest-route.ts';
 import type { ApiMeta } from './trpc.ts';
 
 export interface RestRoute {
@@ -13,6 +14,8 @@ export interface RestRoute {
   queryParams: string[];
   /** For a 201: where the new resource is read (see ApiMeta.location). */
   location?: string;
+  /** Which conventions apply: ETag, Link, If-Match (rest-route.ts). */
+  kind: RouteKind;
   /**
    * One character per segment, `0` literal and `1` parameter: of two templates that match a
    * path, the one whose string sorts first has a literal where the other has a parameter.
@@ -46,6 +49,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!),
         queryParams: m.queryParams ?? [],
         ...(m.location ? { location: m.location } : {}),
+        kind: routeKind(m.openapi.method, path, m.resource),
         precedence: path
           .split('/')
           .map((segment) => (/^\{.+\}$/.test(segment) ? '1' : '0'))

@@ -24,6 +24,12 @@ export type ApiMeta = OpenApiMeta & {
   queryParams?: string[];
   /** REST error statuses this endpoint may answer besides the common ones (400, 401, 403, 429, 500, 503). */
   errors?: number[];
+  /**
+   * A GET of one resource whose path does not end in a parameter and whose body changes with
+   * every request (`/me`, which reports the rate limit as of the request): neither an ETag,
+   * which would never match, nor a list's `Link` (rest-route.ts, `routeKind`).
+   */
+  resource?: 'volatile';
 };
 
 /**

@@ -2554,22 +2554,22 @@ export interface components {
     headers: {
         /** @description Identifies the request in the service logs; echoes the client’s X-Request-Id. */
         "X-Request-Id": string;
-        /** @description A strong entity tag of this representation; send it in If-None-Match or If-Match */
-        ETag: string;
-        /** @description The URL of the new resource, where a GET reads it */
-        Location: string;
-        /** @description The next page: `<URL of the same list with cursor set>; rel="next"`, when there is one. */
-        Link: string;
         /** @description Requests allowed per minute for the workspace */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "RateLimit-Remaining": number;
         /** @description Seconds until the window frees requests */
         "RateLimit-Reset": number;
-        /** @description Whole seconds to wait before retrying (at least 1) */
-        "Retry-After": number;
+        /** @description The next page: `<URL of the same list with cursor set>; rel="next"`, when there is one. */
+        Link: string;
         /** @description Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key. */
         "Idempotent-Replayed": "true";
+        /** @description The URL of the new resource, where a GET reads it */
+        Location: string;
+        /** @description A strong entity tag of this representation; send it in If-None-Match or If-Match */
+        ETag: string;
+        /** @description Whole seconds to wait before retrying (at least 1) */
+        "Retry-After": number;
         /** @description The authentication scheme to use: `Bearer` */
         "WWW-Authenticate": string;
     };

@@ -183,7 +183,7 @@ describe('OPTIONS and HEAD on every route', () => {
 });
 
 describe('ETag and conditional requests', () => {
-  const singles = () => routes.filter((r) => r.method === 'GET' && r.path.endsWith('}'));
+  const singles = () => routes.filter((r) => r.kind.single);
 
   it('gives every single resource a strong ETag, and If-None-Match answers 304', async () => {
     expect(singles().length).toBeGreaterThanOrEqual(8);
@@ -207,7 +207,8 @@ describe('ETag and conditional requests', () => {
 
   it('refuses a stale If-Match on every PATCH and DELETE with 412, changing nothing', async () => {
     const writes = routes.filter((r) => r.method === 'PATCH' || r.method === 'DELETE');
-    const single = writes.filter((r) => !r.path.endsWith('/batch'));
+    const single = writes.filter((r) => r.kind.conditional);
+    expect(writes.filter((r) => !r.kind.conditional).every((r) => r.path.endsWith('/batch'))).toBe(true);
     expect(single.length).toBeGreaterThan(10);
     for (const route of single) {
       const twin = conditionalTwin(routes, route);
@@ -314,7 +315,7 @@ describe('Location on creations', () => {
 
 describe('Link on paged lists', () => {
   it('points every list with a next page at it, with the same query and the cursor', async () => {
-    const lists = routes.filter((r) => r.method === 'GET' && !r.path.endsWith('}') && r.path !== '/me');
+    const lists = routes.filter((r) => r.kind.list);
     let linked = 0;
     for (const route of lists) {
       const base = `${fill(route)}${query(route)}`;

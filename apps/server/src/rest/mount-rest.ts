@@ -98,7 +98,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
           if (typeof next === 'string' && next !== '') {
             headers.Link = nextLink(facts.base, facts.path, facts.ctx.querystring, next);
           }
-        } else if (facts.route.path.endsWith('}')) {
+        } else if (facts.route.kind.single) {
           facts.tagged = true;
         }
       }

@@ -50,94 +50,34 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 
 export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** Headers of every response the gate let through: the request id and the rate-limit state. */
-export const SUCCESS_HEADERS = {
+/** The gate's headers (rest-route.ts), which error answers after the gate carry too. */
+const GATE_HEADER_REFS = {
   'X-Request-Id': ref('headers', 'X-Request-Id'),
   'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
   'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
   'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
 };
 
-/** Success headers of a POST or PATCH, which may be the replay of an earlier response. */
-export const WRITE_SUCCESS_HEADERS = {
-  ...SUCCESS_HEADERS,
-  'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed'),
-};
-
-export const IDEMPOTENCY_KEY_PARAMETER = ref('parameters', 'Idempotency-Key');
-
-export function parameterComponents(): Record<string, Json> {
+/**
+ * The header components only error answers use; the others are generated from the routes'
+ * declared headers (rest-route.ts).
+ */
+export function errorHeaderComponents(): Record<string, Json> {
   return {
-    'Idempotency-Key': {
-      in: 'header',
-      name: 'Idempotency-Key',
-      required: false,
-      description:
-        'Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409.',
-      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+    'Retry-After': {
+      description: 'Whole seconds to wait before retrying (at least 1)',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
     },
-    'If-None-Match': {
-      in: 'header',
-      name: 'If-None-Match',
-      required: false,
-      description:
-        'ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body.',
-      schema: { type: 'string', minLength: 1 },
-    },
-    'If-Match': {
-      in: 'header',
-      name: 'If-Match',
-      required: false,
-      description:
-        'The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written.',
-      schema: { type: 'string', minLength: 1 },
+    'WWW-Authenticate': {
+      description: 'The authentication scheme to use: `Bearer`',
+      required: true,
+      schema: { type: 'string', pattern: '^Bearer' },
     },
   };
 }
 
-const header = (description: string, schema: Json = { type: 'integer', minimum: 0 }) => ({
-  description,
-  required: true,
-  schema,
-});
-
-export function headerComponents(): Record<string, Json> {
-  return {
-    'X-Request-Id': header('Identifies the request in the service logs; echoes the client’s X-Request-Id.', {
-      type: 'string',
-      minLength: 1,
-    }),
-    ETag: header('A strong entity tag of this representation; send it in If-None-Match or If-Match', {
-      type: 'string',
-      pattern: '^"[A-Za-z0-9_-]+"$',
-    }),
-    Location: header('The URL of the new resource, where a GET reads it', { type: 'string', format: 'uri' }),
-    Link: {
-      description: 'The next page: `<URL of the same list with cursor set>; rel="next"`, when there is one.',
-      required: false,
-      schema: { type: 'string' },
-    },
-    'RateLimit-Limit': header('Requests allowed per minute for the workspace'),
-    'RateLimit-Remaining': header('Requests left in the current window'),
-    'RateLimit-Reset': header('Seconds until the window frees requests'),
-    'Retry-After': header('Whole seconds to wait before retrying (at least 1)', {
-      type: 'integer',
-      minimum: 1,
-    }),
-    'Idempotent-Replayed': {
-      description:
-        'Present (`true`) when this is the stored response of an earlier request with the same Idempotency-Key.',
-      required: false,
-      schema: { type: 'string', enum: ['true'] },
-    },
-    'WWW-Authenticate': header('The authentication scheme to use: `Bearer`', {
-      type: 'string',
-      pattern: '^Bearer',
-    }),
-  };
-}
-
-/** The contract's error body (§2). */
+/** The error body every error answer has (docs/api.md, "Requests and responses"). */
 export function errorSchema(): Json {
   return {
     type: 'object',
@@ -181,7 +121,7 @@ export function errorResponse(status: number): Json {
     .filter(([, entry]) => entry.status === status)
     .map(([code]) => code);
   const headers: Record<string, unknown> = AFTER_GATE.includes(status)
-    ? { ...SUCCESS_HEADERS }
+    ? { ...GATE_HEADER_REFS }
     : { 'X-Request-Id': ref('headers', 'X-Request-Id') };
   if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
   if (status === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');

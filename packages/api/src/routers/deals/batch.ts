@@ -10,6 +10,7 @@ import {
   updateDealsInput,
 } from '@crm/domain';
 import { batchAnswer } from '../../batch-answer.ts';
+import { restRoute } from '../../rest-route.ts';
 import { authedProcedure } from '../../trpc.ts';
 
 const tags = ['Deals'];
@@ -24,15 +25,17 @@ const answered =
  */
 export const dealsBatchProcedures = {
   batchCreate: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/deals/batch',
-        tags,
-        summary: 'Create deals in a batch',
-        description: `Each item is the body of \`POST /deals\` and is created as that call would create it (201). ${answered}`,
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/deals/batch',
+          tags,
+          summary: 'Create deals in a batch',
+          description: `Each item is the body of \`POST /deals\` and is created as that call would create it (201). ${answered}`,
+        },
+      }),
+    )
     .input(createDealsInput)
     .output(answer)
     .mutation(async ({ ctx, input }) =>
@@ -40,15 +43,17 @@ export const dealsBatchProcedures = {
     ),
 
   batchUpdate: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/deals/batch',
-        tags,
-        summary: 'Update deals in a batch',
-        description: `Each item is \`{ id, … }\` with the body of \`PATCH /deals/{id}\`, applied in order as that call would apply it (200; an unknown id: 404). ${answered}`,
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/deals/batch',
+          tags,
+          summary: 'Update deals in a batch',
+          description: `Each item is \`{ id, … }\` with the body of \`PATCH /deals/{id}\`, applied in order as that call would apply it (200; an unknown id: 404). ${answered}`,
+        },
+      }),
+    )
     .input(updateDealsInput)
     .output(answer)
     .mutation(async ({ ctx, input }) =>
@@ -56,15 +61,17 @@ export const dealsBatchProcedures = {
     ),
 
   batchDelete: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/deals/batch/delete',
-        tags,
-        summary: 'Delete deals permanently in a batch',
-        description: `Each id is deleted as \`DELETE /deals/{id}\` would delete it (200 \`{ id, deleted: true }\`; an unknown id: 404). ${answered}`,
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/deals/batch/delete',
+          tags,
+          summary: 'Delete deals permanently in a batch',
+          description: `Each id is deleted as \`DELETE /deals/{id}\` would delete it (200 \`{ id, deleted: true }\`; an unknown id: 404). ${answered}`,
+        },
+      }),
+    )
     .input(deleteDealsInput)
     .output(batchEnvelope(deletedItemOutput).meta({ id: 'DealDeleteBatchAnswer' }))
     .mutation(async ({ ctx, input }) =>

@@ -18,6 +18,7 @@ import {
   updateFolderInput,
 } from '@crm/domain';
 import { z } from 'zod';
+import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, router } from '../../trpc.ts';
 
 const tags = ['Folders'];
@@ -25,112 +26,126 @@ const one = envelope(folderOutput);
 
 export const foldersRouter = router({
   list: authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/folders',
-        tags,
-        summary: 'List folders with their fields',
-        description:
-          "The workspace's folders with their custom fields, newest first. Page with `page` or `cursor`.",
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/folders',
+          tags,
+          summary: 'List folders with their fields',
+          description:
+            "The workspace's folders with their custom fields, newest first. Page with `page` or `cursor`.",
+        },
+      }),
+    )
     .input(z.strictObject({ ...pagingInput }))
     .output(listEnvelope(folderOutput))
     .query(({ ctx, input }) => findFolders(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/folders/{id}',
-        tags,
-        summary: 'Get a folder',
-        description: 'The folder and its custom fields. Carries an ETag; If-None-Match answers 304.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/folders/{id}',
+          tags,
+          summary: 'Get a folder',
+          description: 'The folder and its custom fields. Carries an ETag; If-None-Match answers 304.',
+        },
+        errors: [404],
+      }),
+    )
     .input(folderIdInput)
     .output(one)
     .query(async ({ ctx, input }) => ({ data: await getFolder(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/folders',
-        tags,
-        summary: 'Create a folder',
-        description:
-          'Creates a folder with its custom fields (key, label, type, options). Fields of type SELECT, NUMBER, DATE or BOOLEAN get an index for filters and sorts. Answers 201 with Location.',
-      },
-      successStatus: 201,
-      location: '/folders/{id}',
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/folders',
+          tags,
+          summary: 'Create a folder',
+          description:
+            'Creates a folder with its custom fields (key, label, type, options). Fields of type SELECT, NUMBER, DATE or BOOLEAN get an index for filters and sorts. Answers 201 with Location.',
+        },
+        successStatus: 201,
+        location: '/folders/{id}',
+      }),
+    )
     .input(createFolderInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await createFolder(ctx.db, ctx.actor, input) })),
 
   rename: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/folders/{id}',
-        tags,
-        summary: 'Rename a folder',
-        description: 'Renames the folder. If-Match makes it conditional.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/folders/{id}',
+          tags,
+          summary: 'Rename a folder',
+          description: 'Renames the folder. If-Match makes it conditional.',
+        },
+        errors: [404],
+      }),
+    )
     .input(updateFolderInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await renameFolder(ctx.db, ctx.actor, input) })),
 
   addField: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/folders/{id}/fields',
-        tags,
-        summary: 'Add a custom field to a folder',
-        description:
-          'Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field.',
-      },
-      successStatus: 201,
-      location: '/folders/{id}',
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/folders/{id}/fields',
+          tags,
+          summary: 'Add a custom field to a folder',
+          description:
+            'Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field.',
+        },
+        successStatus: 201,
+        location: '/folders/{id}',
+        errors: [404],
+      }),
+    )
     .input(addFieldInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await addFolderField(ctx.db, ctx.actor, input) })),
 
   changeField: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/folders/{id}/fields/{key}',
-        tags,
-        summary: 'Change a field: label, type or options',
-        description: 'A type or options change is refused (400) while stored values would not fit it.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/folders/{id}/fields/{key}',
+          tags,
+          summary: 'Change a field: label, type or options',
+          description: 'A type or options change is refused (400) while stored values would not fit it.',
+        },
+        errors: [404],
+      }),
+    )
     .input(changeFieldInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await changeFolderField(ctx.db, ctx.actor, input) })),
 
   removeField: authedProcedure
-    .meta({
-      openapi: {
-        method: 'DELETE',
-        path: '/folders/{id}/fields/{key}',
-        tags,
-        summary: 'Remove a field and its values',
-        description:
-          "Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional.",
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'DELETE',
+          path: '/folders/{id}/fields/{key}',
+          tags,
+          summary: 'Remove a field and its values',
+          description:
+            "Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional.",
+        },
+        errors: [404],
+      }),
+    )
     .input(removeFieldInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await removeFolderField(ctx.db, ctx.actor, input) })),

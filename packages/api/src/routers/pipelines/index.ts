@@ -19,6 +19,7 @@ import {
   reorderStages,
   reorderStagesInput,
 } from '@crm/domain';
+import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, router } from '../../trpc.ts';
 
 const tags = ['Pipelines'];
@@ -26,127 +27,143 @@ const one = envelope(pipelineOutput);
 
 export const pipelinesRouter = router({
   list: authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/pipelines',
-        tags,
-        summary: 'List pipelines with their stages',
-        description:
-          "The workspace's pipelines, newest first, with their stages in order. Page with `page` or `cursor`.",
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/pipelines',
+          tags,
+          summary: 'List pipelines with their stages',
+          description:
+            "The workspace's pipelines, newest first, with their stages in order. Page with `page` or `cursor`.",
+        },
+      }),
+    )
     .input(findPipelinesInput)
     .output(listEnvelope(pipelineOutput))
     .query(({ ctx, input }) => findPipelines(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/pipelines/{id}',
-        tags,
-        summary: 'Get a pipeline with its stages in order',
-        description: 'The pipeline and its stages in order. Carries an ETag; If-None-Match answers 304.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/pipelines/{id}',
+          tags,
+          summary: 'Get a pipeline with its stages in order',
+          description: 'The pipeline and its stages in order. Carries an ETag; If-None-Match answers 304.',
+        },
+        errors: [404],
+      }),
+    )
     .input(pipelineIdInput)
     .output(one)
     .query(async ({ ctx, input }) => ({ data: await getPipeline(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/pipelines',
-        tags,
-        summary: 'Create a pipeline',
-        description: 'Creates a pipeline with its stages in order (at most 50). Answers 201 with Location.',
-      },
-      successStatus: 201,
-      location: '/pipelines/{id}',
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/pipelines',
+          tags,
+          summary: 'Create a pipeline',
+          description: 'Creates a pipeline with its stages in order (at most 50). Answers 201 with Location.',
+        },
+        successStatus: 201,
+        location: '/pipelines/{id}',
+      }),
+    )
     .input(createPipelineInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await createPipeline(ctx.db, ctx.actor, input) })),
 
   rename: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/pipelines/{id}',
-        tags,
-        summary: 'Rename a pipeline',
-        description: 'Renames the pipeline. If-Match makes it conditional.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/pipelines/{id}',
+          tags,
+          summary: 'Rename a pipeline',
+          description: 'Renames the pipeline. If-Match makes it conditional.',
+        },
+        errors: [404],
+      }),
+    )
     .input(renamePipelineInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await renamePipeline(ctx.db, ctx.actor, input) })),
 
   addStage: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/pipelines/{id}/stages',
-        tags,
-        summary: 'Add a stage (last, or at a position)',
-        description:
-          'Adds a stage at the end (or at `position`) and answers 201 with the pipeline; `Location` names the pipeline, which holds the stage.',
-      },
-      successStatus: 201,
-      location: '/pipelines/{id}',
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/pipelines/{id}/stages',
+          tags,
+          summary: 'Add a stage (last, or at a position)',
+          description:
+            'Adds a stage at the end (or at `position`) and answers 201 with the pipeline; `Location` names the pipeline, which holds the stage.',
+        },
+        successStatus: 201,
+        location: '/pipelines/{id}',
+        errors: [404],
+      }),
+    )
     .input(addStageInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await addStage(ctx.db, ctx.actor, input) })),
 
   renameStage: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/pipelines/{id}/stages/{stageId}',
-        tags,
-        summary: 'Rename a stage',
-        description:
-          "Renames or moves a stage; positions stay gap-free. If-Match (the pipeline's ETag) makes it conditional.",
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/pipelines/{id}/stages/{stageId}',
+          tags,
+          summary: 'Rename a stage',
+          description:
+            "Renames or moves a stage; positions stay gap-free. If-Match (the pipeline's ETag) makes it conditional.",
+        },
+        errors: [404],
+      }),
+    )
     .input(renameStageInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await renameStage(ctx.db, ctx.actor, input) })),
 
   reorderStages: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/pipelines/{id}/stages/reorder',
-        tags,
-        summary: 'Reorder the stages',
-        description: '`stageIds` lists every stage of the pipeline once, in the new order.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/pipelines/{id}/stages/reorder',
+          tags,
+          summary: 'Reorder the stages',
+          description: '`stageIds` lists every stage of the pipeline once, in the new order.',
+        },
+        errors: [404],
+      }),
+    )
     .input(reorderStagesInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await reorderStages(ctx.db, ctx.actor, input) })),
 
   removeStage: authedProcedure
-    .meta({
-      openapi: {
-        method: 'DELETE',
-        path: '/pipelines/{id}/stages/{stageId}',
-        tags,
-        summary: 'Remove a stage',
-        description:
-          'A stage that holds deals is removed only with `moveDealsTo`, another stage of the pipeline that takes its deals (400 otherwise).',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'DELETE',
+          path: '/pipelines/{id}/stages/{stageId}',
+          tags,
+          summary: 'Remove a stage',
+          description:
+            'A stage that holds deals is removed only with `moveDealsTo`, another stage of the pipeline that takes its deals (400 otherwise).',
+        },
+        errors: [404],
+      }),
+    )
     .input(removeStageInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await removeStage(ctx.db, ctx.actor, input) })),

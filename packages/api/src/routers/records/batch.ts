@@ -9,6 +9,7 @@ import {
   updateRecordsInput,
 } from '@crm/domain';
 import { batchAnswer } from '../../batch-answer.ts';
+import { restRoute } from '../../rest-route.ts';
 import { authedProcedure } from '../../trpc.ts';
 
 const tags = ['Records'];
@@ -23,16 +24,18 @@ const answered =
  */
 export const recordsBatchProcedures = {
   batchCreate: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/records/batch',
-        tags,
-        summary: 'Create records in a batch (or upsert by email)',
-        description: `Each item is the body of \`POST /records\` and is created as that call would create it (201). With \`?upsert=email\` each item updates the live record of its folder with the same email instead (200), items applied in order. ${answered}`,
-      },
-      queryParams: ['upsert'],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/records/batch',
+          tags,
+          summary: 'Create records in a batch (or upsert by email)',
+          description: `Each item is the body of \`POST /records\` and is created as that call would create it (201). With \`?upsert=email\` each item updates the live record of its folder with the same email instead (200), items applied in order. ${answered}`,
+        },
+        queryParams: ['upsert'],
+      }),
+    )
     .input(createRecordsInput)
     .output(answer)
     .mutation(async ({ ctx, input }) =>
@@ -40,15 +43,17 @@ export const recordsBatchProcedures = {
     ),
 
   batchUpdate: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/records/batch',
-        tags,
-        summary: 'Update records in a batch',
-        description: `Each item is \`{ id, … }\` with the body of \`PATCH /records/{id}\`, applied in order as that call would apply it (200; an unknown or trashed id: 404). ${answered}`,
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/records/batch',
+          tags,
+          summary: 'Update records in a batch',
+          description: `Each item is \`{ id, … }\` with the body of \`PATCH /records/{id}\`, applied in order as that call would apply it (200; an unknown or trashed id: 404). ${answered}`,
+        },
+      }),
+    )
     .input(updateRecordsInput)
     .output(answer)
     .mutation(async ({ ctx, input }) =>
@@ -56,15 +61,17 @@ export const recordsBatchProcedures = {
     ),
 
   batchTrash: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/records/batch/trash',
-        tags,
-        summary: 'Move records to Trash in a batch',
-        description: `Each id is moved to Trash as \`DELETE /records/{id}\` would move it (200 with the record; not found or already in Trash: 404). ${answered}`,
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/records/batch/trash',
+          tags,
+          summary: 'Move records to Trash in a batch',
+          description: `Each id is moved to Trash as \`DELETE /records/{id}\` would move it (200 with the record; not found or already in Trash: 404). ${answered}`,
+        },
+      }),
+    )
     .input(trashRecordsInput)
     .output(answer)
     .mutation(async ({ ctx, input }) =>

@@ -15,6 +15,7 @@ import {
   updateRecord,
   updateRecordInput,
 } from '@crm/domain';
+import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, router } from '../../trpc.ts';
 import { recordsBatchProcedures } from './batch.ts';
 
@@ -26,69 +27,77 @@ export const recordsRouter = router({
   // First, so that /records/batch is not taken for /records/{id} (see batch.ts).
   ...recordsBatchProcedures,
   list: authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/records',
-        tags,
-        summary: 'List records',
-        description:
-          'Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `trashed=true` lists the Trash; `count=true` adds `meta.total`. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/records',
+          tags,
+          summary: 'List records',
+          description:
+            'Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `trashed=true` lists the Trash; `count=true` adds `meta.total`. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.',
+        },
+        errors: [404],
+      }),
+    )
     .input(findRecordsInput)
     .output(list)
     .query(({ ctx, input }) => findRecords(ctx.db, ctx.actor, input)),
 
   // A read sent as POST, so the filter can nest; before `get` like the other literal routes.
   query: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/records/query',
-        tags,
-        summary: 'Query records with a nested filter',
-        description:
-          'The list with its parameters as JSON and a filter of `and`, `or` and `not`: `{ "filter": { "or": [ { "field": "data.lifecycle", "op": "eq", "value": "Lead" }, … ] }, "sort": "-updatedAt", "pageSize": 50, "cursor": … }`. Answers like `GET /records`. Needs the read scope only.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/records/query',
+          tags,
+          summary: 'Query records with a nested filter',
+          description:
+            'The list with its parameters as JSON and a filter of `and`, `or` and `not`: `{ "filter": { "or": [ { "field": "data.lifecycle", "op": "eq", "value": "Lead" }, … ] }, "sort": "-updatedAt", "pageSize": 50, "cursor": … }`. Answers like `GET /records`. Needs the read scope only.',
+        },
+        errors: [404],
+      }),
+    )
     .input(queryRecordsInput)
     .output(list)
     .query(({ ctx, input }) => queryRecords(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/records/{id}',
-        tags,
-        summary: 'Get a record',
-        description:
-          'The record with its custom values. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/records/{id}',
+          tags,
+          summary: 'Get a record',
+          description:
+            'The record with its custom values. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.',
+        },
+        errors: [404],
+      }),
+    )
     .input(recordIdInput)
     .output(one)
     .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/records',
-        tags,
-        summary: 'Create a record (or upsert by email)',
-        description:
-          'Answers 201 with the new record. With `?upsert=email` the live record of the folder with the same email is updated instead, and the answer is 200.',
-      },
-      successStatus: 201,
-      location: '/records/{id}',
-      alternativeSuccess: { status: 200, description: 'Upserted: an existing record was updated' },
-      queryParams: ['upsert'],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/records',
+          tags,
+          summary: 'Create a record (or upsert by email)',
+          description:
+            'Answers 201 with the new record. With `?upsert=email` the live record of the folder with the same email is updated instead, and the answer is 200.',
+        },
+        successStatus: 201,
+        location: '/records/{id}',
+        alternativeSuccess: { status: 200, description: 'Upserted: an existing record was updated' },
+        queryParams: ['upsert'],
+      }),
+    )
     .input(createRecordInput)
     .output(one)
     .mutation(async ({ ctx, input }) => {
@@ -98,49 +107,55 @@ export const recordsRouter = router({
     }),
 
   update: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/records/{id}',
-        tags,
-        summary: 'Update a record',
-        description:
-          'Fields not given stay. `data` merges: keys given replace, a key given as null is removed.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/records/{id}',
+          tags,
+          summary: 'Update a record',
+          description:
+            'Fields not given stay. `data` merges: keys given replace, a key given as null is removed.',
+        },
+        errors: [404],
+      }),
+    )
     .input(updateRecordInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await updateRecord(ctx.db, ctx.actor, input) })),
 
   trash: authedProcedure
-    .meta({
-      openapi: {
-        method: 'DELETE',
-        path: '/records/{id}',
-        tags,
-        summary: 'Move a record to Trash',
-        description:
-          'Moves the record to Trash and answers it with `trashedAt` set; Trash is purged after 30 days. If-Match makes it conditional.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'DELETE',
+          path: '/records/{id}',
+          tags,
+          summary: 'Move a record to Trash',
+          description:
+            'Moves the record to Trash and answers it with `trashedAt` set; Trash is purged after 30 days. If-Match makes it conditional.',
+        },
+        errors: [404],
+      }),
+    )
     .input(recordIdInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await trashRecord(ctx.db, ctx.actor, input.id) })),
 
   restore: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/records/{id}/restore',
-        tags,
-        summary: 'Restore a record from Trash',
-        description:
-          'Brings the record back from Trash. Restoring a live record changes nothing and answers 200, so it is safe to retry.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/records/{id}/restore',
+          tags,
+          summary: 'Restore a record from Trash',
+          description:
+            'Brings the record back from Trash. Restoring a live record changes nothing and answers 200, so it is safe to retry.',
+        },
+        errors: [404],
+      }),
+    )
     .input(recordIdInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await restoreRecord(ctx.db, ctx.actor, input.id) })),

@@ -10,6 +10,7 @@ import {
   updateTasksInput,
 } from '@crm/domain';
 import { batchAnswer } from '../../batch-answer.ts';
+import { restRoute } from '../../rest-route.ts';
 import { authedProcedure } from '../../trpc.ts';
 
 const tags = ['Tasks'];
@@ -24,15 +25,17 @@ const answered =
  */
 export const tasksBatchProcedures = {
   batchCreate: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/tasks/batch',
-        tags,
-        summary: 'Create tasks in a batch',
-        description: `Each item is the body of \`POST /tasks\` and is created as that call would create it (201). ${answered}`,
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/tasks/batch',
+          tags,
+          summary: 'Create tasks in a batch',
+          description: `Each item is the body of \`POST /tasks\` and is created as that call would create it (201). ${answered}`,
+        },
+      }),
+    )
     .input(createTasksInput)
     .output(answer)
     .mutation(async ({ ctx, input }) =>
@@ -40,15 +43,17 @@ export const tasksBatchProcedures = {
     ),
 
   batchUpdate: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/tasks/batch',
-        tags,
-        summary: 'Update tasks in a batch',
-        description: `Each item is \`{ id, … }\` with the body of \`PATCH /tasks/{id}\`, applied in order as that call would apply it (200; an unknown id: 404). ${answered}`,
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/tasks/batch',
+          tags,
+          summary: 'Update tasks in a batch',
+          description: `Each item is \`{ id, … }\` with the body of \`PATCH /tasks/{id}\`, applied in order as that call would apply it (200; an unknown id: 404). ${answered}`,
+        },
+      }),
+    )
     .input(updateTasksInput)
     .output(answer)
     .mutation(async ({ ctx, input }) =>
@@ -56,15 +61,17 @@ export const tasksBatchProcedures = {
     ),
 
   batchDelete: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/tasks/batch/delete',
-        tags,
-        summary: 'Delete tasks permanently in a batch',
-        description: `Each id is deleted as \`DELETE /tasks/{id}\` would delete it (200 \`{ id, deleted: true }\`; an unknown id: 404). ${answered}`,
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/tasks/batch/delete',
+          tags,
+          summary: 'Delete tasks permanently in a batch',
+          description: `Each id is deleted as \`DELETE /tasks/{id}\` would delete it (200 \`{ id, deleted: true }\`; an unknown id: 404). ${answered}`,
+        },
+      }),
+    )
     .input(deleteTasksInput)
     .output(batchEnvelope(deletedItemOutput).meta({ id: 'TaskDeleteBatchAnswer' }))
     .mutation(async ({ ctx, input }) =>

@@ -13,6 +13,7 @@ import {
   updateTask,
   updateTaskInput,
 } from '@crm/domain';
+import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, router } from '../../trpc.ts';
 import { tasksBatchProcedures } from './batch.ts';
 
@@ -23,81 +24,91 @@ export const tasksRouter = router({
   // First, so that /tasks/batch is not taken for /tasks/{id} (see batch.ts).
   ...tasksBatchProcedures,
   list: authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/tasks',
-        tags,
-        summary: 'List tasks',
-        description:
-          'Newest first, or with `sort=dueAt` soonest due first (tasks without a due time last), or as `sort` says (`-dueAt`, `title`, `updatedAt` …). Filter by `recordId` (a live record, 404 otherwise), `status` and `assigneeId`, and any task field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `count=true` adds `meta.total`. Page with `page` or `cursor`.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/tasks',
+          tags,
+          summary: 'List tasks',
+          description:
+            'Newest first, or with `sort=dueAt` soonest due first (tasks without a due time last), or as `sort` says (`-dueAt`, `title`, `updatedAt` …). Filter by `recordId` (a live record, 404 otherwise), `status` and `assigneeId`, and any task field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `count=true` adds `meta.total`. Page with `page` or `cursor`.',
+        },
+        errors: [404],
+      }),
+    )
     .input(findTasksInput)
     .output(filteredListEnvelope(taskOutput))
     .query(({ ctx, input }) => findTasks(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/tasks/{id}',
-        tags,
-        summary: 'Get a task',
-        description: 'The task. Carries an ETag; If-None-Match answers 304.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/tasks/{id}',
+          tags,
+          summary: 'Get a task',
+          description: 'The task. Carries an ETag; If-None-Match answers 304.',
+        },
+        errors: [404],
+      }),
+    )
     .input(taskIdInput)
     .output(one)
     .query(async ({ ctx, input }) => ({ data: await getTask(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/tasks',
-        tags,
-        summary: 'Create a task',
-        description:
-          'Answers 201 with the new task, always OPEN. `assigneeId` must be a member of the workspace and `recordId` a live record (400 otherwise).',
-      },
-      successStatus: 201,
-      location: '/tasks/{id}',
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/tasks',
+          tags,
+          summary: 'Create a task',
+          description:
+            'Answers 201 with the new task, always OPEN. `assigneeId` must be a member of the workspace and `recordId` a live record (400 otherwise).',
+        },
+        successStatus: 201,
+        location: '/tasks/{id}',
+      }),
+    )
     .input(createTaskInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await createTask(ctx.db, ctx.actor, input) })),
 
   update: authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/tasks/{id}',
-        tags,
-        summary: 'Update a task',
-        description:
-          'Fields not given stay. `status` DONE sets `completedAt` (OPEN clears it); completing a recurring task creates its next occurrence, OPEN and due one period later. `recurrence` cannot be changed.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/tasks/{id}',
+          tags,
+          summary: 'Update a task',
+          description:
+            'Fields not given stay. `status` DONE sets `completedAt` (OPEN clears it); completing a recurring task creates its next occurrence, OPEN and due one period later. `recurrence` cannot be changed.',
+        },
+        errors: [404],
+      }),
+    )
     .input(updateTaskInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({ data: await updateTask(ctx.db, ctx.actor, input) })),
 
   delete: authedProcedure
-    .meta({
-      openapi: {
-        method: 'DELETE',
-        path: '/tasks/{id}',
-        tags,
-        summary: 'Delete a task permanently',
-        description:
-          'Deletes the task for good and answers `{ id, deleted: true }`. If-Match makes it conditional.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'DELETE',
+          path: '/tasks/{id}',
+          tags,
+          summary: 'Delete a task permanently',
+          description:
+            'Deletes the task for good and answers `{ id, deleted: true }`. If-Match makes it conditional.',
+        },
+        errors: [404],
+      }),
+    )
     .input(taskIdInput)
     .output(deletedOutput)
     .mutation(async ({ ctx, input }) => ({ data: await deleteTask(ctx.db, ctx.actor, input.id) })),

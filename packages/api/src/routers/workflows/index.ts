@@ -22,6 +22,7 @@ import {
   workflowWithSecretOutput,
 } from '@crm/domain';
 import type { ApiContext } from '../../context.ts';
+import { restRoute } from '../../rest-route.ts';
 import { manageProcedure, router } from '../../trpc.ts';
 
 const tags = ['Workflows'];
@@ -52,31 +53,35 @@ const WARNINGS_NOTE =
 
 export const workflowsRouter = router({
   list: manageProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/workflows',
-        tags,
-        summary: 'List workflows (automations)',
-        description: "The workspace's workflows, newest first. Page with `page` or `cursor`.",
-      },
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/workflows',
+          tags,
+          summary: 'List workflows (automations)',
+          description: "The workspace's workflows, newest first. Page with `page` or `cursor`.",
+        },
+      }),
+    )
     .input(findWorkflowsInput)
     .output(listEnvelope(workflowOutput))
     .query(({ ctx, input }) => findWorkflows(ctx.db, ctx.actor, input, ctx.services.baseUrl)),
 
   get: manageProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/workflows/{id}',
-        tags,
-        summary: 'Get a workflow',
-        description:
-          'The workflow with its trigger URL and actions as saved. Carries an ETag; If-None-Match answers 304.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/workflows/{id}',
+          tags,
+          summary: 'Get a workflow',
+          description:
+            'The workflow with its trigger URL and actions as saved. Carries an ETag; If-None-Match answers 304.',
+        },
+        errors: [404],
+      }),
+    )
     .input(workflowIdInput)
     .output(one)
     .query(async ({ ctx, input }) => ({
@@ -84,19 +89,21 @@ export const workflowsRouter = router({
     })),
 
   create: manageProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/workflows',
-        tags,
-        summary: 'Create a workflow',
-        description:
-          'A trigger (INCOMING_WEBHOOK, whose `trigger.url` is the address to POST to, or an event kind) and up to 20 actions, each `{ type, ...parameters }`, checked now: a bad parameter or template is a 400 naming it. With `requireSignature: true` the answer carries the `secret`, shown only here and on rotation.' +
-          WARNINGS_NOTE,
-      },
-      successStatus: 201,
-      location: '/workflows/{id}',
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/workflows',
+          tags,
+          summary: 'Create a workflow',
+          description:
+            'A trigger (INCOMING_WEBHOOK, whose `trigger.url` is the address to POST to, or an event kind) and up to 20 actions, each `{ type, ...parameters }`, checked now: a bad parameter or template is a 400 naming it. With `requireSignature: true` the answer carries the `secret`, shown only here and on rotation.' +
+            WARNINGS_NOTE,
+        },
+        successStatus: 201,
+        location: '/workflows/{id}',
+      }),
+    )
     .input(createWorkflowInput)
     .output(savedWorkflowOutput)
     .mutation(async ({ ctx, input }) =>
@@ -104,18 +111,20 @@ export const workflowsRouter = router({
     ),
 
   update: manageProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/workflows/{id}',
-        tags,
-        summary: 'Update a workflow',
-        description:
-          'Fields not given stay; `actions` replaces the list. Runs already queued keep the actions they started with. `secret` is set only when `requireSignature: true` created one.' +
-          WARNINGS_NOTE,
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'PATCH',
+          path: '/workflows/{id}',
+          tags,
+          summary: 'Update a workflow',
+          description:
+            'Fields not given stay; `actions` replaces the list. Runs already queued keep the actions they started with. `secret` is set only when `requireSignature: true` created one.' +
+            WARNINGS_NOTE,
+        },
+        errors: [404],
+      }),
+    )
     .input(updateWorkflowInput)
     .output(savedWorkflowOutput)
     .mutation(async ({ ctx, input }) =>
@@ -123,17 +132,19 @@ export const workflowsRouter = router({
     ),
 
   enable: manageProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/workflows/{id}/enable',
-        tags,
-        summary: 'Enable a workflow',
-        description:
-          'Enables the workflow: its trigger URL accepts calls again, or its event trigger starts runs again.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/workflows/{id}/enable',
+          tags,
+          summary: 'Enable a workflow',
+          description:
+            'Enables the workflow: its trigger URL accepts calls again, or its event trigger starts runs again.',
+        },
+        errors: [404],
+      }),
+    )
     .input(workflowIdInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({
@@ -141,16 +152,18 @@ export const workflowsRouter = router({
     })),
 
   disable: manageProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/workflows/{id}/disable',
-        tags,
-        summary: 'Disable a workflow',
-        description: 'Its trigger URL answers 404 and its events start nothing until it is enabled again.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/workflows/{id}/disable',
+          tags,
+          summary: 'Disable a workflow',
+          description: 'Its trigger URL answers 404 and its events start nothing until it is enabled again.',
+        },
+        errors: [404],
+      }),
+    )
     .input(workflowIdInput)
     .output(one)
     .mutation(async ({ ctx, input }) => ({
@@ -158,32 +171,36 @@ export const workflowsRouter = router({
     })),
 
   delete: manageProcedure
-    .meta({
-      openapi: {
-        method: 'DELETE',
-        path: '/workflows/{id}',
-        tags,
-        summary: 'Delete a workflow',
-        description: 'Permanent; its run history goes with it.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'DELETE',
+          path: '/workflows/{id}',
+          tags,
+          summary: 'Delete a workflow',
+          description: 'Permanent; its run history goes with it.',
+        },
+        errors: [404],
+      }),
+    )
     .input(workflowIdInput)
     .output(deletedOutput)
     .mutation(async ({ ctx, input }) => ({ data: await deleteWorkflow(ctx.db, ctx.actor, input.id) })),
 
   rotateSecret: manageProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/workflows/{id}/rotate-secret',
-        tags,
-        summary: 'Create or rotate the signing secret of a workflow',
-        description:
-          'Returns the new secret once; from now on incoming calls must be signed. A previous secret is still accepted for 24 hours.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'POST',
+          path: '/workflows/{id}/rotate-secret',
+          tags,
+          summary: 'Create or rotate the signing secret of a workflow',
+          description:
+            'Returns the new secret once; from now on incoming calls must be signed. A previous secret is still accepted for 24 hours.',
+        },
+        errors: [404],
+      }),
+    )
     .input(workflowIdInput)
     .output(withSecret)
     .mutation(async ({ ctx, input }) => ({
@@ -191,16 +208,19 @@ export const workflowsRouter = router({
     })),
 
   runs: manageProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/workflows/{id}/runs',
-        tags,
-        summary: 'List the runs of a workflow',
-        description: 'Newest first, each with every step’s input, output or error and timings. Kept 30 days.',
-      },
-      errors: [404],
-    })
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/workflows/{id}/runs',
+          tags,
+          summary: 'List the runs of a workflow',
+          description:
+            'Newest first, each with every step’s input, output or error and timings. Kept 30 days.',
+        },
+        errors: [404],
+      }),
+    )
     .input(findRunsInput)
     .output(listEnvelope(runOutput))
     .query(({ ctx, input }) => findRuns(ctx.db, ctx.actor, input)),
