@@ -29,7 +29,10 @@
  * generation and format check, search text, cursor encoding, rate-limit retry maths), so
  * both servers do the same work outside the database.
  *
- * Env: DATABASE_URL, PORT, HOST (default 127.0.0.1), DATABASE_POOL_SIZE (default 10).
+ * With BARE_FLOOR=1 it is the second floor instead: the resource statements alone (3.), with
+ * the key looked up once and no rate limit, the least SQL that does the same visible work.
+ *
+ * Env: DATABASE_URL, PORT, HOST (default 127.0.0.1), DATABASE_POOL_SIZE (default 10), BARE_FLOOR.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -640,8 +643,19 @@ async function listTasksByDue(res: ServerResponse, key: KeyRow, query: URLSearch
   });
 }
 
+/**
+ * With BARE_FLOOR=1 this server is the benchmark's floor: it sends the resource statement
+ * alone. The key is looked up by the first request only and kept; no rate limit is counted.
+ */
+const FLOOR = process.env.BARE_FLOOR === '1';
+let floorKey: Promise<KeyRow> | undefined;
+
 /** Authentication, the rate limit, then the scope check, as the service's gate and authed procedures. */
 async function gate(req: IncomingMessage, res: ServerResponse, scope: 'read' | 'write'): Promise<KeyRow> {
+  if (FLOOR) {
+    floorKey ??= authenticate(req);
+    return floorKey;
+  }
   const key = await authenticate(req);
   await rateLimit(res, key);
   requireScope(key, scope);

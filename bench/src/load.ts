@@ -11,31 +11,54 @@ function machineBusy(): number {
   return user! + nice! + system! + irq! + softirq! + steal!;
 }
 
-/** CPU ticks used so far by `root` and every process descended from it (the bench and its children). */
-export function treeBusy(root: number): number {
+/** `root` and every process descended from it that is alive now, from /proc. */
+function processTree(root: number): number[] {
   const parent = new Map<number, number>();
-  const busy = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(entry), Number(fields[1]));
-      busy.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
     } catch {
       // gone meanwhile
     }
   }
-  let total = 0;
-  for (const [pid, ticks] of busy) {
+  return [...parent.keys()].filter((pid) => {
     for (let at: number | undefined = pid; at !== undefined && at > 0; at = parent.get(at)) {
-      if (at === root) {
-        total += ticks;
-        break;
-      }
+      if (at === root) return true;
+    }
+    return false;
+  });
+}
+
+/** Sums `read(pid)` over a process tree, skipping processes that exit meanwhile. */
+function sumOverTree(root: number, read: (pid: number) => number): number {
+  let total = 0;
+  for (const pid of processTree(root)) {
+    try {
+      total += read(pid);
+    } catch {
+      // gone meanwhile
     }
   }
   return total;
+}
+
+/** CPU ticks used so far by `root` and every process descended from it (the bench and its children). */
+export function treeBusy(root: number): number {
+  return sumOverTree(root, (pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  });
+}
+
+/** Bytes per memory page (4 KiB on the x86-64 and arm64 Linux machines this runs on). */
+const PAGE = 4096;
+
+/** Resident memory of `root` and every process descended from it, in bytes (statm's resident pages). */
+export function treeRss(root: number): number {
+  return sumOverTree(root, (pid) => Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE);
 }
 
 /**

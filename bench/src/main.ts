@@ -6,11 +6,12 @@
  * bench/results/latest.json. Everything it starts is stopped at the end, also on failure.
  */
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@crm/db';
+import type pg from 'pg';
 import {
   type BatchCreateResult,
   batchChecks,
@@ -118,6 +119,17 @@ const cleanUp = cleanups.cleanUp;
 const TRACER = join(benchDir, 'src', 'trace-sql.mjs');
 
 /** `traceFile` receives the server's statements until it is deleted (see trace-sql.mjs). */
+/** The PostgreSQL server's main process: the parent of this session's backend (Linux only). */
+async function postmasterPid(pool: pg.Pool): Promise<number | undefined> {
+  const backend = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+  try {
+    const stat = await readFile(`/proc/${backend}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 async function startServer(
   name: Target['name'],
   script: string,
@@ -133,6 +145,8 @@ async function startServer(
     DATABASE_POOL_SIZE: '10',
     BENCH_TRACE_SQL: traceFile,
     ...(name === 'service' ? { RUN_WORKER: 'false', LOG_LEVEL: 'warn' } : {}),
+    // The floor: the bare server sending the resource statement alone (bare-server.ts).
+    ...(name === 'floor' ? { BARE_FLOOR: '1' } : {}),
   };
   const child = startTsxChild({
     name,
@@ -226,7 +240,11 @@ async function main(): Promise<BenchResults> {
     what: 'removing the SQL traces',
     run: () => rm(traceDir, { recursive: true, force: true }),
   });
-  const traces = { service: join(traceDir, 'service.jsonl'), bare: join(traceDir, 'bare.jsonl') };
+  const traces = {
+    service: join(traceDir, 'service.jsonl'),
+    bare: join(traceDir, 'bare.jsonl'),
+    floor: join(traceDir, 'floor.jsonl'),
+  };
   const service = await startServer(
     'service',
     'apps/server/src/main.ts',
@@ -234,10 +252,17 @@ async function main(): Promise<BenchResults> {
     traces.service,
   );
   const bare = await startServer('bare', 'bench/src/bare-server.ts', database.connectionString, traces.bare);
-  await Promise.all([waitUntilReady(service), waitUntilReady(bare)]);
+  const floor = await startServer(
+    'floor',
+    'bench/src/bare-server.ts',
+    database.connectionString,
+    traces.floor,
+  );
+  await Promise.all([waitUntilReady(service), waitUntilReady(bare), waitUntilReady(floor)]);
   const targets: Record<Target['name'], Target> = {
     service: { name: 'service', url: service.url, pid: service.process.pid },
     bare: { name: 'bare', url: bare.url, pid: bare.process.pid },
+    floor: { name: 'floor', url: floor.url, pid: floor.process.pid },
   };
   const parity = await checkParity([targets.service, targets.bare], pool, {
     apiKey: fixture.apiKey,
@@ -265,6 +290,7 @@ async function main(): Promise<BenchResults> {
     `both servers answer alike and send the same ${parity.statements} statements over ${parity.requests.length} requests`,
   );
   for (const difference of parity.poolDifferences) log(`  WARNING: ${difference}`);
+  const databasePid = await postmasterPid(pool);
 
   const liveRecords = async () =>
     Number(
@@ -380,16 +406,24 @@ async function main(): Promise<BenchResults> {
 
   for (const [index, scenario] of SCENARIOS.entries()) {
     if (!config.scenarios.includes(scenario.id)) continue;
-    // A B B A: drift on a busy machine weighs on both servers alike; who starts alternates.
+    // A B B A (A B C C B A with the floor): drift on a busy machine weighs on all servers
+    // alike; who starts alternates.
     const [first, second] = index % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
-    const order: Target['name'][] = [first, second, second, first];
-    const runs: Record<Target['name'], Run[]> = { service: [], bare: [] };
+    const order: Target['name'][] =
+      scenario.floorTarget === undefined
+        ? [first, second, second, first]
+        : [first, second, 'floor', 'floor', second, first];
+    const runs: Record<Target['name'], Run[]> = { service: [], bare: [], floor: [] };
     const eventsBefore = scenario.id === 'deal-move' ? await dealEventCounts() : undefined;
     const redone: ScenarioResult['redone'] = [];
     for (const [step, name] of order.entries()) {
       log(`${scenario.id} against ${name} (run ${runs[name].length + 1} of 2)`);
       // The second run of a server follows its first closely or idles only ~15 s: a short warm-up does.
-      const settings = { ...config.load, warmup: runs[name].length === 0 ? config.load.warmup : 1 };
+      const settings = {
+        ...config.load,
+        warmup: runs[name].length === 0 ? config.load.warmup : 1,
+        ...(databasePid === undefined ? {} : { databasePid }),
+      };
       const { run, discarded } = await quietRun(
         (s, tag) => measure(scenario, targets[name], context, s, tag),
         settings,
@@ -400,6 +434,8 @@ async function main(): Promise<BenchResults> {
     }
     const measured = { service: combine('service', runs.service), bare: combine('bare', runs.bare) };
     const ratio = measured.service.requestsPerSecond / measured.bare.requestsPerSecond;
+    const floorMeasured = runs.floor.length > 0 ? combine('floor', runs.floor) : undefined;
+    const floorRatio = floorMeasured && measured.service.requestsPerSecond / floorMeasured.requestsPerSecond;
     const checks = eventsBefore ? await checkMoves(eventsBefore, [...runs.service, ...runs.bare]) : undefined;
     scenarios.push({
       id: scenario.id,
@@ -410,16 +446,28 @@ async function main(): Promise<BenchResults> {
       bare: measured.bare,
       ratio: round(ratio, 3),
       meetsTarget: ratio >= scenario.target,
+      ...(floorMeasured && floorRatio !== undefined && scenario.floorTarget !== undefined
+        ? {
+            floor: floorMeasured,
+            floorRatio: round(floorRatio, 3),
+            floorTarget: scenario.floorTarget,
+            meetsFloorTarget: floorRatio >= scenario.floorTarget,
+          }
+        : {}),
       ...(checks ? { checks } : {}),
       ...(redone.length > 0 ? { redone } : {}),
     });
     const cpu = (m: typeof measured.service) =>
       m.cpuPerRequestUs === undefined ? '' : ` (${m.cpuPerRequestUs} µs CPU a request)`;
     log(
-      `  service ${measured.service.requestsPerSecond} req/s${cpu(measured.service)}, bare ${measured.bare.requestsPerSecond} req/s${cpu(measured.bare)}, ratio ${ratio.toFixed(2)}`,
+      `  service ${measured.service.requestsPerSecond} req/s${cpu(measured.service)}, bare ${measured.bare.requestsPerSecond} req/s${cpu(measured.bare)}, ratio ${ratio.toFixed(2)}` +
+        (floorMeasured && floorRatio !== undefined
+          ? `; floor ${floorMeasured.requestsPerSecond} req/s${cpu(floorMeasured)}, ratio ${floorRatio.toFixed(2)}`
+          : ''),
     );
   }
   await bare.stop();
+  await floor.stop();
 
   // Batch creation, against the service only (the bare server has no batch route), beside
   // single creation measured in the same A B B A way so the two records/s compare.
@@ -503,6 +551,11 @@ try {
   const failed = results.scenarios.filter((s) => !s.meetsTarget);
   if (failed.length > 0)
     log(`below target: ${failed.map((s) => `${s.id} ${s.ratio}x < ${s.target}x`).join(', ')}`);
+  const belowFloor = results.scenarios.filter((s) => s.meetsFloorTarget === false);
+  if (belowFloor.length > 0)
+    log(
+      `below target against the floor: ${belowFloor.map((s) => `${s.id} ${s.floorRatio}x < ${s.floorTarget}x`).join(', ')}`,
+    );
   const largestList = results.lists[results.lists.length - 1];
   const slowLists = largestList?.queries.filter((q) => q.inTarget && !q.meetsTarget) ?? [];
   if (slowLists.length > 0) {

@@ -18,6 +18,12 @@ export interface ScenarioResult {
   /** service req/s ÷ bare req/s. */
   ratio: number;
   meetsTarget: boolean;
+  /** The floor (the resource statement alone), for get-one, list and create. */
+  floor?: Measurement;
+  /** service req/s ÷ floor req/s. */
+  floorRatio?: number;
+  floorTarget?: number;
+  meetsFloorTarget?: boolean;
   /** What the scenario verified in the database after its runs (deal-move: its events). */
   checks?: Record<string, number>;
   /** Runs disturbed by other processes, run again: the discarded run of each. */
@@ -74,7 +80,7 @@ export function formatResults(results: BenchResults): string {
   out.push(
     `CRM bench: ${results.machine.cpus} CPUs, Node ${results.machine.node}, PostgreSQL ${results.database}; ` +
       `${s.connections} connections, ${s.duration} s measured per run, ` +
-      `2 runs per server in A-B-B-A order (first warm-up ${s.warmup} s, second 1 s); figures are the means of the 2 runs`,
+      `2 runs per server in A-B-B-A order, A-B-C-C-B-A with the floor (first warm-up ${s.warmup} s, second 1 s); figures are the means of the 2 runs`,
   );
   out.push(`Seeding: ${results.seeding.map((t) => `${t.rows} in ${fixed(t.seconds)} s`).join('; ')}`);
   out.push(
@@ -84,7 +90,18 @@ export function formatResults(results: BenchResults): string {
   out.push('');
   const rows: string[][] = [];
   for (const r of results.scenarios) {
-    for (const m of [r.service, r.bare]) {
+    const against = (m: Measurement, target: number | undefined, meets: boolean | undefined) =>
+      m.target === 'service' || target === undefined
+        ? ['', '', '']
+        : [
+            // Truncated, not rounded, so a ratio just under its target never prints as reaching it.
+            `${fixed(Math.floor((r.service.requestsPerSecond / m.requestsPerSecond) * 100) / 100, 2)}x`,
+            `>= ${target}x ${meets ? 'PASS' : 'FAIL'}`,
+            r.service.cpuPerRequestUs && m.cpuPerRequestUs
+              ? `${fixed(m.cpuPerRequestUs / r.service.cpuPerRequestUs, 2)}x`
+              : '',
+          ];
+    for (const m of [r.service, r.bare, ...(r.floor ? [r.floor] : [])]) {
       rows.push([
         m.target === 'service' ? r.label : '',
         `${m.target}${r.order[0] === m.target ? ' (1st)' : ''}`,
@@ -92,15 +109,12 @@ export function formatResults(results: BenchResults): string {
         fixed(m.latencyP50, 0),
         fixed(m.latencyP99, 0),
         m.cpuPerRequestUs === undefined ? '-' : fixed(m.cpuPerRequestUs, 0),
+        m.databaseCpuPerRequestUs === undefined ? '-' : fixed(m.databaseCpuPerRequestUs, 0),
+        m.peakRssMiB === undefined ? '-' : fixed(m.peakRssMiB, 0),
         String(m.non2xx),
-        // Truncated, not rounded, so a ratio just under its target never prints as reaching it.
-        m.target === 'bare'
-          ? `${fixed(Math.floor((r.service.requestsPerSecond / r.bare.requestsPerSecond) * 100) / 100, 2)}x`
-          : '',
-        m.target === 'bare' ? `>= ${r.target}x ${r.meetsTarget ? 'PASS' : 'FAIL'}` : '',
-        m.target === 'bare' && r.service.cpuPerRequestUs && r.bare.cpuPerRequestUs
-          ? `${fixed(r.bare.cpuPerRequestUs / r.service.cpuPerRequestUs, 2)}x`
-          : '',
+        ...(m.target === 'floor'
+          ? against(m, r.floorTarget, r.meetsFloorTarget)
+          : against(m, r.target, r.meetsTarget)),
       ]);
     }
   }
@@ -113,22 +127,29 @@ export function formatResults(results: BenchResults): string {
         'p50 ms',
         'p99 ms',
         'CPU µs/req',
+        'PG µs/req',
+        'RSS MiB',
         'non-2xx',
-        'svc/bare',
+        'svc/x',
         'target',
-        'CPU bare/svc',
+        'CPU x/svc',
       ],
       rows,
     ),
   );
   out.push(
-    "CPU µs/req: CPU time of the servers' processes per response during the measured runs; " +
-      'CPU bare/svc is the ratio the servers would reach if CPU alone limited both.',
+    "CPU µs/req: CPU time of the servers' processes per response during the measured runs; PG µs/req the " +
+      "same of PostgreSQL's processes; RSS MiB the server's peak resident memory during its runs. svc/x is " +
+      'the service against the bare server (the same SQL) or the floor (the resource statement alone, no key ' +
+      'lookup and no rate limit); CPU x/svc is the ratio the two would reach if CPU alone limited both.',
   );
   const disturbed = results.scenarios
     .map((r) => ({
       id: r.id,
-      most: Math.max(0, ...[...r.service.runs, ...r.bare.runs].map((run) => run.otherCores ?? 0)),
+      most: Math.max(
+        0,
+        ...[...r.service.runs, ...r.bare.runs, ...(r.floor?.runs ?? [])].map((run) => run.otherCores ?? 0),
+      ),
     }))
     .filter((r) => r.most >= OTHER_LOAD_WARNING);
   const redone = results.scenarios.flatMap((r) => (r.redone ?? []).map((x) => `${r.id} ${x.target}`));

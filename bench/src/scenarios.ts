@@ -1,11 +1,15 @@
 import autocannon, { type RequestSpec, type Result } from 'autocannon';
 import { createRandom, generateRecord, withListFields } from './data.ts';
-import { HZ, treeBusy, withOtherLoad } from './load.ts';
+import { HZ, treeBusy, treeRss, withOtherLoad } from './load.ts';
 import type { SeededDeals } from './seed.ts';
 import { round } from './time.ts';
 
 export interface Target {
-  name: 'service' | 'bare';
+  /**
+   * The real service; the bare server sending the same SQL; the floor, the bare server
+   * sending the resource statement alone (no key lookup, no rate limit).
+   */
+  name: 'service' | 'bare' | 'floor';
   url: string;
   /** The server's process (its tree is measured for CPU per request; Linux only). */
   pid?: number;
@@ -17,6 +21,8 @@ export interface LoadSettings {
   duration: number;
   /** Seconds run first and thrown away. */
   warmup: number;
+  /** The PostgreSQL server's main process, whose tree's CPU is counted per request (Linux only). */
+  databasePid?: number;
 }
 
 export interface ScenarioContext {
@@ -44,6 +50,8 @@ export interface Scenario {
   label: string;
   /** Lowest acceptable service/bare throughput ratio. */
   target: number;
+  /** Lowest acceptable service/floor throughput ratio, for the scenarios measured against the floor. */
+  floorTarget?: number;
   /** Fresh request specs per run, so counters and bodies never repeat across runs. */
   requests(context: ScenarioContext, tag: string): RequestSpec[];
 }
@@ -72,13 +80,29 @@ export interface Run {
    * µs (Linux only). Much less sensitive to other work on the machine than req/s.
    */
   cpuPerRequestUs?: number;
+  /** CPU time PostgreSQL's processes used during the run per response, in µs (Linux only). */
+  databaseCpuPerRequestUs?: number;
+  /** Highest resident memory of the server's processes during the run, in MiB (Linux only). */
+  peakRssMiB?: number;
 }
 
 /** A server's runs of one scenario, summarised: means of the runs, sums of the counts. */
 export interface Measurement
-  extends Omit<Run, 'seconds' | 'warmupCompleted' | 'otherCores' | 'cpuPerRequestUs'> {
+  extends Omit<
+    Run,
+    | 'seconds'
+    | 'warmupCompleted'
+    | 'otherCores'
+    | 'cpuPerRequestUs'
+    | 'databaseCpuPerRequestUs'
+    | 'peakRssMiB'
+  > {
   /** Mean of the runs' CPU per request, in µs (Linux only). */
   cpuPerRequestUs?: number;
+  /** Mean of the runs' PostgreSQL CPU per request, in µs (Linux only). */
+  databaseCpuPerRequestUs?: number;
+  /** The highest of the runs' peak resident memory, in MiB (Linux only). */
+  peakRssMiB?: number;
   target: Target['name'];
   runs: Run[];
 }
@@ -88,6 +112,7 @@ export const SCENARIOS: Scenario[] = [
     id: 'get-one',
     label: 'GET /records/:id',
     target: 0.6,
+    floorTarget: 0.5,
     requests: ({ recordIds }) => {
       let next = Math.floor(Math.random() * recordIds.length);
       return [
@@ -105,12 +130,14 @@ export const SCENARIOS: Scenario[] = [
     id: 'list',
     label: 'GET /records?pageSize=50',
     target: 0.6,
+    floorTarget: 0.5,
     requests: () => [{ method: 'GET', path: '/api/v1/records?pageSize=50' }],
   },
   {
     id: 'create',
     label: 'POST /records',
     target: 0.5,
+    floorTarget: 0.35,
     requests: ({ folderId, lifecycles }, tag) => {
       const random = createRandom(tag.length * 7919 + Date.now());
       let n = 0;
@@ -244,17 +271,23 @@ export async function measure(
     assertClean(scenario, target, warm, 'warm-up');
     warmupCompleted = warm['2xx'];
   }
-  const cpuBefore = serverTicks(target);
+  const cpuBefore = serverTicks(target.pid);
+  const databaseBefore = serverTicks(settings.databasePid);
+  const rss = target.pid === undefined ? undefined : sampleRss(target.pid);
   const { result, otherCores } = await withOtherLoad(() =>
     fire(target, scenario.requests(context, tag), context.apiKey, settings.connections, settings.duration),
   );
-  const cpuAfter = serverTicks(target);
+  const cpuAfter = serverTicks(target.pid);
+  const databaseAfter = serverTicks(settings.databasePid);
+  const peakRssMiB = rss?.stop();
   assertClean(scenario, target, result, 'measured run');
   const answered = result['2xx'] + result.non2xx;
-  const cpuPerRequestUs =
-    cpuBefore === undefined || cpuAfter === undefined || answered === 0
+  const perRequest = (before: number | undefined, after: number | undefined) =>
+    before === undefined || after === undefined || answered === 0
       ? undefined
-      : round(((cpuAfter - cpuBefore) / HZ / answered) * 1e6);
+      : round(((after - before) / HZ / answered) * 1e6);
+  const cpuPerRequestUs = perRequest(cpuBefore, cpuAfter);
+  const databaseCpuPerRequestUs = perRequest(databaseBefore, databaseAfter);
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats)) statusCodes[code] = stats.count;
   return {
@@ -272,17 +305,40 @@ export async function measure(
     warmupCompleted,
     ...(otherCores === undefined ? {} : { otherCores }),
     ...(cpuPerRequestUs === undefined ? {} : { cpuPerRequestUs }),
+    ...(databaseCpuPerRequestUs === undefined ? {} : { databaseCpuPerRequestUs }),
+    ...(peakRssMiB === undefined ? {} : { peakRssMiB }),
   };
 }
 
-/** CPU ticks the target's process tree used so far; undefined without its pid or /proc. */
-function serverTicks(target: Target): number | undefined {
-  if (target.pid === undefined) return undefined;
+/** CPU ticks a process tree used so far; undefined without its pid or /proc. */
+function serverTicks(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
   try {
-    return treeBusy(target.pid);
+    return treeBusy(pid);
   } catch {
     return undefined;
   }
+}
+
+/** Samples the resident memory of a process tree every 100 ms until stopped; the peak in MiB. */
+function sampleRss(pid: number): { stop(): number | undefined } {
+  let peak: number | undefined;
+  const sample = () => {
+    try {
+      peak = Math.max(peak ?? 0, treeRss(pid));
+    } catch {
+      // no /proc
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak === undefined ? undefined : round(peak / 2 ** 20, 1);
+    },
+  };
 }
 
 export function combine(target: Target['name'], runs: Run[]): Measurement {
@@ -294,13 +350,21 @@ export function combine(target: Target['name'], runs: Run[]): Measurement {
     for (const [code, count] of Object.entries(run.statusCodes))
       statusCodes[code] = (statusCodes[code] ?? 0) + count;
   }
-  const cpu = runs.map((r) => r.cpuPerRequestUs).filter((v): v is number => v !== undefined);
+  const meanOf = (values: (number | undefined)[]) => {
+    const known = values.filter((v): v is number => v !== undefined);
+    return known.length === runs.length && known.length > 0
+      ? round(known.reduce((a, b) => a + b, 0) / known.length)
+      : undefined;
+  };
+  const cpuPerRequestUs = meanOf(runs.map((r) => r.cpuPerRequestUs));
+  const databaseCpuPerRequestUs = meanOf(runs.map((r) => r.databaseCpuPerRequestUs));
+  const rss = runs.map((r) => r.peakRssMiB).filter((v): v is number => v !== undefined);
   return {
     target,
     requestsPerSecond: mean((r) => r.requestsPerSecond),
-    ...(cpu.length === runs.length && cpu.length > 0
-      ? { cpuPerRequestUs: round(cpu.reduce((a, b) => a + b, 0) / cpu.length) }
-      : {}),
+    ...(cpuPerRequestUs === undefined ? {} : { cpuPerRequestUs }),
+    ...(databaseCpuPerRequestUs === undefined ? {} : { databaseCpuPerRequestUs }),
+    ...(rss.length > 0 ? { peakRssMiB: Math.max(...rss) } : {}),
     completedPerSecond: round(sum((r) => r.completedPerSecond * r.seconds) / sum((r) => r.seconds)),
     latencyP50: mean((r) => r.latencyP50),
     latencyP99: mean((r) => r.latencyP99),
