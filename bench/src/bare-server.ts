@@ -72,12 +72,17 @@ const RECORD_COLUMNS =
   '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", "search_text", ' +
   '"created_at", "updated_at", "trashed_at"';
 
+/** What reads of records select: every column but search_text, as the domain's recordColumns. */
+const READ_RECORD_COLUMNS =
+  '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", ' +
+  '"created_at", "updated_at", "trashed_at"';
+
 const GET_RECORD_SQL =
-  `select ${RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
+  `select ${READ_RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
   '"records"."id" = $2 and "records"."trashed_at" is null)';
 
 const LIST_RECORDS_SQL =
-  `select ${RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
+  `select ${READ_RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
   '"records"."trashed_at" is null) order by "records"."created_at" desc, "records"."id" desc limit $2';
 
 const FOLDER_FOR_SHARE_SQL =
@@ -169,7 +174,7 @@ interface RecordRow {
   phone: string | null;
   data: Record<string, unknown>;
   owner_id: string | null;
-  search_text: string;
+  search_text?: string;
   created_at: Date;
   updated_at: Date;
   trashed_at: Date | null;

@@ -19,7 +19,7 @@ import { prepared } from '../shared/prepared.ts';
 import { recordFields } from './record-fields.ts';
 import type { findRecordsInput, queryRecordsInput } from './schemas.ts';
 import { likePattern } from './search-text.ts';
-import { serializeRecord } from './serialize.ts';
+import { recordColumns, serializeRecord } from './serialize.ts';
 
 const r = schema.records;
 const DEFAULT_SORT = '-createdAt';
@@ -81,6 +81,7 @@ async function listRecords(db: Database, actor: Actor, input: ListInput) {
   ]);
   return findListPage(db, {
     table: r,
+    columns: recordColumns,
     id: r.id,
     scope,
     fields: fields.table,
@@ -112,7 +113,7 @@ export async function getRecord(db: Database, actor: Actor, id: string) {
 function liveRecordById(db: Database) {
   const r = schema.records;
   return db
-    .select()
+    .select(recordColumns)
     .from(r)
     .where(
       and(

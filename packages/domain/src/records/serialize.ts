@@ -1,7 +1,18 @@
-import type { schema } from '@crm/db';
+import { schema } from '@crm/db';
+import { getTableColumns } from 'drizzle-orm';
 import type { RecordOutput } from './schemas.ts';
 
-export type RecordRow = typeof schema.records.$inferSelect;
+/** A record as the API shows it: every column but `search_text`, which only serves `q`. */
+export type RecordRow = Omit<typeof schema.records.$inferSelect, 'searchText'>;
+
+/**
+ * The columns reads select to answer with records: all but `search_text`, a copy of the
+ * record's text that would only be sent, decoded and dropped.
+ */
+export const recordColumns = (() => {
+  const { searchText: _searchText, ...columns } = getTableColumns(schema.records);
+  return columns;
+})();
 
 export function serializeRecord(row: RecordRow): RecordOutput {
   return {

@@ -2,7 +2,7 @@ import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { RecordOutput } from './schemas.ts';
-import { type RecordRow, serializeRecord } from './serialize.ts';
+import { type RecordRow, recordColumns, serializeRecord } from './serialize.ts';
 
 /**
  * The `record` of an event payload ("Payload" in docs/webhooks.md): the record exactly as
@@ -23,7 +23,7 @@ export async function loadRecordSnapshot(
   if (!recordId) return null;
   const r = schema.records;
   const [row] = await tx
-    .select()
+    .select(recordColumns)
     .from(r)
     .where(and(eq(r.workspaceId, workspaceId), eq(r.id, recordId), isNull(r.trashedAt)));
   return row ? toRecordSnapshot(row) : null;

@@ -101,6 +101,8 @@ export async function findListPage<Row extends { id: string }, Item>(
   db: Executor,
   spec: {
     table: PgTable;
+    /** The columns to select (default all of `table`): leave out what `serialize` drops. */
+    columns?: Record<string, PgColumn>;
     id: PgColumn;
     /** The list's own conditions: workspace, folder, trash, the older query parameters. */
     scope: (SQL | undefined)[];
@@ -117,8 +119,7 @@ export async function findListPage<Row extends { id: string }, Item>(
   const cursor = request.cursor ? readCursor(request) : undefined;
   const where = and(...spec.scope, request.filter ? filterSql(request.filter, spec.fields) : undefined);
   const select = (condition: SQL | undefined, order: SQL[], limit: number, offset = 0) => {
-    const query = db
-      .select()
+    const query = (spec.columns ? db.select(spec.columns) : db.select())
       .from(spec.table)
       .where(condition)
       .orderBy(...order)
