@@ -19,7 +19,7 @@ import { prepared } from '../shared/prepared.ts';
 import { recordFields } from './record-fields.ts';
 import type { findRecordsInput, queryRecordsInput } from './schemas.ts';
 import { likePattern } from './search-text.ts';
-import { recordColumns, serializeRecord } from './serialize.ts';
+import { recordColumns, recordRowFromDriver, serializeRecord } from './serialize.ts';
 
 const r = schema.records;
 const DEFAULT_SORT = '-createdAt';
@@ -82,6 +82,7 @@ async function listRecords(db: Database, actor: Actor, input: ListInput) {
   return findListPage(db, {
     table: r,
     columns: recordColumns,
+    fromDriver: recordRowFromDriver,
     id: r.id,
     scope,
     fields: fields.table,
