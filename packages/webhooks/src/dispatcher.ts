@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import { type Database, listenToChannel } from '@crm/db';
 import {
   type AttemptVerdict,
   type ClaimedDelivery,
@@ -179,7 +179,19 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     }
   }
 
-  const listener = listen(options.pool, wake, logger, () => stopping);
+  const messages = {
+    connect: 'the webhook delivery listener could not connect',
+    connection: 'the webhook delivery listener lost its connection',
+    listen: 'the webhook delivery listener could not listen',
+  };
+  const listener = listenToChannel(options.pool, DELIVERY_CHANNEL, {
+    notified: wake,
+    // Whatever was notified while not listening is found now.
+    listening: wake,
+    lost: (error, stage) => {
+      if (!stopping) logger.error({ err: error }, messages[stage]);
+    },
+  });
   const poller = setInterval(wake, pollIntervalMs);
   wake();
 
@@ -191,89 +203,6 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       await claimed;
       if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       agents.destroy();
-    },
-  };
-}
-
-/**
- * LISTENs on a connection of its own, reconnecting a second after a failure (the server
- * restarting or away: docs/operations.md, "Database restarts and outages"). Each connection
- * is given up once, whichever comes first of its 'error' events (a server shutting down sends
- * one, and closing the socket another) and a failed LISTEN; then one reconnection follows.
- */
-function listen(pool: pg.Pool, onNotify: () => void, logger: DispatcherLogger, stopped: () => boolean) {
-  let client: pg.PoolClient | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  const reconnect = () => {
-    if (stopped()) return;
-    clearTimeout(retry);
-    retry = setTimeout(connect, 1_000);
-  };
-  const connect = async () => {
-    retry = undefined;
-    let connected: pg.PoolClient;
-    try {
-      connected = await pool.connect();
-    } catch (error) {
-      logger.error({ err: error }, 'the webhook delivery listener could not connect');
-      reconnect();
-      return;
-    }
-    let lost = false;
-    const giveUp = (error: Error) => {
-      if (lost) return;
-      lost = true;
-      if (client === connected) client = undefined;
-      connected.removeListener('notification', onNotify);
-      try {
-        connected.release(error);
-      } catch {
-        // Already handed back (the pool may drop a client that lost its connection itself).
-      }
-      reconnect();
-    };
-    // Stays for the client's life: a second 'error' event must not go unheard either.
-    connected.on('error', (error) => {
-      if (!lost) logger.error({ err: error }, 'the webhook delivery listener lost its connection');
-      giveUp(error);
-    });
-    connected.on('notification', onNotify);
-    try {
-      await connected.query(`listen ${DELIVERY_CHANNEL}`);
-    } catch (error) {
-      if (!lost) logger.error({ err: error }, 'the webhook delivery listener could not listen');
-      giveUp(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    if (lost) return;
-    if (stopped()) {
-      lost = true;
-      connected.removeListener('notification', onNotify);
-      connected.release();
-      return;
-    }
-    client = connected;
-    // Whatever was notified while not listening is found now.
-    onNotify();
-  };
-  void connect();
-  return {
-    async close() {
-      clearTimeout(retry);
-      const current = client;
-      client = undefined;
-      if (!current) return;
-      current.removeAllListeners('notification');
-      try {
-        await current.query(`unlisten ${DELIVERY_CHANNEL}`);
-        current.release();
-      } catch (error) {
-        try {
-          current.release(error as Error);
-        } catch {
-          // Already handed back after losing its connection.
-        }
-      }
     },
   };
 }
