@@ -1,6 +1,6 @@
 import { type ApiServices, type AppRouter, appRouter, buildOpenApiDocument } from '@crm/api';
 import type { Database } from '@crm/db';
-import { DomainError, type SignInLimits } from '@crm/domain';
+import { ApiKeyCache, DomainError, RateLimitBatcher, type SignInLimits } from '@crm/domain';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type pg from 'pg';
@@ -20,8 +20,13 @@ import { TRIGGER_PATH, triggerEndpoint, triggerErrorBody } from './workflows/tri
 export interface AppDeps {
   db: Database;
   services: ApiServices;
-  /** Database handle for rate-limit counters (asynchronous commit); default `db`. */
-  countersDb?: Database;
+  /**
+   * The process's verified API keys; the service keeps it listening for changes. Default: a
+   * cache that is never told it may keep keys, so every request looks its key up.
+   */
+  keys?: ApiKeyCache;
+  /** Counts requests against the rate limits; default a batcher writing through `db`. */
+  limits?: RateLimitBatcher;
   pool: pg.Pool;
   logger: Logger;
   /** URL clients reach the service at, for the OpenAPI document; '' makes its server relative (`/api/v1`). */
@@ -51,7 +56,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const gate = {
     db: deps.db,
     services: deps.services,
-    ...(deps.countersDb ? { countersDb: deps.countersDb } : {}),
+    keys: deps.keys ?? new ApiKeyCache(deps.db),
+    limits: deps.limits ?? new RateLimitBatcher(deps.db),
   };
   // maxIpsCount 1: ctx.ip is the address the proxy appended, not one the client sent along.
   const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });

@@ -9,12 +9,13 @@ import {
   runMigrations,
   startEmbeddedPostgres,
 } from '@crm/db';
-import { configureSecretKeysFrom, sealStoredSecrets } from '@crm/domain';
+import { configureSecretKeysFrom, RateLimitBatcher, sealStoredSecrets } from '@crm/domain';
 import type pg from 'pg';
 import { createApp } from './app.ts';
 import type { Env } from './env.ts';
 import { answerClientErrors } from './http/client-error.ts';
 import { trackRequests } from './http/in-flight.ts';
+import { startKeyCache } from './http/key-cache.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { apiServices, outboundSettings } from './outbound.ts';
 import { readCorsOrigins } from './rest/http-conventions.ts';
@@ -74,6 +75,8 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
       synchronousCommit: false,
     });
     const countersDb = createDatabase(countersPool);
+    const keys = startKeyCache({ db, pool, logger });
+    const limits = new RateLimitBatcher(countersDb);
     const outbound = outboundSettings(env);
     let worker: Worker | undefined;
     if (env.RUN_WORKER === 'true') {
@@ -97,7 +100,8 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     const services = apiServices(outbound.allow, env.PUBLIC_URL ?? '');
     const app = createApp({
       db,
-      countersDb,
+      keys: keys.cache,
+      limits,
       services,
       pool,
       tracker,
@@ -137,6 +141,7 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
           // Handlers of clients that hung up may still be running: let them finish first.
           await tracker.idle(10_000);
           await worker?.stop();
+          await keys.stop();
           await closePool(countersPool);
           await closePool(pool);
           await stopDatabase();

@@ -117,6 +117,24 @@ describe('the CLI', () => {
     await expect(authenticateApiKey(db, created.apiKey)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
+  it('changes a workspace rate limit, and refuses an unknown workspace or a limit that is not a count', async () => {
+    const { workspaceId, apiKey } = await crm('bootstrap');
+    expect(await crm('workspaces', 'set-rate-limit', workspaceId, '--rate-limit', '600')).toEqual({
+      workspaceId,
+      rateLimitPerMinute: 600,
+    });
+    expect((await authenticateApiKey(db, apiKey)).rateLimitPerMinute).toBe(600);
+    await expect(crm('workspaces', 'set-rate-limit', 'ws_unknown', '--rate-limit', '5')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Workspace ws_unknown not found'),
+    });
+    await expect(crm('workspaces', 'set-rate-limit', workspaceId, '--rate-limit', '1.5')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--rate-limit'),
+    });
+    await expect(crm('workspaces', 'set-rate-limit', workspaceId)).rejects.toMatchObject({ code: 1 });
+  });
+
   it('fails with a message and a non-zero exit for a bad command', async () => {
     await expect(crm('keys', 'explode')).rejects.toMatchObject({ code: 1 });
     await expect(crm('keys', 'list')).rejects.toMatchObject({ code: 1 });

@@ -10,6 +10,7 @@ import {
   sealStoredSecrets,
   secretKeysConfigured,
   setPassword,
+  setWorkspaceRateLimit,
 } from '@crm/domain';
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -98,6 +99,25 @@ export async function keysRevoke(
   const id = positional[0] ?? options.id;
   if (!id) throw new Error('keys revoke needs the key id: crm keys revoke <key_…> --workspace <ws_…>');
   return revokeApiKey(db, input.workspace, id);
+}
+
+/**
+ * `workspaces set-rate-limit`: how many requests a minute the workspace's keys may make
+ * together; every running server counts with it from its next request.
+ */
+export async function workspacesSetRateLimit(
+  db: Database,
+  options: Record<string, string | undefined>,
+  positional: string[],
+) {
+  const input = z.object({ 'rate-limit': z.coerce.number().int().min(1) }).parse(options);
+  const id = positional[0] ?? options.workspace;
+  if (!id) {
+    throw new Error(
+      'workspaces set-rate-limit needs the workspace id: crm workspaces set-rate-limit <ws_…> --rate-limit N',
+    );
+  }
+  return setWorkspaceRateLimit(db, id, input['rate-limit']);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   keysRevoke,
   secretsReencrypt,
   usersSetPassword,
+  workspacesSetRateLimit,
 } from './commands.ts';
 import { openDatabase } from './database.ts';
 
@@ -24,6 +25,9 @@ Commands:
   keys create --workspace WS_ID [--user USR_ID] [--name NAME] [--scopes read,write] [--expires-at ISO]
   keys list --workspace WS_ID
   keys revoke KEY_ID --workspace WS_ID
+  workspaces set-rate-limit WS_ID --rate-limit N
+      Let the workspace's keys make N requests a minute together; running servers count with
+      the new limit from their next request.
   migrate
       Apply database migrations.
   secrets reencrypt
@@ -67,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
     else if (command === 'keys' && sub === 'create') result = await keysCreate(database.db, options);
     else if (command === 'keys' && sub === 'list') result = await keysList(database.db, options);
     else if (command === 'keys' && sub === 'revoke') result = await keysRevoke(database.db, options, rest);
+    else if (command === 'workspaces' && sub === 'set-rate-limit')
+      result = await workspacesSetRateLimit(database.db, options, rest);
     else if (command === 'secrets' && sub === 'reencrypt') result = await secretsReencrypt(database.db);
     else {
       console.error(`Unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${USAGE}`);

@@ -3,31 +3,33 @@ import type { ApiServices } from '@crm/api';
 import type { Database } from '@crm/db';
 import {
   type Actor,
-  authenticateApiKey,
+  type ApiKeyCache,
   authenticateSession,
-  consumeRateLimit,
   DomainError,
+  type RateLimitBatcher,
   workspaceRateLimitSubject,
 } from '@crm/domain';
 import type { ParameterizedContext } from 'koa';
 import type { AppState } from './state.ts';
 
+export interface GateDeps {
+  db: Database;
+  services: ApiServices;
+  /** The process's verified keys (docs/operations.md, "API keys in memory"). */
+  keys: ApiKeyCache;
+  /** Counts requests against the rate limits, in batches (docs/operations.md, "Rate limits in batches"). */
+  limits: RateLimitBatcher;
+}
+
 /**
  * Authentication and the workspace rate limit, shared by /api/v1 and /trpc. Resolves the
  * bearer key, counts the request and sets the RateLimit-* headers; throws 401 or 429.
  */
-export interface GateDeps {
-  db: Database;
-  services: ApiServices;
-  /** Where rate-limit counters are written (a pool that commits asynchronously); default `db`. */
-  countersDb?: Database;
-}
-
 export async function passGate(
   ctx: ParameterizedContext<AppState>,
-  { db, countersDb }: GateDeps,
+  { keys, limits }: GateDeps,
 ): Promise<Actor> {
-  const key = await authenticateApiKey(db, bearerToken(ctx.get('Authorization')));
+  const key = await keys.authenticate(bearerToken(ctx.get('Authorization')));
   const actor: Actor = {
     workspaceId: key.workspaceId,
     userId: key.userId,
@@ -37,11 +39,7 @@ export async function passGate(
     scopes: key.scopes,
   };
   ctx.state.actor = actor;
-  const limit = await consumeRateLimit(
-    countersDb ?? db,
-    workspaceRateLimitSubject(key.workspaceId),
-    key.rateLimitPerMinute,
-  );
+  const limit = await limits.consume(workspaceRateLimitSubject(key.workspaceId), key.rateLimitPerMinute);
   ctx.set('RateLimit-Limit', String(limit.limit));
   ctx.set('RateLimit-Remaining', String(limit.remaining));
   ctx.set('RateLimit-Reset', String(limit.resetSeconds));
@@ -75,8 +73,7 @@ export async function passTrpcGate(ctx: ParameterizedContext<AppState>, deps: Ga
     throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
   }
   ctx.state.actor = session.actor;
-  const limit = await consumeRateLimit(
-    deps.countersDb ?? deps.db,
+  const limit = await deps.limits.consume(
     `session-user:${session.actor.userId}`,
     SESSION_REQUESTS_PER_MINUTE,
   );

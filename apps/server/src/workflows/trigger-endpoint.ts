@@ -3,13 +3,12 @@ import type { Database } from '@crm/db';
 import {
   acceptedAnswer,
   assertIdempotencyKey,
-  consumeRateLimitMany,
   DomainError,
   findIdempotentAnswer,
   findTriggerWorkflow,
   isDataRefusal,
   queueTriggeredRuns,
-  type RateLimitResult,
+  type RateLimitBatcher,
   requestFingerprint,
   type TriggeredRun,
   type TriggerWorkflow,
@@ -27,8 +26,8 @@ export const TRIGGER_PATH = TRIGGER_PATH_TEMPLATE.replace('{workflowId}', ':work
 
 export interface TriggerDeps {
   db: Database;
-  /** Where rate-limit counters are written; default `db`. */
-  countersDb?: Database;
+  /** Counts calls against each workflow's rate limit, with the API's requests. */
+  limits: RateLimitBatcher;
 }
 
 /** Contract §7 answers `{ ok: false, error: { … } }`: the error body of §2 beside `ok`. */
@@ -47,15 +46,14 @@ export const triggerErrorBody = (body: ErrorResponse['body']) => ({ ok: false, .
  * body is a 422. A call refused with a 404 (its record is gone) keeps nothing.
  */
 export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
-  const { db } = deps;
-  const countersDb = deps.countersDb ?? db;
-  const batches = triggerBatches(db, countersDb);
+  const { db, limits } = deps;
+  const batches = triggerBatches(db);
   return async (ctx) => {
     try {
       const workflow = await batches.workflows.submit(ctx.params.workflowId ?? '', null);
       const { value: body, bytes } = await readJsonBodyWithBytes(ctx.req);
       verifyTriggerSignature(workflow, bytes, ctx.get('X-Service-Signature') || undefined);
-      await consumeTriggerLimit(ctx, batches, workflow);
+      await consumeTriggerLimit(ctx, limits, workflow);
       const recordId = triggerRecordId(body);
       const key = ctx.get('Idempotency-Key');
       if (key) assertIdempotencyKey(key);
@@ -79,18 +77,15 @@ export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
   };
 }
 
-type TriggerBatches = ReturnType<typeof triggerBatches>;
-
 /**
- * The endpoint's three statements, each sent once per batch of concurrent calls (see
- * Coalescer): the workflow lookup (by id), the count against its rate limit (by workflow),
- * and the transaction that queues the runs (all calls, one transaction at a time: the
+ * The endpoint's statements, each sent once per batch of concurrent calls (see Coalescer):
+ * the workflow lookup (by id) and the transaction that queues the runs (all calls, one transaction at a time: the
  * calls that wait meanwhile make the next batch larger, which measured faster than two in
  * flight). Queueing in batches matters most: adding a job NOTIFYs the
  * workers, and PostgreSQL commits notifying transactions one at a time, each with its own
  * disk flush.
  */
-function triggerBatches(db: Database, countersDb: Database) {
+function triggerBatches(db: Database) {
   return {
     workflows: new Coalescer<null, TriggerWorkflow>(async (id, items) => {
       const found = await findTriggerWorkflow(db, id).catch((error: unknown) => {
@@ -98,15 +93,6 @@ function triggerBatches(db: Database, countersDb: Database) {
         throw error;
       });
       return items.map(() => found);
-    }),
-    limits: new Coalescer<number, RateLimitResult>(async (subject, limits) => {
-      const grant = await consumeRateLimitMany(
-        countersDb,
-        subject,
-        limits[limits.length - 1]!,
-        limits.length,
-      );
-      return limits.map((_, i) => grant.resultOf(i));
     }),
     runs: runQueue(db),
   };
@@ -147,10 +133,10 @@ function answer(ctx: ParameterizedContext<AppState>, status: number, body: unkno
 
 async function consumeTriggerLimit(
   ctx: ParameterizedContext<AppState>,
-  batches: TriggerBatches,
+  limits: RateLimitBatcher,
   workflow: TriggerWorkflow,
 ) {
-  const limit = await batches.limits.submit(`wf:${workflow.id}`, workflow.rateLimitPerMinute);
+  const limit = await limits.consume(`wf:${workflow.id}`, workflow.rateLimitPerMinute);
   ctx.set('RateLimit-Limit', String(limit.limit));
   ctx.set('RateLimit-Remaining', String(limit.remaining));
   ctx.set('RateLimit-Reset', String(limit.resetSeconds));

@@ -15,6 +15,12 @@ export const rateLimitBuckets = pgTable(
     subject: text().notNull(),
     windowStart: instant().notNull(),
     count: integer().notNull().default(0),
+    /**
+     * How many requests the latest write to the row added. A statement that counts a batch
+     * reads it back to learn what it was granted, since another process may have written the
+     * row between its snapshot and its lock.
+     */
+    lastGrant: integer().notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.subject, t.windowStart] })],
 );

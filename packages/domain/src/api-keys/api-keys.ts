@@ -5,6 +5,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
 import { prepared } from '../shared/prepared.ts';
+import { changeAuth } from './auth-changes.ts';
 import type { ApiKeyOutput } from './schemas.ts';
 import { displayPrefix, generateSecret, hashSecret } from './secrets.ts';
 
@@ -79,11 +80,14 @@ export async function findApiKeys(db: Database, workspaceId: string): Promise<Ap
   return rows.map(serializeApiKey);
 }
 
-/** Revocation takes effect on the next request: keys are looked up on every request. */
+/**
+ * Revokes a key. It is refused from the next request on, in every process: the revocation
+ * reaches the key caches through `changeAuth` (docs/operations.md, "API keys in memory").
+ */
 export async function revokeApiKey(db: Database, workspaceId: string, id: string): Promise<ApiKeyOutput> {
   if (!isId('apiKey', id)) throw notFound('API key', id);
   const k = schema.apiKeys;
-  return db.transaction(async (tx) => {
+  return changeAuth(db, { keyId: id }, async (tx) => {
     const [row] = await tx
       .update(k)
       .set({ revokedAt: sql`coalesce(${k.revokedAt}, now())` })
@@ -128,43 +132,84 @@ function keyLookup(db: Database) {
     .prepare('auth_api_key');
 }
 
-const unauthorized = (message: string) =>
+export const unauthorizedKey = (message: string) =>
   new DomainError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 
+export const MISSING_KEY_MESSAGE = 'Missing API key: send Authorization: Bearer <key>';
+
+/** A verified key as looked up, with what the caches need to keep it. */
+export interface VerifiedKey {
+  key: AuthenticatedKey;
+  /** Milliseconds since the epoch, or null for a key that never expires. */
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+}
+
 /**
- * Resolves a bearer secret to its key, workspace and user, or throws UNAUTHORIZED for a
- * missing, unknown, revoked or expired key, or one whose user left the workspace.
- * `lastUsedAt` is written at most once a minute.
+ * Looks a key up by the SHA-256 hash of its secret and checks it, or throws UNAUTHORIZED for
+ * an unknown, revoked or expired key, or one whose user left the workspace. Writes nothing.
+ */
+export async function verifyApiKey(db: Database, hash: string, now = Date.now()): Promise<VerifiedKey> {
+  const rows = await prepared(db, 'auth_api_key', keyLookup).execute({ hash });
+  const row = rows[0];
+  if (!row) throw unauthorizedKey('Invalid API key');
+  if (row.revokedAt) throw unauthorizedKey('This API key has been revoked');
+  if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthorizedKey('This API key has expired');
+  return {
+    key: {
+      keyId: row.keyId,
+      workspaceId: row.workspaceId,
+      userId: row.userId,
+      userName: row.userName,
+      role: row.role,
+      scopes: row.scopes,
+      rateLimitPerMinute: row.rateLimitPerMinute,
+    },
+    expiresAt: row.expiresAt?.getTime() ?? null,
+    lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+  };
+}
+
+/** How stale `lastUsedAt` may be: a key's use is written at most this often. */
+export const KEY_USE_PRECISION_MS = 60_000;
+
+export interface KeyUse {
+  keyId: string;
+  workspaceId: string;
+  at: Date;
+}
+
+const RECORD_KEY_USES_SQL = `
+  update api_keys k set last_used_at = u.at
+    from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(workspace_id, id, at)
+   where k.workspace_id = u.workspace_id and k.id = u.id
+     and (k.last_used_at is null or k.last_used_at < u.at)`;
+
+/** Writes the `lastUsedAt` of many keys in one statement; never moves one back in time. */
+export async function recordKeyUses(db: Database, uses: readonly KeyUse[]): Promise<void> {
+  if (uses.length === 0) return;
+  await db.$client.query({
+    name: 'record_key_uses',
+    text: RECORD_KEY_USES_SQL,
+    values: [uses.map((u) => u.workspaceId), uses.map((u) => u.keyId), uses.map((u) => u.at)],
+  });
+}
+
+/**
+ * Resolves a bearer secret to its key, workspace and user with one lookup, writing
+ * `lastUsedAt` when it is older than a minute. The server goes through `ApiKeyCache`
+ * instead, which keeps verified keys in memory and writes their uses in batches.
  */
 export async function authenticateApiKey(
   db: Database,
   secret: string | undefined,
 ): Promise<AuthenticatedKey> {
-  if (!secret) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
-  const k = schema.apiKeys;
-  const rows = await prepared(db, 'auth_api_key', keyLookup).execute({ hash: hashSecret(secret) });
-  const row = rows[0];
-  if (!row) throw unauthorized('Invalid API key');
-  if (row.revokedAt) throw unauthorized('This API key has been revoked');
-  if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) throw unauthorized('This API key has expired');
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= 60_000) {
-    await db
-      .update(k)
-      .set({ lastUsedAt: sql`now()` })
-      .where(
-        and(
-          eq(k.id, row.keyId),
-          sql`(${k.lastUsedAt} is null or ${k.lastUsedAt} < now() - interval '1 minute')`,
-        ),
-      );
+  if (!secret) throw unauthorizedKey(MISSING_KEY_MESSAGE);
+  const now = Date.now();
+  const verified = await verifyApiKey(db, hashSecret(secret), now);
+  if (verified.lastUsedAt === null || now - verified.lastUsedAt >= KEY_USE_PRECISION_MS) {
+    const { keyId, workspaceId } = verified.key;
+    await recordKeyUses(db, [{ keyId, workspaceId, at: new Date(now) }]);
   }
-  return {
-    keyId: row.keyId,
-    workspaceId: row.workspaceId,
-    userId: row.userId,
-    userName: row.userName,
-    role: row.role,
-    scopes: row.scopes,
-    rateLimitPerMinute: row.rateLimitPerMinute,
-  };
+  return verified.key;
 }

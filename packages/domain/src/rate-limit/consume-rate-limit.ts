@@ -15,20 +15,42 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
+/**
+ * Counts requests of many subjects in one statement. Per subject: the previous bucket's count
+ * weighted, then as many of its `n` requests as fit are added to the current bucket under the
+ * row's lock; when none fits the row is left alone. `last_grant` tells each caller what its
+ * write added, as the row may have moved since the statement's snapshot. Rows are locked in
+ * subject order, so two batches never wait on each other in a circle.
+ */
 const CONSUME_SQL = `
-  with prev as (
-    select coalesce((select count from rate_limit_buckets where subject = $1 and window_start = $2), 0) * $3::float8 as weighted
-  ), bucket as (
-    insert into rate_limit_buckets as b (subject, window_start, count)
-    select $1, $4, greatest(0, least($6::int, floor($5 - prev.weighted)::int)) from prev
+  with input as (
+    select * from unnest($1::text[], $2::int[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::float8[])
+      as i(subject, lim, n, previous_start, window_start, weight)
+  ), state as (
+    select i.subject, i.lim, i.n, i.window_start,
+           coalesce(p.count, 0) as previous,
+           coalesce(p.count, 0) * i.weight as weighted,
+           c.count as stored
+      from input i
+      left join rate_limit_buckets p on p.subject = i.subject and p.window_start = i.previous_start
+      left join rate_limit_buckets c on c.subject = i.subject and c.window_start = i.window_start
+  ), counted as (
+    insert into rate_limit_buckets as b (subject, window_start, count, last_grant)
+    select s.subject, s.window_start, g.fits, g.fits
+      from state s, lateral (select greatest(0, least(s.n, floor(s.lim - s.weighted)::int)) as fits) g
+     order by s.subject
     on conflict (subject, window_start) do update
-      set count = b.count + least($6::int, floor($5 - (select weighted from prev) - b.count)::int)
-      where b.count + 1 + (select weighted from prev) <= $5
-    returning b.count
+      set (count, last_grant) = (
+        select b.count + g.fits, g.fits
+          from state s, lateral (select least(s.n, floor(s.lim - s.weighted)::int - b.count) as fits) g
+         where s.subject = excluded.subject)
+      where exists (
+        select 1 from state s
+         where s.subject = excluded.subject and b.count + 1 + s.weighted <= s.lim)
+    returning b.subject, b.count, b.last_grant
   )
-  select (select count from bucket) as count,
-         (select count from rate_limit_buckets where subject = $1 and window_start = $2) as previous,
-         (select count from rate_limit_buckets where subject = $1 and window_start = $4) as stored`;
+  select s.subject, s.previous, s.stored, c.count, c.last_grant
+    from state s left join counted c on c.subject = s.subject`;
 
 /**
  * Counts one request against a sliding one-minute window (contract §5), or one of `windowMs`
@@ -98,43 +120,74 @@ export interface RateLimitGrant {
   resultOf(index: number): RateLimitResult;
 }
 
+/** Requests of one subject to count together. */
+export interface RateLimitRequest {
+  subject: string;
+  limit: number;
+  count: number;
+  /** The sliding window (default one minute, at most LONGEST_WINDOW_MS). */
+  windowMs?: number;
+}
+
+interface ConsumedRow {
+  subject: string;
+  previous: number;
+  stored: number | null;
+  count: number | null;
+  last_grant: number | null;
+}
+
 /**
- * Counts `count` requests of one subject at once, in one statement: as many as fit in the
- * sliding window are granted (in order), the rest refused and not counted; when none fits
- * the bucket row is not written. Callers that see many concurrent requests for one subject
- * (a busy trigger URL) update the bucket row once per batch instead of once per request.
+ * Counts the requests of many subjects at once, in one statement: for each subject as many
+ * as fit in its sliding window are granted (in order), the rest refused and not counted.
+ * Subjects must be distinct. `RateLimitBatcher` gathers concurrent requests into such calls.
  */
-export async function consumeRateLimitMany(
+export async function consumeRateLimits(
   db: Database,
-  subject: string,
-  limit: number,
-  count: number,
+  requests: readonly RateLimitRequest[],
   now: number = Date.now(),
-  windowMs: number = WINDOW_MS,
-): Promise<RateLimitGrant> {
-  if (windowMs > LONGEST_WINDOW_MS) {
-    throw new RangeError(`A rate-limit window is at most ${LONGEST_WINDOW_MS} ms`);
-  }
-  const windowStart = now - (now % windowMs);
-  const elapsed = now - windowStart;
-  const weight = 1 - elapsed / windowMs;
-  // A named statement: parsed and planned once per connection, it runs on every request.
-  const result = await db.$client.query({
-    name: 'consume_rate_limit',
-    text: CONSUME_SQL,
-    values: [subject, new Date(windowStart - windowMs), weight, new Date(windowStart), limit, count],
+): Promise<RateLimitGrant[]> {
+  const windows = requests.map((request) => {
+    const windowMs = request.windowMs ?? WINDOW_MS;
+    if (windowMs > LONGEST_WINDOW_MS) {
+      throw new RangeError(`A rate-limit window is at most ${LONGEST_WINDOW_MS} ms`);
+    }
+    const windowStart = now - (now % windowMs);
+    return { windowMs, windowStart, elapsed: now - windowStart };
   });
-  const row = result.rows[0] as unknown as {
-    count: number | null;
-    previous: number | null;
-    stored: number | null;
-  };
-  const prevCount = row.previous ?? 0;
-  // `stored` is the bucket before this statement (its CTE snapshot predates the write);
-  // `count` the bucket after it, or null when nothing fitted and the row was left alone.
-  const before = row.stored ?? 0;
-  const granted = row.count === null ? 0 : Math.max(0, row.count - before);
-  const after = before + granted;
+  // A named statement: parsed and planned once per connection, it runs on every request.
+  const result = await db.$client.query<ConsumedRow>({
+    name: 'consume_rate_limits',
+    text: CONSUME_SQL,
+    values: [
+      requests.map((r) => r.subject),
+      requests.map((r) => r.limit),
+      requests.map((r) => r.count),
+      windows.map((w) => new Date(w.windowStart - w.windowMs)),
+      windows.map((w) => new Date(w.windowStart)),
+      windows.map((w) => 1 - w.elapsed / w.windowMs),
+    ],
+  });
+  const rows = new Map(result.rows.map((row) => [row.subject, row]));
+  return requests.map((request, i) => {
+    const row = rows.get(request.subject);
+    if (!row) throw new Error(`The rate-limit statement left out ${request.subject}`);
+    return grantFrom(row, request.limit, windows[i]!);
+  });
+}
+
+function grantFrom(
+  row: ConsumedRow,
+  limit: number,
+  { windowMs, windowStart, elapsed }: { windowMs: number; windowStart: number; elapsed: number },
+): RateLimitGrant {
+  const weight = 1 - elapsed / windowMs;
+  const prevCount = row.previous;
+  // Written: the bucket after this statement's write and what the write added. Not written
+  // (nothing fitted): the bucket as the statement's snapshot saw it.
+  const granted = row.count === null ? 0 : (row.last_grant ?? 0);
+  const after = row.count ?? row.stored ?? 0;
+  const before = after - granted;
   const wait = secondsUntilSlot(prevCount, after, limit, elapsed / 1000, windowMs / 1000);
   const resetSeconds = Math.max(1, Math.ceil((windowMs - elapsed) / 1000));
   return {
@@ -154,6 +207,23 @@ export async function consumeRateLimitMany(
       };
     },
   };
+}
+
+/**
+ * Counts `count` requests of one subject at once: as many as fit in the sliding window are
+ * granted (in order), the rest refused and not counted; when none fits the bucket row is not
+ * written.
+ */
+export async function consumeRateLimitMany(
+  db: Database,
+  subject: string,
+  limit: number,
+  count: number,
+  now: number = Date.now(),
+  windowMs: number = WINDOW_MS,
+): Promise<RateLimitGrant> {
+  const [grant] = await consumeRateLimits(db, [{ subject, limit, count, windowMs }], now);
+  return grant!;
 }
 
 /** Drops buckets that can no longer weigh on any window (the longest one included). */
