@@ -4,9 +4,13 @@
  * envelopes as the service, and sends Postgres the same statements per request, with the
  * same parameters, on the same kind of pool:
  *
- *   1. the API-key lookup (and, at most once a minute, the last-used update);
- *   2. the rate-limit statement of consumeRateLimit, on a second small pool whose sessions
- *      run with synchronous_commit=off, sized like the service's counters pool;
+ *   1. the API-key lookup when the key is not kept in memory (as ApiKeyCache keeps it: for
+ *      30 s, while a LISTEN on crm_auth is in effect), and the batched last-used update
+ *      every 5 s (a key's first use at once);
+ *   2. the rate-limit statement of consumeRateLimits, counting the requests that waited
+ *      while the previous one was in flight together (as RateLimitBatcher), on a second small
+ *      pool whose sessions run with synchronous_commit=off, sized like the service's counters
+ *      pool;
  *   3. the resource statements:
  *      - GET /api/v1/records/:id: the live record;
  *      - GET /api/v1/records: 51 live records newest first;
@@ -21,8 +25,8 @@
  *      - GET /api/v1/tasks?status=…&sort=dueAt: 51 tasks soonest due first.
  *
  * The SQL text is what drizzle sends for the domain's queries, copied verbatim (prepared under
- * the same names where the domain prepares them: auth_api_key, consume_rate_limit,
- * get_live_record), and event
+ * the same names where the domain prepares them: auth_api_key, consume_rate_limits,
+ * record_key_uses, get_live_record), and event
  * payloads are built as appendEvent builds them (the event statement also creates webhook
  * deliveries and queues workflow starts when the workspace has subscriptions or workflows;
  * the benchmark's workspace has neither). Only pure helpers come from @crm/domain (id
@@ -49,24 +53,41 @@ const AUTH_SQL =
   'inner join "memberships" on ("memberships"."workspace_id" = "api_keys"."workspace_id" and ' +
   '"memberships"."user_id" = "api_keys"."user_id") where "api_keys"."secret_hash" = $1';
 
-const TOUCH_KEY_SQL =
-  'update "api_keys" set "last_used_at" = now() where ("api_keys"."id" = $1 and ' +
-  `("api_keys"."last_used_at" is null or "api_keys"."last_used_at" < now() - interval '1 minute'))`;
+const RECORD_KEY_USES_SQL = `
+  update api_keys k set last_used_at = u.at
+    from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(workspace_id, id, at)
+   where k.workspace_id = u.workspace_id and k.id = u.id
+     and (k.last_used_at is null or k.last_used_at < u.at)`;
 
 const RATE_LIMIT_SQL = `
-  with prev as (
-    select coalesce((select count from rate_limit_buckets where subject = $1 and window_start = $2), 0) * $3::float8 as weighted
-  ), bucket as (
-    insert into rate_limit_buckets as b (subject, window_start, count)
-    select $1, $4, greatest(0, least($6::int, floor($5 - prev.weighted)::int)) from prev
+  with input as (
+    select * from unnest($1::text[], $2::int[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::float8[])
+      as i(subject, lim, n, previous_start, window_start, weight)
+  ), state as (
+    select i.subject, i.lim, i.n, i.window_start,
+           coalesce(p.count, 0) as previous,
+           coalesce(p.count, 0) * i.weight as weighted,
+           c.count as stored
+      from input i
+      left join rate_limit_buckets p on p.subject = i.subject and p.window_start = i.previous_start
+      left join rate_limit_buckets c on c.subject = i.subject and c.window_start = i.window_start
+  ), counted as (
+    insert into rate_limit_buckets as b (subject, window_start, count, last_grant)
+    select s.subject, s.window_start, g.fits, g.fits
+      from state s, lateral (select greatest(0, least(s.n, floor(s.lim - s.weighted)::int)) as fits) g
+     order by s.subject
     on conflict (subject, window_start) do update
-      set count = b.count + least($6::int, floor($5 - (select weighted from prev) - b.count)::int)
-      where b.count + 1 + (select weighted from prev) <= $5
-    returning b.count
+      set (count, last_grant) = (
+        select b.count + g.fits, g.fits
+          from state s, lateral (select least(s.n, floor(s.lim - s.weighted)::int - b.count) as fits) g
+         where s.subject = excluded.subject)
+      where exists (
+        select 1 from state s
+         where s.subject = excluded.subject and b.count + 1 + s.weighted <= s.lim)
+    returning b.subject, b.count, b.last_grant
   )
-  select (select count from bucket) as count,
-         (select count from rate_limit_buckets where subject = $1 and window_start = $2) as previous,
-         (select count from rate_limit_buckets where subject = $1 and window_start = $4) as stored`;
+  select s.subject, s.previous, s.stored, c.count, c.last_grant
+    from state s left join counted c on c.subject = s.subject`;
 
 const RECORD_COLUMNS =
   '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", "search_text", ' +
@@ -280,20 +301,82 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.end(json);
 }
 
-/** (a) The key lookup of authenticateApiKey, and its at-most-once-a-minute last-used update. */
+interface KeptKey {
+  key: KeyRow;
+  loadedAt: number;
+  /** When the key was last known used (stored, or noted here). */
+  lastUsedAt: number | null;
+}
+
+/** Keys verified and kept, by secret hash: only while the LISTEN below is in effect. */
+const keptKeys = new Map<string, KeptKey>();
+let listening = false;
+let keyGeneration = 0;
+/** Uses noted since the last flush, by key id. */
+const keyUses = new Map<string, { workspaceId: string; at: Date }>();
+
+function recordKeyUses(uses: { keyId: string; workspaceId: string; at: Date }[]) {
+  return pool.query({
+    name: 'record_key_uses',
+    text: RECORD_KEY_USES_SQL,
+    values: [uses.map((u) => u.workspaceId), uses.map((u) => u.keyId), uses.map((u) => u.at)],
+  });
+}
+
+function noteKeyUse(kept: KeptKey, now: number) {
+  if (kept.lastUsedAt !== null && now - kept.lastUsedAt < 60_000) return;
+  kept.lastUsedAt = now;
+  keyUses.set(kept.key.id, { workspaceId: kept.key.workspace_id, at: new Date(now) });
+}
+
+setInterval(() => {
+  if (keyUses.size === 0) return;
+  const uses = [...keyUses].map(([keyId, use]) => ({ keyId, ...use }));
+  keyUses.clear();
+  recordKeyUses(uses).catch(() => {});
+}, 5_000).unref();
+
+/** The LISTEN that lets keys be kept: any notification drops them all. */
+async function listenForKeyChanges() {
+  const client = await pool.connect();
+  client.on('notification', () => {
+    keyGeneration++;
+    keptKeys.clear();
+  });
+  await client.query('listen crm_auth');
+  listening = true;
+}
+
+/** (a) ApiKeyCache.authenticate: from memory when kept, else the lookup of verifyApiKey. */
 async function authenticate(req: IncomingMessage): Promise<KeyRow> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!match) throw new HttpError(401, 'UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>');
   const hash = createHash('sha256').update(match[1]!, 'utf8').digest('hex');
+  const now = Date.now();
+  const kept = keptKeys.get(hash);
+  if (kept && now - kept.loadedAt < 30_000) {
+    if (kept.key.expires_at && kept.key.expires_at.getTime() <= now) {
+      keptKeys.delete(hash);
+      throw new HttpError(401, 'UNAUTHORIZED', 'This API key has expired');
+    }
+    noteKeyUse(kept, now);
+    return kept.key;
+  }
+  const generation = keyGeneration;
   const { rows } = await pool.query<KeyRow>({ name: 'auth_api_key', text: AUTH_SQL, values: [hash] });
   const key = rows[0];
   if (!key) throw new HttpError(401, 'UNAUTHORIZED', 'Invalid API key');
   if (key.revoked_at) throw new HttpError(401, 'UNAUTHORIZED', 'This API key has been revoked');
-  if (key.expires_at && key.expires_at.getTime() <= Date.now())
+  if (key.expires_at && key.expires_at.getTime() <= now)
     throw new HttpError(401, 'UNAUTHORIZED', 'This API key has expired');
-  if (!key.last_used_at || Date.now() - key.last_used_at.getTime() >= 60_000) {
-    await pool.query(TOUCH_KEY_SQL, [key.id]);
+  const entry: KeptKey = { key, loadedAt: now, lastUsedAt: key.last_used_at?.getTime() ?? null };
+  if (entry.lastUsedAt === null) {
+    await recordKeyUses([{ keyId: key.id, workspaceId: key.workspace_id, at: new Date(now) }]);
+    entry.lastUsedAt = now;
+  } else {
+    noteKeyUse(entry, now);
   }
+  if (listening && generation === keyGeneration) keptKeys.set(hash, entry);
   return key;
 }
 
@@ -303,39 +386,93 @@ function requireScope(key: KeyRow, scope: 'read' | 'write') {
     throw new HttpError(403, 'FORBIDDEN', `This API key lacks the ${scope} scope`);
 }
 
-/** (b) consumeRateLimit's statement with its parameters, and the RateLimit-* headers it yields. */
-async function rateLimit(res: ServerResponse, key: KeyRow): Promise<void> {
-  const subject = `ws:${key.workspace_id}`;
-  const limit = key.rate_limit_per_minute;
+interface RateLimitRow {
+  subject: string;
+  previous: number;
+  stored: number | null;
+  count: number | null;
+  last_grant: number | null;
+}
+
+interface LimitCall {
+  resolve(result: { allowed: boolean; remaining: number; reset: number; wait: number }): void;
+  reject(error: unknown): void;
+}
+
+/** Requests waiting for the statement in flight, by subject (RateLimitBatcher's queue). */
+let waitingLimits = new Map<string, { limit: number; calls: LimitCall[] }>();
+let limitInFlight = false;
+
+/** (b) RateLimitBatcher.send: one consumeRateLimits statement for every subject waiting. */
+function sendLimits() {
+  if (waitingLimits.size === 0) return;
+  const batch = [...waitingLimits];
+  waitingLimits = new Map();
+  limitInFlight = true;
   const now = Date.now();
   const windowStart = now - (now % 60_000);
   const elapsed = now - windowStart;
   const weight = 1 - elapsed / 60_000;
-  const current = new Date(windowStart);
-  const previous = new Date(windowStart - 60_000);
-  const { rows } = await countersPool.query<{
-    count: number | null;
-    previous: number | null;
-    stored: number | null;
-  }>({
-    name: 'consume_rate_limit',
-    text: RATE_LIMIT_SQL,
-    values: [subject, previous, weight, current, limit, 1],
-  });
-  const row = rows[0]!;
-  const prevCount = row.previous ?? 0;
-  const allowed = row.count !== null && row.count > (row.stored ?? 0);
-  const curCount = allowed ? row.count! : (row.stored ?? 0);
-  const remaining = Math.max(0, Math.floor(limit - (prevCount * weight + curCount)));
-  const wait = secondsUntilSlot(prevCount, curCount, limit, elapsed / 1000);
-  res.setHeader('RateLimit-Limit', String(limit));
-  res.setHeader('RateLimit-Remaining', String(remaining));
-  res.setHeader(
-    'RateLimit-Reset',
-    String(remaining > 0 ? Math.max(1, Math.ceil((60_000 - elapsed) / 1000)) : wait),
+  countersPool
+    .query<RateLimitRow>({
+      name: 'consume_rate_limits',
+      text: RATE_LIMIT_SQL,
+      values: [
+        batch.map(([subject]) => subject),
+        batch.map(([, w]) => w.limit),
+        batch.map(([, w]) => w.calls.length),
+        batch.map(() => new Date(windowStart - 60_000)),
+        batch.map(() => new Date(windowStart)),
+        batch.map(() => weight),
+      ],
+    })
+    .then(
+      ({ rows }) => {
+        const bySubject = new Map(rows.map((row) => [row.subject, row]));
+        for (const [subject, { limit, calls }] of batch) {
+          const row = bySubject.get(subject)!;
+          const granted = row.count === null ? 0 : (row.last_grant ?? 0);
+          const after = row.count ?? row.stored ?? 0;
+          const before = after - granted;
+          const wait = secondsUntilSlot(row.previous, after, limit, elapsed / 1000);
+          const reset = Math.max(1, Math.ceil((60_000 - elapsed) / 1000));
+          calls.forEach((call, i) => {
+            const allowed = i < granted;
+            const used = row.previous * weight + (allowed ? before + i + 1 : after);
+            call.resolve({ allowed, remaining: Math.max(0, Math.floor(limit - used)), reset, wait });
+          });
+        }
+      },
+      (error: unknown) => {
+        for (const [, { calls }] of batch) for (const call of calls) call.reject(error);
+      },
+    )
+    .finally(() => {
+      limitInFlight = false;
+      sendLimits();
+    });
+}
+
+/** Counts the request against its workspace's limit and sets the RateLimit-* headers. */
+async function rateLimit(res: ServerResponse, key: KeyRow): Promise<void> {
+  const subject = `ws:${key.workspace_id}`;
+  const limit = key.rate_limit_per_minute;
+  const result = await new Promise<{ allowed: boolean; remaining: number; reset: number; wait: number }>(
+    (resolve, reject) => {
+      let waiting = waitingLimits.get(subject);
+      if (!waiting) {
+        waiting = { limit, calls: [] };
+        waitingLimits.set(subject, waiting);
+      }
+      waiting.calls.push({ resolve, reject });
+      if (!limitInFlight) sendLimits();
+    },
   );
-  if (!allowed) {
-    res.setHeader('Retry-After', String(wait));
+  res.setHeader('RateLimit-Limit', String(limit));
+  res.setHeader('RateLimit-Remaining', String(result.remaining));
+  res.setHeader('RateLimit-Reset', String(result.remaining > 0 ? result.reset : result.wait));
+  if (!result.allowed) {
+    res.setHeader('Retry-After', String(result.wait));
     throw new HttpError(429, 'RATE_LIMITED', `Rate limit of ${limit} requests a minute reached`);
   }
 }
@@ -709,6 +846,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 65_000;
+if (!FLOOR) await listenForKeyChanges();
 server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
 
 const shutdown = () => {

@@ -260,9 +260,14 @@ async function main(): Promise<BenchResults> {
   );
   await Promise.all([waitUntilReady(service), waitUntilReady(bare), waitUntilReady(floor)]);
   const targets: Record<Target['name'], Target> = {
-    service: { name: 'service', url: service.url, pid: service.process.pid },
-    bare: { name: 'bare', url: bare.url, pid: bare.process.pid },
-    floor: { name: 'floor', url: floor.url, pid: floor.process.pid },
+    service: {
+      name: 'service',
+      url: service.url,
+      pid: service.process.pid,
+      sqlCounts: `${traces.service}.counts`,
+    },
+    bare: { name: 'bare', url: bare.url, pid: bare.process.pid, sqlCounts: `${traces.bare}.counts` },
+    floor: { name: 'floor', url: floor.url, pid: floor.process.pid, sqlCounts: `${traces.floor}.counts` },
   };
   const parity = await checkParity([targets.service, targets.bare], pool, {
     apiKey: fixture.apiKey,

@@ -111,6 +111,8 @@ export function formatResults(results: BenchResults): string {
         m.cpuPerRequestUs === undefined ? '-' : fixed(m.cpuPerRequestUs, 0),
         m.databaseCpuPerRequestUs === undefined ? '-' : fixed(m.databaseCpuPerRequestUs, 0),
         m.peakRssMiB === undefined ? '-' : fixed(m.peakRssMiB, 0),
+        m.statementsPerRequest === undefined ? '-' : fixed(m.statementsPerRequest, 2),
+        m.transactionsPerRequest === undefined ? '-' : fixed(m.transactionsPerRequest, 2),
         String(m.non2xx),
         ...(m.target === 'floor'
           ? against(m, r.floorTarget, r.meetsFloorTarget)
@@ -129,6 +131,8 @@ export function formatResults(results: BenchResults): string {
         'CPU µs/req',
         'PG µs/req',
         'RSS MiB',
+        'stmt/req',
+        'tx/req',
         'non-2xx',
         'svc/x',
         'target',
@@ -139,7 +143,9 @@ export function formatResults(results: BenchResults): string {
   );
   out.push(
     "CPU µs/req: CPU time of the servers' processes per response during the measured runs; PG µs/req the " +
-      "same of PostgreSQL's processes; RSS MiB the server's peak resident memory during its runs. svc/x is " +
+      "same of PostgreSQL's processes; RSS MiB the server's peak resident memory during its runs; stmt/req " +
+      'and tx/req the statements and transactions the server sent PostgreSQL per response (a statement ' +
+      'outside BEGIN … COMMIT is a transaction of its own). svc/x is ' +
       'the service against the bare server (the same SQL) or the floor (the resource statement alone, no key ' +
       'lookup and no rate limit); CPU x/svc is the ratio the two would reach if CPU alone limited both.',
   );

@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import autocannon, { type RequestSpec, type Result } from 'autocannon';
 import { createRandom, generateRecord, withListFields } from './data.ts';
 import { HZ, treeBusy, treeRss, withOtherLoad } from './load.ts';
 import type { SeededDeals } from './seed.ts';
-import { round } from './time.ts';
+import { round, sleep } from './time.ts';
 
 export interface Target {
   /**
@@ -13,6 +14,8 @@ export interface Target {
   url: string;
   /** The server's process (its tree is measured for CPU per request; Linux only). */
   pid?: number;
+  /** Where the server's statement and transaction counts are written (trace-sql.mjs). */
+  sqlCounts?: string;
 }
 
 export interface LoadSettings {
@@ -84,6 +87,10 @@ export interface Run {
   databaseCpuPerRequestUs?: number;
   /** Highest resident memory of the server's processes during the run, in MiB (Linux only). */
   peakRssMiB?: number;
+  /** Statements the server sent PostgreSQL per response. */
+  statementsPerRequest?: number;
+  /** Transactions per response: a statement outside BEGIN … COMMIT counts as one. */
+  transactionsPerRequest?: number;
 }
 
 /** A server's runs of one scenario, summarised: means of the runs, sums of the counts. */
@@ -96,6 +103,8 @@ export interface Measurement
     | 'cpuPerRequestUs'
     | 'databaseCpuPerRequestUs'
     | 'peakRssMiB'
+    | 'statementsPerRequest'
+    | 'transactionsPerRequest'
   > {
   /** Mean of the runs' CPU per request, in µs (Linux only). */
   cpuPerRequestUs?: number;
@@ -103,6 +112,10 @@ export interface Measurement
   databaseCpuPerRequestUs?: number;
   /** The highest of the runs' peak resident memory, in MiB (Linux only). */
   peakRssMiB?: number;
+  /** Mean of the runs' statements per request. */
+  statementsPerRequest?: number;
+  /** Mean of the runs' transactions per request. */
+  transactionsPerRequest?: number;
   target: Target['name'];
   runs: Run[];
 }
@@ -271,6 +284,7 @@ export async function measure(
     assertClean(scenario, target, warm, 'warm-up');
     warmupCompleted = warm['2xx'];
   }
+  const sqlBefore = await sqlCounts(target);
   const cpuBefore = serverTicks(target.pid);
   const databaseBefore = serverTicks(settings.databasePid);
   const rss = target.pid === undefined ? undefined : sampleRss(target.pid);
@@ -280,6 +294,7 @@ export async function measure(
   const cpuAfter = serverTicks(target.pid);
   const databaseAfter = serverTicks(settings.databasePid);
   const peakRssMiB = rss?.stop();
+  const sqlAfter = await sqlCounts(target);
   assertClean(scenario, target, result, 'measured run');
   const answered = result['2xx'] + result.non2xx;
   const perRequest = (before: number | undefined, after: number | undefined) =>
@@ -288,6 +303,12 @@ export async function measure(
       : round(((after - before) / HZ / answered) * 1e6);
   const cpuPerRequestUs = perRequest(cpuBefore, cpuAfter);
   const databaseCpuPerRequestUs = perRequest(databaseBefore, databaseAfter);
+  const sqlPerRequest = (pick: (counts: SqlCounts) => number) =>
+    sqlBefore && sqlAfter && answered > 0
+      ? round((pick(sqlAfter) - pick(sqlBefore)) / answered, 3)
+      : undefined;
+  const statementsPerRequest = sqlPerRequest((c) => c.statements);
+  const transactionsPerRequest = sqlPerRequest((c) => c.transactions);
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats)) statusCodes[code] = stats.count;
   return {
@@ -307,7 +328,28 @@ export async function measure(
     ...(cpuPerRequestUs === undefined ? {} : { cpuPerRequestUs }),
     ...(databaseCpuPerRequestUs === undefined ? {} : { databaseCpuPerRequestUs }),
     ...(peakRssMiB === undefined ? {} : { peakRssMiB }),
+    ...(statementsPerRequest === undefined ? {} : { statementsPerRequest }),
+    ...(transactionsPerRequest === undefined ? {} : { transactionsPerRequest }),
   };
+}
+
+interface SqlCounts {
+  statements: number;
+  transactions: number;
+}
+
+/**
+ * The server's statement and transaction counts so far. They are written every 250 ms while
+ * they change, so this waits a little longer first: what the warm-up (or the run) sent is in.
+ */
+async function sqlCounts(target: Target): Promise<SqlCounts | undefined> {
+  if (!target.sqlCounts) return undefined;
+  await sleep(300);
+  try {
+    return JSON.parse(await readFile(target.sqlCounts, 'utf8')) as SqlCounts;
+  } catch {
+    return undefined;
+  }
 }
 
 /** CPU ticks a process tree used so far; undefined without its pid or /proc. */
@@ -359,12 +401,22 @@ export function combine(target: Target['name'], runs: Run[]): Measurement {
   const cpuPerRequestUs = meanOf(runs.map((r) => r.cpuPerRequestUs));
   const databaseCpuPerRequestUs = meanOf(runs.map((r) => r.databaseCpuPerRequestUs));
   const rss = runs.map((r) => r.peakRssMiB).filter((v): v is number => v !== undefined);
+  const sqlMean = (values: (number | undefined)[]) => {
+    const known = values.filter((v): v is number => v !== undefined);
+    return known.length === runs.length && known.length > 0
+      ? round(known.reduce((a, b) => a + b, 0) / known.length, 3)
+      : undefined;
+  };
+  const statementsPerRequest = sqlMean(runs.map((r) => r.statementsPerRequest));
+  const transactionsPerRequest = sqlMean(runs.map((r) => r.transactionsPerRequest));
   return {
     target,
     requestsPerSecond: mean((r) => r.requestsPerSecond),
     ...(cpuPerRequestUs === undefined ? {} : { cpuPerRequestUs }),
     ...(databaseCpuPerRequestUs === undefined ? {} : { databaseCpuPerRequestUs }),
     ...(rss.length > 0 ? { peakRssMiB: Math.max(...rss) } : {}),
+    ...(statementsPerRequest === undefined ? {} : { statementsPerRequest }),
+    ...(transactionsPerRequest === undefined ? {} : { transactionsPerRequest }),
     completedPerSecond: round(sum((r) => r.completedPerSecond * r.seconds) / sum((r) => r.seconds)),
     latencyP50: mean((r) => r.latencyP50),
     latencyP99: mean((r) => r.latencyP99),

@@ -4,12 +4,14 @@
  * the prepared statement's name if any, the SQL text, the JS types of the parameters and
  * their values, Dates as ISO strings) to the file named by BENCH_TRACE_SQL. Once
  * that file is deleted, tracing stops for good (checked at most every 100 ms), so the
- * measured runs pay one clock read per statement and nothing else.
+ * measured runs pay one clock read and two counter increments per statement and nothing
+ * else. The counts (statements and transactions) go on for the benchmark's per-request
+ * figures.
  *
  * Plain JavaScript, loaded before tsx, and resolving `pg` to the same module instance as
  * the servers (the workspace has one pg), so patching the prototype reaches every pool.
  */
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 
 const file = process.env.BENCH_TRACE_SQL;
@@ -37,9 +39,37 @@ if (file) {
           : Buffer.isBuffer(value)
             ? `\\x${value.toString('hex')}`
             : value;
+  // Statements and transactions sent, counted for the whole life of the process and written
+  // to `<file>.counts` every 250 ms while they change: a statement outside BEGIN … COMMIT is a
+  // transaction of its own, one between them belongs to the transaction BEGIN opened.
+  const counts = { statements: 0, transactions: 0 };
+  let written = -1;
+  setInterval(() => {
+    if (counts.statements === written) return;
+    written = counts.statements;
+    try {
+      writeFileSync(`${file}.counts`, JSON.stringify(counts));
+    } catch {
+      // the folder is gone: the run is over
+    }
+  }, 250).unref();
+  const inTransaction = new WeakSet();
+  const count = (client, text) => {
+    counts.statements++;
+    if (/^\s*(begin|start transaction)\b/i.test(text)) {
+      inTransaction.add(client);
+      counts.transactions++;
+    } else if (/^\s*(commit|rollback|end)\s*;?\s*$/i.test(text)) {
+      inTransaction.delete(client);
+    } else if (!inTransaction.has(client)) {
+      counts.transactions++;
+    }
+  };
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (...args) {
     const [config, values] = args;
+    const sent = typeof config === 'string' ? config : config?.text;
+    if (typeof sent === 'string') count(this, sent);
     if (tracing()) {
       const text = typeof config === 'string' ? config : config?.text;
       const params = (typeof config === 'string' ? values : (config?.values ?? values)) ?? [];
