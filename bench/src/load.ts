@@ -44,12 +44,18 @@ function sumOverTree(root: number, read: (pid: number) => number): number {
   return total;
 }
 
-/** CPU ticks used so far by `root` and every process descended from it (the bench and its children). */
+/**
+ * CPU ticks used so far by `root` and every process descended from it (the bench and its
+ * children), those that already exited included: each process's own time (utime, stime) plus
+ * that of its children it has reaped (cutime, cstime). Without the latter, a process that
+ * exits during a run (a PostgreSQL backend or autovacuum worker) takes its time out of the
+ * sum, which then reads as load from outside, or as negative CPU.
+ */
 export function treeBusy(root: number): number {
   return sumOverTree(root, (pid) => {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   });
 }
 
@@ -64,8 +70,8 @@ export function treeRss(root: number): number {
 /**
  * Measures how much CPU processes outside the benchmark used while `work` ran, in cores
  * (e.g. 0.5 = half a core on average), so a run disturbed by other work on the machine
- * shows. Processes of the benchmark's tree that exit meanwhile would count as outside; none
- * do during a run. Undefined where /proc is not available.
+ * shows (processes of the benchmark's tree that exit meanwhile stay inside: see treeBusy).
+ * Undefined where /proc is not available.
  */
 export async function withOtherLoad<T>(work: () => Promise<T>): Promise<{ result: T; otherCores?: number }> {
   let before: { machine: number; tree: number; at: number } | undefined;
