@@ -124,11 +124,15 @@ describe('the CLI', () => {
       rateLimitPerMinute: 600,
     });
     expect((await authenticateApiKey(db, apiKey)).rateLimitPerMinute).toBe(600);
-    await expect(crm('workspaces', 'set-rate-limit', 'ws_unknown', '--rate-limit', '5')).rejects.toMatchObject({
+    await expect(
+      crm('workspaces', 'set-rate-limit', 'ws_unknown', '--rate-limit', '5'),
+    ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('Workspace ws_unknown not found'),
     });
-    await expect(crm('workspaces', 'set-rate-limit', workspaceId, '--rate-limit', '1.5')).rejects.toMatchObject({
+    await expect(
+      crm('workspaces', 'set-rate-limit', workspaceId, '--rate-limit', '1.5'),
+    ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('--rate-limit'),
     });

@@ -201,11 +201,3 @@ function dropSafeIntegerBounds(node: unknown) {
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
   for (const value of Object.values(schema)) dropSafeIntegerBounds(value);
 }
-
-/** True when a success response is a list: `{ data: [...], meta: { nextCursor, … } }`. */
-function isPagedList(success: Json): boolean {
-  const content = success.content as Record<string, { schema?: Json }> | undefined;
-  const schema = content?.['application/json']?.schema;
-  const properties = schema?.properties as Record<string, Json> | undefined;
-  return (properties?.data as Json | undefined)?.type === 'array' && properties?.meta !== undefined;
-}
