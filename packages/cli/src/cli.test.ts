@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,6 +137,31 @@ describe('the CLI', () => {
       stderr: expect.stringContaining('--rate-limit'),
     });
     await expect(crm('workspaces', 'set-rate-limit', workspaceId)).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('prints its usage for --help and its version for --version, exiting 0', async () => {
+    const help = await run(process.execPath, [bin, '--help']);
+    expect(help.stdout).toContain('Usage: crm <command>');
+    expect(help.stdout).toContain('workspaces set-rate-limit');
+    const version = await run(process.execPath, [bin, '--version']);
+    const manifest = JSON.parse(await readFile(join(dirname(bin), '..', 'package.json'), 'utf8'));
+    expect(version.stdout.trim()).toBe(manifest.version);
+    await expect(run(process.execPath, [bin])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Usage: crm <command>'),
+    });
+  });
+
+  it('refuses an unknown workspace in every command that names one', async () => {
+    const unknown = { code: 1, stderr: expect.stringContaining('Workspace ws_unknown not found') };
+    await expect(crm('keys', 'list', '--workspace', 'ws_unknown')).rejects.toMatchObject(unknown);
+    await expect(crm('keys', 'create', '--workspace', 'ws_unknown')).rejects.toMatchObject(unknown);
+    await expect(
+      crm('keys', 'revoke', 'key_00000000000000000000000000', '--workspace', 'ws_unknown'),
+    ).rejects.toMatchObject(unknown);
+    await expect(
+      crm('workspaces', 'set-rate-limit', 'ws_unknown', '--rate-limit', '5'),
+    ).rejects.toMatchObject(unknown);
   });
 
   it('fails with a message and a non-zero exit for a bad command', async () => {

@@ -70,6 +70,7 @@ export async function keysCreate(db: Database, options: Record<string, string | 
       'expires-at': z.string().optional(),
     })
     .parse(options);
+  await assertWorkspace(db, input.workspace);
   const userId = input.user ?? (await workspaceOwner(db, input.workspace));
   const scopes = z
     .array(z.enum(['read', 'write']))
@@ -87,6 +88,7 @@ export async function keysCreate(db: Database, options: Record<string, string | 
 
 export async function keysList(db: Database, options: Record<string, string | undefined>) {
   const input = z.object({ workspace: z.string().min(1) }).parse(options);
+  await assertWorkspace(db, input.workspace);
   return findApiKeys(db, input.workspace);
 }
 
@@ -98,6 +100,7 @@ export async function keysRevoke(
   const input = z.object({ workspace: z.string().min(1) }).parse(options);
   const id = positional[0] ?? options.id;
   if (!id) throw new Error('keys revoke needs the key id: crm keys revoke <key_…> --workspace <ws_…>');
+  await assertWorkspace(db, input.workspace);
   return revokeApiKey(db, input.workspace, id);
 }
 
@@ -134,6 +137,15 @@ export async function secretsReencrypt(db: Database) {
   }
   const reencrypted = await sealStoredSecrets(db, { rekey: true });
   return { keyId: currentSecretKeyId(), reencrypted };
+}
+
+/** A `--workspace` that names no workspace is an error, not an empty answer. */
+async function assertWorkspace(db: Database, workspaceId: string): Promise<void> {
+  const [row] = await db
+    .select({ id: schema.workspaces.id })
+    .from(schema.workspaces)
+    .where(eq(schema.workspaces.id, workspaceId));
+  if (!row) throw new Error(`Workspace ${workspaceId} not found`);
 }
 
 async function workspaceOwner(db: Database, workspaceId: string): Promise<string> {

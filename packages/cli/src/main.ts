@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { safeErrorMessage } from '@crm/domain';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import {
 import { openDatabase } from './database.ts';
 
 const USAGE = `Usage: crm <command> [options]
+       crm --help | --version
 
 Commands:
   bootstrap [--workspace NAME] [--email EMAIL] [--name NAME] [--rate-limit N] [--password PASSWORD]
@@ -37,6 +39,12 @@ Commands:
 The database is DATABASE_URL, or the embedded one in DATA_DIR (default .data at the repository root).
 Output is JSON on stdout.`;
 
+/** The version changesets gives the packages (one version for all of them). */
+function cliVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return String(manifest.version);
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -53,12 +61,21 @@ async function main(argv: string[]): Promise<number> {
       id: { type: 'string' },
       password: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
   const [command, sub, ...rest] = positionals;
-  if (values.help || !command) {
+  if (values.version) {
+    console.log(cliVersion());
+    return 0;
+  }
+  if (values.help) {
     console.log(USAGE);
-    return command ? 0 : 1;
+    return 0;
+  }
+  if (!command) {
+    console.error(USAGE);
+    return 1;
   }
   const options = values as Record<string, string | undefined>;
   const database = await openDatabase();
