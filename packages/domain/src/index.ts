@@ -33,6 +33,7 @@ export * from './records/trash-record.ts';
 export * from './records/update-record.ts';
 export * from './shared/actor.ts';
 export * from './shared/batch.ts';
+export * from './shared/coalescer.ts';
 export * from './shared/data-refusal.ts';
 export * from './shared/errors.ts';
 export * from './shared/events.ts';

@@ -3,6 +3,7 @@ import type { Database } from '@crm/db';
 import {
   acceptedAnswer,
   assertIdempotencyKey,
+  Coalescer,
   DomainError,
   findIdempotentAnswer,
   findTriggerWorkflow,
@@ -19,7 +20,6 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
 import { readJsonBodyWithBytes } from '../rest/read-body.ts';
-import { Coalescer } from './coalescer.ts';
 
 /** The path the document declares (`{workflowId}`), in the router's form (`:workflowId`). */
 export const TRIGGER_PATH = TRIGGER_PATH_TEMPLATE.replace('{workflowId}', ':workflowId');
@@ -79,9 +79,10 @@ export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
 
 /**
  * The endpoint's statements, each sent once per batch of concurrent calls (see Coalescer):
- * the workflow lookup (by id) and the transaction that queues the runs (all calls, one transaction at a time: the
- * calls that wait meanwhile make the next batch larger, which measured faster than two in
- * flight). Queueing in batches matters most: adding a job NOTIFYs the
+ * the workflow lookup (by id) and the transaction that queues the runs (all calls, one
+ * transaction at a time: the calls that wait meanwhile make the next batch larger, which
+ * measured faster than two in flight). The count against the workflow's rate limit goes
+ * through the service's RateLimitBatcher, with the API's requests. Queueing in batches matters most: adding a job NOTIFYs the
  * workers, and PostgreSQL commits notifying transactions one at a time, each with its own
  * disk flush.
  */

@@ -1,9 +1,9 @@
 /**
- * Group commit for the trigger endpoint's database work. Calls with the same key that arrive
- * while that key's statement is in flight wait for it and then go together in the next one:
- * an idle service adds no delay, a busy one sends one statement per batch instead of one per
- * call. A call never joins a statement already sent, so what it gets back was read or written
- * after it arrived.
+ * Group commit for database work done per call (the trigger endpoint's statements, the rate
+ * limits' counting statement). Calls with the same key that arrive while that key's statement
+ * is in flight wait for it and then go together in the next one: an idle service adds no
+ * delay, a busy one sends one statement per batch instead of one per call. A call never joins
+ * a statement already sent, so what it gets back was read or written after it arrived.
  */
 export class Coalescer<Item, Result> {
   private readonly waiting = new Map<string, { item: Item; settle: (result: Result | Error) => void }[]>();
