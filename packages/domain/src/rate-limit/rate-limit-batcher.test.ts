@@ -86,7 +86,7 @@ describe('RateLimitBatcher', () => {
   });
 
   it('fails every waiting request when the statement fails, and counts the next ones again', async () => {
-    const batcher = new RateLimitBatcher(t.db, { now: () => NOW, maxSubjects: 2 });
+    const batcher = new RateLimitBatcher(t.db, { now: () => NOW, maxBatch: 2 });
     const bad = batcher.consume(subject(), 10, 60 * 60_000);
     await expect(bad).rejects.toThrow('A rate-limit window is at most');
     const results = await Promise.all([subject(), subject(), subject()].map((s) => batcher.consume(s, 1)));

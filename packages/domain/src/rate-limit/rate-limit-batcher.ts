@@ -1,104 +1,82 @@
 import type { Database } from '@crm/db';
-import { consumeRateLimits, type RateLimitResult } from './consume-rate-limit.ts';
+import { Coalescer } from '../shared/coalescer.ts';
+import { consumeRateLimits, type RateLimitRequest, type RateLimitResult } from './consume-rate-limit.ts';
 
 export interface RateLimitBatcherOptions {
   /** Statements counting at once (default 1). */
   maxInFlight?: number;
-  /** Most subjects one statement counts (default 500); the rest wait for the next. */
-  maxSubjects?: number;
+  /** Most requests one statement counts (default 2,000); the rest wait for the next. */
+  maxBatch?: number;
   now?: () => number;
 }
 
-interface Waiting {
+interface Call {
   subject: string;
   limit: number;
   windowMs: number | undefined;
-  callers: { resolve(result: RateLimitResult): void; reject(error: unknown): void }[];
 }
 
 /**
  * Counts requests against their sliding windows (`consumeRateLimits`) in batches
- * (docs/operations.md, "Rate limits in batches"). A request that finds no statement in
- * flight is counted at once, alone; requests that arrive while one is in flight wait for it
- * and are then counted together, every subject and every request of one subject in a single
- * statement. Under load each process thus writes each busy bucket row once per round trip
- * instead of once per request, and adds no wait when idle. The count stays exact across
- * processes: every grant is decided under the bucket row's lock in PostgreSQL.
+ * (docs/operations.md, "Rate limits in batches"), through a Coalescer under one key: a
+ * request that finds no statement in flight is counted at once, alone; requests that arrive
+ * while one is in flight wait for it and are then counted together, every subject and every
+ * request of one subject in a single statement. Under load each process thus writes each busy
+ * bucket row once per round trip instead of once per request, and adds no wait when idle.
+ * The count stays exact across processes: every grant is decided under the bucket row's lock
+ * in PostgreSQL.
  */
 export class RateLimitBatcher {
-  private pending = new Map<string, Waiting>();
-  private inFlight = 0;
-  private readonly maxInFlight: number;
-  private readonly maxSubjects: number;
-  private readonly now: () => number;
-  /** Statements sent and requests they counted, for the benchmark and tests. */
+  /** Statements sent and requests they counted (tests read them; metrics may). */
   readonly counts = { statements: 0, requests: 0 };
+  private readonly calls: Coalescer<Call, RateLimitResult>;
+  private readonly now: () => number;
 
   constructor(
     private readonly db: Database,
     options: RateLimitBatcherOptions = {},
   ) {
-    this.maxInFlight = options.maxInFlight ?? 1;
-    this.maxSubjects = options.maxSubjects ?? 500;
     this.now = options.now ?? Date.now;
+    this.calls = new Coalescer((_key, calls) => this.count(calls), {
+      parallel: options.maxInFlight ?? 1,
+      maxBatch: options.maxBatch ?? 2_000,
+    });
   }
 
   /** Counts one request of `subject`; resolves with its result, allowed or not. */
   consume(subject: string, limit: number, windowMs?: number): Promise<RateLimitResult> {
-    return new Promise((resolve, reject) => {
-      let waiting = this.pending.get(subject);
-      if (!waiting) {
-        waiting = { subject, limit, windowMs, callers: [] };
-        this.pending.set(subject, waiting);
-      } else if (limit < waiting.limit) {
-        // A limit lowered while requests waited: the lower one holds for all of them.
-        waiting.limit = limit;
-      }
-      waiting.callers.push({ resolve, reject });
-      if (this.inFlight < this.maxInFlight) this.send();
-    });
+    return this.calls.submit('', { subject, limit, windowMs });
   }
 
-  private send(): void {
-    if (this.pending.size === 0) return;
-    let batch: Waiting[];
-    if (this.pending.size <= this.maxSubjects) {
-      batch = [...this.pending.values()];
-      this.pending = new Map();
-    } else {
-      batch = [];
-      for (const [subject, waiting] of this.pending) {
-        if (batch.length === this.maxSubjects) break;
-        batch.push(waiting);
-        this.pending.delete(subject);
+  /** One statement for a batch of calls: grouped by subject, each group granted in order. */
+  private async count(calls: Call[]): Promise<RateLimitResult[]> {
+    const groups = new Map<string, { request: RateLimitRequest; indexes: number[] }>();
+    calls.forEach((call, index) => {
+      const group = groups.get(call.subject);
+      if (!group) {
+        const request: RateLimitRequest = { subject: call.subject, limit: call.limit, count: 0 };
+        if (call.windowMs !== undefined) request.windowMs = call.windowMs;
+        groups.set(call.subject, { request, indexes: [index] });
+      } else {
+        // A limit lowered while requests waited: the lower one holds for all of them.
+        group.request.limit = Math.min(group.request.limit, call.limit);
+        group.indexes.push(index);
       }
-    }
-    this.inFlight++;
+    });
+    for (const group of groups.values()) group.request.count = group.indexes.length;
     this.counts.statements++;
-    const requests = batch.map((w) => ({
-      subject: w.subject,
-      limit: w.limit,
-      count: w.callers.length,
-      ...(w.windowMs === undefined ? {} : { windowMs: w.windowMs }),
-    }));
-    for (const request of requests) this.counts.requests += request.count;
-    consumeRateLimits(this.db, requests, this.now())
-      .then(
-        (grants) => {
-          batch.forEach((waiting, i) => {
-            const grant = grants[i]!;
-            waiting.callers.forEach((caller, j) => {
-              caller.resolve(grant.resultOf(j));
-            });
-          });
-        },
-        (error: unknown) => {
-          for (const waiting of batch) for (const caller of waiting.callers) caller.reject(error);
-        },
-      )
-      .finally(() => {
-        this.inFlight--;
-        this.send();
+    this.counts.requests += calls.length;
+    const grants = await consumeRateLimits(
+      this.db,
+      [...groups.values()].map((group) => group.request),
+      this.now(),
+    );
+    const results: RateLimitResult[] = new Array(calls.length);
+    [...groups.values()].forEach((group, i) => {
+      group.indexes.forEach((index, j) => {
+        results[index] = grants[i]!.resultOf(j);
       });
+    });
+    return results;
   }
 }
