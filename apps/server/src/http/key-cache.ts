@@ -48,7 +48,6 @@ export function startKeyCache({ db, pool, logger }: KeyCacheDeps): RunningKeyCac
       stopping = true;
       clearInterval(timer);
       await flush();
-      cache.setListening(false);
       cache.close();
       await listener.close();
     },

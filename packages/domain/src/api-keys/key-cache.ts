@@ -139,10 +139,10 @@ export class ApiKeyCache {
     return batch.length;
   }
 
-  /** Stops hearing this process's changes. */
+  /** Stops hearing this process's changes, and so keeps no key any more. */
   close(): void {
     this.unsubscribe();
-    this.entries.clear();
+    this.setListening(false);
   }
 
   private noteUse(entry: Entry, now: number): void {
