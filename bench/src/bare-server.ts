@@ -30,8 +30,9 @@
  * payloads are built as appendEvent builds them (the event statement also creates webhook
  * deliveries and queues workflow starts when the workspace has subscriptions or workflows;
  * the benchmark's workspace has neither). Only pure helpers come from @crm/domain (id
- * generation and format check, search text, cursor encoding, rate-limit retry maths), so
- * both servers do the same work outside the database.
+ * generation and format check, search text, cursor encoding, rate-limit retry maths, and the
+ * Coalescer the service batches its rate-limit statement with), so both servers do the same
+ * work outside the database.
  *
  * With BARE_FLOOR=1 it is the second floor instead: the resource statements alone (3.), with
  * the key looked up once and no rate limit, the least SQL that does the same visible work.
@@ -41,7 +42,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FieldDefinition } from '@crm/db/schema';
-import { encodeCursor, isId, newId, searchTextOf, secondsUntilSlot } from '@crm/domain';
+import { Coalescer, encodeCursor, isId, newId, searchTextOf, secondsUntilSlot } from '@crm/domain';
 import pg from 'pg';
 
 const AUTH_SQL =
@@ -394,80 +395,72 @@ interface RateLimitRow {
   last_grant: number | null;
 }
 
-interface LimitCall {
-  resolve(result: { allowed: boolean; remaining: number; reset: number; wait: number }): void;
-  reject(error: unknown): void;
+interface LimitResult {
+  allowed: boolean;
+  remaining: number;
+  reset: number;
+  wait: number;
 }
 
-/** Requests waiting for the statement in flight, by subject (RateLimitBatcher's queue). */
-let waitingLimits = new Map<string, { limit: number; calls: LimitCall[] }>();
-let limitInFlight = false;
-
-/** (b) RateLimitBatcher.send: one consumeRateLimits statement for every subject waiting. */
-function sendLimits() {
-  if (waitingLimits.size === 0) return;
-  const batch = [...waitingLimits];
-  waitingLimits = new Map();
-  limitInFlight = true;
-  const now = Date.now();
-  const windowStart = now - (now % 60_000);
-  const elapsed = now - windowStart;
-  const weight = 1 - elapsed / 60_000;
-  countersPool
-    .query<RateLimitRow>({
+/**
+ * (b) RateLimitBatcher: requests that arrive while a counting statement is in flight wait for
+ * it (the same Coalescer, under one key), then one consumeRateLimits statement counts them all,
+ * grouped by subject.
+ */
+const limits = new Coalescer<{ subject: string; limit: number }, LimitResult>(
+  async (_key, calls) => {
+    const groups = new Map<string, { limit: number; indexes: number[] }>();
+    calls.forEach((call, index) => {
+      const group = groups.get(call.subject);
+      if (group) {
+        group.limit = Math.min(group.limit, call.limit);
+        group.indexes.push(index);
+      } else {
+        groups.set(call.subject, { limit: call.limit, indexes: [index] });
+      }
+    });
+    const batch = [...groups];
+    const now = Date.now();
+    const windowStart = now - (now % 60_000);
+    const elapsed = now - windowStart;
+    const weight = 1 - elapsed / 60_000;
+    const { rows } = await countersPool.query<RateLimitRow>({
       name: 'consume_rate_limits',
       text: RATE_LIMIT_SQL,
       values: [
         batch.map(([subject]) => subject),
-        batch.map(([, w]) => w.limit),
-        batch.map(([, w]) => w.calls.length),
+        batch.map(([, group]) => group.limit),
+        batch.map(([, group]) => group.indexes.length),
         batch.map(() => new Date(windowStart - 60_000)),
         batch.map(() => new Date(windowStart)),
         batch.map(() => weight),
       ],
-    })
-    .then(
-      ({ rows }) => {
-        const bySubject = new Map(rows.map((row) => [row.subject, row]));
-        for (const [subject, { limit, calls }] of batch) {
-          const row = bySubject.get(subject)!;
-          const granted = row.count === null ? 0 : (row.last_grant ?? 0);
-          const after = row.count ?? row.stored ?? 0;
-          const before = after - granted;
-          const wait = secondsUntilSlot(row.previous, after, limit, elapsed / 1000);
-          const reset = Math.max(1, Math.ceil((60_000 - elapsed) / 1000));
-          calls.forEach((call, i) => {
-            const allowed = i < granted;
-            const used = row.previous * weight + (allowed ? before + i + 1 : after);
-            call.resolve({ allowed, remaining: Math.max(0, Math.floor(limit - used)), reset, wait });
-          });
-        }
-      },
-      (error: unknown) => {
-        for (const [, { calls }] of batch) for (const call of calls) call.reject(error);
-      },
-    )
-    .finally(() => {
-      limitInFlight = false;
-      sendLimits();
     });
-}
+    const bySubject = new Map(rows.map((row) => [row.subject, row]));
+    const results: LimitResult[] = new Array(calls.length);
+    for (const [subject, { limit, indexes }] of batch) {
+      const row = bySubject.get(subject)!;
+      const granted = row.count === null ? 0 : (row.last_grant ?? 0);
+      const after = row.count ?? row.stored ?? 0;
+      const before = after - granted;
+      const wait = secondsUntilSlot(row.previous, after, limit, elapsed / 1000);
+      const reset = Math.max(1, Math.ceil((60_000 - elapsed) / 1000));
+      indexes.forEach((index, i) => {
+        const allowed = i < granted;
+        const used = row.previous * weight + (allowed ? before + i + 1 : after);
+        results[index] = { allowed, remaining: Math.max(0, Math.floor(limit - used)), reset, wait };
+      });
+    }
+    return results;
+  },
+  { maxBatch: 2_000 },
+);
 
 /** Counts the request against its workspace's limit and sets the RateLimit-* headers. */
 async function rateLimit(res: ServerResponse, key: KeyRow): Promise<void> {
   const subject = `ws:${key.workspace_id}`;
   const limit = key.rate_limit_per_minute;
-  const result = await new Promise<{ allowed: boolean; remaining: number; reset: number; wait: number }>(
-    (resolve, reject) => {
-      let waiting = waitingLimits.get(subject);
-      if (!waiting) {
-        waiting = { limit, calls: [] };
-        waitingLimits.set(subject, waiting);
-      }
-      waiting.calls.push({ resolve, reject });
-      if (!limitInFlight) sendLimits();
-    },
-  );
+  const result = await limits.submit('', { subject, limit });
   res.setHeader('RateLimit-Limit', String(limit));
   res.setHeader('RateLimit-Remaining', String(result.remaining));
   res.setHeader('RateLimit-Reset', String(result.remaining > 0 ? result.reset : result.wait));
