@@ -392,23 +392,24 @@ export function combine(target: Target['name'], runs: Run[]): Measurement {
     for (const [code, count] of Object.entries(run.statusCodes))
       statusCodes[code] = (statusCodes[code] ?? 0) + count;
   }
-  const meanOf = (values: (number | undefined)[]) => {
+  /** The mean when every run has the value, else undefined. */
+  const meanOf = (values: (number | undefined)[], digits = 1) => {
     const known = values.filter((v): v is number => v !== undefined);
     return known.length === runs.length && known.length > 0
-      ? round(known.reduce((a, b) => a + b, 0) / known.length)
+      ? round(known.reduce((a, b) => a + b, 0) / known.length, digits)
       : undefined;
   };
   const cpuPerRequestUs = meanOf(runs.map((r) => r.cpuPerRequestUs));
   const databaseCpuPerRequestUs = meanOf(runs.map((r) => r.databaseCpuPerRequestUs));
   const rss = runs.map((r) => r.peakRssMiB).filter((v): v is number => v !== undefined);
-  const sqlMean = (values: (number | undefined)[]) => {
-    const known = values.filter((v): v is number => v !== undefined);
-    return known.length === runs.length && known.length > 0
-      ? round(known.reduce((a, b) => a + b, 0) / known.length, 3)
-      : undefined;
-  };
-  const statementsPerRequest = sqlMean(runs.map((r) => r.statementsPerRequest));
-  const transactionsPerRequest = sqlMean(runs.map((r) => r.transactionsPerRequest));
+  const statementsPerRequest = meanOf(
+    runs.map((r) => r.statementsPerRequest),
+    3,
+  );
+  const transactionsPerRequest = meanOf(
+    runs.map((r) => r.transactionsPerRequest),
+    3,
+  );
   return {
     target,
     requestsPerSecond: mean((r) => r.requestsPerSecond),
