@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
@@ -47,6 +48,10 @@ describe('the server process', () => {
       const url = await listening;
       const res = await fetch(`${url}/api/v1/records`, { headers: { 'X-Request-Id': 'log-me' } });
       expect(res.status).toBe(401);
+      // The version is the package's, as changesets writes it, not a constant of the code.
+      const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+      const document = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as { info: { version: string } };
+      expect(document.info.version).toBe(manifest.version);
       child.kill('SIGTERM');
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
       expect(code).toBe(0);

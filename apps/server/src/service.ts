@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -21,7 +22,13 @@ import { apiServices, outboundSettings } from './outbound.ts';
 import { readCorsOrigins } from './rest/http-conventions.ts';
 import { startWorker, type Worker } from './worker/start-worker.ts';
 
-export const VERSION = '0.1.0';
+/**
+ * The product's version: the one `pnpm changeset version` writes into every package's
+ * manifest (all packages move together; docs/operations.md, "Versions and releases").
+ */
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+).version;
 
 export interface Service {
   /** Base URL the HTTP server listens on, e.g. http://127.0.0.1:3000. */

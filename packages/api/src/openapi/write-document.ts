@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { appRouter } from '../routers/index.ts';
 import { buildOpenApiDocument } from './document.ts';
@@ -11,7 +11,9 @@ import { buildOpenApiDocument } from './document.ts';
 const target = resolve(process.argv[2] ?? 'openapi.json');
 const doc = buildOpenApiDocument(appRouter, {
   baseUrl: process.env.PUBLIC_URL ?? '',
-  version: process.env.API_VERSION ?? '0.1.0',
+  version:
+    process.env.API_VERSION ??
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
 });
 writeFileSync(target, `${JSON.stringify(doc, null, 2)}\n`);
 console.log(`OpenAPI document written to ${target}`);
