@@ -144,7 +144,7 @@ async function startServer(
     HOST: '127.0.0.1',
     DATABASE_POOL_SIZE: '10',
     BENCH_TRACE_SQL: traceFile,
-    ...(name === 'service' ? { RUN_WORKER: 'false', LOG_LEVEL: 'warn' } : {}),
+    ...(name === 'service' ? { ROLE: 'api', OPS_PORT: '0', LOG_LEVEL: 'warn' } : {}),
     // The floor: the bare server sending the resource statement alone (bare-server.ts).
     ...(name === 'floor' ? { BARE_FLOOR: '1' } : {}),
   };

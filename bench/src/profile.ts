@@ -91,7 +91,8 @@ try {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_POOL_SIZE: '10',
-      RUN_WORKER: 'false',
+      ROLE: 'api',
+      OPS_PORT: '0',
       LOG_LEVEL: 'warn',
     },
   });

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Makes `npm start` / `npm test` work on a machine that has only Node: installs the
 // workspace with the pinned pnpm when node_modules is missing or older than the
-// lockfile, then runs the given command with the workspace's binaries on PATH.
-import { spawnSync } from 'node:child_process';
+// lockfile, then runs the given command with the workspace's binaries on PATH. SIGTERM,
+// SIGINT and SIGHUP sent to this wrapper are passed on to the command, and the wrapper exits
+// as the command does, so `npm start` under a process manager stops the whole tree.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,5 +38,22 @@ if (stale) {
 const [command, ...rest] = process.argv.slice(2);
 if (!command) process.exit(0);
 // `pnpm` itself is not on a bare machine's PATH: run the pinned one through npx.
-const status = command === 'pnpm' ? run('npx', ['-y', pnpmSpec, ...rest]) : run(command, rest);
-process.exit(status);
+const child =
+  command === 'pnpm'
+    ? spawn('npx', ['-y', pnpmSpec, ...rest], { cwd: root, stdio: 'inherit', env: childEnv() })
+    : spawn(command, rest, { cwd: root, stdio: 'inherit', env: childEnv() });
+const relayed = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+for (const signal of relayed) process.on(signal, () => child.kill(signal));
+child.on('error', (error) => {
+  console.error(error.message);
+  process.exit(1);
+});
+child.on('exit', (code, signal) => {
+  if (signal) {
+    // End the way the command ended, so whoever started npm sees the same signal.
+    for (const name of relayed) process.removeAllListeners(name);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code ?? 1);
+});

@@ -8,7 +8,7 @@ import { authRoutes } from './http/auth-routes.ts';
 import { databaseReady } from './http/health.ts';
 import type { RequestTracker } from './http/in-flight.ts';
 import { TRPC_PREFIX, trpcApi } from './http/mount-trpc.ts';
-import { requestContext } from './http/request-id.ts';
+import { type RequestObserver, requestContext } from './http/request-id.ts';
 import { sendError } from './http/send-error.ts';
 import type { AppState } from './http/state.ts';
 import { DEFAULT_WEB_DIR, webApp } from './http/web-app.ts';
@@ -46,6 +46,8 @@ export interface AppDeps {
   webDir?: string;
   /** Origins allowed to call /api/v1 from a browser (CORS_ORIGINS); none by default. */
   cors?: CorsPolicy;
+  /** Told about every finished request (duration by route template and status). */
+  metrics?: RequestObserver;
 }
 
 const GET_ONLY = new Set(['/healthz', '/readyz', `${REST_PREFIX}/openapi.json`]);
@@ -63,7 +65,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });
   app.silent = true;
   if (deps.tracker) app.use(deps.tracker.middleware);
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.metrics));
   app.use(async (ctx, next) => {
     try {
       await next();

@@ -54,8 +54,16 @@ const envSchema = z.object({
   /** The built web app to serve (default apps/web/dist of this checkout). */
   WEB_DIR: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** `false` runs the API without the background worker (run `pnpm worker` elsewhere). */
-  RUN_WORKER: z.enum(['true', 'false']).default('true'),
+  /**
+   * What this process runs (docs/operations.md, "Roles"): `all` the API and the background
+   * worker, `api` the API alone, `worker` the worker alone (no API; health on OPS_PORT).
+   */
+  ROLE: z.enum(['all', 'api', 'worker']).optional(),
+  /** Older spelling of ROLE: `false` is `api`. ROLE wins when both are set. */
+  RUN_WORKER: z.enum(['true', 'false']).optional(),
+  /** Where /metrics, /healthz and /readyz are served apart from the API; `off` for nowhere. */
+  OPS_HOST: z.string().default('127.0.0.1'),
+  OPS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(9464),
   /**
    * One reverse proxy in front: trust its X-Forwarded-For (right-most entry: the client
    * address) and X-Forwarded-Proto (the scheme), nothing else it forwards.
@@ -87,6 +95,12 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+export type Role = 'all' | 'api' | 'worker';
+
+/** The process's role: ROLE, else `api` when RUN_WORKER is `false`, else `all`. */
+export function roleOf(env: Pick<Env, 'ROLE' | 'RUN_WORKER'>): Role {
+  return env.ROLE ?? (env.RUN_WORKER === 'false' ? 'api' : 'all');
+}
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);

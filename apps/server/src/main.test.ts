@@ -50,13 +50,21 @@ describe('the server process', () => {
       expect(res.status).toBe(401);
       // The version is the package's, as changesets writes it, not a constant of the code.
       const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-      const document = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as { info: { version: string } };
+      const document = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as {
+        info: { version: string };
+      };
       expect(document.info.version).toBe(manifest.version);
       child.kill('SIGTERM');
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
       expect(code).toBe(0);
       const request = lines.find((l) => l.msg === 'request' && l.requestId === 'log-me');
-      expect(request).toMatchObject({ method: 'GET', path: '/api/v1/records', status: 401, level: 'info' });
+      expect(request).toMatchObject({
+        method: 'GET',
+        route: '/api/v1/records',
+        path: '/api/v1/records',
+        status: 401,
+        level: 'info',
+      });
       expect(lines.some((l) => l.msg === 'shutting down')).toBe(true);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

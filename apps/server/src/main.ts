@@ -5,16 +5,39 @@ import { startService } from './service.ts';
 const env = readEnv();
 const logger = createLogger(env.LOG_LEVEL);
 
+/**
+ * A signal that arrives this soon after the first is the same one passed along by a parent
+ * (npm, the install wrapper) or sent to the whole process group by a terminal's Ctrl-C; a
+ * later one means "stop now".
+ */
+const REPEAT_WINDOW_MS = 1_000;
+
 try {
   const service = await startService(env, logger);
-  logger.info({ url: service.url, docs: `${service.url}/api/v1/openapi.json` }, 'service listening');
-  let signals = 0;
+  logger.info(
+    {
+      role: service.role,
+      url: service.url,
+      ...(service.opsUrl ? { opsUrl: service.opsUrl } : {}),
+      ...(service.server ? { docs: `${service.url}/api/v1/openapi.json` } : {}),
+    },
+    'service listening',
+  );
+  let firstSignalAt: number | undefined;
   const shutdown = (signal: string) => {
-    signals++;
-    if (signals > 1) process.exit(1);
+    const now = Date.now();
+    if (firstSignalAt !== undefined) {
+      if (now - firstSignalAt < REPEAT_WINDOW_MS) return;
+      logger.warn({ signal }, 'second signal: exiting without finishing the shutdown');
+      process.exit(1);
+    }
+    firstSignalAt = now;
     logger.info({ signal }, 'shutting down');
     service.stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);

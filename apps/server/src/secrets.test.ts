@@ -46,7 +46,8 @@ describe('the service', () => {
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
-      RUN_WORKER: 'false',
+      ROLE: 'api',
+      OPS_PORT: '0',
       DATABASE_POOL_SIZE: '5',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
       SECRETS_KEY: process.env.SECRETS_KEY!,
@@ -250,7 +251,8 @@ describe('the service', () => {
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
-      RUN_WORKER: 'false',
+      ROLE: 'api',
+      OPS_PORT: '0',
       DATABASE_POOL_SIZE: '2',
     });
     const second = await startService(env, log.logger);

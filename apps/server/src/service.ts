@@ -13,11 +13,13 @@ import {
 import { configureSecretKeysFrom, RateLimitBatcher, sealStoredSecrets } from '@crm/domain';
 import type pg from 'pg';
 import { createApp } from './app.ts';
-import type { Env } from './env.ts';
+import { type Env, type Role, roleOf } from './env.ts';
 import { answerClientErrors } from './http/client-error.ts';
 import { trackRequests } from './http/in-flight.ts';
 import { startKeyCache } from './http/key-cache.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { Metrics } from './ops/metrics.ts';
+import { startOpsServer } from './ops/ops-server.ts';
 import { apiServices, outboundSettings } from './outbound.ts';
 import { readCorsOrigins } from './rest/http-conventions.ts';
 import { startWorker, type Worker } from './worker/start-worker.ts';
@@ -31,21 +33,34 @@ export const VERSION: string = JSON.parse(
 ).version;
 
 export interface Service {
-  /** Base URL the HTTP server listens on, e.g. http://127.0.0.1:3000. */
+  role: Role;
+  /**
+   * Base URL of the API, e.g. http://127.0.0.1:3000; for a worker, which serves no API, that
+   * of its operations listener ('' when OPS_PORT is off).
+   */
   url: string;
+  /** Base URL of /metrics, /healthz and /readyz; undefined when OPS_PORT is off. */
+  opsUrl?: string;
   connectionString: string;
   db: Database;
   pool: pg.Pool;
-  server: Server;
+  /** The API's HTTP server; undefined for a worker. */
+  server?: Server;
+  metrics: Metrics;
   logger: Logger;
   stop(): Promise<void>;
 }
 
+/** How long a shutdown waits for requests in flight and for handlers still running. */
+export const DRAIN_MS = 10_000;
+
 /**
- * Starts everything the service needs: the database (embedded unless DATABASE_URL is set),
- * its migrations, the HTTP server and, unless disabled, the background worker.
+ * Starts everything the process's role needs (docs/operations.md, "Roles"): the database
+ * (embedded unless DATABASE_URL is set) and its migrations; for `all` and `api` the HTTP API;
+ * for `all` and `worker` the background worker; and the operations listener unless it is off.
  */
 export async function startService(env: Env, logger: Logger = createLogger(env.LOG_LEVEL)): Promise<Service> {
+  const role = roleOf(env);
   const dataDir = resolveDataDir(env.DATA_DIR);
   await configureSecrets(env, dataDir, logger);
   let stopDatabase = async () => {};
@@ -66,27 +81,26 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     connectionString = embedded.connectionString;
     stopDatabase = embedded.stop;
   }
+  const closing: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const close of closing.reverse()) await close();
+    closing.length = 0;
+  };
   try {
     await runMigrations(connectionString);
     const pool = createPool({ connectionString, max: env.DATABASE_POOL_SIZE });
+    closing.push(() => closePool(pool));
     const db = createDatabase(pool);
+    const metrics = new Metrics();
+    metrics.watchPool('main', pool);
     // Secrets stored before encryption are sealed once, by whichever process gets there first.
     const sealed = await sealStoredSecrets(db);
     if (sealed.webhooks + sealed.workflows > 0) logger.info(sealed, 'encrypted secrets stored in plaintext');
-    // Rate-limit counters commit without waiting for the disk: every request of a workspace
-    // updates the same row, and a crash may only forget the last moment's counts.
-    const countersPool = createPool({
-      connectionString,
-      max: Math.max(2, Math.ceil(env.DATABASE_POOL_SIZE / 4)),
-      applicationName: 'crm-counters',
-      synchronousCommit: false,
-    });
-    const countersDb = createDatabase(countersPool);
-    const keys = startKeyCache({ db, pool, logger });
-    const limits = new RateLimitBatcher(countersDb);
     const outbound = outboundSettings(env);
+
     let worker: Worker | undefined;
-    if (env.RUN_WORKER === 'true') {
+    if (role !== 'api') {
+      metrics.watchQueues(pool);
       worker = await startWorker({
         pool,
         db,
@@ -96,70 +110,135 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
         workflows: {
           http: outbound,
           retry: { scale: env.WORKFLOW_RETRY_SCALE, jitter: 0.2 },
+          observer: metrics.runs,
         },
         concurrency: env.WORKER_CONCURRENCY,
         pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
         deliveryConcurrency: env.WEBHOOK_CONCURRENCY,
         deliveryBatchSize: env.WEBHOOK_BATCH_SIZE,
+        metrics,
       });
+      closing.push(() => worker!.stop());
     }
-    const tracker = trackRequests();
-    const services = apiServices(outbound.allow, env.PUBLIC_URL ?? '');
-    const app = createApp({
-      db,
-      keys: keys.cache,
-      limits,
-      services,
-      pool,
-      tracker,
-      logger,
-      publicUrl: env.PUBLIC_URL ?? '',
-      cors: readCorsOrigins(env.CORS_ORIGINS),
-      version: VERSION,
-      trustProxy: env.TRUST_PROXY === 'true',
-      signInLimits: {
-        perAddress: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
-        perAccount: env.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
-        global: env.SIGN_IN_MAX_FAILURES_GLOBAL,
-      },
-      ...(env.WEB_DIR ? { webDir: env.WEB_DIR } : {}),
-    });
-    const server = createServer(app.callback());
-    answerClientErrors(server);
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(env.PORT, env.HOST, () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
-    const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
-    if (!env.PUBLIC_URL) services.baseUrl = `http://${host}:${port}`;
+
+    const api =
+      role === 'worker'
+        ? undefined
+        : await startApi(env, { db, pool, connectionString, logger, outbound, metrics });
+    if (api) closing.push(api.stop);
+
+    const ops =
+      env.OPS_PORT === 'off'
+        ? undefined
+        : await startOpsServer({ host: env.OPS_HOST, port: env.OPS_PORT, metrics, pool, role });
+    if (ops) closing.push(ops.close);
+
     let stopping: Promise<void> | undefined;
     return {
-      url: `http://${host}:${port}`,
+      role,
+      url: api?.url ?? ops?.url ?? '',
+      ...(ops ? { opsUrl: ops.url } : {}),
       connectionString,
       db,
       pool,
-      server,
+      ...(api ? { server: api.server } : {}),
+      metrics,
       logger,
       stop() {
         stopping ??= (async () => {
-          await closeServer(server);
-          // Handlers of clients that hung up may still be running: let them finish first.
-          await tracker.idle(10_000);
-          await worker?.stop();
-          await keys.stop();
-          await closePool(countersPool);
-          await closePool(pool);
+          // The API drains first (it may still queue work for the worker), then the worker,
+          // the pools and the database.
+          await api?.drain();
+          await closeAll();
           await stopDatabase();
         })();
         return stopping;
       },
     };
   } catch (error) {
+    await closeAll().catch(() => undefined);
     await stopDatabase();
     throw error;
   }
+}
+
+interface ApiParts {
+  db: Database;
+  pool: pg.Pool;
+  connectionString: string;
+  logger: Logger;
+  outbound: ReturnType<typeof outboundSettings>;
+  metrics: Metrics;
+}
+
+/** The HTTP API: its app, key cache, rate-limit counting and listener. */
+async function startApi(env: Env, parts: ApiParts) {
+  const { db, pool, connectionString, logger, metrics } = parts;
+  // Rate-limit counters commit without waiting for the disk: every request of a workspace
+  // updates the same row, and a crash may only forget the last moment's counts.
+  const countersPool = createPool({
+    connectionString,
+    max: Math.max(2, Math.ceil(env.DATABASE_POOL_SIZE / 4)),
+    applicationName: 'crm-counters',
+    synchronousCommit: false,
+  });
+  metrics.watchPool('counters', countersPool);
+  const countersDb = createDatabase(countersPool);
+  const keys = startKeyCache({ db, pool, logger });
+  const limits = new RateLimitBatcher(countersDb);
+  const tracker = trackRequests();
+  const services = apiServices(parts.outbound.allow, env.PUBLIC_URL ?? '');
+  const app = createApp({
+    db,
+    keys: keys.cache,
+    limits,
+    services,
+    pool,
+    tracker,
+    logger,
+    metrics,
+    publicUrl: env.PUBLIC_URL ?? '',
+    cors: readCorsOrigins(env.CORS_ORIGINS),
+    version: VERSION,
+    trustProxy: env.TRUST_PROXY === 'true',
+    signInLimits: {
+      perAddress: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      perAccount: env.SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+      global: env.SIGN_IN_MAX_FAILURES_GLOBAL,
+    },
+    ...(env.WEB_DIR ? { webDir: env.WEB_DIR } : {}),
+  });
+  const handle = app.callback();
+  let draining = false;
+  const server = createServer((req, res) => {
+    // Once the shutdown began, every answer closes its connection, so none lingers idle.
+    if (draining) res.setHeader('Connection', 'close');
+    void handle(req, res);
+  });
+  answerClientErrors(server);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(env.PORT, env.HOST, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+  if (!env.PUBLIC_URL) services.baseUrl = `http://${host}:${port}`;
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    /** Stops accepting, closes idle connections at once and waits for requests in flight. */
+    async drain() {
+      draining = true;
+      await closeServer(server);
+      // Handlers of clients that hung up may still be running: let them finish first.
+      await tracker.idle(DRAIN_MS);
+    },
+    async stop() {
+      await keys.stop();
+      await closePool(countersPool);
+    },
+  };
 }
 
 /**
@@ -181,11 +260,17 @@ async function configureSecrets(env: Env, dataDir: string, logger: Logger): Prom
   }
 }
 
-/** Stops accepting connections and waits up to 10 s for requests in flight. */
+/**
+ * Stops accepting connections, closes the idle ones at once and waits up to DRAIN_MS for
+ * requests in flight; each of those answers with `Connection: close` and its connection ends.
+ */
 async function closeServer(server: Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+  // A keep-alive connection whose request was in flight turns idle when it is answered.
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
   await closed;
+  clearInterval(sweep);
   clearTimeout(timer);
 }

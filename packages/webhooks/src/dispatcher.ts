@@ -17,6 +17,12 @@ export interface DispatcherLogger {
   error(details: object, message: string): void;
 }
 
+/** Told about every attempt once it is recorded (metrics). */
+export interface DeliveryObserver {
+  /** `startedAt` is when the attempt began; undefined when the delivery closed without one. */
+  recorded(delivery: ClaimedDelivery, verdict: AttemptVerdict, startedAt: Date | undefined): void;
+}
+
 export interface DispatcherOptions {
   db: Database;
   /** Pool of `db`; one of its connections listens for new deliveries. */
@@ -31,6 +37,7 @@ export interface DispatcherOptions {
   pollIntervalMs?: number;
   /** How long a claim lasts (default 60 s); a worker that dies leaves its deliveries for this long. */
   leaseMs?: number;
+  observer?: DeliveryObserver;
 }
 
 export interface Dispatcher {
@@ -167,8 +174,9 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   }
 
   function report(batch: DeliveryAttempt[], verdicts: Map<string, AttemptVerdict>) {
-    for (const { delivery } of batch) {
+    for (const { delivery, outcome } of batch) {
       const verdict = verdicts.get(delivery.id);
+      if (verdict) options.observer?.recorded(delivery, verdict, outcome?.startedAt);
       if (verdict === 'disabled')
         logger.warn(
           { deliveryId: delivery.id, webhookId: delivery.webhookId },

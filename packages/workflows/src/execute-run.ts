@@ -17,6 +17,15 @@ export interface EngineOptions {
    * a job held by a worker that died is recognised and released quickly.
    */
   jobBudgetMs?: number;
+  /** Told when a run ends and when a failed step's retry is scheduled (metrics). */
+  observer?: RunObserver;
+}
+
+export interface RunObserver {
+  /** This worker recorded the run's end, with this status. */
+  ended(status: 'SUCCEEDED' | 'FAILED'): void;
+  /** A step of this action type failed and another attempt was scheduled. */
+  retryScheduled(action: string): void;
 }
 
 export type RunOutcome = 'gone' | 'finished' | 'retry-scheduled' | 'continued';
@@ -39,15 +48,16 @@ export async function executeRun(db: Database, runId: string, options: EngineOpt
     const { run, actor } = loaded;
     if (run.status === 'SUCCEEDED' || run.status === 'FAILED') return 'finished';
     if (run.nextStep >= run.actions.length) {
-      await saveProgress(db, run, { steps: run.steps, status: 'SUCCEEDED' });
+      noteEnd(options, await saveProgress(db, run, { steps: run.steps, status: 'SUCCEEDED' }));
       return 'finished';
     }
     if (!actor) {
-      await saveProgress(db, run, {
+      const ended = await saveProgress(db, run, {
         steps: run.steps,
         status: 'FAILED',
         error: 'The workspace has no member left to act as',
       });
+      noteEnd(options, ended);
       return 'finished';
     }
     if (Date.now() - started > budget) {
@@ -105,32 +115,37 @@ async function executeStep(
     input = rendered;
     if (type === 'HTTP_REQUEST') {
       const result = await runHttpAction(rendered, options.http);
-      await saveProgress(db, run, { steps: stepsWith(run, index, done(result)), advance: true });
+      noteEnd(
+        options,
+        await saveProgress(db, run, { steps: stepsWith(run, index, done(result)), advance: true }),
+      );
     } else if (type === 'CONDITION') {
       const operator = rendered.operator as (typeof conditionOperators)[number];
       if (!conditionOperators.includes(operator))
         throw new StepError(`unknown operator ${String(operator)}`, true);
       const passed = evaluateCondition(rendered.left, operator, rendered.right);
       const steps = stepsWith(run, index, done({ output: { passed } }), passed ? undefined : 'SKIPPED');
-      await saveProgress(db, run, {
+      const saved = await saveProgress(db, run, {
         steps,
         advance: true,
         ...(passed ? {} : { status: 'SUCCEEDED' as const }),
       });
+      noteEnd(options, saved);
       if (!passed) return 'finished';
     } else {
       const perform = recordActions[type];
       if (!perform) throw new StepError(`unknown action ${type}`, true);
-      await db.transaction(async (tx) => {
+      const saved = await db.transaction(async (tx) => {
         // Marks the changes of this transaction as a workflow's: they start no workflows.
         await tx.execute(sql`select set_config('crm.workflow_run', ${run.id}, true)`);
         const result = await perform(tx, rendered, { actor, recordId: run.contextRecordId, now: startedAt });
-        await saveProgress(tx, run, {
+        return saveProgress(tx, run, {
           steps: stepsWith(run, index, done(result)),
           advance: true,
           contextRecordId: result.contextRecordId ?? null,
         });
       });
+      noteEnd(options, saved);
     }
     return 'next';
   } catch (error) {
@@ -152,26 +167,37 @@ async function executeStep(
     };
     if (last) {
       const why = failure.permanent ? '' : ` after ${attempts} attempts`;
-      await saveProgress(db, run, {
+      const saved = await saveProgress(db, run, {
         steps: stepsWith(run, index, step, 'SKIPPED'),
         status: 'FAILED',
         error: `Step ${index} (${type}) failed${why}: ${failure.message}`,
       }).catch(ignoreLostRace);
+      noteEnd(options, saved);
       return 'finished';
     }
-    await db
+    const scheduled = await db
       .transaction(async (tx) => {
         await saveProgress(tx, run, { steps: stepsWith(run, index, step) });
         await queueContinuation(tx, run.id, delayMs);
+        return true;
       })
       .catch(ignoreLostRace);
+    if (scheduled) options.observer?.retryScheduled(type);
     return 'retry-scheduled';
   }
 }
 
-function ignoreLostRace(error: unknown) {
+function ignoreLostRace(error: unknown): undefined {
   if (!(error instanceof LostRace)) throw error;
+  return undefined;
 }
+
+/** Tells the observer of a run this worker ended (a save that left it RUNNING, or lost, tells nothing). */
+function noteEnd(options: EngineOptions, status: RunStatusAfterSave | undefined) {
+  if (status === 'SUCCEEDED' || status === 'FAILED') options.observer?.ended(status);
+}
+
+type RunStatusAfterSave = 'RUNNING' | 'SUCCEEDED' | 'FAILED';
 
 /**
  * Stores a run's progress, only if no other worker moved it on since it was read (the step
@@ -187,7 +213,7 @@ async function saveProgress(
     error?: string;
     contextRecordId?: string | null;
   },
-): Promise<void> {
+): Promise<RunStatusAfterSave> {
   const nextStep = change.advance ? run.nextStep + 1 : run.nextStep;
   const finished = change.status !== undefined || (change.advance === true && nextStep >= run.actions.length);
   const status = change.status ?? (finished ? 'SUCCEEDED' : 'RUNNING');
@@ -203,6 +229,7 @@ async function saveProgress(
            updated_at = now()
      where id = ${run.id} and next_step = ${run.nextStep} and status in ('QUEUED', 'RUNNING')`);
   if (result.rowCount === 0) throw new LostRace();
+  return status;
 }
 
 /** The run's next job: now (a continuation) or after a retry delay. */

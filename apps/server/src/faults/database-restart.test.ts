@@ -10,7 +10,7 @@ import { type ServerProcess, startServerProcess } from '../testing/worker-proces
 
 /**
  * PostgreSQL restarted under writes (docs/operations.md, "Database restarts and outages"):
- * service processes of the three kinds — API only (RUN_WORKER=false), a worker that takes no
+ * service processes of the three roles — API only (ROLE=api), a worker that serves no
  * API traffic, and API and worker in one — run against a cluster of the test's own, which is
  * restarted with a fast shutdown several times (sometimes at once, sometimes after a pause)
  * while loops POST records (some with an Idempotency-Key) and trigger a workflow.
@@ -75,9 +75,8 @@ const byName = (name: Running['name']) => running.find((r) => r.name === name)!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startProcess(name: Running['name']): Promise<Running> {
-  const worker = name !== 'api';
   const child = await startServerProcess(postgres.connectionString, {
-    RUN_WORKER: worker ? 'true' : 'false',
+    ROLE: name === 'all-in-one' ? 'all' : name,
     WORKER_POLL_INTERVAL_MS: '200',
     WEBHOOK_RETRY_SCALE: '0.001',
     WORKFLOW_RETRY_SCALE: '0.001',
@@ -383,6 +382,8 @@ describe('PostgreSQL restarted under writes', () => {
         10_000,
       );
       expect(ready).toBe(true);
+      // A worker serves no API: its URL is that of its health and metrics listener.
+      if (entry.name === 'worker') continue;
       const created = await call(
         `${base}/api/v1/records`,
         'POST',

@@ -24,7 +24,8 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: 'error',
-    RUN_WORKER: 'false',
+    ROLE: 'api',
+    OPS_PORT: '0',
     DATABASE_POOL_SIZE: '4',
     ...(process.env.SECRETS_KEY ? { SECRETS_KEY: process.env.SECRETS_KEY } : {}),
   });

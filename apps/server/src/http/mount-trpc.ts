@@ -15,7 +15,9 @@ export const TRPC_PREFIX = '/trpc';
  */
 export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState> {
   const { db } = gate;
+  const procedures = router._def.procedures as Record<string, unknown>;
   return async (ctx) => {
+    ctx.state.route = trpcRoute(procedures, ctx.path.slice(TRPC_PREFIX.length + 1));
     let actor: Actor | null = null;
     let gateError: unknown;
     try {
@@ -56,4 +58,14 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
       },
     });
   };
+}
+
+/**
+ * The route a tRPC request is logged and measured under: `/trpc/<procedure>`, `/trpc/(batch)`
+ * for several in one request, `/trpc/(unknown)` for a name the router lacks (never the name
+ * sent, which would let clients invent label values).
+ */
+function trpcRoute(procedures: Record<string, unknown>, path: string): string {
+  if (path.includes(',')) return `${TRPC_PREFIX}/(batch)`;
+  return Object.hasOwn(procedures, path) ? `${TRPC_PREFIX}/${path}` : `${TRPC_PREFIX}/(unknown)`;
 }

@@ -5,26 +5,41 @@ import type { AppState } from './state.ts';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** What a finished request is reported to (the process's metrics). */
+export interface RequestObserver {
+  requestFinished(method: string, route: string, status: number, seconds: number): void;
+}
+
 /**
  * Gives every request an id (the client's X-Request-Id when it is sane), echoes it on the
- * response and logs one JSON line per request with it.
+ * response and logs one JSON line per request with it, naming the route by its template
+ * (`/api/v1/records/{id}`) beside the path as sent.
  */
-export function requestContext(logger: Logger): Middleware<AppState> {
+export function requestContext(logger: Logger, observer?: RequestObserver): Middleware<AppState> {
+  const logs = logger.isLevelEnabled('info');
   return async (ctx, next) => {
     const sent = ctx.get('X-Request-Id');
     const requestId = CLIENT_ID.test(sent) ? sent : randomUUID();
     const state = new RequestState(logger, requestId);
     ctx.state = state;
     ctx.set('X-Request-Id', requestId);
-    if (!logger.isLevelEnabled('info')) return next();
+    if (!logs && !observer) return next();
     const started = performance.now();
+    // As sent: the REST layer hands the adapter a URL without the /api/v1 prefix.
+    const path = ctx.path;
     ctx.res.once('finish', () => {
+      const route = routeOf(ctx, state);
+      const status = ctx.res.statusCode;
+      const elapsed = performance.now() - started;
+      observer?.requestFinished(ctx.method, route, status, elapsed / 1000);
+      if (!logs) return;
       state.log.info(
         {
           method: ctx.method,
-          path: ctx.path,
-          status: ctx.res.statusCode,
-          ms: Math.round((performance.now() - started) * 10) / 10,
+          route,
+          path,
+          status,
+          ms: Math.round(elapsed * 10) / 10,
           workspaceId: state.actor?.workspaceId,
         },
         'request',
@@ -34,9 +49,20 @@ export function requestContext(logger: Logger): Middleware<AppState> {
   };
 }
 
+/**
+ * The template of the route that answered: set by the REST and tRPC layers and the web app,
+ * or the pattern of a Koa route; `(unmatched)` when nothing did (a 404).
+ */
+function routeOf(ctx: object, state: AppState): string {
+  if (state.route) return state.route;
+  const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  return typeof matched === 'string' ? matched : '(unmatched)';
+}
+
 /** A request's state; its child logger is made on first use, as most requests log one line at most. */
 class RequestState implements AppState {
   actor?: AppState['actor'];
+  route?: string;
   #child: Logger | undefined;
 
   constructor(

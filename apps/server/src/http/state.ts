@@ -6,4 +6,6 @@ export interface AppState {
   requestId: string;
   log: Logger;
   actor?: Actor;
+  /** The template of the route that answers (`/api/v1/records/{id}`), for logs and metrics. */
+  route?: string;
 }

@@ -50,6 +50,7 @@ export function webApp(webDir: string): Middleware<AppState> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const file = await findFile(root, ctx.path);
     if (file) {
+      ctx.state.route = '(web app)';
       ctx.type = TYPES[extname(file.path)] ?? 'application/octet-stream';
       ctx.length = file.size;
       // Vite names built assets by content hash: they never change under the same name.
@@ -63,6 +64,7 @@ export function webApp(webDir: string): Middleware<AppState> {
     }
     if (!ctx.accepts('html') || ctx.accepts('json', 'html') === 'json' || extname(ctx.path)) return next();
     const html = await readIndex();
+    ctx.state.route = '(web app)';
     ctx.set(HTML_HEADERS);
     if (html === null) {
       index = undefined;

@@ -142,6 +142,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       );
     }
     const route = match.route;
+    ctx.state.route = `${REST_PREFIX}${route.path}`;
     let apiContext: ApiContext;
     let work: RequestWork | null = null;
     const condition = route.method === 'PATCH' || route.method === 'DELETE' ? ctx.get('If-Match') : '';

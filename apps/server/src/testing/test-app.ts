@@ -49,7 +49,8 @@ export async function startTestApp(
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    RUN_WORKER: options.worker ? 'true' : 'false',
+    ROLE: options.worker ? 'all' : 'api',
+    OPS_PORT: '0',
     DATABASE_POOL_SIZE: '10',
     // Tests receive webhooks on loopback servers of their own.
     WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',

@@ -29,7 +29,8 @@ export function startServerProcess(
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
-      RUN_WORKER: 'false',
+      ROLE: 'api',
+      OPS_PORT: '0',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
       ...env,
     },
@@ -65,7 +66,7 @@ export function startServerProcess(
  */
 export async function startWorkerProcess(connectionString: string): Promise<ChildProcess> {
   const { proc } = await startServerProcess(connectionString, {
-    RUN_WORKER: 'true',
+    ROLE: 'all',
     WEBHOOK_TIMEOUT_MS: '60000',
     WORKER_POLL_INTERVAL_MS: '50',
   });

@@ -4,6 +4,7 @@ import type { EngineOptions } from '@crm/workflows';
 import { Logger as GraphileLogger, type Runner, run, type Logger as WorkerLogger } from 'graphile-worker';
 import type pg from 'pg';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import { createTaskList, crontab } from './tasks.ts';
 
 export interface WorkerOptions {
@@ -19,6 +20,8 @@ export interface WorkerOptions {
   deliveryConcurrency?: number;
   /** Deliveries claimed, and attempts recorded, per statement. */
   deliveryBatchSize?: number;
+  /** Where delivery outcomes and the dispatcher's pool are reported. */
+  metrics?: Metrics;
 }
 
 export interface Worker {
@@ -64,6 +67,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     max: DELIVERY_POOL_SIZE,
     applicationName: 'crm-deliveries',
   });
+  const { metrics } = options;
+  metrics?.watchPool('deliveries', deliveryPool);
   const dispatcher = await startDispatcher({
     db: createDatabase(deliveryPool),
     pool: deliveryPool,
@@ -74,6 +79,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     leaseMs: Math.max(60_000, (options.outbound.timeoutMs ?? 15_000) + 30_000),
     ...(options.deliveryConcurrency ? { concurrency: options.deliveryConcurrency } : {}),
     ...(options.deliveryBatchSize ? { batchSize: options.deliveryBatchSize } : {}),
+    ...(metrics ? { observer: { recorded: metrics.deliveryRecorded.bind(metrics) } } : {}),
   });
   return {
     async stop() {
