@@ -169,7 +169,7 @@ const APPEND_EVENT_SQL = `
     ),
     wake as (select pg_notify($6, '') where exists (select 1 from created_deliveries)),
     start_workflows as (
-      select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id), max_attempts := 25)
+      select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id, 'workspaceId', event.workspace_id), max_attempts := 25)
       from event
       where coalesce(current_setting('crm.workflow_run', true), '') = ''
         and exists (

@@ -3,3 +3,4 @@ export * from './embedded.ts';
 export * from './listen.ts';
 export * from './migrate.ts';
 export * as schema from './schema/index.ts';
+export * from './tenancy.ts';

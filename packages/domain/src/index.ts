@@ -42,6 +42,7 @@ export * from './shared/keyset.ts';
 export * from './shared/list-filter.ts';
 export * from './shared/list-query.ts';
 export * from './shared/paging.ts';
+export * from './shared/row-ref.ts';
 export * from './shared/safe-error.ts';
 export * from './shared/schemas.ts';
 export * from './shared/secret-box.ts';

@@ -84,7 +84,7 @@ const run = (actor: Actor, id: string): Promise<RunOutput> => getRun(t.db, actor
 /** Executes a run to its end, as the worker's jobs would (retries included, without their waits). */
 async function runToEnd(id: string) {
   for (let i = 0; i < 20; i++) {
-    const outcome = await executeRun(t.db, id, options);
+    const outcome = await executeRun(t.db, { id }, options);
     if (outcome === 'finished' || outcome === 'gone') return;
   }
   throw new Error('run did not finish');
@@ -317,7 +317,7 @@ describe('failures', () => {
     replies = [500, 503];
     const runId = await queue(actor, workflow.id, {});
 
-    expect(await executeRun(t.db, runId, options)).toBe('retry-scheduled');
+    expect(await executeRun(t.db, { id: runId }, options)).toBe('retry-scheduled');
     const waiting = await run(actor, runId);
     expect(waiting.status).toBe('RUNNING');
     expect(waiting.steps[0]!.status).toBe('SUCCEEDED');
@@ -370,7 +370,7 @@ describe('failures', () => {
     const { actor } = await newWorkspace(t.db);
     const workflow = await workflowWith(actor, [{ type: 'ADD_COMMENT', text: 'hello' }]);
     const runId = await queue(actor, workflow.id, {});
-    expect(await executeRun(t.db, runId, options)).toBe('finished');
+    expect(await executeRun(t.db, { id: runId }, options)).toBe('finished');
     const failed = await run(actor, runId);
     expect(failed.status).toBe('FAILED');
     expect(failed.error).toBe(
@@ -429,7 +429,7 @@ describe('concurrency and loops', () => {
     ]);
     const runId = await queue(actor, workflow.id, {});
     await t.warm(4);
-    await Promise.all([executeRun(t.db, runId, options), executeRun(t.db, runId, options)]);
+    await Promise.all([executeRun(t.db, { id: runId }, options), executeRun(t.db, { id: runId }, options)]);
     expect((await run(actor, runId)).status).toBe('SUCCEEDED');
     expect(await t.query('select id from records where workspace_id = $1', [actor.workspaceId])).toHaveLength(
       1,
@@ -449,9 +449,9 @@ describe('concurrency and loops', () => {
       "select id from events where workspace_id = $1 and type = 'record.created'",
       [actor.workspaceId],
     );
-    expect(await startEventWorkflows(t.db, event!.id)).toBe(1);
+    expect(await startEventWorkflows(t.db, { id: event!.id, workspaceId: actor.workspaceId })).toBe(1);
     // A retried start job makes no second run.
-    await startEventWorkflows(t.db, event!.id);
+    await startEventWorkflows(t.db, { id: event!.id, workspaceId: actor.workspaceId });
     const runs = await t.query<{ id: string; record_id: string; trigger: string }>(
       'select id, record_id, trigger from workflow_runs where workflow_id = $1',
       [workflow.id],
@@ -514,7 +514,7 @@ describe('concurrency and loops', () => {
       "select id from events where workspace_id = $1 and type = 'deal.stage_changed'",
       [actor.workspaceId],
     );
-    await startEventWorkflows(t.db, event!.id);
+    await startEventWorkflows(t.db, { id: event!.id, workspaceId: actor.workspaceId });
     const [started] = await t.query<{ id: string }>('select id from workflow_runs where workflow_id = $1', [
       workflow.id,
     ]);

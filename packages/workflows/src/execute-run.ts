@@ -1,6 +1,13 @@
 import type { Database, Executor } from '@crm/db';
 import type { RunStep } from '@crm/db/schema';
-import { type Actor, conditionOperators, pendingStep, type RunRow, renderValue } from '@crm/domain';
+import {
+  type Actor,
+  conditionOperators,
+  pendingStep,
+  type RowRef,
+  type RunRow,
+  renderValue,
+} from '@crm/domain';
 import { sql } from 'drizzle-orm';
 import { evaluateCondition } from './condition.ts';
 import { StepError, toStepError } from './errors.ts';
@@ -39,11 +46,11 @@ class LostRace extends Error {}
  * — so a run resumed after a crash or a retry never repeats a step that succeeded. A failing
  * step is retried with backoff by a later job (5 attempts), then the run fails with the reason.
  */
-export async function executeRun(db: Database, runId: string, options: EngineOptions): Promise<RunOutcome> {
+export async function executeRun(db: Database, ref: RowRef, options: EngineOptions): Promise<RunOutcome> {
   const started = Date.now();
   const budget = options.jobBudgetMs ?? 30_000;
   for (;;) {
-    const loaded = await loadRunWithActor(db, runId);
+    const loaded = await loadRunWithActor(db, ref);
     if (!loaded) return 'gone';
     const { run, actor } = loaded;
     if (run.status === 'SUCCEEDED' || run.status === 'FAILED') return 'finished';
@@ -61,7 +68,7 @@ export async function executeRun(db: Database, runId: string, options: EngineOpt
       return 'finished';
     }
     if (Date.now() - started > budget) {
-      await queueContinuation(db, run.id, 0);
+      await queueContinuation(db, run, 0);
       return 'continued';
     }
     const outcome = await executeStep(db, run, actor, options);
@@ -94,7 +101,7 @@ async function executeStep(
   if (run.status === 'QUEUED' && type === 'HTTP_REQUEST') {
     await db.execute(
       sql`update workflow_runs set status = 'RUNNING', started_at = coalesce(started_at, now()), updated_at = now()
-           where id = ${run.id} and status = 'QUEUED'`,
+           where workspace_id = ${run.workspaceId} and id = ${run.id} and status = 'QUEUED'`,
     );
   }
   const done = (result: StepResult): RunStep => ({
@@ -178,7 +185,7 @@ async function executeStep(
     const scheduled = await db
       .transaction(async (tx) => {
         await saveProgress(tx, run, { steps: stepsWith(run, index, step) });
-        await queueContinuation(tx, run.id, delayMs);
+        await queueContinuation(tx, run, delayMs);
         return true;
       })
       .catch(ignoreLostRace);
@@ -227,14 +234,20 @@ async function saveProgress(
            started_at = coalesce(started_at, now()),
            finished_at = ${finished ? sql`now()` : sql`null`},
            updated_at = now()
-     where id = ${run.id} and next_step = ${run.nextStep} and status in ('QUEUED', 'RUNNING')`);
+     where workspace_id = ${run.workspaceId} and id = ${run.id} and next_step = ${run.nextStep}
+       and status in ('QUEUED', 'RUNNING')`);
   if (result.rowCount === 0) throw new LostRace();
   return status;
 }
 
 /** The run's next job: now (a continuation) or after a retry delay. */
-async function queueContinuation(tx: Executor, runId: string, delayMs: number): Promise<void> {
+async function queueContinuation(
+  tx: Executor,
+  run: Pick<RunRow, 'workspaceId' | 'id'>,
+  delayMs: number,
+): Promise<void> {
   await tx.execute(sql`
-    select graphile_worker.add_job('run_workflow', json_build_object('runId', ${runId}::text),
+    select graphile_worker.add_job('run_workflow',
+      json_build_object('runId', ${run.id}::text, 'workspaceId', ${run.workspaceId}::text),
       run_at := now() + make_interval(secs => ${delayMs / 1000}), max_attempts := 25)`);
 }

@@ -1,6 +1,13 @@
 import { type Database, schema } from '@crm/db';
-import { type Actor, DomainError, getRecord, type RunRow, type TemplateScope } from '@crm/domain';
-import { eq, sql } from 'drizzle-orm';
+import {
+  type Actor,
+  DomainError,
+  getRecord,
+  type RowRef,
+  type RunRow,
+  type TemplateScope,
+} from '@crm/domain';
+import { and, eq, sql } from 'drizzle-orm';
 
 /**
  * Who a run acts as: the user who created the workflow (comment author, the actor of the
@@ -13,7 +20,7 @@ export interface RunWithActor {
 }
 
 /** A run and the user it acts as, in one round trip; undefined when the run is gone. */
-export async function loadRunWithActor(db: Database, runId: string): Promise<RunWithActor | undefined> {
+export async function loadRunWithActor(db: Database, ref: RowRef): Promise<RunWithActor | undefined> {
   const r = schema.workflowRuns;
   const [row] = await db
     .select({
@@ -28,7 +35,7 @@ export async function loadRunWithActor(db: Database, runId: string): Promise<Run
          limit 1)`,
     })
     .from(r)
-    .where(eq(r.id, runId));
+    .where(ref.workspaceId ? and(eq(r.workspaceId, ref.workspaceId), eq(r.id, ref.id)) : eq(r.id, ref.id));
   if (!row) return undefined;
   const { run, member } = row;
   return {

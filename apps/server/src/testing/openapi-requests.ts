@@ -391,10 +391,14 @@ successWalks.workflows = async (send, ws, app) => {
   await send('GET', '/workflows/{id}/runs', 200, { params: { id }, query: { status: 'QUEUED' } });
   await send('GET', '/runs/{id}', 200, { params: { id: runId } });
   await send('POST', '/runs/{id}/rerun', 409, { params: { id: runId } });
-  await executeRun(app.service.db, runId, {
-    http: { allow: parseAllowList(undefined) },
-    retry: { scale: 0.001, jitter: 0 },
-  });
+  await executeRun(
+    app.service.db,
+    { id: runId },
+    {
+      http: { allow: parseAllowList(undefined) },
+      retry: { scale: 0.001, jitter: 0 },
+    },
+  );
   const finished = await send('GET', '/runs/{id}', 200, { params: { id: runId } });
   expect(finished.body.data.status).toBe('SUCCEEDED');
   const again = await send('POST', '/runs/{id}/rerun', 201, { params: { id: runId } });

@@ -15,9 +15,10 @@ import { z } from 'zod';
 import type { Logger } from '../logger.ts';
 import { unlockStuckJobs } from './unlock-stuck-jobs.ts';
 
-const eventJob = z.object({ eventId: z.string() });
+// Jobs queued by earlier versions name the row by id alone (no workspaceId).
+const eventJob = z.object({ eventId: z.string(), workspaceId: z.string().optional() });
 const deliveryJob = z.object({ deliveryId: z.string() });
-const runJob = z.object({ runId: z.string() });
+const runJob = z.object({ runId: z.string(), workspaceId: z.string().optional() });
 
 /**
  * Background jobs, one entry per task; payloads are parsed before use (old jobs may linger).
@@ -27,18 +28,20 @@ const runJob = z.object({ runId: z.string() });
 export function createTaskList(db: Database, logger: Logger, workflows: EngineOptions): TaskList {
   return {
     fan_out_event: async (payload) => {
-      await fanOutEvent(db, eventJob.parse(payload).eventId);
+      const { eventId, workspaceId } = eventJob.parse(payload);
+      await fanOutEvent(db, { id: eventId, workspaceId });
     },
     // The delivery is pending in the deliveries table, where the dispatcher finds it.
     deliver_webhook: async (payload) => {
       deliveryJob.parse(payload);
     },
     start_event_workflows: async (payload) => {
-      await startEventWorkflows(db, eventJob.parse(payload).eventId);
+      const { eventId, workspaceId } = eventJob.parse(payload);
+      await startEventWorkflows(db, { id: eventId, workspaceId });
     },
     run_workflow: async (payload) => {
-      const { runId } = runJob.parse(payload);
-      const outcome = await executeRun(db, runId, workflows);
+      const { runId, workspaceId } = runJob.parse(payload);
+      const outcome = await executeRun(db, { id: runId, workspaceId }, workflows);
       if (outcome === 'retry-scheduled') logger.info({ runId }, 'workflow step failed; retry scheduled');
     },
     unlock_stuck_jobs: async (_payload, helpers) => {

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant, workspaceId } from './columns.ts';
 import { workspaces } from './workspaces.ts';
 
@@ -11,10 +11,13 @@ export const events = pgTable(
   'events',
   {
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
-    id: text().primaryKey(),
+    id: text().notNull(),
     type: text().notNull(),
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
     occurredAt: instant().notNull(),
   },
-  (t) => [index('events_workspace_occurred_idx').on(t.workspaceId, t.occurredAt, t.id)],
+  (t) => [
+    primaryKey({ name: 'events_pkey', columns: [t.workspaceId, t.id] }),
+    index('events_workspace_occurred_idx').on(t.workspaceId, t.occurredAt, t.id),
+  ],
 );

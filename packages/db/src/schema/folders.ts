@@ -1,4 +1,4 @@
-import { jsonb, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, workspaceId } from './columns.ts';
 import { workspaces } from './workspaces.ts';
 
@@ -28,7 +28,7 @@ export const folders = pgTable(
   'folders',
   {
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
-    id: text().primaryKey(),
+    id: text().notNull(),
     name: text().notNull(),
     type: text({ enum: folderTypes }).notNull().default('CUSTOM'),
     /** Field definitions in display order. Kept with the folder so a change is one row write. */
@@ -36,5 +36,5 @@ export const folders = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [unique('folders_workspace_id_key').on(t.workspaceId, t.id)],
+  (t) => [primaryKey({ name: 'folders_pkey', columns: [t.workspaceId, t.id] })],
 );

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { date, foreignKey, index, integer, jsonb, numeric, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import {
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+} from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { records } from './records.ts';
 import { users, workspaces } from './workspaces.ts';
@@ -8,19 +19,19 @@ export const pipelines = pgTable(
   'pipelines',
   {
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
-    id: text().primaryKey(),
+    id: text().notNull(),
     name: text().notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [unique('pipelines_workspace_id_key').on(t.workspaceId, t.id)],
+  (t) => [primaryKey({ name: 'pipelines_pkey', columns: [t.workspaceId, t.id] })],
 );
 
 export const stages = pgTable(
   'stages',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     pipelineId: text().notNull(),
     name: text().notNull(),
     /** Order of the stage in its pipeline, 0-based and gap-free. */
@@ -29,7 +40,7 @@ export const stages = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('stages_workspace_id_key').on(t.workspaceId, t.id),
+    primaryKey({ name: 'stages_pkey', columns: [t.workspaceId, t.id] }),
     unique('stages_workspace_pipeline_id_key').on(t.workspaceId, t.pipelineId, t.id),
     foreignKey({
       name: 'stages_pipeline_fk',
@@ -44,7 +55,7 @@ export const deals = pgTable(
   'deals',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     pipelineId: text().notNull(),
     stageId: text().notNull(),
     title: text(),
@@ -58,7 +69,7 @@ export const deals = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('deals_workspace_id_key').on(t.workspaceId, t.id),
+    primaryKey({ name: 'deals_pkey', columns: [t.workspaceId, t.id] }),
     // The stage must belong to the deal's pipeline, enforced by the database as well.
     foreignKey({
       name: 'deals_stage_fk',
@@ -90,7 +101,7 @@ export const tasks = pgTable(
   'tasks',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     title: text().notNull(),
     dueAt: instant(),
     assigneeId: text().references(() => users.id, { onDelete: 'set null' }),
@@ -104,7 +115,7 @@ export const tasks = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('tasks_workspace_id_key').on(t.workspaceId, t.id),
+    primaryKey({ name: 'tasks_pkey', columns: [t.workspaceId, t.id] }),
     foreignKey({
       name: 'tasks_record_fk',
       columns: [t.workspaceId, t.recordId],

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, integer, jsonb, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { folders } from './folders.ts';
 import { users } from './workspaces.ts';
@@ -8,7 +8,7 @@ export const records = pgTable(
   'records',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     folderId: text().notNull(),
     title: text().notNull(),
     email: text(),
@@ -25,7 +25,7 @@ export const records = pgTable(
     trashedAt: instant(),
   },
   (t) => [
-    unique('records_workspace_id_key').on(t.workspaceId, t.id),
+    primaryKey({ name: 'records_pkey', columns: [t.workspaceId, t.id] }),
     // A record can only sit in a folder of its own workspace.
     foreignKey({
       name: 'records_folder_fk',
@@ -69,7 +69,7 @@ export const comments = pgTable(
   'comments',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     recordId: text().notNull(),
     text: text().notNull(),
     authorId: text().references(() => users.id, { onDelete: 'set null' }),
@@ -79,6 +79,7 @@ export const comments = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ name: 'comments_pkey', columns: [t.workspaceId, t.id] }),
     foreignKey({
       name: 'comments_record_fk',
       columns: [t.workspaceId, t.recordId],
@@ -95,7 +96,7 @@ export const callLogs = pgTable(
   'call_logs',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     recordId: text().notNull(),
     direction: text({ enum: callDirections }).notNull().default('OUTBOUND'),
     outcome: text({ enum: callOutcomes }).notNull().default('CONNECTED'),
@@ -109,6 +110,7 @@ export const callLogs = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    primaryKey({ name: 'call_logs_pkey', columns: [t.workspaceId, t.id] }),
     foreignKey({
       name: 'call_logs_record_fk',
       columns: [t.workspaceId, t.recordId],

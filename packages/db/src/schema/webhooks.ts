@@ -6,8 +6,8 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
-  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
@@ -18,7 +18,7 @@ export const webhooks = pgTable(
   'webhooks',
   {
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
-    id: text().primaryKey(),
+    id: text().notNull(),
     url: text().notNull(),
     /** Event kinds, or `*` for all. */
     events: text().array().notNull(),
@@ -41,7 +41,7 @@ export const webhooks = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('webhooks_workspace_id_key').on(t.workspaceId, t.id),
+    primaryKey({ name: 'webhooks_pkey', columns: [t.workspaceId, t.id] }),
     index('webhooks_workspace_enabled_idx').on(t.workspaceId, t.enabled),
   ],
 );
@@ -53,7 +53,7 @@ export const deliveries = pgTable(
   'deliveries',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     webhookId: text().notNull(),
     eventId: text().notNull(),
     status: text({ enum: deliveryStatuses }).notNull().default('PENDING'),
@@ -65,7 +65,7 @@ export const deliveries = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('deliveries_workspace_id_key').on(t.workspaceId, t.id),
+    primaryKey({ name: 'deliveries_pkey', columns: [t.workspaceId, t.id] }),
     foreignKey({
       name: 'deliveries_webhook_fk',
       columns: [t.workspaceId, t.webhookId],
@@ -92,7 +92,7 @@ export const deliveryAttempts = pgTable(
   'delivery_attempts',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     deliveryId: text().notNull(),
     attempt: integer().notNull(),
     startedAt: instant().notNull(),
@@ -106,6 +106,7 @@ export const deliveryAttempts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ name: 'delivery_attempts_pkey', columns: [t.workspaceId, t.id] }),
     foreignKey({
       name: 'delivery_attempts_delivery_fk',
       columns: [t.workspaceId, t.deliveryId],

@@ -6,8 +6,8 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
-  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
@@ -21,7 +21,7 @@ export const workflows = pgTable(
   'workflows',
   {
     workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
-    id: text().primaryKey(),
+    id: text().notNull(),
     name: text().notNull(),
     enabled: boolean().notNull().default(true),
     /** `INCOMING_WEBHOOK`, or an event kind of contract §6 (`record.created`…). */
@@ -41,7 +41,10 @@ export const workflows = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('workflows_workspace_id_key').on(t.workspaceId, t.id),
+    primaryKey({ name: 'workflows_pkey', columns: [t.workspaceId, t.id] }),
+    // A trigger URL names the workflow alone: this index finds it without the workspace
+    // (docs/scaling.md, "The one lookup without a workspace").
+    index('workflows_trigger_idx').on(t.id).where(sql`${t.triggerType} = 'INCOMING_WEBHOOK'`),
     index('workflows_workspace_created_idx').on(
       t.workspaceId,
       t.createdAt.desc().nullsFirst(),
@@ -80,7 +83,7 @@ export const workflowRuns = pgTable(
   'workflow_runs',
   {
     workspaceId: workspaceId(),
-    id: text().primaryKey(),
+    id: text().notNull(),
     workflowId: text().notNull(),
     status: text({ enum: runStatuses }).notNull().default('QUEUED'),
     /** What started it: INCOMING_WEBHOOK, EVENT or RERUN. */
@@ -107,7 +110,7 @@ export const workflowRuns = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique('workflow_runs_workspace_id_key').on(t.workspaceId, t.id),
+    primaryKey({ name: 'workflow_runs_pkey', columns: [t.workspaceId, t.id] }),
     foreignKey({
       name: 'workflow_runs_workflow_fk',
       columns: [t.workspaceId, t.workflowId],

@@ -19,7 +19,22 @@ export interface TestServer {
 const ENV_SERVER = 'CRM_TEST_SERVER_URL';
 const ENV_TEMPLATE = 'CRM_TEST_TEMPLATE';
 
+/**
+ * One database for every test file, migrated and set up beforehand, instead of a clone per
+ * file: for a server that cannot clone (a Citus coordinator, whose shards live on other
+ * nodes; see tooling/citus/run.sh). Test files must then run one at a time.
+ */
+const ENV_SHARED = 'CRM_TEST_DATABASE_URL';
+
 export async function startTestServer(): Promise<TestServer> {
+  const shared = process.env[ENV_SHARED];
+  if (shared) {
+    const url = new URL(shared);
+    url.pathname = '';
+    process.env[ENV_SERVER] = url.toString().replace(/\/$/, '');
+    process.env[ENV_TEMPLATE] = '';
+    return { serverUrl: process.env[ENV_SERVER]!, templateName: '', stop: async () => {} };
+  }
   let serverUrl: string;
   let stopServer = async () => {};
   if (process.env.DATABASE_URL) {
@@ -58,6 +73,8 @@ export interface TestDatabase {
 
 /** Clones the migrated template into a database of its own for one test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  const shared = process.env[ENV_SHARED];
+  if (shared) return { connectionString: shared, drop: async () => {} };
   const serverUrl = process.env[ENV_SERVER];
   const template = process.env[ENV_TEMPLATE];
   if (!serverUrl || !template)

@@ -53,7 +53,7 @@ function eventFollowUps(workspaceId: string, type: SQL) {
   return sql`${createDeliveriesOfEvent},
     wake as (${wakeDeliveryWorkers}),
     start_workflows as (
-      select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id), max_attempts := 25)
+      select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id, 'workspaceId', event.workspace_id), max_attempts := 25)
       from event
       where coalesce(current_setting('crm.workflow_run', true), '') = ''
         and exists (

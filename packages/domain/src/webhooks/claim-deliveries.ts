@@ -71,14 +71,14 @@ export async function claimDueDeliveries(
       : sql`and webhook_id not in (select jsonb_array_elements_text(${JSON.stringify(skipWebhookIds)}::jsonb))`;
   const result = await db.execute<ClaimedRow>(sql`
     with due as (
-      select id, next_attempt_at as due_at from deliveries
+      select workspace_id, id, next_attempt_at as due_at from deliveries
       where status = 'PENDING' and next_attempt_at <= now() ${skip}
       order by next_attempt_at
       limit ${limit}
       for update skip locked
     ), claimed as (
       update deliveries d set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
-      from due where d.id = due.id
+      from due where d.workspace_id = due.workspace_id and d.id = due.id
       returning d.id, d.workspace_id, d.webhook_id, d.event_id, d.attempt_count, d.next_attempt_at, due.due_at
     )
     select c.id, c.workspace_id, c.webhook_id, c.event_id, c.attempt_count, c.next_attempt_at as lease_until, c.due_at,
@@ -86,7 +86,7 @@ export async function claimDueDeliveries(
       e.type as event_type, e.payload
     from claimed c
     join webhooks w on w.workspace_id = c.workspace_id and w.id = c.webhook_id
-    left join events e on e.id = c.event_id`);
+    left join events e on e.workspace_id = c.workspace_id and e.id = c.event_id`);
   return result.rows.map((row) => ({
     id: row.id,
     workspaceId: row.workspace_id,
@@ -117,12 +117,14 @@ export async function claimDueDeliveries(
 export async function releaseDeliveries(db: Database, deliveries: readonly ClaimedDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   const rows = deliveries.map((d) => ({
+    workspace_id: d.workspaceId,
     id: d.id,
     lease_until: d.leaseUntil.toISOString(),
     due_at: d.dueAt.toISOString(),
   }));
   await db.execute(sql`
     update deliveries d set next_attempt_at = r.due_at
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, lease_until timestamptz, due_at timestamptz)
-    where d.id = r.id and d.status = 'PENDING' and d.next_attempt_at = r.lease_until`);
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      as r(workspace_id text, id text, lease_until timestamptz, due_at timestamptz)
+    where d.workspace_id = r.workspace_id and d.id = r.id and d.status = 'PENDING' and d.next_attempt_at = r.lease_until`);
 }

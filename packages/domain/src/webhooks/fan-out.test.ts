@@ -28,7 +28,7 @@ async function fanOutAgain(workspaceId: string) {
     workspaceId,
   ]);
   let created = 0;
-  for (const event of events) created += await fanOutEvent(t.db, event.id);
+  for (const event of events) created += await fanOutEvent(t.db, { id: event.id, workspaceId });
   return created;
 }
 

@@ -1,5 +1,6 @@
 import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import type { RowRef } from '../shared/row-ref.ts';
 
 /** The channel delivery workers listen on; a notification means "pending deliveries are due". */
 export const DELIVERY_CHANNEL = 'crm_deliveries';
@@ -33,9 +34,10 @@ export const wakeDeliveryWorkers = sql`select pg_notify(${DELIVERY_CHANNEL}, '')
  * `fan_out_event` jobs queued before deliveries were created with their event; returns
  * how many deliveries it made (0 when they exist already).
  */
-export async function fanOutEvent(db: Database, eventId: string): Promise<number> {
+export async function fanOutEvent(db: Database, ref: RowRef): Promise<number> {
+  const workspace = ref.workspaceId ? sql`workspace_id = ${ref.workspaceId} and` : sql``;
   const result = await db.execute<{ created: number }>(sql`
-    with event as (select id, workspace_id, type, payload from events where id = ${eventId}),
+    with event as (select id, workspace_id, type, payload from events where ${workspace} id = ${ref.id}),
     ${createDeliveriesOfEvent},
     wake as (${wakeDeliveryWorkers})
     select (select count(*) from created_deliveries)::int as created, (select count(*) from wake) as woken`);

@@ -175,14 +175,15 @@ async function recordBatch(db: Database, rows: AttemptRow[]): Promise<RecordedRo
         updated_at = now()
       from input i
       left join touched t on t.workspace_id = i.workspace_id and t.id = i.webhook_id
-      where d.id = i.delivery_id and d.status = 'PENDING' and d.next_attempt_at = i.lease_until
-      returning d.id, i.kind, d.status, coalesce(t.hopeless, false) and i.kind in ('retry', 'failed') as disabled
+      where d.workspace_id = i.workspace_id and d.id = i.delivery_id and d.status = 'PENDING'
+        and d.next_attempt_at = i.lease_until
+      returning d.workspace_id, d.id, i.kind, d.status, coalesce(t.hopeless, false) and i.kind in ('retry', 'failed') as disabled
     ), recorded as (
       insert into delivery_attempts (workspace_id, id, delivery_id, attempt, started_at, duration_ms,
         response_status, error, response_excerpt)
       select i.workspace_id, i.attempt_id, i.delivery_id, i.attempt, i.started_at, i.duration_ms,
         i.response_status, i.error, i.excerpt
-      from input i join updated u on u.id = i.delivery_id
+      from input i join updated u on u.workspace_id = i.workspace_id and u.id = i.delivery_id
       where i.kind <> 'cancel'
     )
     select id, kind, status, disabled from updated`);

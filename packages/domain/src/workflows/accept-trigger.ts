@@ -140,6 +140,7 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
     return {
       ord,
       run_id: runId,
+      workspace_id: call.workflow.workspaceId,
       workflow_id: call.workflow.id,
       body: call.body,
       record_id: call.recordId,
@@ -153,12 +154,12 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
     text: `
       with input as (
         select * from json_to_recordset($1::json)
-          as i(ord int, run_id text, workflow_id text, body jsonb, record_id text,
+          as i(ord int, run_id text, workspace_id text, workflow_id text, body jsonb, record_id text,
                idem_key text, fingerprint text, answer text)
       ), eligible as (
-        select i.*, w.workspace_id, w.actions
+        select i.*, w.actions
           from input i
-          join workflows w on w.id = i.workflow_id
+          join workflows w on w.workspace_id = i.workspace_id and w.id = i.workflow_id
          where i.record_id is null
             or exists (select 1 from records r
                         where r.workspace_id = w.workspace_id and r.id = i.record_id and r.trashed_at is null)
@@ -180,10 +181,10 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
           from eligible e
          where e.idem_key is null or e.answer in (select body from keyed)
          order by e.ord
-        returning id
+        returning workspace_id, id
       ), jobs as (
         select graphile_worker.add_jobs(array(
-          select row('run_workflow'::text, json_build_object('runId', run.id), null::text, null::timestamptz,
+          select row('run_workflow'::text, json_build_object('runId', run.id, 'workspaceId', run.workspace_id), null::text, null::timestamptz,
                      25::smallint, null::text, null::smallint, null::text[])::graphile_worker.job_spec
             from run)) as job
       )

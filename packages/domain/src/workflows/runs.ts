@@ -39,9 +39,10 @@ export async function queueRun(tx: Executor, run: NewRun): Promise<string> {
       values (${run.workspaceId}, ${id}, ${run.workflowId}, ${run.trigger}, ${JSON.stringify(run.input)}::jsonb,
               ${run.recordId}, ${run.recordId}, ${JSON.stringify(run.actions)}::jsonb, ${run.rerunOf ?? null}, ${run.eventId ?? null})
       on conflict (workspace_id, workflow_id, event_id) where event_id is not null do nothing
-      returning id
+      returning workspace_id, id
     )
-    select graphile_worker.add_job('run_workflow', json_build_object('runId', run.id), max_attempts := 25)
+    select graphile_worker.add_job('run_workflow', json_build_object('runId', run.id, 'workspaceId', run.workspace_id),
+      max_attempts := 25)
     from run`);
   return id;
 }

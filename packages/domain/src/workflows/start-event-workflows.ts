@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
+import type { RowRef } from '../shared/row-ref.ts';
 import { queueRun } from './runs.ts';
 
 /**
@@ -8,9 +9,13 @@ import { queueRun } from './runs.ts';
  * the trigger payload and its record (if any) as the context record. Run by a job the event's
  * own transaction queued; a retried job starts nothing twice (one run per workflow and event).
  */
-export async function startEventWorkflows(db: Database, eventId: string): Promise<number> {
+export async function startEventWorkflows(db: Database, ref: RowRef): Promise<number> {
+  const e = schema.events;
   return db.transaction(async (tx) => {
-    const [event] = await tx.select().from(schema.events).where(eq(schema.events.id, eventId));
+    const [event] = await tx
+      .select()
+      .from(e)
+      .where(ref.workspaceId ? and(eq(e.workspaceId, ref.workspaceId), eq(e.id, ref.id)) : eq(e.id, ref.id));
     if (!event) return 0;
     const w = schema.workflows;
     const flows = await tx
