@@ -64,8 +64,14 @@ export async function sealStoredSecrets(
       select workspace_id, id, secret, previous_secret, headers from webhooks
        where ${unsealed(sql`secret`)} or ${unsealed(sql`previous_secret`)}
           or exists (select 1 from jsonb_each_text(headers) h where ${unsealed(sql`h.value`)})
-       order by workspace_id, id limit ${batchSize} for update`);
-    for (const row of rows) {
+       order by workspace_id, id limit ${batchSize}`);
+    for (const candidate of rows) {
+      const row = await lockRow<{
+        secret: string;
+        previous_secret: string | null;
+        headers: Record<string, string>;
+      }>(tx, 'webhooks', candidate, sql`secret, previous_secret, headers`);
+      if (!row) continue;
       const headers = Object.fromEntries(
         Object.entries(row.headers).map(([name, value]) => [name, reseal(value)]),
       );
@@ -86,8 +92,15 @@ export async function sealStoredSecrets(
     }>(sql`
       select workspace_id, id, secret, previous_secret from workflows
        where ${unsealed(sql`secret`)} or ${unsealed(sql`previous_secret`)}
-       order by workspace_id, id limit ${batchSize} for update`);
-    for (const row of rows) {
+       order by workspace_id, id limit ${batchSize}`);
+    for (const candidate of rows) {
+      const row = await lockRow<{ secret: string | null; previous_secret: string | null }>(
+        tx,
+        'workflows',
+        candidate,
+        sql`secret, previous_secret`,
+      );
+      if (!row) continue;
       await tx.execute(sql`
         update workflows set secret = ${reseal(row.secret)}, previous_secret = ${reseal(row.previous_secret)}
          where workspace_id = ${row.workspace_id} and id = ${row.id}`);
@@ -102,8 +115,14 @@ export async function sealStoredSecrets(
       const { rows } = await tx.execute<{ workspace_id: string; key: string; body: string }>(sql`
         select workspace_id, key, body from idempotency_keys
          where starts_with(body, 'enc:v1:') and not starts_with(body, ${prefix})
-         order by workspace_id, key limit ${batchSize} for update`);
-      for (const row of rows) {
+         order by workspace_id, key limit ${batchSize}`);
+      for (const candidate of rows) {
+        const [row] = (
+          await tx.execute<{ workspace_id: string; key: string; body: string }>(sql`
+            select workspace_id, key, body from idempotency_keys
+             where workspace_id = ${candidate.workspace_id} and key = ${candidate.key} for update`)
+        ).rows;
+        if (!row) continue;
         await tx.execute(sql`
           update idempotency_keys set body = ${reseal(row.body)}
            where workspace_id = ${row.workspace_id} and key = ${row.key}`);
@@ -112,4 +131,21 @@ export async function sealStoredSecrets(
     });
   }
   return counts;
+}
+
+/**
+ * A row found by a scan across workspaces, locked and read again by its key: the scan takes
+ * no locks (a sharded database locks rows of one workspace at a time; docs/scaling.md), so
+ * the values rewritten are those read under the lock.
+ */
+async function lockRow<Row>(
+  tx: Executor,
+  table: 'webhooks' | 'workflows',
+  row: { workspace_id: string; id: string },
+  columns: SQL,
+): Promise<(Row & { workspace_id: string; id: string }) | undefined> {
+  const { rows } = await tx.execute(sql`
+    select workspace_id, id, ${columns} from ${sql.identifier(table)}
+     where workspace_id = ${row.workspace_id} and id = ${row.id} for update`);
+  return rows[0] as (Row & { workspace_id: string; id: string }) | undefined;
 }
