@@ -149,8 +149,9 @@ const RECORD_SNAPSHOT_SQL = GET_RECORD_SQL;
 
 /**
  * appendEvent's statement: the event, and in the same statement one delivery per matching
- * enabled subscription with the workers' wake-up, and the job that starts the workflows the
- * event triggers (the benchmark's workspace has neither).
+ * enabled subscription, and the ids of the events a workflow listens to. The wake-up and the
+ * workflow job are a second statement, sent only when there are some (the benchmark's
+ * workspace has neither).
  */
 const APPEND_EVENT_SQL = `
     with event as (
@@ -166,16 +167,22 @@ const APPEND_EVENT_SQL = `
         or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
       on conflict do nothing
       returning id
-    ),
-    wake as (select pg_notify($6, '') where exists (select 1 from created_deliveries)),
+    )
+    select (select count(*) from created_deliveries)::int as deliveries,
+      array(select event.id from event
+             where exists (
+               select 1 from workflows
+                where workspace_id = $6 and enabled
+                  and trigger_type = event.type and trigger_type <> 'INCOMING_WEBHOOK')) as starts`;
+
+/** appendEvent's second statement, when deliveries were made or a workflow listens. */
+const EVENT_FOLLOW_UPS_SQL = `
+    with wake as (select pg_notify($1, '') where $2::int > 0),
     start_workflows as (
-      select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id, 'workspaceId', event.workspace_id), max_attempts := 25)
-      from event
+      select graphile_worker.add_job('start_event_workflows',
+        json_build_object('eventId', e.id, 'workspaceId', $3::text), max_attempts := 25)
+      from jsonb_array_elements_text($4::jsonb) as e(id)
       where coalesce(current_setting('crm.workflow_run', true), '') = ''
-        and exists (
-          select 1 from workflows
-           where workspace_id = $7 and enabled
-             and trigger_type = $8 and trigger_type <> 'INCOMING_WEBHOOK')
     )
     select (select count(*) from wake) + (select count(*) from start_workflows) as follow_ups`;
 
@@ -601,16 +608,23 @@ async function appendEvent(
   const id = newId('event');
   const occurredAt = new Date().toISOString();
   const payload = { id, event: type, workspaceId, occurredAt, ...fields };
-  await client.query(APPEND_EVENT_SQL, [
+  const made = await client.query<{ deliveries: number; starts: string[] }>(APPEND_EVENT_SQL, [
     workspaceId,
     id,
     type,
     JSON.stringify(payload),
     occurredAt,
-    'crm_deliveries',
     workspaceId,
-    type,
   ]);
+  const { deliveries, starts } = made.rows[0]!;
+  if (deliveries > 0 || starts.length > 0) {
+    await client.query(EVENT_FOLLOW_UPS_SQL, [
+      'crm_deliveries',
+      deliveries,
+      workspaceId,
+      JSON.stringify(starts),
+    ]);
+  }
 }
 
 /** The recordId / folderId / record trio and the deal snapshot of every deal event. */

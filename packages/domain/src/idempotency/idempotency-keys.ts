@@ -157,8 +157,10 @@ export async function beginIdempotentWork(
         headers: stored.headers,
         // A replayed answer may show a secret once more (a new API key, a signing secret).
         body: sealSecret(stored.body),
-        createdAt: sql`now()`,
-        updatedAt: sql`now()`,
+        // An instant passed in, not now(): a sharded database takes no functions but
+        // immutable ones in an upsert's SET (docs/scaling.md).
+        createdAt: new Date(),
+        updatedAt: new Date(),
       };
       await tx
         .insert(k)

@@ -1,6 +1,6 @@
 import type { Executor } from '@crm/db';
-import { type SQL, sql } from 'drizzle-orm';
-import { createDeliveriesOfEvent, wakeDeliveryWorkers } from '../webhooks/fan-out.ts';
+import { sql } from 'drizzle-orm';
+import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from '../webhooks/fan-out.ts';
 import { newId } from './ids.ts';
 
 /** Event kinds of contract §6. */
@@ -44,24 +44,43 @@ function buildEvent(workspaceId: string, { type, fields }: NewEvent): AppendedEv
 
 /**
  * The rest of an event-writing statement after its `event` CTE (id, workspace_id, type,
- * payload): the webhook deliveries, and the job that starts the workflows the event
- * triggers, for every event row. Changes made by a workflow run (marked by the transaction
- * setting crm.workflow_run) start no workflows, so two workflows cannot trigger each other
- * forever. `type` is the kind the workflows must listen to (the event row's own).
+ * payload): one pending delivery per enabled subscription that wants each event, and the ids
+ * of the events that some enabled workflow of the workspace listens to. It reads and writes
+ * rows of the one workspace only, so a sharded database runs it on the node that holds the
+ * workspace (docs/scaling.md); what lives with the queue is done by `queueEventFollowUps`.
  */
-function eventFollowUps(workspaceId: string, type: SQL) {
-  return sql`${createDeliveriesOfEvent},
-    wake as (${wakeDeliveryWorkers}),
+function eventRows(workspaceId: string) {
+  return sql`${createDeliveriesOfEvent}
+    select (select count(*) from created_deliveries)::int as deliveries,
+      array(select event.id from event
+             where exists (
+               select 1 from workflows
+                where workspace_id = ${workspaceId} and enabled
+                  and trigger_type = event.type and trigger_type <> 'INCOMING_WEBHOOK')) as starts`;
+}
+
+/**
+ * Wakes the delivery workers (on commit: a NOTIFY is sent only if the transaction commits)
+ * when deliveries were made, and queues the job that starts the workflows an event triggers.
+ * Changes made by a workflow run (marked by the transaction setting crm.workflow_run) start no
+ * workflows, so two workflows cannot trigger each other forever. A second statement, sent only
+ * when there is something to do, since the queue is not where a sharded workspace's rows are.
+ */
+async function queueEventFollowUps(
+  tx: Executor,
+  workspaceId: string,
+  made: { deliveries: number; starts: string[] } | undefined,
+): Promise<void> {
+  if (!made || (made.deliveries === 0 && made.starts.length === 0)) return;
+  await tx.execute(sql`
+    with wake as (select pg_notify(${DELIVERY_CHANNEL}, '') where ${made.deliveries}::int > 0),
     start_workflows as (
-      select graphile_worker.add_job('start_event_workflows', json_build_object('eventId', event.id, 'workspaceId', event.workspace_id), max_attempts := 25)
-      from event
+      select graphile_worker.add_job('start_event_workflows',
+        json_build_object('eventId', e.id, 'workspaceId', ${workspaceId}::text), max_attempts := 25)
+      from jsonb_array_elements_text(${JSON.stringify(made.starts)}::jsonb) as e(id)
       where coalesce(current_setting('crm.workflow_run', true), '') = ''
-        and exists (
-          select 1 from workflows
-           where workspace_id = ${workspaceId} and enabled
-             and trigger_type = ${type} and trigger_type <> 'INCOMING_WEBHOOK')
     )
-    select (select count(*) from wake) + (select count(*) from start_workflows) as follow_ups`;
+    select (select count(*) from wake) + (select count(*) from start_workflows) as follow_ups`);
 }
 
 /**
@@ -80,12 +99,13 @@ export async function appendEvent(
   fields: Record<string, unknown>,
 ): Promise<AppendedEvent> {
   const event = buildEvent(workspaceId, { type, fields });
-  await tx.execute(sql`
+  const { rows } = await tx.execute<{ deliveries: number; starts: string[] }>(sql`
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
       values (${workspaceId}, ${event.id}, ${type}, ${JSON.stringify(event.payload)}::jsonb, ${event.occurredAt}::timestamptz)
       returning id, workspace_id, type, payload
-    ), ${eventFollowUps(workspaceId, sql`${type}`)}`);
+    ), ${eventRows(workspaceId)}`);
+  await queueEventFollowUps(tx, workspaceId, rows[0]);
   return event;
 }
 
@@ -101,13 +121,14 @@ export async function appendEvents(
   if (events.length === 0) return [];
   const built = events.map((event) => buildEvent(workspaceId, event));
   const rows = built.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt }));
-  await tx.execute(sql`
+  const made = await tx.execute<{ deliveries: number; starts: string[] }>(sql`
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
       select ${workspaceId}, e.id, e.type, e.payload, e.occurred_at
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           as e(id text, type text, payload jsonb, occurred_at timestamptz)
       returning id, workspace_id, type, payload
-    ), ${eventFollowUps(workspaceId, sql`event.type`)}`);
+    ), ${eventRows(workspaceId)}`);
+  await queueEventFollowUps(tx, workspaceId, made.rows[0]);
   return built;
 }

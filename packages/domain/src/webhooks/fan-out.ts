@@ -24,22 +24,19 @@ export const createDeliveriesOfEvent = sql`created_deliveries as (
     )`;
 
 /**
- * The final select of a statement that created deliveries: notifies the workers, which
- * PostgreSQL does only when the transaction commits, and only when there is something to send.
- */
-export const wakeDeliveryWorkers = sql`select pg_notify(${DELIVERY_CHANNEL}, '') where exists (select 1 from created_deliveries)`;
-
-/**
  * Creates the deliveries of a stored event, as `appendEvent` does when writing it. Serves
  * `fan_out_event` jobs queued before deliveries were created with their event; returns
- * how many deliveries it made (0 when they exist already).
+ * how many deliveries it made (0 when they exist already), and wakes the workers when any.
  */
 export async function fanOutEvent(db: Database, ref: RowRef): Promise<number> {
   const workspace = ref.workspaceId ? sql`workspace_id = ${ref.workspaceId} and` : sql``;
-  const result = await db.execute<{ created: number }>(sql`
-    with event as (select id, workspace_id, type, payload from events where ${workspace} id = ${ref.id}),
-    ${createDeliveriesOfEvent},
-    wake as (${wakeDeliveryWorkers})
-    select (select count(*) from created_deliveries)::int as created, (select count(*) from wake) as woken`);
-  return result.rows[0]?.created ?? 0;
+  return db.transaction(async (tx) => {
+    const result = await tx.execute<{ created: number }>(sql`
+      with event as (select id, workspace_id, type, payload from events where ${workspace} id = ${ref.id}),
+      ${createDeliveriesOfEvent}
+      select count(*)::int as created from created_deliveries`);
+    const created = result.rows[0]?.created ?? 0;
+    if (created > 0) await tx.execute(sql`select pg_notify(${DELIVERY_CHANNEL}, '')`);
+    return created;
+  });
 }
