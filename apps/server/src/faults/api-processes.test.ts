@@ -1,5 +1,6 @@
 import { AUTH_CHANNEL, createApiKey, revokeApiKey, setWorkspaceRateLimit } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteBoundary } from '../testing/minute-boundary.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
 import { type ServerProcess, startServerProcess } from '../testing/worker-process.ts';
 
@@ -59,12 +60,6 @@ async function untilRefusedEverywhere(key: string, since: number): Promise<numbe
       throw new Error(`${server.url} still accepts the key`);
     }),
   );
-}
-
-/** Exact counts are asserted only away from a bucket boundary (see rate-limit.test.ts). */
-async function awayFromMinuteBoundary() {
-  const into = Date.now() % 60_000;
-  if (into > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - into + 200));
 }
 
 describe('three API processes on one database', () => {

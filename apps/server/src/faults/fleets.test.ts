@@ -1,6 +1,7 @@
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteBoundary } from '../testing/minute-boundary.ts';
 import { eventually } from '../testing/receiver.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
 import { type ServerProcess, startServerProcess } from '../testing/worker-process.ts';
@@ -129,11 +130,6 @@ function post(url: string, key: string, body: unknown): Promise<number | string>
     req.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'ERROR'));
     req.end(payload);
   });
-}
-
-async function awayFromMinuteBoundary() {
-  const into = Date.now() % 60_000;
-  if (into > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - into + 200));
 }
 
 describe('three API processes and two workers on one database', () => {

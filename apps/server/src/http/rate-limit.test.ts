@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteBoundary } from '../testing/minute-boundary.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
 
 let app: TestApp;
@@ -8,18 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-/**
- * The window slides over one-minute buckets; exact counts are asserted only away from a
- * bucket boundary, where the previous bucket would start to weigh in.
- */
-async function awayFromMinuteBoundary() {
-  const into = Date.now() % 60_000;
-  if (into > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - into + 200));
-}
-
 describe('workspace rate limit', () => {
   it('answers the 121st request in a minute with 429 and Retry-After, with RateLimit headers throughout', async () => {
-    await awayFromMinuteBoundary();
+    await awayFromMinuteBoundary(10_000);
     const ws = await app.createWorkspace();
     // createWorkspace already spent one request (it lists folders).
     for (let i = 2; i <= 120; i++) {
@@ -54,7 +46,7 @@ describe('workspace rate limit', () => {
   });
 
   it('counts each workspace on its own and honours a per-workspace limit', async () => {
-    await awayFromMinuteBoundary();
+    await awayFromMinuteBoundary(10_000);
     const small = await app.createWorkspace({ rateLimitPerMinute: 3 });
     const other = await app.createWorkspace();
     expect((await app.api(small.apiKey, 'GET', '/api/v1/folders')).status).toBe(200);
@@ -66,7 +58,7 @@ describe('workspace rate limit', () => {
   });
 
   it('lets concurrent requests through only up to the limit', async () => {
-    await awayFromMinuteBoundary();
+    await awayFromMinuteBoundary(10_000);
     const ws = await app.createWorkspace({ rateLimitPerMinute: 20 });
     const results = await Promise.all(
       Array.from({ length: 40 }, () => app.api(ws.apiKey, 'GET', '/api/v1/folders')),
