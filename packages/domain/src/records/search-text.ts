@@ -21,9 +21,18 @@ export function searchTextOf(
   return parts.join('\n');
 }
 
+/**
+ * `searchTextOf` in SQL. Built from `||` and `coalesce` rather than `concat_ws`: those are
+ * immutable, and a sharded database runs no other functions on a column in an UPDATE
+ * (docs/scaling.md). A null part is left out with its newline, as `concat_ws` would.
+ */
 export function searchTextSql(fields: FieldDefinition[]): SQL {
-  const textKeys = fields.filter((f) => f.type === 'TEXT').map((f) => sql`data ->> ${f.key}`);
-  return sql`concat_ws(E'\n', title, email, phone${textKeys.length ? sql`, ${sql.join(textKeys, sql`, `)}` : sql``})`;
+  const parts = [
+    sql`email`,
+    sql`phone`,
+    ...fields.filter((f) => f.type === 'TEXT').map((f) => sql`(data ->> ${f.key})`),
+  ].map((part) => sql` || coalesce(E'\n' || ${part}, '')`);
+  return sql`(title${sql.join(parts, sql``)})`;
 }
 
 /** Escapes LIKE wildcards so the user's text is matched literally. */
