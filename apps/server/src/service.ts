@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   closePool,
   createDatabase,
@@ -17,6 +16,7 @@ import { type Env, type Role, roleOf } from './env.ts';
 import { answerClientErrors } from './http/client-error.ts';
 import { trackRequests } from './http/in-flight.ts';
 import { startKeyCache } from './http/key-cache.ts';
+import { listenOn } from './http/listen.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Metrics } from './ops/metrics.ts';
 import { startOpsServer } from './ops/ops-server.ts';
@@ -217,22 +217,19 @@ async function startApi(env: Env, parts: ApiParts) {
   });
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(env.PORT, env.HOST, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
-  if (!env.PUBLIC_URL) services.baseUrl = `http://${host}:${port}`;
+  const url = await listenOn(server, env.PORT, env.HOST);
+  if (!env.PUBLIC_URL) services.baseUrl = url;
   return {
-    url: `http://${host}:${port}`,
+    url,
     server,
     /** Stops accepting, closes idle connections at once and waits for requests in flight. */
     async drain() {
       draining = true;
-      await closeServer(server);
+      // One drain time for both waits, so a shutdown takes at most DRAIN_MS.
+      const deadline = performance.now() + DRAIN_MS;
+      await closeServer(server, DRAIN_MS);
       // Handlers of clients that hung up may still be running: let them finish first.
-      await tracker.idle(DRAIN_MS);
+      await tracker.idle(Math.max(0, deadline - performance.now()));
     },
     async stop() {
       await keys.stop();
@@ -261,15 +258,15 @@ async function configureSecrets(env: Env, dataDir: string, logger: Logger): Prom
 }
 
 /**
- * Stops accepting connections, closes the idle ones at once and waits up to DRAIN_MS for
+ * Stops accepting connections, closes the idle ones at once and waits up to `waitMs` for
  * requests in flight; each of those answers with `Connection: close` and its connection ends.
  */
-async function closeServer(server: Server): Promise<void> {
+async function closeServer(server: Server, waitMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   // A keep-alive connection whose request was in flight turns idle when it is answered.
   const sweep = setInterval(() => server.closeIdleConnections(), 100);
-  const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+  const timer = setTimeout(() => server.closeAllConnections(), waitMs);
   await closed;
   clearInterval(sweep);
   clearTimeout(timer);

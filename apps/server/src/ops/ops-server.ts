@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { databaseReady } from '../http/health.ts';
+import { listenOn } from '../http/listen.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface OpsServer {
@@ -54,14 +54,8 @@ export async function startOpsServer(options: {
   });
   // Scrapers and probes keep connections open; none of them may hold up a shutdown.
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: await listenOn(server, options.port, options.host),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
