@@ -74,13 +74,56 @@ export type RouteMatch =
  * that both always agree.)
  */
 export function matchRestRoute(routes: RestRoute[], method: string, path: string): RouteMatch {
-  let onPath = routes.filter((r) => r.pattern.test(path));
-  if (onPath.length === 0) return { kind: 'none' };
-  const first = onPath.map((r) => r.precedence).sort()[0];
-  onPath = onPath.filter((r) => r.precedence === first);
-  const route = onPath.find((r) => r.method === method);
+  let best: RestRoute[] = [];
+  let precedence = '';
+  for (const route of candidatesFor(routes, path)) {
+    if (!route.pattern.test(path)) continue;
+    if (best.length === 0 || route.precedence < precedence) {
+      best = [route];
+      precedence = route.precedence;
+    } else if (route.precedence === precedence) {
+      best.push(route);
+    }
+  }
+  if (best.length === 0) return { kind: 'none' };
+  const route = best.find((r) => r.method === method);
   if (route) return { kind: 'found', route };
-  return { kind: 'wrong-method', allow: [...new Set(onPath.map((r) => r.method))] };
+  return { kind: 'wrong-method', allow: [...new Set(best.map((r) => r.method))] };
+}
+
+/** Routes by their first segment (lower-cased, as matching ignores case); `null` for those starting with a parameter. */
+const firstSegmentIndexes = new WeakMap<RestRoute[], Map<string | null, RestRoute[]>>();
+
+/**
+ * The routes that may match `path`: those whose first segment is the path's, and those
+ * starting with a parameter. The index is built once per list of routes, which is not
+ * changed after collectRestRoutes made it.
+ */
+function candidatesFor(routes: RestRoute[], path: string): RestRoute[] {
+  let index = firstSegmentIndexes.get(routes);
+  if (!index) {
+    index = new Map();
+    const wild = routes.filter((r) => r.precedence.charAt(1) === '1');
+    index.set(null, wild);
+    for (const route of routes) {
+      if (route.precedence.charAt(1) === '1') continue;
+      const key = firstSegment(route.path);
+      let list = index.get(key);
+      if (!list) {
+        list = [...wild];
+        index.set(key, list);
+      }
+      list.push(route);
+    }
+    firstSegmentIndexes.set(routes, index);
+  }
+  return index.get(firstSegment(path)) ?? index.get(null)!;
+}
+
+/** `records` of `/records/rec_1`, lower-cased; '' for `/`. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Stream } from 'node:stream';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type { Middleware, ParameterizedContext } from 'koa';
@@ -159,7 +159,7 @@ export function encodeBody(
 
 /** A strong entity tag of a JSON body: the same bytes give the same tag, any change another. */
 export function entityTag(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 
 /** The entity tags an If-Match or If-None-Match header lists; `*` is kept as `*`. */

@@ -42,8 +42,11 @@ type RequestWithBody = IncomingMessage & { body?: unknown; query?: unknown };
 const apiContexts = new WeakMap<IncomingMessage, ApiContext>();
 /** The contract error response computed for a failed request, written in place of the adapter's. */
 const failures = new WeakMap<ApiContext, ErrorResponse>();
-/** The request's logger (its lines carry the requestId), for failures the adapter reports. */
-const requestLogs = new WeakMap<ApiContext, AppState['log']>();
+/**
+ * The request's state, whose logger (its lines carry the requestId) reports failures the
+ * adapter hands over; read only then, as the logger is made on first use.
+ */
+const requestStates = new WeakMap<ApiContext, AppState>();
 /** What the conventions need of a request while the adapter answers it. */
 interface RequestFacts {
   ctx: ParameterizedContext<AppState>;
@@ -112,8 +115,8 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       if (!apiContext) return;
       const response = toErrorResponse(asConditionFailure(apiContext, error), apiContext.requestId);
       failures.set(apiContext, response);
-      const log = requestLogs.get(apiContext);
-      if (log) logFailure(log, error, response.status, response.body.error.code);
+      const state = requestStates.get(apiContext);
+      if (state) logFailure(state.log, error, response.status, response.body.error.code);
     },
   } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
@@ -184,7 +187,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       return sendError(ctx, error);
     }
     apiContexts.set(ctx.req, apiContext);
-    requestLogs.set(apiContext, ctx.state.log);
+    requestStates.set(apiContext, ctx.state);
     requestFacts.set(apiContext, {
       ctx,
       route,
