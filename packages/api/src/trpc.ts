@@ -1,6 +1,7 @@
 import { DomainError } from '@crm/domain';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { z } from 'zod';
 import type { ApiContext } from './context.ts';
 import { toDomainError, toTRPCError } from './errors.ts';
 import { assertStorableInput } from './storable-input.ts';
@@ -69,6 +70,22 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * A procedure's output schema, added with `.concat(declaredOutput(schema))` where tRPC's
+ * `.output(schema)` would go: it gives the procedure its output type and the OpenAPI document
+ * its response schema, but adds no middleware that parses every answer again. Answers are
+ * built by the domain's serializers, typed with these schemas; `declared-output.test.ts`
+ * checks that no output schema transforms what it parses (so the parse could only ever have
+ * returned the same value), and the OpenAPI tests validate an answer of every operation
+ * against the document, whose objects admit no undeclared property. Skipping the parse saves
+ * a list of 50 records about a tenth of its CPU (docs/architecture.md, "Cost per request").
+ */
+export function declaredOutput<TSchema extends z.ZodType>(schema: TSchema) {
+  const builder = t.procedure.output(schema);
+  builder._def.middlewares.length = 0;
+  return builder;
+}
 
 /**
  * Every procedure passes one of the two middlewares below: its success status is set, its

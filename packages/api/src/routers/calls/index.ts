@@ -10,7 +10,7 @@ import {
   listEnvelope,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Calls'];
 
@@ -29,7 +29,7 @@ export const callsRouter = router({
       }),
     )
     .input(findCallsInput)
-    .output(listEnvelope(callLogOutput))
+    .concat(declaredOutput(listEnvelope(callLogOutput)))
     .query(({ ctx, input }) => findCalls(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
@@ -46,7 +46,7 @@ export const callsRouter = router({
       }),
     )
     .input(getCallInput)
-    .output(envelope(callLogOutput))
+    .concat(declaredOutput(envelope(callLogOutput)))
     .query(async ({ ctx, input }) => ({ data: await getCall(ctx.db, ctx.actor, input) })),
 
   create: authedProcedure
@@ -66,6 +66,6 @@ export const callsRouter = router({
       }),
     )
     .input(createCallInput)
-    .output(envelope(callLogOutput))
+    .concat(declaredOutput(envelope(callLogOutput)))
     .mutation(async ({ ctx, input }) => ({ data: await createCall(ctx.db, ctx.actor, input) })),
 });

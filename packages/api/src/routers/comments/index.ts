@@ -10,7 +10,7 @@ import {
   listEnvelope,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Comments'];
 
@@ -29,7 +29,7 @@ export const commentsRouter = router({
       }),
     )
     .input(findCommentsInput)
-    .output(listEnvelope(commentOutput))
+    .concat(declaredOutput(listEnvelope(commentOutput)))
     .query(({ ctx, input }) => findComments(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
@@ -46,7 +46,7 @@ export const commentsRouter = router({
       }),
     )
     .input(getCommentInput)
-    .output(envelope(commentOutput))
+    .concat(declaredOutput(envelope(commentOutput)))
     .query(async ({ ctx, input }) => ({ data: await getComment(ctx.db, ctx.actor, input) })),
 
   create: authedProcedure
@@ -66,6 +66,6 @@ export const commentsRouter = router({
       }),
     )
     .input(createCommentInput)
-    .output(envelope(commentOutput))
+    .concat(declaredOutput(envelope(commentOutput)))
     .mutation(async ({ ctx, input }) => ({ data: await createComment(ctx.db, ctx.actor, input) })),
 });

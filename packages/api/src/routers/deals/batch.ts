@@ -11,7 +11,7 @@ import {
 } from '@crm/domain';
 import { batchAnswer } from '../../batch-answer.ts';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure } from '../../trpc.ts';
+import { authedProcedure, declaredOutput } from '../../trpc.ts';
 
 const tags = ['Deals'];
 const answer = batchEnvelope(dealOutput).meta({ id: 'DealBatchAnswer' });
@@ -37,7 +37,7 @@ export const dealsBatchProcedures = {
       }),
     )
     .input(createDealsInput)
-    .output(answer)
+    .concat(declaredOutput(answer))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await createDeals(ctx.db, ctx.actor, input), ctx.requestId),
     ),
@@ -55,7 +55,7 @@ export const dealsBatchProcedures = {
       }),
     )
     .input(updateDealsInput)
-    .output(answer)
+    .concat(declaredOutput(answer))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await updateDeals(ctx.db, ctx.actor, input), ctx.requestId),
     ),
@@ -73,7 +73,7 @@ export const dealsBatchProcedures = {
       }),
     )
     .input(deleteDealsInput)
-    .output(batchEnvelope(deletedItemOutput).meta({ id: 'DealDeleteBatchAnswer' }))
+    .concat(declaredOutput(batchEnvelope(deletedItemOutput).meta({ id: 'DealDeleteBatchAnswer' })))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await deleteDeals(ctx.db, ctx.actor, input), ctx.requestId),
     ),

@@ -14,7 +14,7 @@ import {
   updateDealInput,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 import { dealsBatchProcedures } from './batch.ts';
 
 const tags = ['Deals'];
@@ -38,7 +38,7 @@ export const dealsRouter = router({
       }),
     )
     .input(findDealsInput)
-    .output(filteredListEnvelope(dealOutput))
+    .concat(declaredOutput(filteredListEnvelope(dealOutput)))
     .query(({ ctx, input }) => findDeals(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
@@ -56,7 +56,7 @@ export const dealsRouter = router({
       }),
     )
     .input(dealIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getDeal(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
@@ -74,7 +74,7 @@ export const dealsRouter = router({
       }),
     )
     .input(createDealInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await createDeal(ctx.db, ctx.actor, input) })),
 
   update: authedProcedure
@@ -91,7 +91,7 @@ export const dealsRouter = router({
       }),
     )
     .input(updateDealInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await updateDeal(ctx.db, ctx.actor, input) })),
 
   delete: authedProcedure
@@ -109,6 +109,6 @@ export const dealsRouter = router({
       }),
     )
     .input(dealIdInput)
-    .output(deletedOutput)
+    .concat(declaredOutput(deletedOutput))
     .mutation(async ({ ctx, input }) => ({ data: await deleteDeal(ctx.db, ctx.actor, input.id) })),
 });

@@ -1,6 +1,6 @@
 import { eventFeedOutput, findEvents, findEventsInput } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 export const eventsRouter = router({
   list: authedProcedure
@@ -17,6 +17,6 @@ export const eventsRouter = router({
       }),
     )
     .input(findEventsInput)
-    .output(eventFeedOutput)
+    .concat(declaredOutput(eventFeedOutput))
     .query(({ ctx, input }) => findEvents(ctx.db, ctx.actor, input)),
 });

@@ -19,7 +19,7 @@ import {
 } from '@crm/domain';
 import { z } from 'zod';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Folders'];
 const one = envelope(folderOutput);
@@ -39,7 +39,7 @@ export const foldersRouter = router({
       }),
     )
     .input(z.strictObject({ ...pagingInput }))
-    .output(listEnvelope(folderOutput))
+    .concat(declaredOutput(listEnvelope(folderOutput)))
     .query(({ ctx, input }) => findFolders(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
@@ -56,7 +56,7 @@ export const foldersRouter = router({
       }),
     )
     .input(folderIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getFolder(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
@@ -75,7 +75,7 @@ export const foldersRouter = router({
       }),
     )
     .input(createFolderInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await createFolder(ctx.db, ctx.actor, input) })),
 
   rename: authedProcedure
@@ -92,7 +92,7 @@ export const foldersRouter = router({
       }),
     )
     .input(updateFolderInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await renameFolder(ctx.db, ctx.actor, input) })),
 
   addField: authedProcedure
@@ -112,7 +112,7 @@ export const foldersRouter = router({
       }),
     )
     .input(addFieldInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await addFolderField(ctx.db, ctx.actor, input) })),
 
   changeField: authedProcedure
@@ -129,7 +129,7 @@ export const foldersRouter = router({
       }),
     )
     .input(changeFieldInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await changeFolderField(ctx.db, ctx.actor, input) })),
 
   removeField: authedProcedure
@@ -147,6 +147,6 @@ export const foldersRouter = router({
       }),
     )
     .input(removeFieldInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await removeFolderField(ctx.db, ctx.actor, input) })),
 });

@@ -7,7 +7,7 @@ import {
   revokeApiKey,
 } from '@crm/domain';
 import { z } from 'zod';
-import { router, settingsProcedure } from '../../trpc.ts';
+import { declaredOutput, router, settingsProcedure } from '../../trpc.ts';
 
 // tRPC only: the contract puts no key management under /api/v1; keys are made in the
 // settings area by a signed-in owner or admin (spec §5).
@@ -16,13 +16,13 @@ const keyIdInput = z.strictObject({ id: z.string() });
 export const keysRouter = router({
   list: settingsProcedure
     .input(z.strictObject({}).optional())
-    .output(envelope(z.array(apiKeyOutput)))
+    .concat(declaredOutput(envelope(z.array(apiKeyOutput))))
     .query(async ({ ctx }) => ({ data: await findApiKeys(ctx.db, ctx.actor.workspaceId) })),
 
   /** The secret is in this answer and nowhere else, ever. */
   create: settingsProcedure
     .input(createApiKeyInput)
-    .output(envelope(apiKeyOutput.extend({ secret: z.string() })))
+    .concat(declaredOutput(envelope(apiKeyOutput.extend({ secret: z.string() }))))
     .mutation(async ({ ctx, input }) => {
       const { key, secret } = await createApiKey(ctx.db, {
         workspaceId: ctx.actor.workspaceId,
@@ -36,7 +36,7 @@ export const keysRouter = router({
 
   revoke: settingsProcedure
     .input(keyIdInput)
-    .output(envelope(apiKeyOutput))
+    .concat(declaredOutput(envelope(apiKeyOutput)))
     .mutation(async ({ ctx, input }) => ({
       data: await revokeApiKey(ctx.db, ctx.actor.workspaceId, input.id),
     })),

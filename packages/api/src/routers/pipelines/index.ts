@@ -20,7 +20,7 @@ import {
   reorderStagesInput,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Pipelines'];
 const one = envelope(pipelineOutput);
@@ -40,7 +40,7 @@ export const pipelinesRouter = router({
       }),
     )
     .input(findPipelinesInput)
-    .output(listEnvelope(pipelineOutput))
+    .concat(declaredOutput(listEnvelope(pipelineOutput)))
     .query(({ ctx, input }) => findPipelines(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
@@ -57,7 +57,7 @@ export const pipelinesRouter = router({
       }),
     )
     .input(pipelineIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getPipeline(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
@@ -75,7 +75,7 @@ export const pipelinesRouter = router({
       }),
     )
     .input(createPipelineInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await createPipeline(ctx.db, ctx.actor, input) })),
 
   rename: authedProcedure
@@ -92,7 +92,7 @@ export const pipelinesRouter = router({
       }),
     )
     .input(renamePipelineInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await renamePipeline(ctx.db, ctx.actor, input) })),
 
   addStage: authedProcedure
@@ -112,7 +112,7 @@ export const pipelinesRouter = router({
       }),
     )
     .input(addStageInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await addStage(ctx.db, ctx.actor, input) })),
 
   renameStage: authedProcedure
@@ -130,7 +130,7 @@ export const pipelinesRouter = router({
       }),
     )
     .input(renameStageInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await renameStage(ctx.db, ctx.actor, input) })),
 
   reorderStages: authedProcedure
@@ -147,7 +147,7 @@ export const pipelinesRouter = router({
       }),
     )
     .input(reorderStagesInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await reorderStages(ctx.db, ctx.actor, input) })),
 
   removeStage: authedProcedure
@@ -165,6 +165,6 @@ export const pipelinesRouter = router({
       }),
     )
     .input(removeStageInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await removeStage(ctx.db, ctx.actor, input) })),
 });

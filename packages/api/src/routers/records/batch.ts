@@ -10,7 +10,7 @@ import {
 } from '@crm/domain';
 import { batchAnswer } from '../../batch-answer.ts';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure } from '../../trpc.ts';
+import { authedProcedure, declaredOutput } from '../../trpc.ts';
 
 const tags = ['Records'];
 const answer = batchEnvelope(recordOutput).meta({ id: 'RecordBatchAnswer' });
@@ -37,7 +37,7 @@ export const recordsBatchProcedures = {
       }),
     )
     .input(createRecordsInput)
-    .output(answer)
+    .concat(declaredOutput(answer))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await createRecords(ctx.db, ctx.actor, input), ctx.requestId),
     ),
@@ -55,7 +55,7 @@ export const recordsBatchProcedures = {
       }),
     )
     .input(updateRecordsInput)
-    .output(answer)
+    .concat(declaredOutput(answer))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await updateRecords(ctx.db, ctx.actor, input), ctx.requestId),
     ),
@@ -73,7 +73,7 @@ export const recordsBatchProcedures = {
       }),
     )
     .input(trashRecordsInput)
-    .output(answer)
+    .concat(declaredOutput(answer))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await trashRecords(ctx.db, ctx.actor, input), ctx.requestId),
     ),

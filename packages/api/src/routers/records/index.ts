@@ -16,7 +16,7 @@ import {
   updateRecordInput,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 import { recordsBatchProcedures } from './batch.ts';
 
 const tags = ['Records'];
@@ -41,7 +41,7 @@ export const recordsRouter = router({
       }),
     )
     .input(findRecordsInput)
-    .output(list)
+    .concat(declaredOutput(list))
     .query(({ ctx, input }) => findRecords(ctx.db, ctx.actor, input)),
 
   // A read sent as POST, so the filter can nest; before `get` like the other literal routes.
@@ -60,7 +60,7 @@ export const recordsRouter = router({
       }),
     )
     .input(queryRecordsInput)
-    .output(list)
+    .concat(declaredOutput(list))
     .query(({ ctx, input }) => queryRecords(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
@@ -78,7 +78,7 @@ export const recordsRouter = router({
       }),
     )
     .input(recordIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
@@ -99,7 +99,7 @@ export const recordsRouter = router({
       }),
     )
     .input(createRecordInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => {
       const { record, created } = await createRecord(ctx.db, ctx.actor, input);
       if (!created) ctx.response.status = 200;
@@ -121,7 +121,7 @@ export const recordsRouter = router({
       }),
     )
     .input(updateRecordInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await updateRecord(ctx.db, ctx.actor, input) })),
 
   trash: authedProcedure
@@ -139,7 +139,7 @@ export const recordsRouter = router({
       }),
     )
     .input(recordIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await trashRecord(ctx.db, ctx.actor, input.id) })),
 
   restore: authedProcedure
@@ -157,6 +157,6 @@ export const recordsRouter = router({
       }),
     )
     .input(recordIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await restoreRecord(ctx.db, ctx.actor, input.id) })),
 });

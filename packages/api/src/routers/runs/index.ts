@@ -1,6 +1,6 @@
 import { envelope, getRun, rerun, runIdInput, runOutput } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { manageProcedure, router } from '../../trpc.ts';
+import { declaredOutput, manageProcedure, router } from '../../trpc.ts';
 
 const tags = ['Workflows'];
 
@@ -19,7 +19,7 @@ export const runsRouter = router({
       }),
     )
     .input(runIdInput)
-    .output(envelope(runOutput))
+    .concat(declaredOutput(envelope(runOutput)))
     .query(async ({ ctx, input }) => ({ data: await getRun(ctx.db, ctx.actor, input.id) })),
 
   rerun: manageProcedure
@@ -39,6 +39,6 @@ export const runsRouter = router({
       }),
     )
     .input(runIdInput)
-    .output(envelope(runOutput))
+    .concat(declaredOutput(envelope(runOutput)))
     .mutation(async ({ ctx, input }) => ({ data: await rerun(ctx.db, ctx.actor, input.id) })),
 });

@@ -11,7 +11,7 @@ import {
 } from '@crm/domain';
 import { batchAnswer } from '../../batch-answer.ts';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure } from '../../trpc.ts';
+import { authedProcedure, declaredOutput } from '../../trpc.ts';
 
 const tags = ['Tasks'];
 const answer = batchEnvelope(taskOutput).meta({ id: 'TaskBatchAnswer' });
@@ -37,7 +37,7 @@ export const tasksBatchProcedures = {
       }),
     )
     .input(createTasksInput)
-    .output(answer)
+    .concat(declaredOutput(answer))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await createTasks(ctx.db, ctx.actor, input), ctx.requestId),
     ),
@@ -55,7 +55,7 @@ export const tasksBatchProcedures = {
       }),
     )
     .input(updateTasksInput)
-    .output(answer)
+    .concat(declaredOutput(answer))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await updateTasks(ctx.db, ctx.actor, input), ctx.requestId),
     ),
@@ -73,7 +73,7 @@ export const tasksBatchProcedures = {
       }),
     )
     .input(deleteTasksInput)
-    .output(batchEnvelope(deletedItemOutput).meta({ id: 'TaskDeleteBatchAnswer' }))
+    .concat(declaredOutput(batchEnvelope(deletedItemOutput).meta({ id: 'TaskDeleteBatchAnswer' })))
     .mutation(async ({ ctx, input }) =>
       batchAnswer(await deleteTasks(ctx.db, ctx.actor, input), ctx.requestId),
     ),

@@ -14,7 +14,7 @@ import {
   updateTaskInput,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 import { tasksBatchProcedures } from './batch.ts';
 
 const tags = ['Tasks'];
@@ -38,7 +38,7 @@ export const tasksRouter = router({
       }),
     )
     .input(findTasksInput)
-    .output(filteredListEnvelope(taskOutput))
+    .concat(declaredOutput(filteredListEnvelope(taskOutput)))
     .query(({ ctx, input }) => findTasks(ctx.db, ctx.actor, input)),
 
   get: authedProcedure
@@ -55,7 +55,7 @@ export const tasksRouter = router({
       }),
     )
     .input(taskIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getTask(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
@@ -74,7 +74,7 @@ export const tasksRouter = router({
       }),
     )
     .input(createTaskInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await createTask(ctx.db, ctx.actor, input) })),
 
   update: authedProcedure
@@ -92,7 +92,7 @@ export const tasksRouter = router({
       }),
     )
     .input(updateTaskInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({ data: await updateTask(ctx.db, ctx.actor, input) })),
 
   delete: authedProcedure
@@ -110,6 +110,6 @@ export const tasksRouter = router({
       }),
     )
     .input(taskIdInput)
-    .output(deletedOutput)
+    .concat(declaredOutput(deletedOutput))
     .mutation(async ({ ctx, input }) => ({ data: await deleteTask(ctx.db, ctx.actor, input.id) })),
 });

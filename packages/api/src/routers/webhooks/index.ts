@@ -23,7 +23,7 @@ import {
   webhookWithSecretOutput,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { manageProcedure, router } from '../../trpc.ts';
+import { declaredOutput, manageProcedure, router } from '../../trpc.ts';
 
 const tags = ['Webhooks'];
 const one = envelope(webhookOutput);
@@ -43,7 +43,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(findWebhooksInput)
-    .output(listEnvelope(webhookOutput))
+    .concat(declaredOutput(listEnvelope(webhookOutput)))
     .query(({ ctx, input }) => findWebhooks(ctx.db, ctx.actor, input)),
 
   get: manageProcedure
@@ -61,7 +61,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(webhookIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getWebhook(ctx.db, ctx.actor, input.id) })),
 
   create: manageProcedure
@@ -80,7 +80,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(createWebhookInput)
-    .output(withSecret)
+    .concat(declaredOutput(withSecret))
     .mutation(async ({ ctx, input }) => ({
       data: await createWebhook(ctx.db, ctx.actor, input, (url) => ctx.services.checkOutboundUrl(url)),
     })),
@@ -100,7 +100,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(updateWebhookInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({
       data: await updateWebhook(ctx.db, ctx.actor, input, (url) => ctx.services.checkOutboundUrl(url)),
     })),
@@ -120,7 +120,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(webhookIdInput)
-    .output(deletedOutput)
+    .concat(declaredOutput(deletedOutput))
     .mutation(async ({ ctx, input }) => ({ data: await deleteWebhook(ctx.db, ctx.actor, input.id) })),
 
   rotateSecret: manageProcedure
@@ -138,7 +138,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(webhookIdInput)
-    .output(withSecret)
+    .concat(declaredOutput(withSecret))
     .mutation(async ({ ctx, input }) => ({ data: await rotateWebhookSecret(ctx.db, ctx.actor, input.id) })),
 
   test: manageProcedure
@@ -156,7 +156,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(webhookIdInput)
-    .output(envelope(deliveryOutput))
+    .concat(declaredOutput(envelope(deliveryOutput)))
     .mutation(async ({ ctx, input }) => ({ data: await sendTestEvent(ctx.db, ctx.actor, input.id) })),
 
   deliveries: manageProcedure
@@ -174,7 +174,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(findDeliveriesInput)
-    .output(listEnvelope(deliveryOutput))
+    .concat(declaredOutput(listEnvelope(deliveryOutput)))
     .query(({ ctx, input }) => findDeliveries(ctx.db, ctx.actor, input)),
 
   delivery: manageProcedure
@@ -191,7 +191,7 @@ export const webhooksRouter = router({
       }),
     )
     .input(deliveryIdInput)
-    .output(envelope(deliveryOutput))
+    .concat(declaredOutput(envelope(deliveryOutput)))
     .query(async ({ ctx, input }) => ({ data: await getDelivery(ctx.db, ctx.actor, input.id) })),
 
   redeliver: manageProcedure
@@ -211,6 +211,6 @@ export const webhooksRouter = router({
       }),
     )
     .input(deliveryIdInput)
-    .output(envelope(deliveryOutput))
+    .concat(declaredOutput(envelope(deliveryOutput)))
     .mutation(async ({ ctx, input }) => ({ data: await redeliver(ctx.db, ctx.actor, input.id) })),
 });

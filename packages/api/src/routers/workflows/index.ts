@@ -23,7 +23,7 @@ import {
 } from '@crm/domain';
 import type { ApiContext } from '../../context.ts';
 import { restRoute } from '../../rest-route.ts';
-import { manageProcedure, router } from '../../trpc.ts';
+import { declaredOutput, manageProcedure, router } from '../../trpc.ts';
 
 const tags = ['Workflows'];
 const one = envelope(workflowOutput);
@@ -65,7 +65,7 @@ export const workflowsRouter = router({
       }),
     )
     .input(findWorkflowsInput)
-    .output(listEnvelope(workflowOutput))
+    .concat(declaredOutput(listEnvelope(workflowOutput)))
     .query(({ ctx, input }) => findWorkflows(ctx.db, ctx.actor, input, ctx.services.baseUrl)),
 
   get: manageProcedure
@@ -83,7 +83,7 @@ export const workflowsRouter = router({
       }),
     )
     .input(workflowIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({
       data: await getWorkflow(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
     })),
@@ -105,7 +105,7 @@ export const workflowsRouter = router({
       }),
     )
     .input(createWorkflowInput)
-    .output(savedWorkflowOutput)
+    .concat(declaredOutput(savedWorkflowOutput))
     .mutation(async ({ ctx, input }) =>
       saved(await createWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)), input.actions),
     ),
@@ -126,7 +126,7 @@ export const workflowsRouter = router({
       }),
     )
     .input(updateWorkflowInput)
-    .output(savedWorkflowOutput)
+    .concat(declaredOutput(savedWorkflowOutput))
     .mutation(async ({ ctx, input }) =>
       saved(await updateWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)), input.actions),
     ),
@@ -146,7 +146,7 @@ export const workflowsRouter = router({
       }),
     )
     .input(workflowIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({
       data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, true, ctx.services.baseUrl),
     })),
@@ -165,7 +165,7 @@ export const workflowsRouter = router({
       }),
     )
     .input(workflowIdInput)
-    .output(one)
+    .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({
       data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, false, ctx.services.baseUrl),
     })),
@@ -184,7 +184,7 @@ export const workflowsRouter = router({
       }),
     )
     .input(workflowIdInput)
-    .output(deletedOutput)
+    .concat(declaredOutput(deletedOutput))
     .mutation(async ({ ctx, input }) => ({ data: await deleteWorkflow(ctx.db, ctx.actor, input.id) })),
 
   rotateSecret: manageProcedure
@@ -202,7 +202,7 @@ export const workflowsRouter = router({
       }),
     )
     .input(workflowIdInput)
-    .output(withSecret)
+    .concat(declaredOutput(withSecret))
     .mutation(async ({ ctx, input }) => ({
       data: await rotateWorkflowSecret(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
     })),
@@ -222,6 +222,6 @@ export const workflowsRouter = router({
       }),
     )
     .input(findRunsInput)
-    .output(listEnvelope(runOutput))
+    .concat(declaredOutput(listEnvelope(runOutput)))
     .query(({ ctx, input }) => findRuns(ctx.db, ctx.actor, input)),
 });

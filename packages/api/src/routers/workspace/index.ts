@@ -9,7 +9,7 @@ import {
 } from '@crm/domain';
 import { z } from 'zod';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Workspace'];
 
@@ -29,7 +29,7 @@ export const workspaceRouter = router({
       }),
     )
     .input(z.strictObject({}))
-    .output(envelope(meOutput))
+    .concat(declaredOutput(envelope(meOutput)))
     .query(async ({ ctx }) => ({ data: await getMe(ctx.db, ctx.actor) })),
 
   members: authedProcedure
@@ -45,6 +45,6 @@ export const workspaceRouter = router({
       }),
     )
     .input(findMembersInput)
-    .output(listEnvelope(memberOutput))
+    .concat(declaredOutput(listEnvelope(memberOutput)))
     .query(({ ctx, input }) => findMembers(ctx.db, ctx.actor, input)),
 });
