@@ -1,4 +1,5 @@
 export * from './client.ts';
+export * from './distribution.ts';
 export * from './embedded.ts';
 export * from './listen.ts';
 export * from './migrate.ts';

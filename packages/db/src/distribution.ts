@@ -1,0 +1,44 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type pg from 'pg';
+import type { Database } from './client.ts';
+
+const known = new WeakMap<pg.Pool, Promise<boolean>>();
+
+/**
+ * Whether the tenant tables are sharded by workspace (Citus lists `events` in
+ * `pg_dist_partition`), asked once per pool. The few statements that a sharded database
+ * cannot run as written choose their shape by it; on one server they stay as they are
+ * (docs/scaling.md, "Which queries reach one shard"). A process started before the schema
+ * was distributed keeps its answer: restart it afterwards.
+ */
+export function isSharded(db: Database | pg.Pool): Promise<boolean> {
+  const pool = '$client' in db ? db.$client : db;
+  let answer = known.get(pool);
+  if (!answer) {
+    answer = askSharded(pool);
+    known.set(pool, answer);
+    // A failed question (the database unreachable) is asked again next time.
+    answer.catch(() => known.delete(pool));
+  }
+  return answer;
+}
+
+async function askSharded(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ citus: boolean }>(
+    `select to_regclass('pg_catalog.pg_dist_partition') is not null as citus`,
+  );
+  if (!rows[0]?.citus) return false;
+  const listed = await pool.query<{ sharded: boolean }>(
+    `select exists (select 1 from pg_dist_partition where logicalrelid = 'public.events'::regclass) as sharded`,
+  );
+  return listed.rows[0]?.sharded === true;
+}
+
+/**
+ * The current instant in a statement: `now()` on one server. A sharded database takes no
+ * `now()` inside CASE or COALESCE of an UPDATE, nor in the SET of an upsert, so there the
+ * instant of the call is passed in (docs/scaling.md).
+ */
+export function nowIn(sharded: boolean): SQL {
+  return sharded ? sql`${new Date().toISOString()}::timestamptz` : sql`now()`;
+}
