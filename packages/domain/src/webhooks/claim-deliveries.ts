@@ -1,5 +1,5 @@
-import type { Database } from '@crm/db';
-import { sql } from 'drizzle-orm';
+import { type Database, isSharded } from '@crm/db';
+import { type SQL, sql } from 'drizzle-orm';
 
 /**
  * How long a claimed delivery belongs to the worker that claimed it. Well above the longest
@@ -52,12 +52,17 @@ interface ClaimedRow extends Record<string, unknown> {
 }
 
 /**
- * Claims up to `limit` due pending deliveries, oldest due first, in one statement: rows
- * another worker is claiming are skipped, and a claim moves `next_attempt_at` to the end of
- * the lease, so the delivery is not due for anyone else while it is being sent. Deliveries
- * of the subscriptions in `skipWebhookIds` are left for later (the caller has enough of
- * theirs in flight). Deliveries of disabled subscriptions are claimed too; the caller
- * closes them without sending.
+ * Claims up to `limit` due pending deliveries, oldest due first: rows another worker is
+ * claiming are skipped, and a claim moves `next_attempt_at` to the end of the lease, so the
+ * delivery is not due for anyone else while it is being sent. Deliveries of the
+ * subscriptions in `skipWebhookIds` are left for later (the caller has enough of theirs in
+ * flight). Deliveries of disabled subscriptions are claimed too; the caller closes them
+ * without sending.
+ *
+ * On one server this is one statement over every workspace. A sharded database locks rows
+ * only in a statement that names one workspace (docs/scaling.md): there the workspaces with
+ * due deliveries are found first, oldest due first and without a lock, and each is claimed
+ * from in turn with the same statement narrowed to it, until the batch is full.
  */
 export async function claimDueDeliveries(
   db: Database,
@@ -69,25 +74,52 @@ export async function claimDueDeliveries(
     skipWebhookIds.length === 0
       ? sql``
       : sql`and webhook_id not in (select jsonb_array_elements_text(${JSON.stringify(skipWebhookIds)}::jsonb))`;
-  const result = await db.execute<ClaimedRow>(sql`
+  if (!(await isSharded(db))) {
+    const result = await db.execute<ClaimedRow>(claimStatement(limit, leaseMs, skip));
+    return result.rows.map(toClaimed);
+  }
+  const due = await db.execute<{ workspace_id: string }>(sql`
+    select workspace_id from deliveries
+    where status = 'PENDING' and next_attempt_at <= now() ${skip}
+    group by workspace_id
+    order by min(next_attempt_at)
+    limit ${limit}`);
+  const claimed: ClaimedDelivery[] = [];
+  for (const { workspace_id: workspaceId } of due.rows) {
+    const room = limit - claimed.length;
+    if (room <= 0) break;
+    const result = await db.execute<ClaimedRow>(claimStatement(room, leaseMs, skip, workspaceId));
+    claimed.push(...result.rows.map(toClaimed));
+  }
+  return claimed;
+}
+
+/** The claim, of every workspace or of the one named (each table filtered on it, so it is routed). */
+function claimStatement(limit: number, leaseMs: number, skip: SQL, workspaceId?: string) {
+  const of = (alias: string) =>
+    workspaceId === undefined ? sql`` : sql`${sql.raw(alias)}workspace_id = ${workspaceId} and `;
+  return sql`
     with due as (
       select workspace_id, id, next_attempt_at as due_at from deliveries
-      where status = 'PENDING' and next_attempt_at <= now() ${skip}
+      where ${of('')}status = 'PENDING' and next_attempt_at <= now() ${skip}
       order by next_attempt_at
       limit ${limit}
       for update skip locked
     ), claimed as (
       update deliveries d set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
-      from due where d.workspace_id = due.workspace_id and d.id = due.id
+      from due where ${of('d.')}d.workspace_id = due.workspace_id and d.id = due.id
       returning d.id, d.workspace_id, d.webhook_id, d.event_id, d.attempt_count, d.next_attempt_at, due.due_at
     )
     select c.id, c.workspace_id, c.webhook_id, c.event_id, c.attempt_count, c.next_attempt_at as lease_until, c.due_at,
       w.url, w.headers, w.enabled, w.secret, w.previous_secret, w.previous_secret_expires_at,
       e.type as event_type, e.payload
     from claimed c
-    join webhooks w on w.workspace_id = c.workspace_id and w.id = c.webhook_id
-    left join events e on e.workspace_id = c.workspace_id and e.id = c.event_id`);
-  return result.rows.map((row) => ({
+    join webhooks w on ${of('w.')}w.workspace_id = c.workspace_id and w.id = c.webhook_id
+    left join events e on ${of('e.')}e.workspace_id = c.workspace_id and e.id = c.event_id`;
+}
+
+function toClaimed(row: ClaimedRow): ClaimedDelivery {
+  return {
     id: row.id,
     workspaceId: row.workspace_id,
     webhookId: row.webhook_id,
@@ -106,7 +138,7 @@ export async function claimDueDeliveries(
         : null,
     },
     event: row.event_type === null ? null : { id: row.event_id, type: row.event_type, payload: row.payload },
-  }));
+  };
 }
 
 /**

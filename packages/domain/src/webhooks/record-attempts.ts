@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import { type Database, type Executor, isSharded } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { isDataRefusal } from '../shared/data-refusal.ts';
 import { newId } from '../shared/ids.ts';
@@ -91,7 +91,17 @@ export async function recordDeliveryAttempts(
       excerpt: outcome?.excerpt === undefined ? null : storableText(outcome.excerpt),
     };
   });
-  for (const row of await recordIsolated(db, rows)) verdicts.set(row.id, verdictOf(row));
+  // A sharded database runs the statement when it names one workspace (docs/scaling.md).
+  const batches: { rows: AttemptRow[]; scope: Scope }[] = [];
+  if (await isSharded(db)) {
+    const byWorkspace = new Map<string, AttemptRow[]>();
+    for (const row of rows)
+      byWorkspace.set(row.workspace_id, [...(byWorkspace.get(row.workspace_id) ?? []), row]);
+    for (const [workspaceId, of] of byWorkspace)
+      batches.push({ rows: of, scope: { workspaceId, now: new Date(now).toISOString() } });
+  } else batches.push({ rows, scope: undefined });
+  for (const batch of batches)
+    for (const row of await recordIsolated(db, batch.rows, batch.scope)) verdicts.set(row.id, verdictOf(row));
   for (const { delivery } of attempts) if (!verdicts.has(delivery.id)) verdicts.set(delivery.id, 'lost');
   return verdicts;
 }
@@ -115,29 +125,75 @@ type AttemptRow = {
 type RecordedRow = { id: string; kind: Kind; status: string; disabled: boolean };
 
 /**
+ * The one workspace a statement is narrowed to, and its instant: a sharded database routes a
+ * statement whose every table is filtered on one workspace, and takes no `now()` inside
+ * CASE or COALESCE, so the instant is passed in. Undefined on one server: every workspace,
+ * and the server's `now()`.
+ */
+type Scope = { workspaceId: string; now: string } | undefined;
+
+/**
  * The batch statement, and, should PostgreSQL refuse something one attempt carried, each
  * attempt alone: the deliveries of other subscriptions (other tenants') are recorded all the
  * same. An attempt that cannot be recorded even alone is left to its claim running out.
  */
-async function recordIsolated(db: Database, rows: AttemptRow[]): Promise<RecordedRow[]> {
+async function recordIsolated(db: Database, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
   try {
-    return await recordBatch(db, rows);
+    return await recordBatch(db, rows, scope);
   } catch (error) {
     if (!isDataRefusal(error)) throw error;
     const recorded: RecordedRow[] = [];
     if (rows.length === 1) return recorded;
-    for (const row of rows) recorded.push(...(await recordIsolated(db, [row])));
+    for (const row of rows) recorded.push(...(await recordIsolated(db, [row], scope)));
     return recorded;
   }
 }
 
-async function recordBatch(db: Database, rows: AttemptRow[]): Promise<RecordedRow[]> {
-  const result = await db.execute<RecordedRow>(sql`
-    with input as (
+async function recordBatch(db: Database, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
+  if (!scope) return recordStatement(db, rows, scope);
+  // A sharded database runs this statement's CTEs one by one through the coordinator, and
+  // fails an insert among them that reads the others' results ("missing data for column"):
+  // there the attempts are inserted by a second statement of the same transaction.
+  return db.transaction(async (tx) => {
+    const recorded = await recordStatement(tx, rows, scope);
+    if (recorded.length === 0) return recorded;
+    await tx.execute(sql`
+      insert into delivery_attempts (workspace_id, id, delivery_id, attempt, started_at, duration_ms,
+        response_status, error, response_excerpt)
+      select i.workspace_id, i.attempt_id, i.delivery_id, i.attempt, i.started_at, i.duration_ms,
+        i.response_status, i.error, i.excerpt
+      from (${inputOf(rows)}) i
+      where i.workspace_id = ${scope.workspaceId} and i.kind <> 'cancel'
+        and i.delivery_id in (select jsonb_array_elements_text(${JSON.stringify(recorded.map((row) => row.id))}::jsonb))`);
+    return recorded;
+  });
+}
+
+/** On one server: the attempt rows of the deliveries `updated`, as the statement's last CTE. */
+const recordAttempts = sql`, recorded as (
+      insert into delivery_attempts (workspace_id, id, delivery_id, attempt, started_at, duration_ms,
+        response_status, error, response_excerpt)
+      select i.workspace_id, i.attempt_id, i.delivery_id, i.attempt, i.started_at, i.duration_ms,
+        i.response_status, i.error, i.excerpt
+      from input i join updated u on u.workspace_id = i.workspace_id and u.id = i.delivery_id
+      where i.kind <> 'cancel'
+    )
+`;
+
+function inputOf(rows: AttemptRow[]) {
+  return sql`
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as i(
         delivery_id text, workspace_id text, webhook_id text, lease_until timestamptz, kind text,
         retry_at timestamptz, attempt integer, attempt_id text, started_at timestamptz,
-        duration_ms integer, response_status integer, error text, excerpt text)
+        duration_ms integer, response_status integer, error text, excerpt text)`;
+}
+
+async function recordStatement(db: Executor, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
+  const now = scope ? sql`${scope.now}::timestamptz` : sql`now()`;
+  const of = (alias: string) =>
+    scope ? sql`${sql.raw(alias)}.workspace_id = ${scope.workspaceId} and ` : sql``;
+  const result = await db.execute<RecordedRow>(sql`
+    with input as (${inputOf(rows)}
     ), per_webhook as (
       select workspace_id, webhook_id, bool_or(kind = 'succeeded') as succeeded,
         bool_or(kind = 'gone') as gone, bool_or(kind in ('retry', 'failed')) as failed
@@ -145,24 +201,24 @@ async function recordBatch(db: Database, rows: AttemptRow[]): Promise<RecordedRo
     ), locked as (
       select w.workspace_id, w.id, p.succeeded, p.gone, p.failed,
         w.enabled and not p.succeeded and p.failed
-          and coalesce(w.failing_since, now()) <= now() - make_interval(secs => ${DISABLE_AFTER_FAILING_MS / 1000})
+          and coalesce(w.failing_since, ${now}) <= ${now} - make_interval(secs => ${DISABLE_AFTER_FAILING_MS / 1000})
           as hopeless
       from webhooks w join per_webhook p on p.workspace_id = w.workspace_id and p.webhook_id = w.id
-      where p.gone or p.failed or w.failing_since is not null or w.last_success_at is null
-        or w.last_success_at < now() - interval '1 minute'
+      where ${of('w')}(p.gone or p.failed or w.failing_since is not null or w.last_success_at is null
+        or w.last_success_at < ${now} - interval '1 minute')
       order by w.workspace_id, w.id
       for update of w
     ), touched as (
       update webhooks w set
-        last_success_at = case when l.succeeded then now() else w.last_success_at end,
-        failing_since = case when l.succeeded then null when l.failed then coalesce(w.failing_since, now())
+        last_success_at = case when l.succeeded then ${now} else w.last_success_at end,
+        failing_since = case when l.succeeded then null when l.failed then coalesce(w.failing_since, ${now})
           else w.failing_since end,
         enabled = w.enabled and not l.gone and not l.hopeless,
         disabled_reason = case when not w.enabled then w.disabled_reason
           when l.gone then 'The receiver answered 410 Gone'
           when l.hopeless then 'No successful delivery for 5 days' else w.disabled_reason end,
-        updated_at = case when w.enabled and (l.gone or l.hopeless) then now() else w.updated_at end
-      from locked l where w.workspace_id = l.workspace_id and w.id = l.id
+        updated_at = case when w.enabled and (l.gone or l.hopeless) then ${now} else w.updated_at end
+      from locked l where ${of('w')}w.workspace_id = l.workspace_id and w.id = l.id
       returning w.workspace_id, w.id, l.hopeless
     ), updated as (
       update deliveries d set
@@ -172,20 +228,13 @@ async function recordBatch(db: Database, rows: AttemptRow[]): Promise<RecordedRo
           else 'FAILED' end,
         attempt_count = i.attempt,
         next_attempt_at = case when i.kind = 'retry' and not coalesce(t.hopeless, false) then i.retry_at end,
-        updated_at = now()
+        updated_at = ${now}
       from input i
       left join touched t on t.workspace_id = i.workspace_id and t.id = i.webhook_id
-      where d.workspace_id = i.workspace_id and d.id = i.delivery_id and d.status = 'PENDING'
+      where ${of('d')}d.workspace_id = i.workspace_id and d.id = i.delivery_id and d.status = 'PENDING'
         and d.next_attempt_at = i.lease_until
       returning d.workspace_id, d.id, i.kind, d.status, coalesce(t.hopeless, false) and i.kind in ('retry', 'failed') as disabled
-    ), recorded as (
-      insert into delivery_attempts (workspace_id, id, delivery_id, attempt, started_at, duration_ms,
-        response_status, error, response_excerpt)
-      select i.workspace_id, i.attempt_id, i.delivery_id, i.attempt, i.started_at, i.duration_ms,
-        i.response_status, i.error, i.excerpt
-      from input i join updated u on u.workspace_id = i.workspace_id and u.id = i.delivery_id
-      where i.kind <> 'cancel'
-    )
+    )${scope ? sql`` : recordAttempts}
     select id, kind, status, disabled from updated`);
   return result.rows;
 }
