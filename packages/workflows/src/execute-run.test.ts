@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { schema } from '@crm/db';
+import { isSharded, schema } from '@crm/db';
 import {
   type Actor,
   createDeal,
@@ -69,14 +69,18 @@ async function workflowWith(actor: Actor, actions: Record<string, unknown>[], tr
 
 async function queue(actor: Actor, workflowId: string, body: unknown, recordId: string | null = null) {
   const [flow] = await t.db.select().from(schema.workflows).where(eq(schema.workflows.id, workflowId));
-  return queueRun(t.db, {
-    workspaceId: actor.workspaceId,
-    workflowId,
-    trigger: 'INCOMING_WEBHOOK',
-    input: body,
-    recordId,
-    actions: flow!.actions,
-  });
+  return queueRun(
+    t.db,
+    {
+      workspaceId: actor.workspaceId,
+      workflowId,
+      trigger: 'INCOMING_WEBHOOK',
+      input: body,
+      recordId,
+      actions: flow!.actions,
+    },
+    await isSharded(t.db),
+  );
 }
 
 const run = (actor: Actor, id: string): Promise<RunOutput> => getRun(t.db, actor, id);

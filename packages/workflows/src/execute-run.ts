@@ -1,4 +1,4 @@
-import type { Database, Executor } from '@crm/db';
+import { type Database, type Executor, isSharded, nowIn } from '@crm/db';
 import type { RunStep } from '@crm/db/schema';
 import {
   type Actor,
@@ -49,17 +49,18 @@ class LostRace extends Error {}
 export async function executeRun(db: Database, ref: RowRef, options: EngineOptions): Promise<RunOutcome> {
   const started = Date.now();
   const budget = options.jobBudgetMs ?? 30_000;
+  const sharded = await isSharded(db);
   for (;;) {
     const loaded = await loadRunWithActor(db, ref);
     if (!loaded) return 'gone';
     const { run, actor } = loaded;
     if (run.status === 'SUCCEEDED' || run.status === 'FAILED') return 'finished';
     if (run.nextStep >= run.actions.length) {
-      noteEnd(options, await saveProgress(db, run, { steps: run.steps, status: 'SUCCEEDED' }));
+      noteEnd(options, await saveProgress(db, sharded, run, { steps: run.steps, status: 'SUCCEEDED' }));
       return 'finished';
     }
     if (!actor) {
-      const ended = await saveProgress(db, run, {
+      const ended = await saveProgress(db, sharded, run, {
         steps: run.steps,
         status: 'FAILED',
         error: 'The workspace has no member left to act as',
@@ -71,7 +72,7 @@ export async function executeRun(db: Database, ref: RowRef, options: EngineOptio
       await queueContinuation(db, run, 0);
       return 'continued';
     }
-    const outcome = await executeStep(db, run, actor, options);
+    const outcome = await executeStep(db, sharded, run, actor, options);
     if (outcome !== 'next') return outcome;
   }
 }
@@ -87,6 +88,7 @@ function stepsWith(run: RunRow, index: number, step: RunStep, rest?: 'SKIPPED'):
 
 async function executeStep(
   db: Database,
+  sharded: boolean,
   run: RunRow,
   actor: Actor,
   options: EngineOptions,
@@ -100,7 +102,7 @@ async function executeStep(
   // other steps record their result, and RUNNING, in the one statement that ends them.
   if (run.status === 'QUEUED' && type === 'HTTP_REQUEST') {
     await db.execute(
-      sql`update workflow_runs set status = 'RUNNING', started_at = coalesce(started_at, now()), updated_at = now()
+      sql`update workflow_runs set status = 'RUNNING', started_at = coalesce(started_at, ${nowIn(sharded)}), updated_at = now()
            where workspace_id = ${run.workspaceId} and id = ${run.id} and status = 'QUEUED'`,
     );
   }
@@ -124,7 +126,7 @@ async function executeStep(
       const result = await runHttpAction(rendered, options.http);
       noteEnd(
         options,
-        await saveProgress(db, run, { steps: stepsWith(run, index, done(result)), advance: true }),
+        await saveProgress(db, sharded, run, { steps: stepsWith(run, index, done(result)), advance: true }),
       );
     } else if (type === 'CONDITION') {
       const operator = rendered.operator as (typeof conditionOperators)[number];
@@ -132,7 +134,7 @@ async function executeStep(
         throw new StepError(`unknown operator ${String(operator)}`, true);
       const passed = evaluateCondition(rendered.left, operator, rendered.right);
       const steps = stepsWith(run, index, done({ output: { passed } }), passed ? undefined : 'SKIPPED');
-      const saved = await saveProgress(db, run, {
+      const saved = await saveProgress(db, sharded, run, {
         steps,
         advance: true,
         ...(passed ? {} : { status: 'SUCCEEDED' as const }),
@@ -146,7 +148,7 @@ async function executeStep(
         // Marks the changes of this transaction as a workflow's: they start no workflows.
         await tx.execute(sql`select set_config('crm.workflow_run', ${run.id}, true)`);
         const result = await perform(tx, rendered, { actor, recordId: run.contextRecordId, now: startedAt });
-        return saveProgress(tx, run, {
+        return saveProgress(tx, sharded, run, {
           steps: stepsWith(run, index, done(result)),
           advance: true,
           contextRecordId: result.contextRecordId ?? null,
@@ -174,7 +176,7 @@ async function executeStep(
     };
     if (last) {
       const why = failure.permanent ? '' : ` after ${attempts} attempts`;
-      const saved = await saveProgress(db, run, {
+      const saved = await saveProgress(db, sharded, run, {
         steps: stepsWith(run, index, step, 'SKIPPED'),
         status: 'FAILED',
         error: `Step ${index} (${type}) failed${why}: ${failure.message}`,
@@ -184,7 +186,7 @@ async function executeStep(
     }
     const scheduled = await db
       .transaction(async (tx) => {
-        await saveProgress(tx, run, { steps: stepsWith(run, index, step) });
+        await saveProgress(tx, sharded, run, { steps: stepsWith(run, index, step) });
         await queueContinuation(tx, run, delayMs);
         return true;
       })
@@ -212,6 +214,7 @@ type RunStatusAfterSave = 'RUNNING' | 'SUCCEEDED' | 'FAILED';
  */
 async function saveProgress(
   tx: Executor,
+  sharded: boolean,
   run: RunRow,
   change: {
     steps: RunStep[];
@@ -231,7 +234,7 @@ async function saveProgress(
            status = ${status},
            error = ${change.error ?? null},
            context_record_id = coalesce(${change.contextRecordId ?? null}, context_record_id),
-           started_at = coalesce(started_at, now()),
+           started_at = coalesce(started_at, ${nowIn(sharded)}),
            finished_at = ${finished ? sql`now()` : sql`null`},
            updated_at = now()
      where workspace_id = ${run.workspaceId} and id = ${run.id} and next_step = ${run.nextStep}

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Database } from '@crm/db';
+import { type Database, isSharded } from '@crm/db';
+import { sql } from 'drizzle-orm';
 import { IDEMPOTENCY_TTL_HOURS } from '../idempotency/idempotency-keys.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
@@ -135,7 +136,7 @@ export function triggerRecordId(body: Record<string, unknown>): string | null {
  * (in this batch, or in another process's) exactly one queues a run.
  */
 export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): Promise<QueuedRun[]> {
-  const items = calls.map((call, ord) => {
+  const items = calls.map((call, ord): QueueItem => {
     const runId = newId('run');
     return {
       ord,
@@ -149,7 +150,8 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
       answer: JSON.stringify(acceptedAnswer(call.workflow.id, runId)),
     };
   });
-  const result = await db.$client.query<{ id: string }>({
+  if (await isSharded(db)) return answersOf(items, await queueShardedRuns(db, items));
+  const result = await db.$client.query<{ id: string | null; taken: string | null }>({
     name: 'queue_triggered_runs',
     text: `
       with input as (
@@ -194,9 +196,26 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
        where e.idem_key is not null and e.answer not in (select body from keyed)`,
     values: [JSON.stringify(items)],
   });
+  return answersOf(items, result.rows);
+}
+
+type QueueItem = {
+  ord: number;
+  run_id: string;
+  workspace_id: string;
+  workflow_id: string;
+  body: Record<string, unknown>;
+  record_id: string | null;
+  idem_key: string | null;
+  fingerprint: string | null;
+  answer: string;
+};
+
+/** Each call's answer from the rows of the queueing statements: a queued run, a taken key, or its 404. */
+function answersOf(items: QueueItem[], rows: { id: string | null; taken: string | null }[]): QueuedRun[] {
   const queued = new Set<string>();
   const taken = new Set<string>();
-  for (const row of result.rows as { id: string | null; taken: string | null }[]) {
+  for (const row of rows) {
     if (row.id) queued.add(row.id);
     if (row.taken) taken.add(row.taken);
   }
@@ -204,6 +223,76 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
     if (queued.has(item.run_id)) return { runId: item.run_id };
     if (taken.has(item.run_id)) return { keyTaken: true };
     return { error: item.record_id !== null ? recordNotFound(item.record_id) : noWorkflow() };
+  });
+}
+
+/**
+ * The same work on a sharded database, in one transaction: per workspace, a statement naming
+ * it (routed to the node that holds it) checks the calls, keeps the idempotent answers and
+ * writes the runs; then one statement on the coordinator queues the jobs of every run
+ * written. Instants are passed in: the upsert may use no `now()` (docs/scaling.md).
+ */
+async function queueShardedRuns(db: Database, items: QueueItem[]) {
+  const byWorkspace = new Map<string, QueueItem[]>();
+  for (const item of items)
+    byWorkspace.set(item.workspace_id, [...(byWorkspace.get(item.workspace_id) ?? []), item]);
+  const now = new Date();
+  const expired = new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3600_000);
+  return db.transaction(async (tx) => {
+    const rows: { id: string | null; taken: string | null }[] = [];
+    for (const [workspaceId, calls] of byWorkspace) {
+      const result = await tx.execute<{ id: string | null; taken: string | null }>(sql`
+        with input as (
+          select * from json_to_recordset(${JSON.stringify(calls)}::json)
+            as i(ord int, run_id text, workspace_id text, workflow_id text, body jsonb, record_id text,
+                 idem_key text, fingerprint text, answer text)
+        ), eligible as (
+          select i.*, w.actions
+            from input i
+            join workflows w on w.workspace_id = ${workspaceId} and w.id = i.workflow_id
+           where i.record_id is null
+              or exists (select 1 from records r
+                          where r.workspace_id = ${workspaceId} and r.id = i.record_id and r.trashed_at is null)
+        ), keyed as (
+          insert into idempotency_keys (workspace_id, key, fingerprint, state, status, headers, body, created_at, updated_at)
+          select distinct on (e.idem_key) ${workspaceId}, e.idem_key, e.fingerprint, 'done', 200,
+                 '{"Content-Type":"application/json"}'::jsonb, e.answer, ${now.toISOString()}::timestamptz,
+                 ${now.toISOString()}::timestamptz
+            from eligible e where e.idem_key is not null
+           order by e.idem_key, e.ord
+          on conflict (workspace_id, key) do update
+            set fingerprint = excluded.fingerprint, state = 'done', status = excluded.status,
+                headers = excluded.headers, body = excluded.body, created_at = excluded.created_at,
+                updated_at = excluded.updated_at
+            where idempotency_keys.state <> 'done'
+               or idempotency_keys.created_at < ${expired.toISOString()}::timestamptz
+          returning body
+        ), run as (
+          insert into workflow_runs (workspace_id, id, workflow_id, trigger, input, record_id, context_record_id, actions)
+          select ${workspaceId}, e.run_id, e.workflow_id, 'INCOMING_WEBHOOK', e.body, e.record_id, e.record_id, e.actions
+            from eligible e
+           where e.idem_key is null or e.answer in (select body from keyed)
+           order by e.ord
+          returning id
+        )
+        select run.id, null as taken from run
+        union all
+        select null, e.run_id from eligible e
+         where e.idem_key is not null and e.answer not in (select body from keyed)`);
+      rows.push(...result.rows);
+    }
+    const workspaceOf = new Map(items.map((item) => [item.run_id, item.workspace_id]));
+    const runs = rows.flatMap((row) =>
+      row.id ? [{ id: row.id, workspace_id: workspaceOf.get(row.id) }] : [],
+    );
+    if (runs.length > 0) {
+      await tx.execute(sql`
+        select graphile_worker.add_jobs(array(
+          select row('run_workflow'::text, json_build_object('runId', r.id, 'workspaceId', r.workspace_id), null::text,
+                     null::timestamptz, 25::smallint, null::text, null::smallint, null::text[])::graphile_worker.job_spec
+            from json_to_recordset(${JSON.stringify(runs)}::json) as r(id text, workspace_id text)))`);
+    }
+    return rows;
   });
 }
 

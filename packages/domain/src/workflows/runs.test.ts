@@ -1,3 +1,4 @@
+import { isSharded } from '@crm/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
@@ -23,19 +24,23 @@ const oneStepWorkflow = (actor: Actor) =>
     { baseUrl: '', checkOutboundUrl: async () => {} },
   );
 
-const queueOne = (
+const queueOne = async (
   actor: Actor,
   workflow: { id: string; actions: Record<string, unknown>[] },
   input: unknown,
 ) =>
-  queueRun(t.db, {
-    workspaceId: actor.workspaceId,
-    workflowId: workflow.id,
-    trigger: 'INCOMING_WEBHOOK',
-    input,
-    recordId: null,
-    actions: workflow.actions,
-  });
+  queueRun(
+    t.db,
+    {
+      workspaceId: actor.workspaceId,
+      workflowId: workflow.id,
+      trigger: 'INCOMING_WEBHOOK',
+      input,
+      recordId: null,
+      actions: workflow.actions,
+    },
+    await isSharded(t.db),
+  );
 
 describe('run history', () => {
   it('keeps runs 30 days, then prunes them', async () => {

@@ -1,5 +1,4 @@
-import type { Database } from '@crm/db';
-import { schema } from '@crm/db';
+import { type Database, isSharded, schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { RowRef } from '../shared/row-ref.ts';
 import { queueRun } from './runs.ts';
@@ -11,6 +10,7 @@ import { queueRun } from './runs.ts';
  */
 export async function startEventWorkflows(db: Database, ref: RowRef): Promise<number> {
   const e = schema.events;
+  const sharded = await isSharded(db);
   return db.transaction(async (tx) => {
     const [event] = await tx
       .select()
@@ -25,15 +25,19 @@ export async function startEventWorkflows(db: Database, ref: RowRef): Promise<nu
     const payload = event.payload as Record<string, unknown>;
     const recordId = typeof payload.recordId === 'string' ? payload.recordId : null;
     for (const flow of flows) {
-      await queueRun(tx, {
-        workspaceId: event.workspaceId,
-        workflowId: flow.id,
-        trigger: 'EVENT',
-        input: payload,
-        recordId,
-        actions: flow.actions,
-        eventId: event.id,
-      });
+      await queueRun(
+        tx,
+        {
+          workspaceId: event.workspaceId,
+          workflowId: flow.id,
+          trigger: 'EVENT',
+          input: payload,
+          recordId,
+          actions: flow.actions,
+          eventId: event.id,
+        },
+        sharded,
+      );
     }
     return flows.length;
   });
