@@ -1,5 +1,4 @@
-import type { Database } from '@crm/db';
-import { schema } from '@crm/db';
+import { type Database, isSharded, schema } from '@crm/db';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
@@ -33,7 +32,9 @@ export async function findEvents(db: Database, actor: Actor, input: z.infer<type
   const types = parseTypes(input.types);
   const after = input.after === undefined ? null : decodeFeedCursor(input.after);
   const e = schema.events;
-  const settledBefore = sql`least(
+  const settledBefore = (await isSharded(db))
+    ? sql`${await shardedSettledBefore(db)}::timestamptz`
+    : sql`least(
     now() - make_interval(secs => ${FEED_SETTLE_SECONDS}),
     (select min(xact_start) - interval '1 second' from pg_stat_activity
       where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid()))`;
@@ -69,6 +70,25 @@ export async function findEvents(db: Database, actor: Actor, input: z.infer<type
       nextCursor: last ? encodeFeedCursor(last) : (input.after ?? null),
     },
   };
+}
+
+/**
+ * The feed's bound on a sharded database, read on the coordinator before the routed query.
+ * The events are written on the worker nodes, whose transactions the coordinator's snapshot
+ * does not show, but every write reaches them through a transaction of the coordinator, and
+ * that transaction stays open (in `pg_stat_activity`, from its BEGIN) until the workers have
+ * committed. So the bound is the start of every open transaction of the coordinator's
+ * clients: whether it has written yet is not known there, so read-only ones count too
+ * (docs/scaling.md, "The event feed").
+ */
+async function shardedSettledBefore(db: Database): Promise<string> {
+  const { rows } = await db.execute<{ before: string }>(sql`
+    select least(
+      now() - make_interval(secs => ${FEED_SETTLE_SECONDS}),
+      (select min(xact_start) - interval '1 second' from pg_stat_activity
+        where datname = current_database() and backend_type = 'client backend' and xact_start is not null
+          and pid <> pg_backend_pid()))::text as before`);
+  return rows[0]!.before;
 }
 
 /** `types=a,b`: known kinds only (400 naming the unknown one); empty or `*` means all. */
