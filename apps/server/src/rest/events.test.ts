@@ -23,10 +23,14 @@ const feed = async (query = '', key = ws.apiKey) => {
 type Meta = { page: null; pageSize: number; nextCursor: string | null; hasMore: boolean };
 const ids = (page: { data: { id: string }[] }) => page.data.map((e) => e.id);
 
-/** Moves the workspace's fresh events back a minute (order kept), past the feed's settling delay. */
+/**
+ * Moves the workspace's fresh events back a minute (order kept), past the feed's settling
+ * delay. Through UTC, so every function is immutable: a sharded database applies no other
+ * kind to a column in an UPDATE (docs/scaling.md).
+ */
 const settle = (workspaceId = ws.workspaceId) =>
   app.service.db.execute(sql`
-    update events set occurred_at = occurred_at - interval '1 minute'
+    update events set occurred_at = ((occurred_at at time zone 'UTC') - interval '1 minute') at time zone 'UTC'
     where workspace_id = ${workspaceId} and occurred_at > now() - interval '30 seconds'`);
 const newRecord = async (title: string) => {
   const res = await api('POST', '/records', { folderId: ws.folderId, title });

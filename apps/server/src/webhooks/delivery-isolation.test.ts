@@ -55,7 +55,7 @@ describe('a claim holding a delivery that cannot be prepared', () => {
     expect(request!.headers['x-service-event']).toBe('record.created');
     const failed = await eventually(async () => {
       const result = await app.service.db.execute<{ error: string | null }>(
-        sql`select a.error from delivery_attempts a join deliveries d on d.id = a.delivery_id
+        sql`select a.error from delivery_attempts a join deliveries d on d.workspace_id = a.workspace_id and d.id = a.delivery_id
              where d.webhook_id = ${brokenId}`,
       );
       return result.rows[0];

@@ -82,7 +82,7 @@ async function attemptsOf(webhookId: string) {
     response_excerpt: string | null;
   }>(sql`
     select a.attempt, a.response_status, a.error, a.started_at, a.response_excerpt from delivery_attempts a
-      join deliveries d on d.id = a.delivery_id where d.webhook_id = ${webhookId} order by a.attempt`);
+      join deliveries d on d.workspace_id = a.workspace_id and d.id = a.delivery_id where d.webhook_id = ${webhookId} order by a.attempt`);
   return result.rows;
 }
 
