@@ -79,7 +79,7 @@ export const createCallerFactory = t.createCallerFactory;
  * checks that no output schema transforms what it parses (so the parse could only ever have
  * returned the same value), and the OpenAPI tests validate an answer of every operation
  * against the document, whose objects admit no undeclared property. Skipping the parse saves
- * a list of 50 records about a tenth of its CPU (docs/architecture.md, "Cost per request").
+ * a list of 50 records 7 % of its instructions (docs/architecture.md, "Cost per request").
  */
 export function declaredOutput<TSchema extends z.ZodType>(schema: TSchema) {
   const builder = t.procedure.output(schema);
