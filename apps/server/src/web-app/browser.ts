@@ -8,13 +8,26 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 /** Debian's chromium; CI installs it (`apt-get install chromium`), nothing is downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Committed screenshots the README shows; every run of the browser tests renews them. */
+/** The screenshots the README shows, renewed by a run with UPDATE_SCREENSHOTS=1. */
 export const SCREENSHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../docs/screenshots');
+
+/** Whether this run writes the README's screenshots; otherwise they go to a temporary folder. */
+const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+
+/**
+ * Why the browser tests cannot run here, or null when they can. On a developer's machine
+ * without Chromium they are skipped with this reason; under CI (`CI` set), which installs
+ * Chromium, they run and fail instead, so a broken install is never a silent skip.
+ */
+export function browserUnavailable(): string | null {
+  if (existsSync(CHROMIUM) || process.env.CI) return null;
+  return `no Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH) to run them`;
+}
 
 export interface Browser {
   context: BrowserContext;
   page: Page;
-  /** Saves docs/screenshots/<name>.png of `page` (default the first tab). */
+  /** Saves <name>.png of `page` (default the first tab): in docs/screenshots with UPDATE_SCREENSHOTS=1. */
   screenshot(name: string, page?: Page, options?: { fullPage?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
@@ -50,13 +63,15 @@ export async function launchBrowser(): Promise<Browser> {
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(15_000);
   const page = context.pages()[0] ?? (await context.newPage());
-  await mkdir(SCREENSHOTS, { recursive: true });
+  // Taken on every run, so a page that cannot be drawn fails the test; kept only when asked.
+  const shots = UPDATE_SCREENSHOTS ? SCREENSHOTS : await mkdtemp(join(tmpdir(), 'crm-screenshots-'));
+  await mkdir(shots, { recursive: true });
   return {
     context,
     page,
     async screenshot(name, shot = page, options = {}) {
       await shot.screenshot({
-        path: join(SCREENSHOTS, `${name}.png`),
+        path: join(shots, `${name}.png`),
         fullPage: options.fullPage ?? true,
         animations: 'disabled',
       });
@@ -64,6 +79,7 @@ export async function launchBrowser(): Promise<Browser> {
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });
+      if (!UPDATE_SCREENSHOTS) await rm(shots, { recursive: true, force: true });
     },
   };
 }

@@ -4,9 +4,11 @@ import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, launchBrowser } from './browser.ts';
+import { type Browser, browserUnavailable, launchBrowser } from './browser.ts';
 
 const PASSWORD = 'owner password 123';
+const unavailable = browserUnavailable();
+if (unavailable) console.warn(`The browser tests (web-app.test.ts) are skipped: ${unavailable}.`);
 
 let app: TestApp;
 let ws: TestWorkspace;
@@ -15,6 +17,7 @@ let browser: Browser;
 const receiver = new Receiver();
 
 beforeAll(async () => {
+  if (unavailable) return;
   await ensureBuilt({ log: () => {} });
   await receiver.start();
   app = await startTestApp({
@@ -59,7 +62,7 @@ async function sales() {
   return res.body.data[0] as { id: string; stages: { id: string; name: string }[] };
 }
 
-describe('the web app in Chromium', () => {
+describe.skipIf(unavailable)('the web app in Chromium', () => {
   it('serves the production build of the app', async () => {
     const html = await (await fetch(`${app.url}/`, { headers: { Accept: 'text/html' } })).text();
     const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
