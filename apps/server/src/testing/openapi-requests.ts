@@ -119,6 +119,8 @@ export const successWalks: Record<string, Walk> = {
 
     const deal = { pipelineId: id, title: 'Big one', amount: 1250.5, closeDate: '2026-12-31' };
     const dealId = (await send('POST', '/deals', 201, { body: deal })).body.data.id;
+    const summary = await send('GET', '/pipelines/{id}/summary', 200, { params: { id } });
+    expect(summary.body.data.totals).toEqual([{ currency: 'USD', count: 1, amount: 1250.5 }]);
     await send('GET', '/deals', 200, { query: { pipelineId: id } });
     const dealQuery = { pipelineId: id, 'filter[amount][gte]': '1000', sort: '-amount', count: 'true' };
     expect((await send('GET', '/deals', 200, { query: dealQuery })).body.meta.total).toBe(1);
@@ -221,6 +223,7 @@ export const notFoundWalks: Record<string, Walk> = {
   async 'pipelines, stages and deals'(send) {
     const pipeline = { id: MISSING.pipeline };
     await send('GET', '/pipelines/{id}', 404, { params: pipeline });
+    await send('GET', '/pipelines/{id}/summary', 404, { params: pipeline });
     await send('PATCH', '/pipelines/{id}', 404, { params: pipeline, body: { name: 'X' } });
     await send('POST', '/pipelines/{id}/stages', 404, { params: pipeline, body: { name: 'X' } });
     const reorder = { params: pipeline, body: { stageIds: [MISSING.stage] } };

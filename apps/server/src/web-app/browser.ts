@@ -57,6 +57,8 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
     viewport: { width: 1280, height: 860 },
+    // Numbers and amounts are formatted the same way on every machine.
+    locale: 'en-US',
     timeout: 30_000,
   });
   // Every wait of a test is bounded.

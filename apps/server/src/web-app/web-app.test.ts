@@ -225,6 +225,14 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
         amount,
       });
     }
+    // Another currency in the same stage: its sum is shown apart, never added to the dollars.
+    await app.api(ws.apiKey, 'POST', '/api/v1/deals', {
+      pipelineId: pipeline.id,
+      stageId: lead.id,
+      title: 'Bletchley audit',
+      amount: 250,
+      currency: 'EUR',
+    });
     const before = receiver.requests.length;
     const { page } = browser;
     await page.getByRole('link', { name: 'Pipeline' }).click();
@@ -238,6 +246,16 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
       .getByRole('region', { name: 'Stage Qualified' })
       .getByText('Navy training', { exact: true })
       .waitFor();
+    // The column totals are the server's, per currency, and follow the move.
+    const totals = (stage: string) =>
+      page.getByRole('region', { name: `Stage ${stage}` }).locator('.stage-totals');
+    await expect.poll(() => totals('Qualified').textContent()).toBe('$4,800.00');
+    await expect.poll(() => totals('Lead').textContent()).toBe('€250.00 · $12,000.00');
+    const summary = await app.api(ws.apiKey, 'GET', `/api/v1/pipelines/${pipeline.id}/summary`);
+    expect(summary.body.data.stages.find((s: { name: string }) => s.name === 'Lead').totals).toEqual([
+      { currency: 'EUR', count: 1, amount: 250 },
+      { currency: 'USD', count: 1, amount: 12000 },
+    ]);
     await browser.screenshot('pipeline');
 
     const deals = await app.api(ws.apiKey, 'GET', `/api/v1/deals?pipelineId=${pipeline.id}`);

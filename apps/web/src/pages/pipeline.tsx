@@ -32,6 +32,11 @@ export function PipelinePage() {
     () => (pipelineId ? loadDeals(pipelineId) : Promise.resolve(undefined)),
     [pipelineId],
   );
+  // Counts and sums per stage and currency, over every deal, made by the server.
+  const summary = useData(
+    () => (pipelineId ? trpc.pipelines.summary.query({ id: pipelineId }) : Promise.resolve(undefined)),
+    [pipelineId],
+  );
   const [dragging, setDragging] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
   const move = useSubmit((dealId: string, stageId: string) =>
@@ -45,6 +50,7 @@ export function PipelinePage() {
       const stage = pipeline?.stages.find((s) => s.id === stageId)?.name ?? stageId;
       setNotice(`Moved “${moved.data.title}” to ${stage}.`);
       deals.reload();
+      summary.reload();
     }
   };
   const onDrop = (stageId: string) => (event: DragEvent) => {
@@ -66,7 +72,7 @@ export function PipelinePage() {
           />
         ) : null}
       </PageHeader>
-      <ProblemMessage problem={pipelines.problem ?? deals.problem ?? move.problem} />
+      <ProblemMessage problem={pipelines.problem ?? deals.problem ?? summary.problem ?? move.problem} />
       <p aria-live="polite" className="notice">
         {notice}
       </p>
@@ -78,7 +84,7 @@ export function PipelinePage() {
           <div className="board">
             {pipeline.stages.map((stage) => {
               const inStage = deals.data!.deals.filter((d) => d.stageId === stage.id);
-              const total = inStage.reduce((sum, d) => sum + (d.amount ?? 0), 0);
+              const counted = summary.data?.data.stages.find((s) => s.stageId === stage.id);
               return (
                 <section
                   key={stage.id}
@@ -89,9 +95,13 @@ export function PipelinePage() {
                   onDrop={onDrop(stage.id)}
                 >
                   <h2>
-                    {stage.name} <small>({inStage.length})</small>
+                    {stage.name} <small>({counted?.count ?? inStage.length})</small>
                   </h2>
-                  {total > 0 ? <p className="hint">{total.toLocaleString()}</p> : null}
+                  {counted && counted.totals.length > 0 ? (
+                    <p className="hint stage-totals">
+                      {counted.totals.map((t) => formatMoney(t.amount, t.currency)).join(' · ')}
+                    </p>
+                  ) : null}
                   <ul>
                     {inStage.map((deal) => (
                       <li
@@ -125,7 +135,14 @@ export function PipelinePage() {
               );
             })}
           </div>
-          <AddDealForm pipelineId={pipeline.id} stages={pipeline.stages} onAdded={deals.reload} />
+          <AddDealForm
+            pipelineId={pipeline.id}
+            stages={pipeline.stages}
+            onAdded={() => {
+              deals.reload();
+              summary.reload();
+            }}
+          />
         </>
       )}
     </>
@@ -195,4 +212,13 @@ function AddDealForm({
       </button>
     </form>
   );
+}
+
+/** An amount in its currency (`$1,250.50`, `€100.10`); a code the browser does not know is written after the number. */
+function formatMoney(amount: number, currency: string): string {
+  try {
+    return amount.toLocaleString(undefined, { style: 'currency', currency });
+  } catch {
+    return `${amount.toLocaleString(undefined, { minimumFractionDigits: 2 })} ${currency}`;
+  }
 }

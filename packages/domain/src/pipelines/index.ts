@@ -1,3 +1,4 @@
 export * from './change-pipeline.ts';
 export * from './find-pipelines.ts';
 export * from './schemas.ts';
+export * from './summarize-pipeline.ts';

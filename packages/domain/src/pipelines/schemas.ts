@@ -76,3 +76,37 @@ export const removeStageInput = z.strictObject({
     description: 'Another stage of the pipeline that takes the stage’s deals; required when it holds deals',
   }),
 });
+
+export const currencyTotalOutput = z
+  .object({
+    currency: z.string().meta({ example: 'USD', description: 'ISO 4217 code' }),
+    count: z.number().int().meta({ description: 'Deals in this currency' }),
+    amount: z.number().meta({
+      description: 'Sum of their amounts, to the cent; a deal without an amount adds nothing',
+      example: 12500.5,
+    }),
+  })
+  .meta({ id: 'CurrencyTotal' });
+
+export const pipelineSummaryOutput = z
+  .object({
+    pipelineId: z.string().meta({ example: 'pl_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
+    count: z.number().int().meta({ description: 'Deals in the pipeline' }),
+    totals: z
+      .array(currencyTotalOutput)
+      .meta({ description: 'Per currency, by code; amounts of different currencies are never added' }),
+    stages: z
+      .array(
+        z.object({
+          stageId: z.string(),
+          name: z.string(),
+          count: z.number().int().meta({ description: 'Deals in the stage' }),
+          totals: z.array(currencyTotalOutput).meta({ description: 'Per currency, by code' }),
+        }),
+      )
+      .meta({ description: 'Every stage, in pipeline order, also those without deals' }),
+  })
+  .meta({ id: 'PipelineSummary' });
+
+export type PipelineSummaryOutput = z.infer<typeof pipelineSummaryOutput>;
+export type CurrencyTotal = z.infer<typeof currencyTotalOutput>;

@@ -10,6 +10,7 @@ import {
   listEnvelope,
   pipelineIdInput,
   pipelineOutput,
+  pipelineSummaryOutput,
   removeStage,
   removeStageInput,
   renamePipeline,
@@ -18,6 +19,7 @@ import {
   renameStageInput,
   reorderStages,
   reorderStagesInput,
+  summarizePipeline,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
@@ -59,6 +61,25 @@ export const pipelinesRouter = router({
     .input(pipelineIdInput)
     .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getPipeline(ctx.db, ctx.actor, input.id) })),
+
+  summary: authedProcedure
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/pipelines/{id}/summary',
+          tags,
+          summary: 'Deal counts and amounts by stage, per currency',
+          description:
+            'Over all deals of the pipeline: for each stage (in order, also those without deals) and for the whole pipeline, how many deals there are and the sum of their amounts in each currency. Amounts in different currencies are never added together. Sums are exact to the cent.',
+        },
+        errors: [404],
+        resource: 'volatile',
+      }),
+    )
+    .input(pipelineIdInput)
+    .concat(declaredOutput(envelope(pipelineSummaryOutput)))
+    .query(async ({ ctx, input }) => ({ data: await summarizePipeline(ctx.db, ctx.actor, input.id) })),
 
   create: authedProcedure
     .meta(
