@@ -7,6 +7,6 @@ const api = 'http://127.0.0.1:3000';
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1000 },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
   server: { proxy: { '/trpc': api, '/auth': api, '/api': api } },
 });

@@ -1,18 +1,36 @@
-import { useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
 import { canManage, SessionContext, type SessionInfo } from './lib/session.tsx';
 import { authCall, HttpError, setCsrfToken } from './lib/trpc.ts';
-import { AcceptInvitationPage } from './pages/accept-invitation.tsx';
-import { ApiReferencePage } from './pages/api-reference.tsx';
-import { PipelinePage } from './pages/pipeline.tsx';
-import { RecordPage } from './pages/record.tsx';
-import { RecordsPage } from './pages/records.tsx';
-import { AutomationPage, AutomationsPage } from './pages/settings/automations.tsx';
-import { KeysPage } from './pages/settings/keys.tsx';
-import { MembersPage } from './pages/settings/members.tsx';
-import { WebhookPage, WebhooksPage } from './pages/settings/webhooks.tsx';
-import { SignInPage } from './pages/sign-in.tsx';
-import { TasksPage } from './pages/tasks.tsx';
+
+/** Each page is its own chunk, loaded the first time it is opened. */
+const AcceptInvitationPage = lazy(() =>
+  import('./pages/accept-invitation.tsx').then((m) => ({ default: m.AcceptInvitationPage })),
+);
+const ApiReferencePage = lazy(() =>
+  import('./pages/api-reference.tsx').then((m) => ({ default: m.ApiReferencePage })),
+);
+const PipelinePage = lazy(() => import('./pages/pipeline.tsx').then((m) => ({ default: m.PipelinePage })));
+const RecordPage = lazy(() => import('./pages/record.tsx').then((m) => ({ default: m.RecordPage })));
+const RecordsPage = lazy(() => import('./pages/records.tsx').then((m) => ({ default: m.RecordsPage })));
+const AutomationPage = lazy(() =>
+  import('./pages/settings/automations.tsx').then((m) => ({ default: m.AutomationPage })),
+);
+const AutomationsPage = lazy(() =>
+  import('./pages/settings/automations.tsx').then((m) => ({ default: m.AutomationsPage })),
+);
+const KeysPage = lazy(() => import('./pages/settings/keys.tsx').then((m) => ({ default: m.KeysPage })));
+const MembersPage = lazy(() =>
+  import('./pages/settings/members.tsx').then((m) => ({ default: m.MembersPage })),
+);
+const WebhookPage = lazy(() =>
+  import('./pages/settings/webhooks.tsx').then((m) => ({ default: m.WebhookPage })),
+);
+const WebhooksPage = lazy(() =>
+  import('./pages/settings/webhooks.tsx').then((m) => ({ default: m.WebhooksPage })),
+);
+const SignInPage = lazy(() => import('./pages/sign-in.tsx').then((m) => ({ default: m.SignInPage })));
+const TasksPage = lazy(() => import('./pages/tasks.tsx').then((m) => ({ default: m.TasksPage })));
 
 type SessionState =
   | { kind: 'loading' }
@@ -43,10 +61,10 @@ export function App() {
   };
 
   // The API reference needs no sign-in (contract §5).
-  if (path === '/docs') return <ApiReferencePage />;
+  if (path === '/docs') return <Loaded>{<ApiReferencePage />}</Loaded>;
   if (state.kind === 'loading') return <p className="hint">Loading…</p>;
-  if (path === '/accept-invitation') return <AcceptInvitationPage onSignedIn={signedIn} />;
-  if (state.kind === 'signed-out') return <SignInPage onSignedIn={signedIn} />;
+  if (path === '/accept-invitation') return <Loaded>{<AcceptInvitationPage onSignedIn={signedIn} />}</Loaded>;
+  if (state.kind === 'signed-out') return <Loaded>{<SignInPage onSignedIn={signedIn} />}</Loaded>;
 
   const { session } = state;
   const signOut = async () => {
@@ -107,11 +125,18 @@ export function App() {
           </div>
         </nav>
         <main id="main">
-          <Page path={path} session={session} />
+          <Loaded>
+            <Page path={path} session={session} />
+          </Loaded>
         </main>
       </div>
     </SessionContext.Provider>
   );
+}
+
+/** A page while its chunk loads. */
+function Loaded({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<p className="hint">Loading…</p>}>{children}</Suspense>;
 }
 
 function NavItem({ to, label, current }: { to: string; label: string; current: boolean }) {

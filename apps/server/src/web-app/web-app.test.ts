@@ -240,6 +240,10 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
       .getByRole('region', { name: 'Stage Lead' })
       .getByText('Navy training', { exact: true })
       .waitFor();
+    // A navigation puts the focus on the new page's heading.
+    expect(
+      await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
+    ).toBe('H1 Pipeline');
     await page.getByLabel('Move “Navy training” to').selectOption({ label: 'Qualified' });
     await page.getByText('Moved “Navy training” to Qualified.').waitFor();
     await page

@@ -1,4 +1,13 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId, useState } from 'react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import { takeHeadingFocus } from './router.tsx';
 import type { Problem } from './trpc.ts';
 
 /** A labelled input with its error right under it, tied together for screen readers. */
@@ -150,9 +159,15 @@ export function formatInstant(value: string | null | undefined): string {
 }
 
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (takeHeadingFocus()) heading.current?.focus();
+  }, []);
   return (
     <header className="page-header">
-      <h1>{title}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {title}
+      </h1>
       {children ? <div className="actions">{children}</div> : null}
     </header>
   );

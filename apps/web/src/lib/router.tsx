@@ -4,6 +4,25 @@ import { type AnchorHTMLAttributes, type MouseEvent, useEffect, useState } from 
  * A small history-API router: the app has a dozen pages and needs nothing more than the
  * path, the query string and links that do not reload the page.
  */
+/**
+ * Set by every navigation (a link, `navigate`, the browser's back and forward), taken by the
+ * next page heading that mounts: focus then moves to it, so a screen reader announces the
+ * new page and the keyboard starts from its top. The first page of a visit is not focused.
+ */
+let headingFocusPending = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('popstate', () => {
+    headingFocusPending = true;
+  });
+}
+
+/** Whether the heading now mounting should take the focus (only the first after a navigation does). */
+export function takeHeadingFocus(): boolean {
+  const pending = headingFocusPending;
+  headingFocusPending = false;
+  return pending;
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (options.replace) window.history.replaceState(null, '', to);
   else window.history.pushState(null, '', to);
