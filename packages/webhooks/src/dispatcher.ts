@@ -1,4 +1,4 @@
-import { type Database, listenToChannel } from '@crm/db';
+import { type Database, isSharded, listenToChannel } from '@crm/db';
 import {
   type AttemptVerdict,
   type ClaimedDelivery,
@@ -79,11 +79,28 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
 
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  const wake = () => {
+  // On a sharded database, finding due deliveries asks every shard (docs/scaling.md), so that
+  // is done only when nothing narrower will do: at start, on each poll, after a reconnect, and
+  // while the last such look came back full. A notification names the workspace of its new
+  // deliveries, and those workspaces are claimed from alone, until a claim leaves them empty.
+  // On one server every claim looks at every workspace, as one statement.
+  const sharded = await isSharded(db);
+  let lookEverywhere = true;
+  const told = new Map<string, number>();
+  let telling = 0;
+
+  /** Claims now, or as soon as the claim under way ends. */
+  const refill = () => {
     wanted = true;
     if (claiming || stopping) return;
     claiming = true;
     claimed = claim();
+  };
+  /** As `refill`, for new deliveries of the workspace named, or of any when none is. */
+  const wake = (workspaceId = '') => {
+    if (sharded && workspaceId) told.set(workspaceId, ++telling);
+    else lookEverywhere = true;
+    refill();
   };
 
   /** Claims while there is room and the last claim came back full; again when woken meanwhile. */
@@ -95,7 +112,21 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
           const room = Math.min(batchSize, concurrency - inFlight);
           if (room <= 0) break;
           const busy = [...inFlightByWebhook].filter(([, n]) => n >= perWebhook).map(([id]) => id);
-          const deliveries = await claimDueDeliveries(db, room, leaseMs, busy);
+          const everywhere = !sharded || lookEverywhere;
+          const asked = new Map(told);
+          if (!everywhere && asked.size === 0) break;
+          lookEverywhere = false;
+          const deliveries = await claimDueDeliveries(
+            db,
+            room,
+            leaseMs,
+            busy,
+            everywhere ? undefined : [...asked.keys()],
+          );
+          if (deliveries.length < room) {
+            // Every workspace looked at is empty now, unless told again meanwhile.
+            for (const [workspaceId, at] of asked) if (told.get(workspaceId) === at) told.delete(workspaceId);
+          } else if (everywhere) lookEverywhere = true;
           const excess: ClaimedDelivery[] = [];
           for (const delivery of deliveries) {
             if ((inFlightByWebhook.get(delivery.webhookId) ?? 0) < perWebhook) void attempt(delivery);
@@ -107,6 +138,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       } catch (error) {
         logger.error({ err: error }, 'claiming webhook deliveries failed');
         wanted = true;
+        lookEverywhere = true;
         await pause(pollIntervalMs);
       }
     }
@@ -154,7 +186,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     }
     flushing = false;
     if (inFlight === 0) drained?.();
-    if (!stopping) wake();
+    if (!stopping) refill();
   }
 
   /**
@@ -193,14 +225,15 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     listen: 'the webhook delivery listener could not listen',
   };
   const listener = listenToChannel(options.pool, DELIVERY_CHANNEL, {
-    notified: wake,
+    // The payload names the workspace of the new deliveries (empty from older writers).
+    notified: (workspaceId) => wake(workspaceId),
     // Whatever was notified while not listening is found now.
-    listening: wake,
+    listening: () => wake(),
     lost: (error, stage) => {
       if (!stopping) logger.error({ err: error }, messages[stage]);
     },
   });
-  const poller = setInterval(wake, pollIntervalMs);
+  const poller = setInterval(() => wake(), pollIntervalMs);
   wake();
 
   return {

@@ -50,7 +50,7 @@ function buildEvent(workspaceId: string, { type, fields }: NewEvent): AppendedEv
  * workspace (docs/scaling.md); what lives with the queue is done by `queueEventFollowUps`.
  */
 function eventRows(workspaceId: string) {
-  return sql`${createDeliveriesOfEvent}
+  return sql`${createDeliveriesOfEvent(workspaceId)}
     select (select count(*) from created_deliveries)::int as deliveries,
       array(select event.id from event
              where exists (
@@ -61,7 +61,8 @@ function eventRows(workspaceId: string) {
 
 /**
  * Wakes the delivery workers (on commit: a NOTIFY is sent only if the transaction commits)
- * when deliveries were made, and queues the job that starts the workflows an event triggers.
+ * when deliveries were made, naming the workspace, whose deliveries a worker on a sharded
+ * database then claims without looking at every shard, and queues the job that starts the workflows an event triggers.
  * Changes made by a workflow run (marked by the transaction setting crm.workflow_run) start no
  * workflows, so two workflows cannot trigger each other forever. A second statement, sent only
  * when there is something to do, since the queue is not where a sharded workspace's rows are.
@@ -73,7 +74,7 @@ async function queueEventFollowUps(
 ): Promise<void> {
   if (!made || (made.deliveries === 0 && made.starts.length === 0)) return;
   await tx.execute(sql`
-    with wake as (select pg_notify(${DELIVERY_CHANNEL}, '') where ${made.deliveries}::int > 0),
+    with wake as (select pg_notify(${DELIVERY_CHANNEL}, ${workspaceId}::text) where ${made.deliveries}::int > 0),
     start_workflows as (
       select graphile_worker.add_job('start_event_workflows',
         json_build_object('eventId', e.id, 'workspaceId', ${workspaceId}::text), max_attempts := 25)

@@ -62,13 +62,17 @@ interface ClaimedRow extends Record<string, unknown> {
  * On one server this is one statement over every workspace. A sharded database locks rows
  * only in a statement that names one workspace (docs/scaling.md): there the workspaces with
  * due deliveries are found first, oldest due first and without a lock, and each is claimed
- * from in turn with the same statement narrowed to it, until the batch is full.
+ * from in turn with the same statement narrowed to it, until the batch is full. When the
+ * caller knows where to look (`inWorkspaces`: the workspaces it was told have new
+ * deliveries), only those are claimed from, and nothing is asked of every shard; one server
+ * ignores it.
  */
 export async function claimDueDeliveries(
   db: Database,
   limit: number,
   leaseMs: number = DEFAULT_LEASE_MS,
   skipWebhookIds: readonly string[] = [],
+  inWorkspaces?: readonly string[],
 ): Promise<ClaimedDelivery[]> {
   const skip =
     skipWebhookIds.length === 0
@@ -78,14 +82,18 @@ export async function claimDueDeliveries(
     const result = await db.execute<ClaimedRow>(claimStatement(limit, leaseMs, skip));
     return result.rows.map(toClaimed);
   }
-  const due = await db.execute<{ workspace_id: string }>(sql`
-    select workspace_id from deliveries
-    where status = 'PENDING' and next_attempt_at <= now() ${skip}
-    group by workspace_id
-    order by min(next_attempt_at)
-    limit ${limit}`);
+  const workspaces =
+    inWorkspaces ??
+    (
+      await db.execute<{ workspace_id: string }>(sql`
+        select workspace_id from deliveries
+        where status = 'PENDING' and next_attempt_at <= now() ${skip}
+        group by workspace_id
+        order by min(next_attempt_at)
+        limit ${limit}`)
+    ).rows.map((row) => row.workspace_id);
   const claimed: ClaimedDelivery[] = [];
-  for (const { workspace_id: workspaceId } of due.rows) {
+  for (const workspaceId of workspaces) {
     const room = limit - claimed.length;
     if (room <= 0) break;
     const result = await db.execute<ClaimedRow>(claimStatement(room, leaseMs, skip, workspaceId));

@@ -2,7 +2,10 @@ import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { RowRef } from '../shared/row-ref.ts';
 
-/** The channel delivery workers listen on; a notification means "pending deliveries are due". */
+/**
+ * The channel delivery workers listen on; a notification means "pending deliveries are due",
+ * and its payload names their workspace (empty: look everywhere).
+ */
 export const DELIVERY_CHANNEL = 'crm_deliveries';
 
 /**
@@ -10,18 +13,23 @@ export const DELIVERY_CHANNEL = 'crm_deliveries';
  * enabled subscription that wants the event of the preceding CTE `event` (id, workspace_id,
  * type, payload). `*` matches every kind; a subscription with `fields` gets `record.updated`
  * only when one of those fields changed. A second run for the same event creates nothing
- * (`deliveries_once_idx`).
+ * (`deliveries_once_idx`). The subscriptions are read with the workspace named when it is
+ * known: a sharded database then reads them on the node holding it, instead of on every
+ * shard (docs/scaling.md).
  */
-export const createDeliveriesOfEvent = sql`created_deliveries as (
+export function createDeliveriesOfEvent(workspaceId: string | undefined) {
+  const narrowed = workspaceId === undefined ? sql`` : sql` and w.workspace_id = ${workspaceId}`;
+  return sql`created_deliveries as (
       insert into deliveries (workspace_id, id, webhook_id, event_id, status, next_attempt_at)
       select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
       from event e
-      join webhooks w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
+      join webhooks w on w.workspace_id = e.workspace_id${narrowed} and w.enabled and w.events && array[e.type, '*']::text[]
       where e.type <> 'record.updated' or cardinality(w.fields) = 0
         or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
       on conflict do nothing
       returning id
     )`;
+}
 
 /**
  * Creates the deliveries of a stored event, as `appendEvent` does when writing it. Serves
@@ -33,10 +41,11 @@ export async function fanOutEvent(db: Database, ref: RowRef): Promise<number> {
   return db.transaction(async (tx) => {
     const result = await tx.execute<{ created: number }>(sql`
       with event as (select id, workspace_id, type, payload from events where ${workspace} id = ${ref.id}),
-      ${createDeliveriesOfEvent}
+      ${createDeliveriesOfEvent(ref.workspaceId)}
       select count(*)::int as created from created_deliveries`);
     const created = result.rows[0]?.created ?? 0;
-    if (created > 0) await tx.execute(sql`select pg_notify(${DELIVERY_CHANNEL}, '')`);
+    if (created > 0)
+      await tx.execute(sql`select pg_notify(${DELIVERY_CHANNEL}, ${ref.workspaceId ?? ''}::text)`);
     return created;
   });
 }

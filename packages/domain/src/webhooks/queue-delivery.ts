@@ -19,6 +19,6 @@ export async function createDelivery(
     .onConflictDoNothing()
     .returning({ id: schema.deliveries.id });
   if (inserted.length === 0) return null;
-  await tx.execute(sql`select pg_notify(${DELIVERY_CHANNEL}, '')`);
+  await tx.execute(sql`select pg_notify(${DELIVERY_CHANNEL}, ${input.workspaceId}::text)`);
   return id;
 }
