@@ -156,7 +156,7 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (path === '/pipeline') return <PipelinePage />;
   if (path === '/tasks') return <TasksPage />;
   if (path.startsWith('/settings/') && !canManage(session)) {
-    return <p role="alert">Only an owner or admin can open the settings.</p>;
+    return <p className="problem">Only an owner or admin can open the settings.</p>;
   }
   if (path === '/settings/keys') return <KeysPage />;
   if (path === '/settings/webhooks') return <WebhooksPage />;
@@ -167,7 +167,7 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (params) return <AutomationPage id={params.id!} />;
   if (path === '/settings/members') return <MembersPage />;
   return (
-    <p role="alert">
+    <p className="problem">
       Nothing here. <Link to="/">Back to the records</Link>
     </p>
   );

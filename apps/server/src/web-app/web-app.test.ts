@@ -80,7 +80,10 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('wrong password here');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expectText(page.getByRole('alert'), 'Wrong email or password');
+    // The page shows the problem; the app's one polite live region says it.
+    await expectText(page.locator('.problem'), 'Wrong email or password');
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Wrong email or password');
+    expect(await page.locator('[role="alert"], [aria-live]').count()).toBe(1);
     await browser.screenshot('sign-in');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -245,7 +248,10 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
       await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
     ).toBe('H1 Pipeline');
     await page.getByLabel('Move “Navy training” to').selectOption({ label: 'Qualified' });
-    await page.getByText('Moved “Navy training” to Qualified.').waitFor();
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('Moved “Navy training” to Qualified.');
+    expect(await page.locator('[role="alert"], [aria-live]').count()).toBe(1);
     await page
       .getByRole('region', { name: 'Stage Qualified' })
       .getByText('Navy training', { exact: true })

@@ -7,6 +7,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { announce } from './announcer.tsx';
 import { takeHeadingFocus } from './router.tsx';
 import type { Problem } from './trpc.ts';
 
@@ -34,7 +35,7 @@ export function Field({
         </small>
       ) : null}
       {error ? (
-        <small id={`${id}-error`} className="field-error" role="alert">
+        <small id={`${id}-error`} className="field-error">
           {error}
         </small>
       ) : null}
@@ -69,7 +70,7 @@ export function SelectField({
         ))}
       </select>
       {error ? (
-        <small id={`${id}-error`} className="field-error" role="alert">
+        <small id={`${id}-error`} className="field-error">
           {error}
         </small>
       ) : null}
@@ -82,10 +83,13 @@ export function SelectField({
  * whose field is not on the form (`paths` lists those that are) are listed here.
  */
 export function ProblemMessage({ problem, paths = [] }: { problem: Problem | null; paths?: string[] }) {
+  useEffect(() => {
+    if (problem) announce(problem.message);
+  }, [problem]);
   if (!problem) return null;
   const elsewhere = Object.entries(problem.fields).filter(([path]) => !paths.includes(path));
   return (
-    <div className="problem" role="alert">
+    <div className="problem">
       <p>{problem.message}</p>
       {elsewhere.length > 0 ? (
         <ul>
@@ -106,8 +110,10 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     try {
       await navigator.clipboard.writeText(text);
       setCopied('yes');
+      announce('Copied.');
     } catch {
       setCopied('no');
+      announce('Copying is blocked here: select the text instead.');
     }
   };
   return (
@@ -115,7 +121,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       <button type="button" onClick={copy}>
         {label}
       </button>
-      <span aria-live="polite" className="hint">
+      <span className="hint">
         {copied === 'yes'
           ? ' Copied.'
           : copied === 'no'

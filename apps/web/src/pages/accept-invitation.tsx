@@ -20,7 +20,7 @@ export function AcceptInvitationPage({ onSignedIn }: { onSignedIn: (session: Ses
     <main className="narrow" id="main">
       <h1>Join the workspace</h1>
       {token ? null : (
-        <p role="alert">This link has no invitation token: open the full link you were sent.</p>
+        <p className="problem">This link has no invitation token: open the full link you were sent.</p>
       )}
       <form onSubmit={onSubmit} noValidate>
         <ProblemMessage problem={submit.problem} paths={['name', 'password']} />

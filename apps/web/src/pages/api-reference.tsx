@@ -58,7 +58,7 @@ export function ApiReferencePage() {
       })
       .then(setDoc, (error: Error) => setProblem(error.message));
   }, []);
-  if (problem) return <p role="alert">{problem}</p>;
+  if (problem) return <p className="problem">{problem}</p>;
   if (!doc) return <p className="hint">Loading the API reference…</p>;
 
   const byTag = new Map<string, { method: string; path: string; op: Operation }[]>();

@@ -1,4 +1,5 @@
 import { type DragEvent, type FormEvent, useEffect, useState } from 'react';
+import { announce } from '../lib/announcer.tsx';
 import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
 import { trpc } from '../lib/trpc.ts';
 import { useData, useSubmit } from '../lib/use-data.ts';
@@ -38,7 +39,6 @@ export function PipelinePage() {
     [pipelineId],
   );
   const [dragging, setDragging] = useState<string | null>(null);
-  const [notice, setNotice] = useState('');
   const move = useSubmit((dealId: string, stageId: string) =>
     trpc.deals.update.mutate({ id: dealId, stageId }),
   );
@@ -48,7 +48,7 @@ export function PipelinePage() {
     const moved = await move.run(dealId, stageId);
     if (moved) {
       const stage = pipeline?.stages.find((s) => s.id === stageId)?.name ?? stageId;
-      setNotice(`Moved “${moved.data.title}” to ${stage}.`);
+      announce(`Moved “${moved.data.title}” to ${stage}.`);
       deals.reload();
       summary.reload();
     }
@@ -73,9 +73,6 @@ export function PipelinePage() {
         ) : null}
       </PageHeader>
       <ProblemMessage problem={pipelines.problem ?? deals.problem ?? summary.problem ?? move.problem} />
-      <p aria-live="polite" className="notice">
-        {notice}
-      </p>
       {!pipeline || !deals.data ? (
         <Loading what="the board" />
       ) : (

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { announce } from '../lib/announcer.tsx';
 import {
   Field,
   formatInstant,
@@ -112,6 +113,7 @@ function RecordFields({
     event.preventDefault();
     if (await submit.run()) {
       setSaved(true);
+      announce('Saved.');
       onSaved();
     }
   };
@@ -146,9 +148,7 @@ function RecordFields({
       <button type="submit" disabled={submit.busy}>
         Save fields
       </button>
-      <span aria-live="polite" className="hint">
-        {saved ? ' Saved.' : ''}
-      </span>
+      <span className="hint">{saved ? ' Saved.' : ''}</span>
     </form>
   );
 }

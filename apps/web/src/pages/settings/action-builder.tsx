@@ -221,11 +221,7 @@ export function ActionBuilder({
   return (
     <fieldset>
       <legend>Actions, run in order</legend>
-      {errors.actions ? (
-        <p className="field-error" role="alert">
-          {errors.actions}
-        </p>
-      ) : null}
+      {errors.actions ? <p className="field-error">{errors.actions}</p> : null}
       <ol className="steps">
         {actions.map((draft, index) => (
           <li key={draft.key} className="step">
@@ -407,7 +403,7 @@ function TextArea({
         </small>
       ) : null}
       {error ? (
-        <small id={`${id}-error`} className="field-error" role="alert">
+        <small id={`${id}-error`} className="field-error">
           {error}
         </small>
       ) : null}
@@ -457,11 +453,7 @@ function Pairs({
       <button type="button" onClick={() => onChange([...shown, ['', '']])}>
         Add a row
       </button>
-      {error ? (
-        <small className="field-error" role="alert">
-          {error}
-        </small>
-      ) : null}
+      {error ? <small className="field-error">{error}</small> : null}
     </fieldset>
   );
 }

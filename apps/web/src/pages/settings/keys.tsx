@@ -80,7 +80,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
           <input type="checkbox" checked={write} onChange={(e) => setWrite(e.target.checked)} /> write
         </label>
         {fields.scopes ? (
-          <small id="scopes-error" className="field-error" role="alert">
+          <small id="scopes-error" className="field-error">
             Pick at least one scope ({fields.scopes})
           </small>
         ) : null}

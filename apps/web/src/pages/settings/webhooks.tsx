@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { announce } from '../../lib/announcer.tsx';
 import {
   Field,
   formatInstant,
@@ -116,7 +117,7 @@ function EventPicker({
         ))}
       </div>
       {error ? (
-        <small id="events-error" className="field-error" role="alert">
+        <small id="events-error" className="field-error">
           {error}
         </small>
       ) : null}
@@ -180,24 +181,23 @@ export function WebhookPage({ id }: { id: string }) {
     [id, pager.cursor],
   );
   const [secret, setSecret] = useState<string | null>(null);
-  const [notice, setNotice] = useState('');
   const action = useSubmit(async (what: 'rotate' | 'test' | 'enable' | 'disable' | 'delete') => {
     if (what === 'rotate') {
       const rotated = await trpc.webhooks.rotateSecret.mutate({ id });
       setSecret(rotated.data.secret);
-      setNotice(
+      announce(
         'The old secret keeps signing for 24 hours (in X-Service-Signature-Previous and webhook-signature), so receivers can switch over.',
       );
     } else if (what === 'test') {
       await trpc.webhooks.test.mutate({ id });
-      setNotice('Test event queued: it appears under Deliveries.');
+      announce('Test event queued: it appears under Deliveries.');
     } else if (what === 'delete') {
       await trpc.webhooks.delete.mutate({ id });
       navigate('/settings/webhooks');
       return;
     } else {
       await trpc.webhooks.update.mutate({ id, enabled: what === 'enable' });
-      setNotice(what === 'enable' ? 'Enabled.' : 'Disabled.');
+      announce(what === 'enable' ? 'Enabled.' : 'Disabled.');
     }
     webhook.reload();
     deliveries.reload();
@@ -236,9 +236,6 @@ export function WebhookPage({ id }: { id: string }) {
           {secret ? (
             <SecretOnce title="New signing secret" secret={secret} onDone={() => setSecret(null)} />
           ) : null}
-          <p aria-live="polite" className="notice">
-            {notice}
-          </p>
           <div className="actions">
             <button type="button" onClick={() => action.run('test')} disabled={action.busy}>
               Send test event
