@@ -3,10 +3,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppRouter } from '@crm/api';
-import { createApiKey, eventTypes, setPassword } from '@crm/domain';
+import { createApiKey, setPassword } from '@crm/domain';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_KINDS } from '../../../web/src/lib/event-kinds.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
 
 let app: TestApp;
@@ -328,12 +327,6 @@ describe('API keys and roles', () => {
     expect((await app.api(secret, 'GET', '/api/v1/webhooks')).status).toBe(200);
     const invitations = await owner.invitations.list.query();
     expect(invitations.data[0]).toMatchObject({ email: memberEmail, status: 'ACCEPTED' });
-  });
-});
-
-describe('the event kinds the settings pages offer', () => {
-  it('are the service’s event kinds, in the same order', () => {
-    expect([...EVENT_KINDS]).toEqual([...eventTypes]);
   });
 });
 

@@ -244,9 +244,7 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
       .getByText('Navy training', { exact: true })
       .waitFor();
     // A navigation puts the focus on the new page's heading.
-    expect(
-      await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
-    ).toBe('H1 Pipeline');
+    expect(await page.locator('h1:focus').textContent()).toBe('Pipeline');
     await page.getByLabel('Move “Navy training” to').selectOption({ label: 'Qualified' });
     await expect
       .poll(() => page.getByRole('status').textContent())

@@ -1,3 +1,4 @@
+import { taskPriorities, taskTypes } from '@crm/constants';
 import { type FormEvent, useState } from 'react';
 import {
   Field,
@@ -130,9 +131,6 @@ export function TaskList({
   );
 }
 
-const PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'];
-const TYPES = ['TODO', 'CALL', 'EMAIL', 'MEETING'];
-
 function AddTaskForm({
   recordId,
   assignToMe,
@@ -190,13 +188,13 @@ function AddTaskForm({
           label="Priority"
           value={priority}
           onChange={(e) => setPriority(e.target.value)}
-          options={PRIORITIES.map((p) => ({ value: p, label: p.toLowerCase() }))}
+          options={taskPriorities.map((p) => ({ value: p, label: p.toLowerCase() }))}
         />
         <SelectField
           label="Type"
           value={type}
           onChange={(e) => setType(e.target.value)}
-          options={TYPES.map((t) => ({ value: t, label: t.toLowerCase() }))}
+          options={taskTypes.map((t) => ({ value: t, label: t.toLowerCase() }))}
         />
       </div>
       <label>

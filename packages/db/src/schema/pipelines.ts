@@ -1,3 +1,4 @@
+import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/constants';
 import { sql } from 'drizzle-orm';
 import {
   date,
@@ -92,10 +93,7 @@ export const deals = pgTable(
   ],
 );
 
-export const taskStatuses = ['OPEN', 'DONE'] as const;
-export const taskPriorities = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] as const;
-export const taskTypes = ['TODO', 'CALL', 'EMAIL', 'MEETING'] as const;
-export const taskRecurrences = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
+export { taskPriorities, taskRecurrences, taskStatuses, taskTypes };
 
 export const tasks = pgTable(
   'tasks',

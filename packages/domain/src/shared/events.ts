@@ -1,22 +1,11 @@
+import { type EventType, eventTypes } from '@crm/constants';
 import type { Executor } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from '../webhooks/fan-out.ts';
 import { newId } from './ids.ts';
 
-/** Event kinds of contract §6. */
-export const eventTypes = [
-  'record.created',
-  'record.updated',
-  'record.trashed',
-  'record.restored',
-  'deal.created',
-  'deal.updated',
-  'deal.stage_changed',
-  'task.created',
-  'task.completed',
-] as const;
-
-export type EventType = (typeof eventTypes)[number];
+/** The event kinds (docs/webhooks.md, "Event kinds"), defined with the other shared vocabularies in @crm/constants. */
+export { type EventType, eventTypes };
 
 export interface AppendedEvent {
   id: string;

@@ -1,3 +1,4 @@
+import { type ActionType, actionTypes, conditionOperators, httpMethods } from '@crm/constants';
 import { taskPriorities, taskTypes } from '@crm/db/schema';
 import { z } from 'zod';
 import { eventTypes } from '../shared/events.ts';
@@ -11,29 +12,7 @@ export const MAX_ACTIONS = 20;
 export const DEFAULT_TRIGGER_RATE_LIMIT = 600;
 
 export const triggerTypes = ['INCOMING_WEBHOOK', ...eventTypes] as const;
-export const actionTypes = [
-  'CREATE_RECORD',
-  'UPDATE_RECORD',
-  'ASSIGN_OWNER',
-  'MOVE_DEAL_STAGE',
-  'CREATE_DEAL',
-  'CREATE_TASK',
-  'ADD_COMMENT',
-  'HTTP_REQUEST',
-  'CONDITION',
-] as const;
-export type ActionType = (typeof actionTypes)[number];
-export const conditionOperators = [
-  'EQUALS',
-  'NOT_EQUALS',
-  'CONTAINS',
-  'NOT_CONTAINS',
-  'EXISTS',
-  'NOT_EXISTS',
-  'GREATER_THAN',
-  'LESS_THAN',
-] as const;
-export const httpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export { type ActionType, actionTypes, conditionOperators, httpMethods };
 
 const TEMPLATE_HINT = 'or a template ({{ … }} or [[ … ]])';
 

@@ -1,3 +1,11 @@
+import {
+  type ActionType,
+  actionTypes,
+  conditionOperators,
+  httpMethods,
+  taskPriorities,
+  taskTypes,
+} from '@crm/constants';
 import { useId } from 'react';
 import { Field, SelectField } from '../../lib/components.tsx';
 
@@ -6,18 +14,6 @@ import { Field, SelectField } from '../../lib/components.tsx';
  * (docs/workflows.md, "Actions"), so nobody types JSON. String parameters may hold `{{ … }}` or
  * `[[ … ]]` templates (docs/workflows.md, "Templates").
  */
-export const ACTION_TYPES = [
-  'CREATE_RECORD',
-  'UPDATE_RECORD',
-  'ASSIGN_OWNER',
-  'MOVE_DEAL_STAGE',
-  'CREATE_DEAL',
-  'CREATE_TASK',
-  'ADD_COMMENT',
-  'HTTP_REQUEST',
-  'CONDITION',
-] as const;
-export type ActionType = (typeof ACTION_TYPES)[number];
 
 const LABELS: Record<ActionType, string> = {
   CREATE_RECORD: 'Create a record',
@@ -97,12 +93,12 @@ const PARAMS: Record<ActionType, Param[]> = {
     { name: 'title', label: 'Title', kind: 'text', required: true, hint: TEMPLATE },
     { name: 'dueInDays', label: 'Due in days', kind: 'number' },
     { name: 'assigneeId', label: 'Assignee', kind: 'member' },
-    { name: 'priority', label: 'Priority', kind: 'select', options: ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] },
-    { name: 'taskType', label: 'Type', kind: 'select', options: ['TODO', 'CALL', 'EMAIL', 'MEETING'] },
+    { name: 'priority', label: 'Priority', kind: 'select', options: taskPriorities },
+    { name: 'taskType', label: 'Type', kind: 'select', options: taskTypes },
   ],
   ADD_COMMENT: [{ name: 'text', label: 'Comment', kind: 'textarea', required: true, hint: TEMPLATE }],
   HTTP_REQUEST: [
-    { name: 'method', label: 'Method', kind: 'select', options: ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'] },
+    { name: 'method', label: 'Method', kind: 'select', options: httpMethods },
     { name: 'url', label: 'URL', kind: 'text', required: true },
     { name: 'headers', label: 'Headers', kind: 'pairs', hint: 'Name and value' },
     { name: 'body', label: 'JSON body fields', kind: 'pairs', hint: 'Key and value (not with GET)' },
@@ -120,16 +116,7 @@ const PARAMS: Record<ActionType, Param[]> = {
       label: 'Operator',
       kind: 'select',
       required: true,
-      options: [
-        'EQUALS',
-        'NOT_EQUALS',
-        'CONTAINS',
-        'NOT_CONTAINS',
-        'EXISTS',
-        'NOT_EXISTS',
-        'GREATER_THAN',
-        'LESS_THAN',
-      ],
+      options: conditionOperators,
     },
     { name: 'right', label: 'Compared with', kind: 'text' },
   ],
@@ -288,7 +275,7 @@ function ActionForm({
         label={`Step ${index + 1}: action`}
         value={draft.type}
         onChange={(e) => onChange({ ...draft, type: e.target.value as ActionType, values: {} })}
-        options={ACTION_TYPES.map((t) => ({ value: t, label: LABELS[t] }))}
+        options={actionTypes.map((t) => ({ value: t, label: LABELS[t] }))}
         error={general}
       />
       <div className="grid">

@@ -1,3 +1,4 @@
+import { eventTypes } from '@crm/constants';
 import { type FormEvent, useState } from 'react';
 import {
   CopyButton,
@@ -11,7 +12,6 @@ import {
   SelectField,
   usePager,
 } from '../../lib/components.tsx';
-import { EVENT_KINDS } from '../../lib/event-kinds.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useData, useSubmit } from '../../lib/use-data.ts';
@@ -38,7 +38,7 @@ function useChoices() {
 
 const TRIGGERS = [
   { value: 'INCOMING_WEBHOOK', label: 'Incoming webhook (a URL to POST to)' },
-  ...EVENT_KINDS.map((kind) => ({ value: kind, label: `Event: ${kind}` })),
+  ...eventTypes.map((kind) => ({ value: kind, label: `Event: ${kind}` })),
 ];
 
 export function AutomationsPage() {

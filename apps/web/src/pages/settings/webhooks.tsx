@@ -1,3 +1,4 @@
+import { eventTypes } from '@crm/constants';
 import { type FormEvent, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import {
@@ -10,7 +11,6 @@ import {
   SecretOnce,
   usePager,
 } from '../../lib/components.tsx';
-import { EVENT_KINDS } from '../../lib/event-kinds.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { trpc } from '../../lib/trpc.ts';
 import { useData, useSubmit } from '../../lib/use-data.ts';
@@ -104,7 +104,7 @@ function EventPicker({
         All events (<code>*</code>)
       </label>
       <div className="checks">
-        {EVENT_KINDS.map((kind) => (
+        {eventTypes.map((kind) => (
           <label key={kind}>
             <input
               type="checkbox"
