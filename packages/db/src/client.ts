@@ -40,6 +40,7 @@ export function createPool(options: PoolOptions): pg.Pool {
   pool.on('acquire', (client) => lent.add(client));
   pool.on('release', (_error, client) => lent.delete(client));
   pool.on('connect', (client) => {
+    poolsOfClients.set(client, pool);
     guardPooledClient(client, lent);
     const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
     sockets.add(socket);
@@ -91,6 +92,12 @@ function guardPooledClient(client: pg.PoolClient, lent: WeakSet<pg.PoolClient>):
 }
 
 const openSockets = new WeakMap<pg.Pool, Set<Socket>>();
+const poolsOfClients = new WeakMap<pg.ClientBase, pg.Pool>();
+
+/** The pool a connection belongs to, when `createPool` made it. */
+export function poolOfClient(client: pg.ClientBase): pg.Pool | undefined {
+  return poolsOfClients.get(client);
+}
 
 export function createDatabase(pool: pg.Pool): Database {
   return drizzle(pool, { schema, casing: 'snake_case' });

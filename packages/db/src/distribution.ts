@@ -1,29 +1,38 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
-import type { Database } from './client.ts';
+import { type Executor, poolOfClient } from './client.ts';
 
-const known = new WeakMap<pg.Pool, Promise<boolean>>();
+const known = new WeakMap<pg.Pool | pg.ClientBase, Promise<boolean>>();
 
 /**
  * Whether the tenant tables are sharded by workspace (Citus lists `events` in
  * `pg_dist_partition`), asked once per pool. The few statements that a sharded database
  * cannot run as written choose their shape by it; on one server they stay as they are
- * (docs/scaling.md, "Which queries reach one shard"). A process started before the schema
- * was distributed keeps its answer: restart it afterwards.
+ * (docs/scaling.md, "Which queries reach one shard"). A transaction answers for its pool (or,
+ * on a connection `createPool` did not make, for that connection). A process started before
+ * the schema was distributed keeps its answer: restart it afterwards.
  */
-export function isSharded(db: Database | pg.Pool): Promise<boolean> {
-  const pool = '$client' in db ? db.$client : db;
-  let answer = known.get(pool);
+export function isSharded(db: Executor | pg.Pool): Promise<boolean> {
+  const target = connectionsOf(db);
+  let answer = known.get(target);
   if (!answer) {
-    answer = askSharded(pool);
-    known.set(pool, answer);
+    answer = askSharded(target);
+    known.set(target, answer);
     // A failed question (the database unreachable) is asked again next time.
-    answer.catch(() => known.delete(pool));
+    answer.catch(() => known.delete(target));
   }
   return answer;
 }
 
-async function askSharded(pool: pg.Pool): Promise<boolean> {
+/** The pool behind a handle or a transaction, or the transaction's own connection. */
+function connectionsOf(db: Executor | pg.Pool): pg.Pool | pg.ClientBase {
+  if ('$client' in db) return db.$client;
+  if (!('session' in db)) return db as pg.Pool;
+  const client = (db as unknown as { session: { client: pg.Pool | pg.ClientBase } }).session.client;
+  return ('totalCount' in client ? undefined : poolOfClient(client)) ?? client;
+}
+
+async function askSharded(pool: pg.Pool | pg.ClientBase): Promise<boolean> {
   const { rows } = await pool.query<{ citus: boolean }>(
     `select to_regclass('pg_catalog.pg_dist_partition') is not null as citus`,
   );

@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import { type Database, isSharded } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { RowRef } from '../shared/row-ref.ts';
 
@@ -13,17 +13,24 @@ export const DELIVERY_CHANNEL = 'crm_deliveries';
  * enabled subscription that wants the event of the preceding CTE `event` (id, workspace_id,
  * type, payload). `*` matches every kind; a subscription with `fields` gets `record.updated`
  * only when one of those fields changed. A second run for the same event creates nothing
- * (`deliveries_once_idx`). The subscriptions are read with the workspace named when it is
- * known: a sharded database then reads them on the node holding it, instead of on every
- * shard (docs/scaling.md).
+ * (`deliveries_once_idx`).
+ *
+ * `sharded` (from `isSharded`): a sharded database reads the subscriptions with the workspace
+ * named, so on the node holding it instead of on every shard, and in a step of its own, far
+ * enough ahead of the insert that a subscription deleted in between would fail the
+ * deliveries' foreign key; so there the subscriptions read are locked (KEY SHARE): a delete
+ * waits for this transaction, or, having committed first, leaves them out (docs/scaling.md).
  */
-export function createDeliveriesOfEvent(workspaceId: string | undefined) {
-  const narrowed = workspaceId === undefined ? sql`` : sql` and w.workspace_id = ${workspaceId}`;
+export function createDeliveriesOfEvent(workspaceId: string | undefined, sharded = false) {
+  const subscriptions =
+    sharded && workspaceId !== undefined
+      ? sql`(select * from webhooks where workspace_id = ${workspaceId} and enabled for key share)`
+      : sql`webhooks`;
   return sql`created_deliveries as (
       insert into deliveries (workspace_id, id, webhook_id, event_id, status, next_attempt_at)
       select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
       from event e
-      join webhooks w on w.workspace_id = e.workspace_id${narrowed} and w.enabled and w.events && array[e.type, '*']::text[]
+      join ${subscriptions} w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
       where e.type <> 'record.updated' or cardinality(w.fields) = 0
         or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
       on conflict do nothing
@@ -38,10 +45,11 @@ export function createDeliveriesOfEvent(workspaceId: string | undefined) {
  */
 export async function fanOutEvent(db: Database, ref: RowRef): Promise<number> {
   const workspace = ref.workspaceId ? sql`workspace_id = ${ref.workspaceId} and` : sql``;
+  const sharded = await isSharded(db);
   return db.transaction(async (tx) => {
     const result = await tx.execute<{ created: number }>(sql`
       with event as (select id, workspace_id, type, payload from events where ${workspace} id = ${ref.id}),
-      ${createDeliveriesOfEvent(ref.workspaceId)}
+      ${createDeliveriesOfEvent(ref.workspaceId, sharded)}
       select count(*)::int as created from created_deliveries`);
     const created = result.rows[0]?.created ?? 0;
     if (created > 0)
