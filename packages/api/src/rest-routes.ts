@@ -17,6 +17,11 @@ export interface RestRoute {
   /** Which conventions apply: ETag, Link, If-Match (rest-route.ts). */
   kind: RouteKind;
   /**
+   * The query parameter that takes a list's `meta.nextCursor`, for its `Link: rel="next"`:
+   * `cursor` on the lists, `after` on the event feed; none where the input takes neither.
+   */
+  cursorParam?: 'cursor' | 'after';
+  /**
    * One character per segment, `0` literal and `1` parameter: of two templates that match a
    * path, the one whose string sorts first has a literal where the other has a parameter.
    */
@@ -32,8 +37,12 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
   const routes: RestRoute[] = [];
   forEachOpenApiProcedure(
     (router as { _def: { procedures: Record<string, never> } })._def.procedures,
-    ({ meta, path: procedure }) => {
+    ({ meta, path: procedure, procedure: callable }) => {
       const m = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
+      const input = (callable as { _def: { inputs?: { shape?: Record<string, unknown> }[] } })._def
+        .inputs?.[0];
+      const shape = input?.shape ?? {};
+      const cursorParam = 'cursor' in shape ? 'cursor' : 'after' in shape ? 'after' : undefined;
       const path = m.openapi.path.replace(/\/$/, '');
       const source = path
         .split('/')
@@ -50,6 +59,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
         queryParams: m.queryParams ?? [],
         ...(m.location ? { location: m.location } : {}),
         kind: routeKind(m.openapi.method, path, m.resource),
+        ...(cursorParam ? { cursorParam } : {}),
         precedence: path
           .split('/')
           .map((segment) => (/^\{.+\}$/.test(segment) ? '1' : '0'))

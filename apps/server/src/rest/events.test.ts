@@ -80,6 +80,22 @@ describe('the event feed', () => {
     expect(ids(await feed(`?after=${rest.meta.nextCursor}`))).toEqual((await eventIdsInOrder()).slice(4));
   });
 
+  it('links to the next page with `after`, the feed’s cursor parameter', async () => {
+    for (const title of ['A', 'B', 'C']) await newRecord(title);
+    await settle();
+    const first = await app.api(ws.apiKey, 'GET', '/api/v1/events?pageSize=2&types=record.created');
+    expect(first.status).toBe(200);
+    const link = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
+    const next = new URL(link!);
+    expect(next.pathname).toBe('/api/v1/events');
+    expect(next.searchParams.get('after')).toBe(first.body.meta.nextCursor);
+    expect(next.searchParams.get('cursor')).toBeNull();
+    expect(next.searchParams.get('types')).toBe('record.created');
+    const followed = await app.api(ws.apiKey, 'GET', `${next.pathname}${next.search}`);
+    expect(followed.status, followed.text).toBe(200);
+    expect(ids(followed.body)).toEqual((await eventIdsInOrder()).slice(2));
+  });
+
   it('lists an event only once it has settled, never one still fresh', async () => {
     await newRecord('Fresh');
     expect((await feed()).data).toEqual([]);

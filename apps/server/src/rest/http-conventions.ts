@@ -181,13 +181,20 @@ export function ifMatch(header: string, current: string): boolean {
 }
 
 /**
- * `Link: <…>; rel="next"` for a list with a next page: the same URL with `cursor` set to
- * `meta.nextCursor` (and `page`, which cannot go with a cursor, left out).
+ * `Link: <…>; rel="next"` for a list with a next page: the same URL with its cursor
+ * parameter (`cursor`, or `after` on the event feed) set to `meta.nextCursor` (and `page`,
+ * which cannot go with a cursor, left out).
  */
-export function nextLink(base: string, path: string, querystring: string, nextCursor: string): string {
+export function nextLink(
+  base: string,
+  path: string,
+  querystring: string,
+  cursorParam: 'cursor' | 'after',
+  nextCursor: string,
+): string {
   const params = new URLSearchParams(querystring);
   params.delete('page');
-  params.set('cursor', nextCursor);
+  params.set(cursorParam, nextCursor);
   return `<${base}${path}?${params.toString()}>; rel="next"`;
 }
 

@@ -98,8 +98,14 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       if (facts && facts.route.method === 'GET' && body) {
         if (Array.isArray(body.data)) {
           const next = body.meta?.nextCursor;
-          if (typeof next === 'string' && next !== '') {
-            headers.Link = nextLink(facts.base, facts.path, facts.ctx.querystring, next);
+          if (typeof next === 'string' && next !== '' && facts.route.cursorParam) {
+            headers.Link = nextLink(
+              facts.base,
+              facts.path,
+              facts.ctx.querystring,
+              facts.route.cursorParam,
+              next,
+            );
           }
         } else if (facts.route.kind.single) {
           facts.tagged = true;
