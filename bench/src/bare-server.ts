@@ -177,11 +177,11 @@ const APPEND_EVENT_SQL = `
 
 /** appendEvent's second statement, when deliveries were made or a workflow listens. */
 const EVENT_FOLLOW_UPS_SQL = `
-    with wake as (select pg_notify($1, '') where $2::int > 0),
+    with wake as (select pg_notify($1, $2::text) where $3::int > 0),
     start_workflows as (
       select graphile_worker.add_job('start_event_workflows',
-        json_build_object('eventId', e.id, 'workspaceId', $3::text), max_attempts := 25)
-      from jsonb_array_elements_text($4::jsonb) as e(id)
+        json_build_object('eventId', e.id, 'workspaceId', $4::text), max_attempts := 25)
+      from jsonb_array_elements_text($5::jsonb) as e(id)
       where coalesce(current_setting('crm.workflow_run', true), '') = ''
     )
     select (select count(*) from wake) + (select count(*) from start_workflows) as follow_ups`;
@@ -620,6 +620,7 @@ async function appendEvent(
   if (deliveries > 0 || starts.length > 0) {
     await client.query(EVENT_FOLLOW_UPS_SQL, [
       'crm_deliveries',
+      workspaceId,
       deliveries,
       workspaceId,
       JSON.stringify(starts),

@@ -5,6 +5,7 @@ import {
   createDatabase,
   createPool,
   type Database,
+  isSharded,
   resolveDataDir,
   runMigrations,
   startEmbeddedPostgres,
@@ -91,6 +92,10 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     const pool = createPool({ connectionString, max: env.DATABASE_POOL_SIZE });
     closing.push(() => closePool(pool));
     const db = createDatabase(pool);
+    // Asked once, before any request: a write that asked first, inside its transaction, would
+    // wait for a free connection of the pool it holds one of, and a burst of such writes
+    // could hold them all (docs/scaling.md, "Which queries reach one shard").
+    if (await isSharded(pool)) logger.info('the database is sharded by workspace (Citus)');
     const metrics = new Metrics();
     metrics.watchPool('main', pool);
     // Secrets stored before encryption are sealed once, by whichever process gets there first.
