@@ -162,7 +162,7 @@ const APPEND_EVENT_SQL = `
       insert into deliveries (workspace_id, id, webhook_id, event_id, status, next_attempt_at)
       select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
       from event e
-      join webhooks w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
+      join (select * from webhooks where workspace_id = $6 and enabled for key share) w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
       where e.type <> 'record.updated' or cardinality(w.fields) = 0
         or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
       on conflict do nothing
@@ -172,7 +172,7 @@ const APPEND_EVENT_SQL = `
       array(select event.id from event
              where exists (
                select 1 from workflows
-                where workspace_id = $6 and enabled
+                where workspace_id = $7 and enabled
                   and trigger_type = event.type and trigger_type <> 'INCOMING_WEBHOOK')) as starts`;
 
 /** appendEvent's second statement, when deliveries were made or a workflow listens. */
@@ -614,6 +614,7 @@ async function appendEvent(
     type,
     JSON.stringify(payload),
     occurredAt,
+    workspaceId,
     workspaceId,
   ]);
   const { deliveries, starts } = made.rows[0]!;

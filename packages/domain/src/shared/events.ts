@@ -1,5 +1,5 @@
 import { type EventType, eventTypes } from '@crm/constants';
-import { type Executor, isSharded } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from '../webhooks/fan-out.ts';
 import { newId } from './ids.ts';
@@ -38,8 +38,8 @@ function buildEvent(workspaceId: string, { type, fields }: NewEvent): AppendedEv
  * rows of the one workspace only, so a sharded database runs it on the node that holds the
  * workspace (docs/scaling.md); what lives with the queue is done by `queueEventFollowUps`.
  */
-function eventRows(workspaceId: string, sharded: boolean) {
-  return sql`${createDeliveriesOfEvent(workspaceId, sharded)}
+function eventRows(workspaceId: string) {
+  return sql`${createDeliveriesOfEvent(workspaceId)}
     select (select count(*) from created_deliveries)::int as deliveries,
       array(select event.id from event
              where exists (
@@ -89,13 +89,12 @@ export async function appendEvent(
   fields: Record<string, unknown>,
 ): Promise<AppendedEvent> {
   const event = buildEvent(workspaceId, { type, fields });
-  const sharded = await isSharded(tx);
   const { rows } = await tx.execute<{ deliveries: number; starts: string[] }>(sql`
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
       values (${workspaceId}, ${event.id}, ${type}, ${JSON.stringify(event.payload)}::jsonb, ${event.occurredAt}::timestamptz)
       returning id, workspace_id, type, payload
-    ), ${eventRows(workspaceId, sharded)}`);
+    ), ${eventRows(workspaceId)}`);
   await queueEventFollowUps(tx, workspaceId, rows[0]);
   return event;
 }
@@ -112,7 +111,6 @@ export async function appendEvents(
   if (events.length === 0) return [];
   const built = events.map((event) => buildEvent(workspaceId, event));
   const rows = built.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt }));
-  const sharded = await isSharded(tx);
   const made = await tx.execute<{ deliveries: number; starts: string[] }>(sql`
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
@@ -120,7 +118,7 @@ export async function appendEvents(
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           as e(id text, type text, payload jsonb, occurred_at timestamptz)
       returning id, workspace_id, type, payload
-    ), ${eventRows(workspaceId, sharded)}`);
+    ), ${eventRows(workspaceId)}`);
   await queueEventFollowUps(tx, workspaceId, made.rows[0]);
   return built;
 }

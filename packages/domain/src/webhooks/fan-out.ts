@@ -1,4 +1,4 @@
-import { type Database, isSharded } from '@crm/db';
+import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { RowRef } from '../shared/row-ref.ts';
 
@@ -15,15 +15,16 @@ export const DELIVERY_CHANNEL = 'crm_deliveries';
  * only when one of those fields changed. A second run for the same event creates nothing
  * (`deliveries_once_idx`).
  *
- * `sharded` (from `isSharded`): a sharded database reads the subscriptions with the workspace
- * named, so on the node holding it instead of on every shard, and in a step of its own, far
- * enough ahead of the insert that a subscription deleted in between would fail the
- * deliveries' foreign key; so there the subscriptions read are locked (KEY SHARE): a delete
- * waits for this transaction, or, having committed first, leaves them out (docs/scaling.md).
+ * The subscriptions read are locked (KEY SHARE, the lock the deliveries' foreign key takes
+ * anyway): a subscription deleted while the event is written either waits for this
+ * transaction or, deleted first, is left out. Read unlocked, a delete committed between the
+ * read and the insert failed the whole write on the foreign key. With the workspace named, a
+ * sharded database reads them on the node holding it instead of on every shard
+ * (docs/scaling.md). Jobs queued before events carried their workspace name none.
  */
-export function createDeliveriesOfEvent(workspaceId: string | undefined, sharded = false) {
+export function createDeliveriesOfEvent(workspaceId: string | undefined) {
   const subscriptions =
-    sharded && workspaceId !== undefined
+    workspaceId !== undefined
       ? sql`(select * from webhooks where workspace_id = ${workspaceId} and enabled for key share)`
       : sql`webhooks`;
   return sql`created_deliveries as (
@@ -45,11 +46,10 @@ export function createDeliveriesOfEvent(workspaceId: string | undefined, sharded
  */
 export async function fanOutEvent(db: Database, ref: RowRef): Promise<number> {
   const workspace = ref.workspaceId ? sql`workspace_id = ${ref.workspaceId} and` : sql``;
-  const sharded = await isSharded(db);
   return db.transaction(async (tx) => {
     const result = await tx.execute<{ created: number }>(sql`
       with event as (select id, workspace_id, type, payload from events where ${workspace} id = ${ref.id}),
-      ${createDeliveriesOfEvent(ref.workspaceId, sharded)}
+      ${createDeliveriesOfEvent(ref.workspaceId)}
       select count(*)::int as created from created_deliveries`);
     const created = result.rows[0]?.created ?? 0;
     if (created > 0)
