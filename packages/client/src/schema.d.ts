@@ -348,6 +348,26 @@ export interface paths {
         patch: operations["pipelines-rename"];
         trace?: never;
     };
+    "/pipelines/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deal counts and amounts by stage, per currency
+         * @description Over all deals of the pipeline: for each stage (in order, also those without deals) and for the whole pipeline, how many deals there are and the sum of their amounts in each currency. Amounts in different currencies are never added together. Sums are exact to the cent.
+         */
+        get: operations["pipelines-summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pipelines/{id}/stages": {
         parameters: {
             query?: never;
@@ -1951,6 +1971,37 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        PipelineSummary: {
+            /** @example pl_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            pipelineId: string;
+            /** @description Deals in the pipeline */
+            count: number;
+            /** @description Per currency, by code; amounts of different currencies are never added */
+            totals: components["schemas"]["CurrencyTotal"][];
+            /** @description Every stage, in pipeline order, also those without deals */
+            stages: {
+                stageId: string;
+                name: string;
+                /** @description Deals in the stage */
+                count: number;
+                /** @description Per currency, by code */
+                totals: components["schemas"]["CurrencyTotal"][];
+            }[];
+        };
+        CurrencyTotal: {
+            /**
+             * @description ISO 4217 code
+             * @example USD
+             */
+            currency: string;
+            /** @description Deals in this currency */
+            count: number;
+            /**
+             * @description Sum of their amounts, to the cent; a deal without an amount adds nothing
+             * @example 12500.5
+             */
+            amount: number;
         };
         RecordBatchAnswer: {
             data: ({
@@ -3945,6 +3996,42 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "pipelines-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Pipeline id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PipelineSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
