@@ -1,4 +1,5 @@
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { queryClient } from './lib/query.ts';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
 import { canManage, SessionContext, type SessionInfo } from './lib/session.tsx';
 import { authCall, HttpError, setCsrfToken } from './lib/trpc.ts';
@@ -70,6 +71,8 @@ export function App() {
   const signOut = async () => {
     await authCall('sign-out', {}).catch(() => undefined);
     setCsrfToken('');
+    // Nothing read for this session may show to the next one.
+    queryClient.clear();
     setState({ kind: 'signed-out' });
     navigate('/', { replace: true });
   };

@@ -1,12 +1,16 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.tsx';
 import { StatusLine } from './lib/announcer.tsx';
+import { queryClient } from './lib/query.ts';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
     <StatusLine />
   </StrictMode>,
 );

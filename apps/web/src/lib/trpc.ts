@@ -1,5 +1,5 @@
 import type { AppRouter } from '@crm/api';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpLink, TRPCClientError, type TRPCLink } from '@trpc/client';
 
 let csrfToken = '';
 
@@ -12,9 +12,25 @@ export function getCsrfToken(): string {
   return csrfToken;
 }
 
+/**
+ * A paged query (TanStack Query's infinite query) adds `direction` to the input beside the
+ * cursor. Lists page forward only and refuse a parameter they do not declare, so it is taken
+ * out before the call.
+ */
+const forwardPages: TRPCLink<AppRouter> =
+  () =>
+  ({ op, next }) => {
+    const input = op.input as Record<string, unknown> | null | undefined;
+    if (op.type !== 'query' || typeof input !== 'object' || input === null || !('direction' in input)) {
+      return next(op);
+    }
+    const { direction: _direction, ...rest } = input;
+    return next({ ...op, input: rest });
+  };
+
 /** The same routers the REST API comes from, over the session cookie. */
 export const trpc = createTRPCClient<AppRouter>({
-  links: [httpLink({ url: '/trpc', headers: () => ({ 'X-CSRF-Token': csrfToken }) })],
+  links: [forwardPages, httpLink({ url: '/trpc', headers: () => ({ 'X-CSRF-Token': csrfToken }) })],
 });
 
 export interface Problem {

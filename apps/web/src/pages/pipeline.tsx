@@ -1,63 +1,52 @@
+import { type InfiniteData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useEffect, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
+import { api, type Outputs, problemOf, queryClient } from '../lib/query.ts';
 import { trpc } from '../lib/trpc.ts';
-import { useData, useSubmit } from '../lib/use-data.ts';
+import { useSubmit } from '../lib/use-data.ts';
 
-/** At most this many deals are put on the board (5 pages of 200). */
-const MAX_DEALS = 1000;
+/** Deals a column shows at first, and adds with each "Show more". */
+const COLUMN_PAGE = 50;
 
-async function loadDeals(pipelineId: string) {
-  const deals = [];
-  let cursor: string | undefined;
-  do {
-    const page = await trpc.deals.list.query({ pipelineId, pageSize: 200, cursor });
-    deals.push(...page.data);
-    cursor = page.meta.nextCursor ?? undefined;
-  } while (cursor && deals.length < MAX_DEALS);
-  return { deals, truncated: Boolean(cursor) };
-}
+type DealPage = Outputs['deals']['list'];
+type Deal = DealPage['data'][number];
+type Summary = Outputs['pipelines']['summary'];
+type Stage = { id: string; name: string };
+
+const columnInput = (pipelineId: string, stageId: string) => ({ pipelineId, stageId, pageSize: COLUMN_PAGE });
 
 /**
- * Deals in stage columns. A deal moves with its "Move to" menu (keyboard and screen reader
- * friendly) or by dragging it onto another column; either is the same deals.update call as
- * PATCH /api/v1/deals/:id, so the same deal.stage_changed event fires.
+ * Deals in stage columns. Each column pages through its own stage's deals; the counts and the
+ * per-currency totals above a column are the server's, over every deal in the stage. A deal
+ * moves with its "Move to" menu (keyboard and screen reader friendly) or by dragging it onto
+ * another column; either is the same deals.update call as PATCH /api/v1/deals/:id, so the
+ * same deal.stage_changed event fires. The move shows at once and is undone if the server
+ * refuses it.
  */
 export function PipelinePage() {
-  const pipelines = useData(() => trpc.pipelines.list.query({ pageSize: 200 }), []);
+  const pipelines = useQuery(api.pipelines.list.queryOptions({ pageSize: 200 }));
   const [pipelineId, setPipelineId] = useState<string | null>(null);
   useEffect(() => {
     if (!pipelineId && pipelines.data?.data[0]) setPipelineId(pipelines.data.data[0].id);
   }, [pipelines.data, pipelineId]);
-  const deals = useData(
-    () => (pipelineId ? loadDeals(pipelineId) : Promise.resolve(undefined)),
-    [pipelineId],
-  );
-  // Counts and sums per stage and currency, over every deal, made by the server.
-  const summary = useData(
-    () => (pipelineId ? trpc.pipelines.summary.query({ id: pipelineId }) : Promise.resolve(undefined)),
-    [pipelineId],
-  );
+  const summary = useQuery({
+    ...api.pipelines.summary.queryOptions({ id: pipelineId ?? '' }),
+    enabled: Boolean(pipelineId),
+  });
   const [dragging, setDragging] = useState<string | null>(null);
-  const move = useSubmit((dealId: string, stageId: string) =>
-    trpc.deals.update.mutate({ id: dealId, stageId }),
-  );
   const pipeline = pipelines.data?.data.find((p) => p.id === pipelineId);
+  const move = useMoveDeal(pipeline);
 
-  const moveTo = async (dealId: string, stageId: string) => {
-    const moved = await move.run(dealId, stageId);
-    if (moved) {
-      const stage = pipeline?.stages.find((s) => s.id === stageId)?.name ?? stageId;
-      announce(`Moved “${moved.data.title}” to ${stage}.`);
-      deals.reload();
-      summary.reload();
-    }
+  const moveTo = (deal: Deal, stageId: string) => {
+    if (deal.stageId !== stageId) move.mutate({ id: deal.id, stageId });
   };
   const onDrop = (stageId: string) => (event: DragEvent) => {
     event.preventDefault();
     const dealId = event.dataTransfer.getData('text/plain');
     setDragging(null);
-    if (dealId) void moveTo(dealId, stageId);
+    const deal = dealId && pipeline ? findDeal(pipeline.id, dealId) : undefined;
+    if (deal) moveTo(deal, stageId);
   };
 
   return (
@@ -72,78 +61,228 @@ export function PipelinePage() {
           />
         ) : null}
       </PageHeader>
-      <ProblemMessage problem={pipelines.problem ?? deals.problem ?? summary.problem ?? move.problem} />
-      {!pipeline || !deals.data ? (
+      <ProblemMessage problem={problemOf(pipelines.error ?? summary.error ?? move.error)} />
+      {!pipeline ? (
         <Loading what="the board" />
       ) : (
         <>
-          {deals.data.truncated ? <p className="hint">Showing the newest {MAX_DEALS} deals.</p> : null}
           <div className="board">
-            {pipeline.stages.map((stage) => {
-              const inStage = deals.data!.deals.filter((d) => d.stageId === stage.id);
-              const counted = summary.data?.data.stages.find((s) => s.stageId === stage.id);
-              return (
-                <section
-                  key={stage.id}
-                  className={`column${dragging ? ' droppable' : ''}`}
-                  aria-label={`Stage ${stage.name}`}
-                  data-stage={stage.name}
-                  onDragOver={(e) => e.preventDefault()}
-                  onDrop={onDrop(stage.id)}
-                >
-                  <h2>
-                    {stage.name} <small>({counted?.count ?? inStage.length})</small>
-                  </h2>
-                  {counted && counted.totals.length > 0 ? (
-                    <p className="hint stage-totals">
-                      {counted.totals.map((t) => formatMoney(t.amount, t.currency)).join(' · ')}
-                    </p>
-                  ) : null}
-                  <ul>
-                    {inStage.map((deal) => (
-                      <li
-                        key={deal.id}
-                        className="deal"
-                        draggable
-                        onDragStart={(e) => {
-                          e.dataTransfer.setData('text/plain', deal.id);
-                          setDragging(deal.id);
-                        }}
-                        onDragEnd={() => setDragging(null)}
-                      >
-                        <strong>{deal.title}</strong>
-                        {deal.amount !== null ? (
-                          <span>
-                            {' '}
-                            {deal.amount.toLocaleString()} {deal.currency}
-                          </span>
-                        ) : null}
-                        <SelectField
-                          label={`Move “${deal.title}” to`}
-                          value={deal.stageId}
-                          disabled={move.busy}
-                          onChange={(e) => moveTo(deal.id, e.target.value)}
-                          options={pipeline.stages.map((s) => ({ value: s.id, label: s.name }))}
-                        />
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              );
-            })}
+            {pipeline.stages.map((stage) => (
+              <StageColumn
+                key={stage.id}
+                pipelineId={pipeline.id}
+                stage={stage}
+                stages={pipeline.stages}
+                counted={summary.data?.data.stages.find((s) => s.stageId === stage.id)}
+                droppable={Boolean(dragging)}
+                onDrop={onDrop(stage.id)}
+                onDrag={setDragging}
+                onMove={moveTo}
+              />
+            ))}
           </div>
           <AddDealForm
             pipelineId={pipeline.id}
             stages={pipeline.stages}
             onAdded={() => {
-              deals.reload();
-              summary.reload();
+              void queryClient.invalidateQueries(api.deals.list.pathFilter());
+              void queryClient.invalidateQueries(api.pipelines.summary.pathFilter());
             }}
           />
         </>
       )}
     </>
   );
+}
+
+function StageColumn({
+  pipelineId,
+  stage,
+  stages,
+  counted,
+  droppable,
+  onDrop,
+  onDrag,
+  onMove,
+}: {
+  pipelineId: string;
+  stage: Stage;
+  stages: Stage[];
+  counted: Summary['data']['stages'][number] | undefined;
+  droppable: boolean;
+  onDrop: (event: DragEvent) => void;
+  onDrag: (dealId: string | null) => void;
+  onMove: (deal: Deal, stageId: string) => void;
+}) {
+  const deals = useInfiniteQuery(
+    api.deals.list.infiniteQueryOptions(columnInput(pipelineId, stage.id), {
+      getNextPageParam: (page) => page.meta.nextCursor ?? undefined,
+    }),
+  );
+  const shown = deals.data?.pages.flatMap((page) => page.data) ?? [];
+  return (
+    <section
+      className={`column${droppable ? ' droppable' : ''}`}
+      aria-label={`Stage ${stage.name}`}
+      data-stage={stage.name}
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={onDrop}
+    >
+      <h2>
+        {stage.name} <small>({counted?.count ?? shown.length})</small>
+      </h2>
+      {counted && counted.totals.length > 0 ? (
+        <p className="hint stage-totals">
+          {counted.totals.map((t) => formatMoney(t.amount, t.currency)).join(' · ')}
+        </p>
+      ) : null}
+      <ProblemMessage problem={problemOf(deals.error)} />
+      {deals.isPending ? <Loading what="deals" /> : null}
+      <ul>
+        {shown.map((deal) => (
+          <li
+            key={deal.id}
+            className="deal"
+            draggable
+            onDragStart={(e) => {
+              e.dataTransfer.setData('text/plain', deal.id);
+              onDrag(deal.id);
+            }}
+            onDragEnd={() => onDrag(null)}
+          >
+            <strong>{deal.title}</strong>
+            {deal.amount !== null ? (
+              <span>
+                {' '}
+                {deal.amount.toLocaleString()} {deal.currency}
+              </span>
+            ) : null}
+            <SelectField
+              label={`Move “${deal.title}” to`}
+              value={deal.stageId}
+              onChange={(e) => onMove(deal, e.target.value)}
+              options={stages.map((s) => ({ value: s.id, label: s.name }))}
+            />
+          </li>
+        ))}
+      </ul>
+      {deals.hasNextPage ? (
+        <button type="button" onClick={() => deals.fetchNextPage()} disabled={deals.isFetchingNextPage}>
+          Show more
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+/** The cached pages of every column of a pipeline. */
+function columns(pipelineId: string) {
+  return queryClient.getQueriesData<InfiniteData<DealPage>>(
+    api.deals.list.infiniteQueryFilter({ pipelineId }),
+  );
+}
+
+function findDeal(pipelineId: string, dealId: string): Deal | undefined {
+  for (const [, data] of columns(pipelineId)) {
+    for (const page of data?.pages ?? []) {
+      const deal = page.data.find((d) => d.id === dealId);
+      if (deal) return deal;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A stage move, shown before the server answers: the deal leaves its column's cached pages and
+ * heads the target column's, and the two stages' counts and totals change by the deal. On a
+ * refusal every cache goes back to what it was; either way the two columns and the summary are
+ * read again afterwards, so the board ends on the server's truth.
+ */
+function useMoveDeal(pipeline: { id: string; stages: Stage[] } | undefined) {
+  return useMutation(
+    api.deals.update.mutationOptions({
+      onMutate: async ({ id, stageId }) => {
+        if (!pipeline || !stageId) return undefined;
+        const deal = findDeal(pipeline.id, id);
+        if (!deal) return undefined;
+        await queryClient.cancelQueries(api.deals.list.infiniteQueryFilter({ pipelineId: pipeline.id }));
+        await queryClient.cancelQueries(api.pipelines.summary.queryFilter({ id: pipeline.id }));
+        const before = columns(pipeline.id);
+        const summaryKey = api.pipelines.summary.queryKey({ id: pipeline.id });
+        const summaryBefore = queryClient.getQueryData(summaryKey);
+        const moved = { ...deal, stageId };
+        for (const [key, data] of before) {
+          if (!data) continue;
+          const pages = data.pages.map((page) => ({ ...page, data: page.data.filter((d) => d.id !== id) }));
+          if (key.some((part) => isInputFor(part, stageId)) && pages[0]) {
+            pages[0] = { ...pages[0], data: [moved, ...pages[0].data] };
+          }
+          queryClient.setQueryData(key, { ...data, pages });
+        }
+        if (summaryBefore) queryClient.setQueryData(summaryKey, shiftSummary(summaryBefore, deal, stageId));
+        return { before, summaryKey, summaryBefore, from: deal.stageId };
+      },
+      onError: (_error, _input, context) => {
+        if (!context) return;
+        for (const [key, data] of context.before) queryClient.setQueryData(key, data);
+        queryClient.setQueryData(context.summaryKey, context.summaryBefore);
+        announce('The deal could not be moved; it is back where it was.');
+      },
+      onSuccess: (moved) => {
+        const stage = pipeline?.stages.find((s) => s.id === moved.data.stageId)?.name ?? moved.data.stageId;
+        announce(`Moved “${moved.data.title}” to ${stage}.`);
+      },
+      onSettled: (_data, _error, input, context) => {
+        if (!pipeline) return;
+        for (const stageId of [context?.from, input.stageId]) {
+          if (stageId) {
+            void queryClient.invalidateQueries(
+              api.deals.list.infiniteQueryFilter(columnInput(pipeline.id, stageId)),
+            );
+          }
+        }
+        void queryClient.invalidateQueries(api.pipelines.summary.queryFilter({ id: pipeline.id }));
+      },
+    }),
+  );
+}
+
+/** Whether a part of a query key is the input of `stageId`'s column. */
+function isInputFor(part: unknown, stageId: string): boolean {
+  const input = (part as { input?: { stageId?: unknown } } | null)?.input;
+  return typeof part === 'object' && part !== null && input?.stageId === stageId;
+}
+
+/** The summary as it will be once `deal` is in `stageId`: its count and amount move between the stages. */
+function shiftSummary(summary: Summary, deal: Deal, stageId: string): Summary {
+  const change = (stage: Summary['data']['stages'][number], sign: 1 | -1) => {
+    const amount = sign * (deal.amount ?? 0);
+    const totals = stage.totals
+      .map((t) =>
+        t.currency === deal.currency
+          ? { ...t, count: t.count + sign, amount: Math.round((t.amount + amount) * 100) / 100 }
+          : t,
+      )
+      .filter((t) => t.count > 0);
+    if (sign === 1 && !totals.some((t) => t.currency === deal.currency)) {
+      totals.push({ currency: deal.currency, count: 1, amount });
+      totals.sort((a, b) => (a.currency < b.currency ? -1 : 1));
+    }
+    return { ...stage, count: stage.count + sign, totals };
+  };
+  return {
+    ...summary,
+    data: {
+      ...summary.data,
+      stages: summary.data.stages.map((stage) =>
+        stage.stageId === deal.stageId
+          ? change(stage, -1)
+          : stage.stageId === stageId
+            ? change(stage, 1)
+            : stage,
+      ),
+    },
+  };
 }
 
 function AddDealForm({
