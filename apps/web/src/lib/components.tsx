@@ -9,7 +9,7 @@ import {
 } from 'react';
 import { announce } from './announcer.tsx';
 import { takeHeadingFocus } from './router.tsx';
-import type { Problem } from './trpc.ts';
+import { type Problem, toProblem } from './trpc.ts';
 
 /** A labelled input with its error right under it, tied together for screen readers. */
 export function Field({
@@ -179,26 +179,30 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
-/** Previous / next over cursor pages: the cursors already visited are kept for going back. */
-export function usePager() {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+/**
+ * Previous / next over cursor pages: the cursors already visited are kept for going back. A
+ * change of `resetOn` (a new folder, search or filter) starts again from the first page.
+ */
+export function usePager(resetOn = '') {
+  const [state, setState] = useState<{ key: string; cursors: (string | undefined)[] }>({
+    key: resetOn,
+    cursors: [undefined],
+  });
+  const cursors = state.key === resetOn ? state.cursors : [undefined];
+  const set = (next: (c: (string | undefined)[]) => (string | undefined)[]) =>
+    setState((s) => ({ key: resetOn, cursors: next(s.key === resetOn ? s.cursors : [undefined]) }));
   return {
-    cursor,
+    cursor: cursors[cursors.length - 1],
     page: cursors.length,
-    next: (nextCursor: string) => setCursors((c) => [...c, nextCursor]),
-    previous: () => setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c)),
-    reset: () => setCursors([undefined]),
+    next: (nextCursor: string) => set((c) => [...c, nextCursor]),
+    previous: () => set((c) => (c.length > 1 ? c.slice(0, -1) : c)),
+    reset: () => set(() => [undefined]),
   };
 }
 
-export function Pager({
-  pager,
-  nextCursor,
-}: {
-  pager: ReturnType<typeof usePager>;
-  nextCursor: string | null | undefined;
-}) {
+export type PagerState = ReturnType<typeof usePager>;
+
+export function Pager({ pager, nextCursor }: { pager: PagerState; nextCursor: string | null | undefined }) {
   return (
     <nav className="pager" aria-label="Pages">
       <button type="button" onClick={pager.previous} disabled={pager.page === 1}>
@@ -209,5 +213,52 @@ export function Pager({
         Next page
       </button>
     </nav>
+  );
+}
+
+/** What ListView needs of a query: TanStack Query's result of a list procedure fits. */
+export interface ListQuery<T> {
+  data?: { data: T[]; meta?: { nextCursor?: string | null } } | undefined;
+  error: unknown;
+  isPending: boolean;
+}
+
+/**
+ * Every list of the app: the query's problem, "Loading …" the first time, the `empty` text
+ * when there is nothing, else `children(rows)`, and the pager when one is given and there is
+ * more than one page.
+ */
+export function ListView<T>({
+  query,
+  what,
+  empty,
+  pager,
+  children,
+}: {
+  query: ListQuery<T>;
+  /** What is listed, for "Loading …". */
+  what: string;
+  empty: ReactNode;
+  pager?: PagerState;
+  children: (rows: T[]) => ReactNode;
+}) {
+  const rows = query.data?.data;
+  const nextCursor = query.data?.meta?.nextCursor;
+  return (
+    <>
+      <ProblemMessage problem={query.error ? toProblem(query.error) : null} />
+      {rows === undefined ? (
+        query.isPending ? (
+          <Loading what={what} />
+        ) : null
+      ) : rows.length === 0 && (!pager || pager.page === 1) ? (
+        <p className="empty">{empty}</p>
+      ) : (
+        children(rows)
+      )}
+      {pager && rows !== undefined && (pager.page > 1 || nextCursor) ? (
+        <Pager pager={pager} nextCursor={nextCursor} />
+      ) : null}
+    </>
   );
 }
