@@ -5,6 +5,7 @@ export * from './idempotency.ts';
 export * from './pipelines.ts';
 export * from './rate-limits.ts';
 export * from './records.ts';
+export * from './saved-views.ts';
 export * from './sessions.ts';
 export * from './webhooks.ts';
 export * from './workflows.ts';
