@@ -53,3 +53,50 @@ export const taskStatuses = ['OPEN', 'DONE'] as const;
 export const taskPriorities = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] as const;
 export const taskTypes = ['TODO', 'CALL', 'EMAIL', 'MEETING'] as const;
 export const taskRecurrences = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
+
+/**
+ * A list filter's operators by the kind of field (docs/api.md, "Filters, sorts and counts",
+ * "Operators"): the domain refuses any other, and the records table's filter form offers
+ * exactly these.
+ */
+export const filterOperatorsByKind = {
+  text: ['eq', 'ne', 'in', 'contains', 'empty'],
+  email: ['eq', 'ne', 'in', 'contains', 'empty'],
+  id: ['eq', 'ne', 'in', 'empty'],
+  instant: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'empty'],
+  number: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'empty'],
+  date: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'empty'],
+  enum: ['eq', 'ne', 'in', 'empty'],
+  boolean: ['eq', 'ne', 'empty'],
+  multi: ['eq', 'ne', 'in', 'empty'],
+  json: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'contains', 'empty'],
+} as const;
+export type FilterFieldKind = keyof typeof filterOperatorsByKind;
+
+/** The kind of filter field a custom field of each type is (its operators above). */
+export const filterKindOfFieldType = {
+  TEXT: 'text',
+  URL: 'text',
+  EMAIL: 'email',
+  NUMBER: 'number',
+  DATE: 'date',
+  SELECT: 'enum',
+  BOOLEAN: 'boolean',
+  MULTI_SELECT: 'multi',
+} as const satisfies Record<string, FilterFieldKind>;
+
+/**
+ * The records table's own columns (docs/web-app.md, "Records table") with their filter kind;
+ * a saved view shows these and the folder's custom fields (`data.<key>`).
+ */
+export const recordColumns = {
+  title: 'text',
+  email: 'email',
+  phone: 'text',
+  createdAt: 'instant',
+  updatedAt: 'instant',
+} as const satisfies Record<string, FilterFieldKind>;
+export type RecordColumn = keyof typeof recordColumns;
+
+/** Limits of a saved view of the records table. */
+export const savedViewLimits = { name: 100, columns: 60, filters: 20, perUser: 200 } as const;

@@ -10,6 +10,7 @@ import { pipelinesRouter } from './pipelines/index.ts';
 import { recordsRouter } from './records/index.ts';
 import { runsRouter } from './runs/index.ts';
 import { tasksRouter } from './tasks/index.ts';
+import { viewsRouter } from './views/index.ts';
 import { webhooksRouter } from './webhooks/index.ts';
 import { workflowsRouter } from './workflows/index.ts';
 import { workspaceRouter } from './workspace/index.ts';
@@ -26,6 +27,7 @@ export const appRouter = router({
   records: recordsRouter,
   runs: runsRouter,
   tasks: tasksRouter,
+  views: viewsRouter,
   webhooks: webhooksRouter,
   workflows: workflowsRouter,
   workspace: workspaceRouter,

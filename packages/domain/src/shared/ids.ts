@@ -24,6 +24,7 @@ export const idPrefixes = {
   event: 'evt',
   delivery: 'dlv',
   attempt: 'att',
+  view: 'view',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

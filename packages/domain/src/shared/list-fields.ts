@@ -1,3 +1,4 @@
+import { filterKindOfFieldType, filterOperatorsByKind } from '@crm/constants';
 import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -49,18 +50,8 @@ export interface ListField {
   valueOf(row: Record<string, unknown>): unknown;
 }
 
-const OPS: Record<FieldKind, readonly FilterOp[]> = {
-  text: ['eq', 'ne', 'in', 'contains', 'empty'],
-  email: ['eq', 'ne', 'in', 'contains', 'empty'],
-  id: ['eq', 'ne', 'in', 'empty'],
-  instant: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'empty'],
-  number: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'empty'],
-  date: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'empty'],
-  enum: ['eq', 'ne', 'in', 'empty'],
-  boolean: ['eq', 'ne', 'empty'],
-  multi: ['eq', 'ne', 'in', 'empty'],
-  json: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'contains', 'empty'],
-};
+// One table for the domain and the web app's filter form (@crm/constants).
+const OPS: Record<FieldKind, readonly FilterOp[]> = filterOperatorsByKind;
 
 /** A column of the table, read from the row under `prop`. */
 export function columnField(
@@ -84,16 +75,7 @@ export function columnField(
 
 const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
 
-const KIND_OF_TYPE: Record<FieldDefinition['type'], FieldKind> = {
-  TEXT: 'text',
-  URL: 'text',
-  EMAIL: 'email',
-  NUMBER: 'number',
-  DATE: 'date',
-  SELECT: 'enum',
-  BOOLEAN: 'boolean',
-  MULTI_SELECT: 'multi',
-};
+const KIND_OF_TYPE: Record<FieldDefinition['type'], FieldKind> = filterKindOfFieldType;
 
 /**
  * A custom field of records, inside `data`. The key is written into the SQL as a literal, not
