@@ -8,6 +8,7 @@ import { invitationsRouter } from './invitations/index.ts';
 import { keysRouter } from './keys/index.ts';
 import { pipelinesRouter } from './pipelines/index.ts';
 import { recordsRouter } from './records/index.ts';
+import { reportsRouter } from './reports/index.ts';
 import { runsRouter } from './runs/index.ts';
 import { tasksRouter } from './tasks/index.ts';
 import { viewsRouter } from './views/index.ts';
@@ -25,6 +26,7 @@ export const appRouter = router({
   keys: keysRouter,
   pipelines: pipelinesRouter,
   records: recordsRouter,
+  reports: reportsRouter,
   runs: runsRouter,
   tasks: tasksRouter,
   views: viewsRouter,
