@@ -1,21 +1,25 @@
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Field, ProblemMessage } from '../lib/components.tsx';
+import { problemOf } from '../lib/query.ts';
 import type { SessionInfo } from '../lib/session.tsx';
 import { authCall } from '../lib/trpc.ts';
-import { useSubmit } from '../lib/use-data.ts';
 
 /** `/accept-invitation#<token>`: the token travels in the fragment, which no server log sees. */
 export function AcceptInvitationPage({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
   const token = window.location.hash.slice(1);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const submit = useSubmit(() => authCall<SessionInfo>('accept-invitation', { token, name, password }));
-  const onSubmit = async (event: FormEvent) => {
+  const submit = useMutation({
+    mutationFn: () => authCall<SessionInfo>('accept-invitation', { token, name, password }),
+    onSuccess: onSignedIn,
+  });
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const session = await submit.run();
-    if (session) onSignedIn(session);
+    submit.mutate();
   };
-  const fields = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error);
+  const fields = problem?.fields ?? {};
   return (
     <main className="narrow" id="main">
       <h1>Join the workspace</h1>
@@ -23,7 +27,7 @@ export function AcceptInvitationPage({ onSignedIn }: { onSignedIn: (session: Ses
         <p className="problem">This link has no invitation token: open the full link you were sent.</p>
       )}
       <form onSubmit={onSubmit} noValidate>
-        <ProblemMessage problem={submit.problem} paths={['name', 'password']} />
+        <ProblemMessage problem={problem} paths={['name', 'password']} />
         <Field
           label="Your name"
           autoComplete="name"
@@ -42,7 +46,7 @@ export function AcceptInvitationPage({ onSignedIn }: { onSignedIn: (session: Ses
           error={fields.password}
           required
         />
-        <button type="submit" disabled={submit.busy || !token}>
+        <button type="submit" disabled={submit.isPending || !token}>
           Join
         </button>
       </form>

@@ -3,8 +3,6 @@ import { type DragEvent, type FormEvent, useEffect, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
 import { api, type Outputs, problemOf, queryClient } from '../lib/query.ts';
-import { trpc } from '../lib/trpc.ts';
-import { useSubmit } from '../lib/use-data.ts';
 
 /** Deals a column shows at first, and adds with each "Show more". */
 const COLUMN_PAGE = 50;
@@ -297,27 +295,25 @@ function AddDealForm({
   const [title, setTitle] = useState('');
   const [amount, setAmount] = useState('');
   const [stageId, setStageId] = useState(stages[0]?.id ?? '');
-  const submit = useSubmit(() =>
-    trpc.deals.create.mutate({
-      pipelineId,
-      stageId,
-      title,
-      ...(amount ? { amount: Number(amount) } : {}),
+  const submit = useMutation(
+    api.deals.create.mutationOptions({
+      onSuccess: () => {
+        setTitle('');
+        setAmount('');
+        onAdded();
+      },
     }),
   );
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (await submit.run()) {
-      setTitle('');
-      setAmount('');
-      onAdded();
-    }
+    submit.mutate({ pipelineId, stageId, title, ...(amount ? { amount: Number(amount) } : {}) });
   };
-  const errors = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error);
+  const errors = problem?.fields ?? {};
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Add a deal" noValidate>
       <h2>Add a deal</h2>
-      <ProblemMessage problem={submit.problem} paths={['title', 'amount', 'stageId']} />
+      <ProblemMessage problem={problem} paths={['title', 'amount', 'stageId']} />
       <div className="row">
         <Field
           label="Deal"
@@ -343,7 +339,7 @@ function AddDealForm({
           error={errors.stageId}
         />
       </div>
-      <button type="submit" disabled={submit.busy}>
+      <button type="submit" disabled={submit.isPending}>
         Add deal
       </button>
     </form>

@@ -1,24 +1,28 @@
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Field, ProblemMessage } from '../lib/components.tsx';
+import { problemOf } from '../lib/query.ts';
 import type { SessionInfo } from '../lib/session.tsx';
 import { authCall } from '../lib/trpc.ts';
-import { useSubmit } from '../lib/use-data.ts';
 
 export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const submit = useSubmit(() => authCall<SessionInfo>('sign-in', { email, password }));
-  const onSubmit = async (event: FormEvent) => {
+  const submit = useMutation({
+    mutationFn: () => authCall<SessionInfo>('sign-in', { email, password }),
+    onSuccess: onSignedIn,
+  });
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const session = await submit.run();
-    if (session) onSignedIn(session);
+    submit.mutate();
   };
-  const fields = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error);
+  const fields = problem?.fields ?? {};
   return (
     <main className="narrow" id="main">
       <h1>Sign in</h1>
       <form onSubmit={onSubmit} noValidate>
-        <ProblemMessage problem={submit.problem} paths={['email', 'password']} />
+        <ProblemMessage problem={problem} paths={['email', 'password']} />
         <Field
           label="Email"
           type="email"
@@ -37,8 +41,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (session: SessionInfo) 
           error={fields.password}
           required
         />
-        <button type="submit" disabled={submit.busy}>
-          {submit.busy ? 'Signing in…' : 'Sign in'}
+        <button type="submit" disabled={submit.isPending}>
+          {submit.isPending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
       <p className="hint">

@@ -1,19 +1,18 @@
 import { taskPriorities, taskTypes } from '@crm/constants';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
   Field,
   formatInstant,
-  Loading,
+  ListView,
   PageHeader,
-  Pager,
   ProblemMessage,
   SelectField,
   usePager,
 } from '../lib/components.tsx';
+import { api, problemOf, queryClient } from '../lib/query.ts';
 import { Link } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
-import { trpc } from '../lib/trpc.ts';
-import { useData, useSubmit } from '../lib/use-data.ts';
 
 type Tab = 'mine' | 'open' | 'done';
 
@@ -70,38 +69,35 @@ export function TaskList({
   assignToMe?: boolean;
 }) {
   const session = useSession();
-  const pager = usePager();
-  const key = JSON.stringify(filter);
-  const tasks = useData(
-    () => trpc.tasks.list.query({ ...filter, sort: 'dueAt', pageSize: 50, cursor: pager.cursor }),
-    [key, pager.cursor],
-  );
+  const pager = usePager(JSON.stringify(filter));
+  const tasks = useQuery({
+    ...api.tasks.list.queryOptions({ ...filter, sort: 'dueAt', pageSize: 50, cursor: pager.cursor }),
+    placeholderData: keepPreviousData,
+  });
   // A ticked box shows its new state at once; it flips back if the change is refused.
   const [ticked, setTicked] = useState<Record<string, boolean>>({});
-  const toggle = useSubmit((id: string, done: boolean) =>
-    trpc.tasks.update.mutate({ id, status: done ? 'DONE' : 'OPEN' }),
+  const toggle = useMutation(
+    api.tasks.update.mutationOptions({
+      onMutate: ({ id, status }) => setTicked((t) => ({ ...t, [id]: status === 'DONE' })),
+      onSettled: async (_data, _error, { id }) => {
+        await invalidateTasks(recordId);
+        setTicked(({ [id]: _, ...rest }) => rest);
+      },
+    }),
   );
-  const onTick = async (id: string, done: boolean) => {
-    setTicked((t) => ({ ...t, [id]: done }));
-    const updated = await toggle.run(id, done);
-    setTicked(({ [id]: _, ...rest }) => rest);
-    if (updated) tasks.reload();
-  };
   return (
     <>
-      <ProblemMessage problem={tasks.problem ?? toggle.problem} />
-      {tasks.data ? (
-        tasks.data.data.length === 0 ? (
-          <p>No tasks here.</p>
-        ) : (
+      <ProblemMessage problem={problemOf(toggle.error)} />
+      <ListView query={tasks} what="tasks" empty="No tasks here." pager={pager}>
+        {(rows) => (
           <ul className="tasks">
-            {tasks.data.data.map((t) => (
+            {rows.map((t) => (
               <li key={t.id} className={t.status === 'DONE' ? 'done' : ''}>
                 <label>
                   <input
                     type="checkbox"
                     checked={ticked[t.id] ?? t.status === 'DONE'}
-                    onChange={(e) => onTick(t.id, e.target.checked)}
+                    onChange={(e) => toggle.mutate({ id: t.id, status: e.target.checked ? 'DONE' : 'OPEN' })}
                   />{' '}
                   {t.title}
                 </label>{' '}
@@ -119,56 +115,57 @@ export function TaskList({
               </li>
             ))}
           </ul>
-        )
-      ) : (
-        <Loading what="tasks" />
-      )}
-      {tasks.data ? <Pager pager={pager} nextCursor={tasks.data.meta.nextCursor} /> : null}
-      {filter.status === 'DONE' ? null : (
-        <AddTaskForm recordId={recordId} assignToMe={assignToMe} onAdded={tasks.reload} />
-      )}
+        )}
+      </ListView>
+      {filter.status === 'DONE' ? null : <AddTaskForm recordId={recordId} assignToMe={assignToMe} />}
     </>
   );
 }
 
-function AddTaskForm({
-  recordId,
-  assignToMe,
-  onAdded,
-}: {
-  recordId: string | undefined;
-  assignToMe: boolean;
-  onAdded: () => void;
-}) {
+/**
+ * Reads every task list again after a change; on a record's page its other reads too (a task
+ * shows in the record's history).
+ */
+function invalidateTasks(recordId: string | undefined) {
+  return Promise.all([
+    queryClient.invalidateQueries(api.tasks.pathFilter()),
+    recordId ? queryClient.invalidateQueries(api.records.pathFilter()) : undefined,
+  ]);
+}
+
+function AddTaskForm({ recordId, assignToMe }: { recordId: string | undefined; assignToMe: boolean }) {
   const session = useSession();
   const [title, setTitle] = useState('');
   const [due, setDue] = useState('');
-  const [priority, setPriority] = useState('MEDIUM');
-  const [type, setType] = useState('TODO');
+  const [priority, setPriority] = useState<(typeof taskPriorities)[number]>('MEDIUM');
+  const [type, setType] = useState<(typeof taskTypes)[number]>('TODO');
   const [mine, setMine] = useState(assignToMe || Boolean(recordId));
-  const submit = useSubmit(() =>
-    trpc.tasks.create.mutate({
+  const submit = useMutation(
+    api.tasks.create.mutationOptions({
+      onSuccess: async () => {
+        setTitle('');
+        setDue('');
+        await invalidateTasks(recordId);
+      },
+    }),
+  );
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit.mutate({
       title,
-      priority: priority as 'MEDIUM',
-      type: type as 'TODO',
+      priority,
+      type,
       ...(due ? { dueAt: new Date(due).toISOString() } : {}),
       ...(recordId ? { recordId } : {}),
       ...(mine ? { assigneeId: session.user.id } : {}),
-    }),
-  );
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (await submit.run()) {
-      setTitle('');
-      setDue('');
-      onAdded();
-    }
+    });
   };
-  const errors = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error);
+  const errors = problem?.fields ?? {};
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Add a task" noValidate>
       <h3>Add a task</h3>
-      <ProblemMessage problem={submit.problem} paths={['title', 'dueAt', 'priority', 'type']} />
+      <ProblemMessage problem={problem} paths={['title', 'dueAt', 'priority', 'type']} />
       <div className="row">
         <Field
           label="Task"
@@ -187,20 +184,20 @@ function AddTaskForm({
         <SelectField
           label="Priority"
           value={priority}
-          onChange={(e) => setPriority(e.target.value)}
+          onChange={(e) => setPriority(e.target.value as typeof priority)}
           options={taskPriorities.map((p) => ({ value: p, label: p.toLowerCase() }))}
         />
         <SelectField
           label="Type"
           value={type}
-          onChange={(e) => setType(e.target.value)}
+          onChange={(e) => setType(e.target.value as typeof type)}
           options={taskTypes.map((t) => ({ value: t, label: t.toLowerCase() }))}
         />
       </div>
       <label>
         <input type="checkbox" checked={mine} onChange={(e) => setMine(e.target.checked)} /> Assign to me
       </label>{' '}
-      <button type="submit" disabled={submit.busy}>
+      <button type="submit" disabled={submit.isPending}>
         Add task
       </button>
     </form>

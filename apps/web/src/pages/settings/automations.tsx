@@ -1,20 +1,21 @@
 import { eventTypes } from '@crm/constants';
+import { keepPreviousData, useMutation, useQueries, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
   CopyButton,
   Field,
   formatInstant,
+  ListView,
   Loading,
   PageHeader,
-  Pager,
   ProblemMessage,
   SecretOnce,
   SelectField,
   usePager,
 } from '../../lib/components.tsx';
+import { api, type Inputs, type Outputs, problemOf, queryClient } from '../../lib/query.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { useData, useSubmit } from '../../lib/use-data.ts';
 import {
   ActionBuilder,
   type Choices,
@@ -25,28 +26,42 @@ import {
 } from './action-builder.tsx';
 
 /** Folders, pipelines and members the action forms offer as choices. */
-function useChoices() {
-  return useData(async (): Promise<Choices> => {
-    const [folders, pipelines, members] = await Promise.all([
-      trpc.folders.list.query({ pageSize: 200 }),
-      trpc.pipelines.list.query({ pageSize: 200 }),
-      trpc.workspace.members.query({ pageSize: 200 }),
-    ]);
-    return { folders: folders.data, pipelines: pipelines.data, members: members.data };
-  }, []);
+function useChoices(): { data: Choices | undefined; error: unknown } {
+  const [folders, pipelines, members] = useQueries({
+    queries: [
+      api.folders.list.queryOptions({ pageSize: 200 }),
+      api.pipelines.list.queryOptions({ pageSize: 200 }),
+      api.workspace.members.queryOptions({ pageSize: 200 }),
+    ],
+  });
+  const error = folders.error ?? pipelines.error ?? members.error;
+  if (!folders.data || !pipelines.data || !members.data) return { data: undefined, error };
+  return {
+    data: { folders: folders.data.data, pipelines: pipelines.data.data, members: members.data.data },
+    error,
+  };
 }
 
-const TRIGGERS = [
+/** Reads the automations, one automation and its runs again after a change. */
+const reloadWorkflows = () =>
+  Promise.all([
+    queryClient.invalidateQueries(api.workflows.pathFilter()),
+    queryClient.invalidateQueries(api.runs.pathFilter()),
+  ]);
+
+type TriggerType = Inputs['workflows']['create']['trigger']['type'];
+
+const TRIGGERS: { value: TriggerType; label: string }[] = [
   { value: 'INCOMING_WEBHOOK', label: 'Incoming webhook (a URL to POST to)' },
   ...eventTypes.map((kind) => ({ value: kind, label: `Event: ${kind}` })),
 ];
 
 export function AutomationsPage() {
   const pager = usePager();
-  const list = useData(
-    () => trpc.workflows.list.query({ pageSize: 50, cursor: pager.cursor }),
-    [pager.cursor],
-  );
+  const list = useQuery({
+    ...api.workflows.list.queryOptions({ pageSize: 50, cursor: pager.cursor }),
+    placeholderData: keepPreviousData,
+  });
   const [creating, setCreating] = useState(false);
   return (
     <>
@@ -63,11 +78,8 @@ export function AutomationsPage() {
       </p>
       {creating ? <CreateAutomation onCancel={() => setCreating(false)} /> : null}
       <h2>Automations</h2>
-      <ProblemMessage problem={list.problem} />
-      {list.data ? (
-        list.data.data.length === 0 ? (
-          <p>No automations yet.</p>
-        ) : (
+      <ListView query={list} what="automations" empty="No automations yet." pager={pager}>
+        {(rows) => (
           <table>
             <thead>
               <tr>
@@ -79,7 +91,7 @@ export function AutomationsPage() {
               </tr>
             </thead>
             <tbody>
-              {list.data.data.map((w) => (
+              {rows.map((w) => (
                 <tr key={w.id}>
                   <td>
                     <Link to={`/settings/automations/${w.id}`}>{w.name}</Link>
@@ -92,11 +104,8 @@ export function AutomationsPage() {
               ))}
             </tbody>
           </table>
-        )
-      ) : (
-        <Loading what="automations" />
-      )}
-      {list.data ? <Pager pager={pager} nextCursor={list.data.meta.nextCursor} /> : null}
+        )}
+      </ListView>
     </>
   );
 }
@@ -104,24 +113,27 @@ export function AutomationsPage() {
 function CreateAutomation({ onCancel }: { onCancel: () => void }) {
   const choices = useChoices();
   const [name, setName] = useState('');
-  const [trigger, setTrigger] = useState('INCOMING_WEBHOOK');
+  const [trigger, setTrigger] = useState<TriggerType>('INCOMING_WEBHOOK');
   const [signed, setSigned] = useState(false);
   const [actions, setActions] = useState<DraftAction[]>([newDraft('CREATE_RECORD')]);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
-  const submit = useSubmit(() =>
-    trpc.workflows.create.mutate({
-      name,
-      trigger: { type: trigger as 'INCOMING_WEBHOOK' },
-      actions: actions.map(toAction),
-      ...(signed ? { requireSignature: true } : {}),
+  const submit = useMutation(
+    api.workflows.create.mutationOptions({
+      onSuccess: (workflow) => {
+        if (workflow.data.secret) setCreated({ id: workflow.data.id, secret: workflow.data.secret });
+        else navigate(`/settings/automations/${workflow.data.id}`);
+        return reloadWorkflows();
+      },
     }),
   );
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const workflow = await submit.run();
-    if (!workflow) return;
-    if (workflow.data.secret) setCreated({ id: workflow.data.id, secret: workflow.data.secret });
-    else navigate(`/settings/automations/${workflow.data.id}`);
+    submit.mutate({
+      name,
+      trigger: { type: trigger },
+      actions: actions.map(toAction),
+      ...(signed ? { requireSignature: true } : {}),
+    });
   };
   if (created) {
     return (
@@ -132,12 +144,13 @@ function CreateAutomation({ onCancel }: { onCancel: () => void }) {
       />
     );
   }
-  const errors = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error ?? choices.error);
+  const errors = problem?.fields ?? {};
   return (
     <form onSubmit={onSubmit} className="card" aria-label="New automation" noValidate>
       <h2>New automation</h2>
       <ProblemMessage
-        problem={submit.problem}
+        problem={problem}
         paths={['name', 'trigger.type', ...Object.keys(errors).filter((p) => p.startsWith('actions'))]}
       />
       <Field
@@ -150,7 +163,7 @@ function CreateAutomation({ onCancel }: { onCancel: () => void }) {
       <SelectField
         label="Trigger"
         value={trigger}
-        onChange={(e) => setTrigger(e.target.value)}
+        onChange={(e) => setTrigger(e.target.value as TriggerType)}
         options={TRIGGERS}
         error={errors['trigger.type']}
       />
@@ -166,7 +179,7 @@ function CreateAutomation({ onCancel }: { onCancel: () => void }) {
         <Loading what="folders, pipelines and members" />
       )}
       <div className="actions">
-        <button type="submit" disabled={submit.busy}>
+        <button type="submit" disabled={submit.isPending}>
           Create automation
         </button>
         <button type="button" onClick={onCancel}>
@@ -178,24 +191,22 @@ function CreateAutomation({ onCancel }: { onCancel: () => void }) {
 }
 
 export function AutomationPage({ id }: { id: string }) {
-  const workflow = useData(() => trpc.workflows.get.query({ id }), [id]);
-  const pager = usePager();
-  const runs = useData(
-    () => trpc.workflows.runs.query({ id, pageSize: 20, cursor: pager.cursor }),
-    [id, pager.cursor],
-  );
+  const workflow = useQuery(api.workflows.get.queryOptions({ id }));
+  const pager = usePager(id);
+  const runs = useQuery({
+    ...api.workflows.runs.queryOptions({ id, pageSize: 20, cursor: pager.cursor }),
+    placeholderData: keepPreviousData,
+  });
   const [secret, setSecret] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
-  const action = useSubmit(async (what: 'enable' | 'disable' | 'rotate' | 'delete') => {
-    if (what === 'delete') {
-      await trpc.workflows.delete.mutate({ id });
-      navigate('/settings/automations');
-      return;
-    }
-    if (what === 'rotate') setSecret((await trpc.workflows.rotateSecret.mutate({ id })).data.secret);
-    else if (what === 'enable') await trpc.workflows.enable.mutate({ id });
-    else await trpc.workflows.disable.mutate({ id });
-    workflow.reload();
+  const action = useMutation({
+    mutationFn: (what: 'enable' | 'disable' | 'rotate' | 'delete') => workflowAction(id, what),
+    onSuccess: (rotated, what) => {
+      // A deleted automation's own page is being left: only the list is read again.
+      if (what === 'delete') return queryClient.invalidateQueries(api.workflows.list.pathFilter());
+      if (rotated) setSecret(rotated);
+      return reloadWorkflows();
+    },
   });
   const w = workflow.data?.data;
   return (
@@ -203,9 +214,9 @@ export function AutomationPage({ id }: { id: string }) {
       <p>
         <Link to="/settings/automations">← Automations</Link>
       </p>
-      <ProblemMessage problem={workflow.problem ?? action.problem} />
+      <ProblemMessage problem={problemOf(workflow.error ?? action.error)} />
       {!w ? (
-        workflow.problem ? null : (
+        workflow.error ? null : (
           <Loading what="the automation" />
         )
       ) : (
@@ -242,11 +253,11 @@ export function AutomationPage({ id }: { id: string }) {
           ) : null}
           <div className="actions">
             {w.enabled ? (
-              <button type="button" onClick={() => action.run('disable')} disabled={action.busy}>
+              <button type="button" onClick={() => action.mutate('disable')} disabled={action.isPending}>
                 Disable
               </button>
             ) : (
-              <button type="button" onClick={() => action.run('enable')} disabled={action.busy}>
+              <button type="button" onClick={() => action.mutate('enable')} disabled={action.isPending}>
                 Enable
               </button>
             )}
@@ -254,28 +265,21 @@ export function AutomationPage({ id }: { id: string }) {
               {editing ? 'Close the editor' : 'Edit actions'}
             </button>
             {w.trigger.type === 'INCOMING_WEBHOOK' ? (
-              <button type="button" onClick={() => action.run('rotate')} disabled={action.busy}>
+              <button type="button" onClick={() => action.mutate('rotate')} disabled={action.isPending}>
                 {w.requireSignature ? 'Rotate secret' : 'Require a signature'}
               </button>
             ) : null}
             <button
               type="button"
               className="danger"
-              onClick={() => window.confirm(`Delete “${w.name}”?`) && action.run('delete')}
-              disabled={action.busy}
+              onClick={() => window.confirm(`Delete “${w.name}”?`) && action.mutate('delete')}
+              disabled={action.isPending}
             >
               Delete
             </button>
           </div>
           {editing ? (
-            <EditActions
-              id={id}
-              actions={w.actions}
-              onSaved={() => {
-                setEditing(false);
-                workflow.reload();
-              }}
-            />
+            <EditActions id={id} actions={w.actions} onSaved={() => setEditing(false)} />
           ) : (
             <ol className="steps">
               {w.actions.map((a, index) => (
@@ -292,25 +296,19 @@ export function AutomationPage({ id }: { id: string }) {
       )}
       <h2>
         Runs{' '}
-        <button type="button" onClick={runs.reload}>
+        <button type="button" onClick={() => runs.refetch()}>
           Refresh runs
         </button>
       </h2>
-      <ProblemMessage problem={runs.problem} />
-      {runs.data ? (
-        runs.data.data.length === 0 ? (
-          <p>No runs yet.</p>
-        ) : (
+      <ListView query={runs} what="runs" empty="No runs yet." pager={pager}>
+        {(rows) => (
           <ul className="deliveries">
-            {runs.data.data.map((run) => (
-              <RunItem key={run.id} run={run} onRerun={runs.reload} />
+            {rows.map((run) => (
+              <RunItem key={run.id} run={run} />
             ))}
           </ul>
-        )
-      ) : (
-        <Loading what="runs" />
-      )}
-      {runs.data ? <Pager pager={pager} nextCursor={runs.data.meta.nextCursor} /> : null}
+        )}
+      </ListView>
     </>
   );
 }
@@ -331,56 +329,37 @@ function EditActions({
 }) {
   const choices = useChoices();
   const [drafts, setDrafts] = useState<DraftAction[]>(() => actions.map(toDraft));
-  const submit = useSubmit(() => trpc.workflows.update.mutate({ id, actions: drafts.map(toAction) }));
-  const onSubmit = async (event: FormEvent) => {
+  const submit = useMutation(
+    api.workflows.update.mutationOptions({
+      onSuccess: () => {
+        onSaved();
+        return reloadWorkflows();
+      },
+    }),
+  );
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (await submit.run()) onSaved();
+    submit.mutate({ id, actions: drafts.map(toAction) });
   };
-  const errors = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error ?? choices.error);
+  const errors = problem?.fields ?? {};
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Edit actions" noValidate>
-      <ProblemMessage
-        problem={submit.problem}
-        paths={Object.keys(errors).filter((p) => p.startsWith('actions'))}
-      />
+      <ProblemMessage problem={problem} paths={Object.keys(errors).filter((p) => p.startsWith('actions'))} />
       {choices.data ? (
         <ActionBuilder actions={drafts} onChange={setDrafts} choices={choices.data} errors={errors} />
       ) : (
         <Loading what="choices" />
       )}
-      <button type="submit" disabled={submit.busy}>
+      <button type="submit" disabled={submit.isPending}>
         Save actions
       </button>
     </form>
   );
 }
 
-interface Run {
-  id: string;
-  status: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED';
-  trigger: string;
-  input?: unknown;
-  recordId: string | null;
-  error: string | null;
-  rerunOf: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-  steps: {
-    index: number;
-    action: string;
-    status: string;
-    input?: unknown;
-    output?: unknown;
-    error: string | null;
-    attempts: number;
-    nextAttemptAt: string | null;
-    startedAt: string | null;
-    finishedAt: string | null;
-  }[];
-}
-
-function RunItem({ run, onRerun }: { run: Run; onRerun: () => void }) {
-  const rerun = useSubmit(() => trpc.runs.rerun.mutate({ id: run.id }));
+function RunItem({ run }: { run: Outputs['workflows']['runs']['data'][number] }) {
+  const rerun = useMutation(api.runs.rerun.mutationOptions({ onSuccess: reloadWorkflows }));
   const finished = run.status === 'SUCCEEDED' || run.status === 'FAILED';
   return (
     <li className="delivery" data-testid="run">
@@ -430,17 +409,31 @@ function RunItem({ run, onRerun }: { run: Run; onRerun: () => void }) {
             </li>
           ))}
         </ol>
-        <ProblemMessage problem={rerun.problem} />
+        <ProblemMessage problem={problemOf(rerun.error)} />
         <button
           type="button"
-          disabled={!finished || rerun.busy}
-          onClick={async () => {
-            if (await rerun.run()) onRerun();
-          }}
+          disabled={!finished || rerun.isPending}
+          onClick={() => rerun.mutate({ id: run.id })}
         >
           Re-run
         </button>
       </details>
     </li>
   );
+}
+
+/** One of the automation page's buttons; a rotation answers the new secret, shown once. */
+async function workflowAction(
+  id: string,
+  what: 'enable' | 'disable' | 'rotate' | 'delete',
+): Promise<string | null> {
+  if (what === 'delete') {
+    await trpc.workflows.delete.mutate({ id });
+    navigate('/settings/automations');
+    return null;
+  }
+  if (what === 'rotate') return (await trpc.workflows.rotateSecret.mutate({ id })).data.secret;
+  if (what === 'enable') await trpc.workflows.enable.mutate({ id });
+  else await trpc.workflows.disable.mutate({ id });
+  return null;
 }

@@ -1,17 +1,19 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
   Field,
   formatInstant,
-  Loading,
+  ListView,
   PageHeader,
   ProblemMessage,
   SecretOnce,
 } from '../../lib/components.tsx';
-import { trpc } from '../../lib/trpc.ts';
-import { useData, useSubmit } from '../../lib/use-data.ts';
+import { api, type Outputs, problemOf, queryClient } from '../../lib/query.ts';
+
+const reloadKeys = () => queryClient.invalidateQueries(api.keys.list.pathFilter());
 
 export function KeysPage() {
-  const keys = useData(() => trpc.keys.list.query(), []);
+  const keys = useQuery(api.keys.list.queryOptions());
   const [secret, setSecret] = useState<string | null>(null);
   return (
     <>
@@ -23,16 +25,12 @@ export function KeysPage() {
       {secret ? (
         <SecretOnce title="Your new API key" secret={secret} onDone={() => setSecret(null)} />
       ) : (
-        <CreateKeyForm
-          onCreated={(value) => {
-            setSecret(value);
-            keys.reload();
-          }}
-        />
+        <CreateKeyForm onCreated={setSecret} />
       )}
       <h2>Keys of this workspace</h2>
-      <ProblemMessage problem={keys.problem} />
-      {keys.data ? <KeyTable keys={keys.data.data} onChange={keys.reload} /> : <Loading what="keys" />}
+      <ListView query={keys} what="keys" empty="No keys yet.">
+        {(rows) => <KeyTable keys={rows} />}
+      </ListView>
     </>
   );
 }
@@ -42,28 +40,31 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
   const [read, setRead] = useState(true);
   const [write, setWrite] = useState(true);
   const [expires, setExpires] = useState('');
-  const submit = useSubmit(() =>
-    trpc.keys.create.mutate({
+  const submit = useMutation(
+    api.keys.create.mutationOptions({
+      onSuccess: (created) => {
+        setName('');
+        setExpires('');
+        onCreated(created.data.secret);
+        return reloadKeys();
+      },
+    }),
+  );
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit.mutate({
       name,
       scopes: [...(read ? (['read'] as const) : []), ...(write ? (['write'] as const) : [])],
       // A date picker gives a day: the key works until the end of it, local time.
       expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
-    }),
-  );
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const created = await submit.run();
-    if (created) {
-      setName('');
-      setExpires('');
-      onCreated(created.data.secret);
-    }
+    });
   };
-  const fields = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error);
+  const fields = problem?.fields ?? {};
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Create an API key" noValidate>
       <h2>Create a key</h2>
-      <ProblemMessage problem={submit.problem} paths={['name', 'scopes', 'expiresAt']} />
+      <ProblemMessage problem={problem} paths={['name', 'scopes', 'expiresAt']} />
       <Field
         label="Name"
         value={name}
@@ -93,30 +94,18 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
         error={fields.expiresAt}
         hint="Leave empty for a key that does not expire."
       />
-      <button type="submit" disabled={submit.busy}>
+      <button type="submit" disabled={submit.isPending}>
         Create key
       </button>
     </form>
   );
 }
 
-interface KeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
-
-function KeyTable({ keys, onChange }: { keys: KeyRow[]; onChange: () => void }) {
-  const revoke = useSubmit((id: string) => trpc.keys.revoke.mutate({ id }));
-  if (keys.length === 0) return <p>No keys yet.</p>;
+function KeyTable({ keys }: { keys: Outputs['keys']['list']['data'] }) {
+  const revoke = useMutation(api.keys.revoke.mutationOptions({ onSuccess: reloadKeys }));
   return (
     <>
-      <ProblemMessage problem={revoke.problem} />
+      <ProblemMessage problem={problemOf(revoke.error)} />
       <table>
         <thead>
           <tr>
@@ -154,10 +143,9 @@ function KeyTable({ keys, onChange }: { keys: KeyRow[]; onChange: () => void }) 
                       type="button"
                       className="danger"
                       aria-label={`Revoke ${key.name}`}
-                      onClick={async () => {
-                        if (!window.confirm(`Revoke "${key.name}"? Calls with it stop working at once.`))
-                          return;
-                        if (await revoke.run(key.id)) onChange();
+                      onClick={() => {
+                        if (window.confirm(`Revoke "${key.name}"? Calls with it stop working at once.`))
+                          revoke.mutate({ id: key.id });
                       }}
                     >
                       Revoke

@@ -1,26 +1,30 @@
-import { eventTypes } from '@crm/constants';
+import { type EventType, eventTypes } from '@crm/constants';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import {
   Field,
   formatInstant,
+  ListView,
   Loading,
   PageHeader,
-  Pager,
   ProblemMessage,
   SecretOnce,
   usePager,
 } from '../../lib/components.tsx';
+import { api, type Outputs, problemOf, queryClient } from '../../lib/query.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { trpc } from '../../lib/trpc.ts';
-import { useData, useSubmit } from '../../lib/use-data.ts';
+
+/** Reads the webhooks, one webhook and its deliveries again after a change. */
+const reloadWebhooks = () => queryClient.invalidateQueries(api.webhooks.pathFilter());
 
 export function WebhooksPage() {
   const pager = usePager();
-  const list = useData(
-    () => trpc.webhooks.list.query({ pageSize: 50, cursor: pager.cursor }),
-    [pager.cursor],
-  );
+  const list = useQuery({
+    ...api.webhooks.list.queryOptions({ pageSize: 50, cursor: pager.cursor }),
+    placeholderData: keepPreviousData,
+  });
   const [secret, setSecret] = useState<{ id: string; secret: string } | null>(null);
   return (
     <>
@@ -36,19 +40,11 @@ export function WebhooksPage() {
           onDone={() => navigate(`/settings/webhooks/${secret.id}`)}
         />
       ) : (
-        <CreateWebhookForm
-          onCreated={(id, value) => {
-            setSecret({ id, secret: value });
-            list.reload();
-          }}
-        />
+        <CreateWebhookForm onCreated={(id, value) => setSecret({ id, secret: value })} />
       )}
       <h2>Subscriptions</h2>
-      <ProblemMessage problem={list.problem} />
-      {list.data ? (
-        list.data.data.length === 0 ? (
-          <p>No webhooks yet.</p>
-        ) : (
+      <ListView query={list} what="webhooks" empty="No webhooks yet." pager={pager}>
+        {(rows) => (
           <table>
             <thead>
               <tr>
@@ -59,7 +55,7 @@ export function WebhooksPage() {
               </tr>
             </thead>
             <tbody>
-              {list.data.data.map((w) => (
+              {rows.map((w) => (
                 <tr key={w.id}>
                   <td>
                     <Link to={`/settings/webhooks/${w.id}`}>{w.url}</Link>
@@ -72,11 +68,8 @@ export function WebhooksPage() {
               ))}
             </tbody>
           </table>
-        )
-      ) : (
-        <Loading what="webhooks" />
-      )}
-      {list.data ? <Pager pager={pager} nextCursor={list.data.meta.nextCursor} /> : null}
+        )}
+      </ListView>
     </>
   );
 }
@@ -86,11 +79,11 @@ function EventPicker({
   onChange,
   error,
 }: {
-  selected: string[];
-  onChange: (events: string[]) => void;
+  selected: Subscribed[];
+  onChange: (events: Subscribed[]) => void;
   error?: string | undefined;
 }) {
-  const toggle = (kind: string, on: boolean) =>
+  const toggle = (kind: Subscribed, on: boolean) =>
     onChange(on ? [...selected.filter((k) => k !== kind), kind] : selected.filter((k) => k !== kind));
   return (
     <fieldset aria-describedby={error ? 'events-error' : undefined}>
@@ -125,29 +118,35 @@ function EventPicker({
   );
 }
 
+/** An event kind, or `*` for all of them. */
+type Subscribed = EventType | '*';
+
 function CreateWebhookForm({ onCreated }: { onCreated: (id: string, secret: string) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>(['record.created']);
-  const submit = useSubmit(() =>
-    trpc.webhooks.create.mutate({ url, events: events as never, ...(description ? { description } : {}) }),
+  const [events, setEvents] = useState<Subscribed[]>(['record.created']);
+  const submit = useMutation(
+    api.webhooks.create.mutationOptions({
+      onSuccess: (created) => {
+        setUrl('');
+        setDescription('');
+        onCreated(created.data.id, created.data.secret);
+        return reloadWebhooks();
+      },
+    }),
   );
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const created = await submit.run();
-    if (created) {
-      setUrl('');
-      setDescription('');
-      onCreated(created.data.id, created.data.secret);
-    }
+    submit.mutate({ url, events, ...(description ? { description } : {}) });
   };
-  const fields = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error);
+  const fields = problem?.fields ?? {};
   const eventError = Object.entries(fields).find(([path]) => path.startsWith('events'))?.[1];
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Register a webhook" noValidate>
       <h2>Register a webhook</h2>
       <ProblemMessage
-        problem={submit.problem}
+        problem={problem}
         paths={['url', 'description', ...Object.keys(fields).filter((p) => p.startsWith('events'))]}
       />
       <Field
@@ -166,7 +165,7 @@ function CreateWebhookForm({ onCreated }: { onCreated: (id: string, secret: stri
         error={fields.description}
       />
       <EventPicker selected={events} onChange={setEvents} error={eventError} />
-      <button type="submit" disabled={submit.busy}>
+      <button type="submit" disabled={submit.isPending}>
         Register webhook
       </button>
     </form>
@@ -174,33 +173,21 @@ function CreateWebhookForm({ onCreated }: { onCreated: (id: string, secret: stri
 }
 
 export function WebhookPage({ id }: { id: string }) {
-  const webhook = useData(() => trpc.webhooks.get.query({ id }), [id]);
-  const pager = usePager();
-  const deliveries = useData(
-    () => trpc.webhooks.deliveries.query({ id, pageSize: 20, cursor: pager.cursor }),
-    [id, pager.cursor],
-  );
+  const webhook = useQuery(api.webhooks.get.queryOptions({ id }));
+  const pager = usePager(id);
+  const deliveries = useQuery({
+    ...api.webhooks.deliveries.queryOptions({ id, pageSize: 20, cursor: pager.cursor }),
+    placeholderData: keepPreviousData,
+  });
   const [secret, setSecret] = useState<string | null>(null);
-  const action = useSubmit(async (what: 'rotate' | 'test' | 'enable' | 'disable' | 'delete') => {
-    if (what === 'rotate') {
-      const rotated = await trpc.webhooks.rotateSecret.mutate({ id });
-      setSecret(rotated.data.secret);
-      announce(
-        'The old secret keeps signing for 24 hours (in X-Service-Signature-Previous and webhook-signature), so receivers can switch over.',
-      );
-    } else if (what === 'test') {
-      await trpc.webhooks.test.mutate({ id });
-      announce('Test event queued: it appears under Deliveries.');
-    } else if (what === 'delete') {
-      await trpc.webhooks.delete.mutate({ id });
-      navigate('/settings/webhooks');
-      return;
-    } else {
-      await trpc.webhooks.update.mutate({ id, enabled: what === 'enable' });
-      announce(what === 'enable' ? 'Enabled.' : 'Disabled.');
-    }
-    webhook.reload();
-    deliveries.reload();
+  const action = useMutation({
+    mutationFn: (what: 'rotate' | 'test' | 'enable' | 'disable' | 'delete') => webhookAction(id, what),
+    onSuccess: (rotated, what) => {
+      // A deleted webhook's own page is being left: only the list is read again.
+      if (what === 'delete') return queryClient.invalidateQueries(api.webhooks.list.pathFilter());
+      if (rotated) setSecret(rotated);
+      return reloadWebhooks();
+    },
   });
   const w = webhook.data?.data;
   return (
@@ -209,7 +196,7 @@ export function WebhookPage({ id }: { id: string }) {
         <Link to="/settings/webhooks">← Webhooks</Link>
       </p>
       <PageHeader title="Webhook" />
-      <ProblemMessage problem={webhook.problem ?? action.problem} />
+      <ProblemMessage problem={problemOf(webhook.error ?? action.error)} />
       {!w ? (
         <Loading what="the webhook" />
       ) : (
@@ -237,26 +224,26 @@ export function WebhookPage({ id }: { id: string }) {
             <SecretOnce title="New signing secret" secret={secret} onDone={() => setSecret(null)} />
           ) : null}
           <div className="actions">
-            <button type="button" onClick={() => action.run('test')} disabled={action.busy}>
+            <button type="button" onClick={() => action.mutate('test')} disabled={action.isPending}>
               Send test event
             </button>
-            <button type="button" onClick={() => action.run('rotate')} disabled={action.busy}>
+            <button type="button" onClick={() => action.mutate('rotate')} disabled={action.isPending}>
               Rotate secret
             </button>
             {w.enabled ? (
-              <button type="button" onClick={() => action.run('disable')} disabled={action.busy}>
+              <button type="button" onClick={() => action.mutate('disable')} disabled={action.isPending}>
                 Disable
               </button>
             ) : (
-              <button type="button" onClick={() => action.run('enable')} disabled={action.busy}>
+              <button type="button" onClick={() => action.mutate('enable')} disabled={action.isPending}>
                 Enable again
               </button>
             )}
             <button
               type="button"
               className="danger"
-              onClick={() => window.confirm('Delete this webhook?') && action.run('delete')}
-              disabled={action.busy}
+              onClick={() => window.confirm('Delete this webhook?') && action.mutate('delete')}
+              disabled={action.isPending}
             >
               Delete
             </button>
@@ -265,50 +252,25 @@ export function WebhookPage({ id }: { id: string }) {
       )}
       <h2>
         Deliveries{' '}
-        <button type="button" onClick={deliveries.reload}>
+        <button type="button" onClick={() => deliveries.refetch()}>
           Refresh
         </button>
       </h2>
-      <ProblemMessage problem={deliveries.problem} />
-      {deliveries.data ? (
-        deliveries.data.data.length === 0 ? (
-          <p>No deliveries yet.</p>
-        ) : (
+      <ListView query={deliveries} what="deliveries" empty="No deliveries yet." pager={pager}>
+        {(rows) => (
           <ul className="deliveries">
-            {deliveries.data.data.map((d) => (
-              <DeliveryItem key={d.id} delivery={d} onRedelivered={deliveries.reload} />
+            {rows.map((d) => (
+              <DeliveryItem key={d.id} delivery={d} />
             ))}
           </ul>
-        )
-      ) : (
-        <Loading what="deliveries" />
-      )}
-      {deliveries.data ? <Pager pager={pager} nextCursor={deliveries.data.meta.nextCursor} /> : null}
+        )}
+      </ListView>
     </>
   );
 }
 
-interface Delivery {
-  id: string;
-  event: string | null;
-  eventId: string;
-  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  redeliveryOf: string | null;
-  createdAt: string;
-  attempts: {
-    attempt: number;
-    startedAt: string;
-    durationMs: number;
-    responseStatus: number | null;
-    error: string | null;
-    responseExcerpt: string | null;
-  }[];
-}
-
-function DeliveryItem({ delivery, onRedelivered }: { delivery: Delivery; onRedelivered: () => void }) {
-  const redeliver = useSubmit(() => trpc.webhooks.redeliver.mutate({ id: delivery.id }));
+function DeliveryItem({ delivery }: { delivery: Outputs['webhooks']['deliveries']['data'][number] }) {
+  const redeliver = useMutation(api.webhooks.redeliver.mutationOptions({ onSuccess: reloadWebhooks }));
   return (
     <li className="delivery" data-testid="delivery">
       <details>
@@ -347,17 +309,40 @@ function DeliveryItem({ delivery, onRedelivered }: { delivery: Delivery; onRedel
             ))}
           </tbody>
         </table>
-        <ProblemMessage problem={redeliver.problem} />
+        <ProblemMessage problem={problemOf(redeliver.error)} />
         <button
           type="button"
-          disabled={redeliver.busy}
-          onClick={async () => {
-            if (await redeliver.run()) onRedelivered();
-          }}
+          disabled={redeliver.isPending}
+          onClick={() => redeliver.mutate({ id: delivery.id })}
         >
           Redeliver
         </button>
       </details>
     </li>
   );
+}
+
+/** One of the webhook page's buttons; a rotation answers the new secret, shown once. */
+async function webhookAction(
+  id: string,
+  what: 'rotate' | 'test' | 'enable' | 'disable' | 'delete',
+): Promise<string | null> {
+  if (what === 'rotate') {
+    const rotated = await trpc.webhooks.rotateSecret.mutate({ id });
+    announce(
+      'The old secret keeps signing for 24 hours (in X-Service-Signature-Previous and webhook-signature), so receivers can switch over.',
+    );
+    return rotated.data.secret;
+  }
+  if (what === 'test') {
+    await trpc.webhooks.test.mutate({ id });
+    announce('Test event queued: it appears under Deliveries.');
+  } else if (what === 'delete') {
+    await trpc.webhooks.delete.mutate({ id });
+    navigate('/settings/webhooks');
+  } else {
+    await trpc.webhooks.update.mutate({ id, enabled: what === 'enable' });
+    announce(what === 'enable' ? 'Enabled.' : 'Disabled.');
+  }
+  return null;
 }
