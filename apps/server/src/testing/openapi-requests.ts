@@ -185,6 +185,31 @@ export const successWalks: Record<string, Walk> = {
     const other = (await send('POST', '/records', 201, { body: { ...body, title: 'Other' } })).body.data.id;
     await send('GET', '/records/{id}/comments/{commentId}', 404, { params: { id: other, commentId } });
     await send('GET', '/records/{id}/calls/{callId}', 404, { params: { id: other, callId } });
+    // The record's timeline holds an entry of each kind (docs/api.md, "Record timeline").
+    await send('PATCH', '/records/{id}', 200, { params: { id }, body: { email: 'alan@example.com' } });
+    const task = await send('POST', '/tasks', 201, { body: { title: 'Follow up', recordId: id } });
+    await send('PATCH', '/tasks/{id}', 200, { params: { id: task.body.data.id }, body: { status: 'DONE' } });
+    const pipeline = (await send('GET', '/pipelines', 200)).body.data[0];
+    const deal = await send('POST', '/deals', 201, { body: { pipelineId: pipeline.id, recordId: id } });
+    await send('PATCH', '/deals/{id}', 200, {
+      params: { id: deal.body.data.id },
+      body: { stageId: pipeline.stages[1].id },
+    });
+    await send('DELETE', '/records/{id}', 200, { params: { id } });
+    await send('POST', '/records/{id}/restore', 200, { params: { id } });
+    const timeline = await send('GET', '/records/{id}/timeline', 200, { params: { id } });
+    expect(timeline.body.data.map((e: { kind: string }) => e.kind)).toEqual([
+      'record.restored',
+      'record.trashed',
+      'deal.stage_changed',
+      'task.completed',
+      'task.created',
+      'record.updated',
+      'call.logged',
+      'comment.added',
+      'record.created',
+    ]);
+    await send('GET', '/records/{id}/timeline', 200, { params: { id }, query: { pageSize: '2' } });
   },
 
   async workspace(send, ws) {
@@ -249,6 +274,7 @@ export const notFoundWalks: Record<string, Walk> = {
       params: { ...record, commentId: 'note_x' },
     });
     await send('GET', '/records/{id}/calls/{callId}', 404, { params: { ...record, callId: 'call_x' } });
+    await send('GET', '/records/{id}/timeline', 404, { params: record });
   },
 
   async tasks(send) {
@@ -404,6 +430,11 @@ successWalks.workflows = async (send, ws, app) => {
   );
   const finished = await send('GET', '/runs/{id}', 200, { params: { id: runId } });
   expect(finished.body.data.status).toBe('SUCCEEDED');
+  const timeline = await send('GET', '/records/{id}/timeline', 200, {
+    params: { id: finished.body.data.steps[0].output.id },
+  });
+  // The run was queued before it created the record.
+  expect(timeline.body.data.map((e: { kind: string }) => e.kind)).toEqual(['record.created', 'workflow.run']);
   const again = await send('POST', '/runs/{id}/rerun', 201, { params: { id: runId } });
   expect(again.body.data).toMatchObject({ status: 'QUEUED', rerunOf: runId, input: { name: 'Ada' } });
   const deleted = await send('DELETE', '/workflows/{id}', 200, { params: { id } });

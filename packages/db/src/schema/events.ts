@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant, workspaceId } from './columns.ts';
 import { workspaces } from './workspaces.ts';
@@ -19,5 +20,14 @@ export const events = pgTable(
   (t) => [
     primaryKey({ name: 'events_pkey', columns: [t.workspaceId, t.id] }),
     index('events_workspace_occurred_idx').on(t.workspaceId, t.occurredAt, t.id),
+    // A record's timeline: the events about one record, newest first (docs/api.md, "Record timeline").
+    index('events_record_idx')
+      .on(
+        t.workspaceId,
+        sql`(${t.payload} ->> 'recordId')`,
+        t.occurredAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
+      .where(sql`(${t.payload} ->> 'recordId') is not null`),
   ],
 );

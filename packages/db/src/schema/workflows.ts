@@ -123,6 +123,13 @@ export const workflowRuns = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('workflow_runs_created_idx').on(t.createdAt),
+    // A record's timeline: the runs started for a record or whose context record it became.
+    index('workflow_runs_record_idx')
+      .on(t.workspaceId, t.recordId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.recordId} is not null`),
+    index('workflow_runs_context_record_idx')
+      .on(t.workspaceId, t.contextRecordId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.contextRecordId} is not null`),
     // An event starts a workflow once, however often the job that starts it is retried.
     uniqueIndex('workflow_runs_event_idx')
       .on(t.workspaceId, t.workflowId, t.eventId)

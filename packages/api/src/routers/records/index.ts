@@ -5,12 +5,15 @@ import {
   filteredListEnvelope,
   findRecords,
   findRecordsInput,
+  findTimeline,
+  findTimelineInput,
   getRecord,
   queryRecords,
   queryRecordsInput,
   recordIdInput,
   recordOutput,
   restoreRecord,
+  timelineOutput,
   trashRecord,
   updateRecord,
   updateRecordInput,
@@ -80,6 +83,24 @@ export const recordsRouter = router({
     .input(recordIdInput)
     .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input.id) })),
+
+  timeline: authedProcedure
+    .meta(
+      restRoute({
+        openapi: {
+          method: 'GET',
+          path: '/records/{id}/timeline',
+          tags,
+          summary: "A record's timeline",
+          description:
+            'What happened to the record, newest first, one entry per thing: created, changed (each field from what to what), moved to Trash and restored, comments, calls, its tasks created and completed, stage moves of deals linked to it, and automation runs for it. `kind` says which; the key named after it holds the details, the others are null. Page with `page` or `cursor`. A record in Trash is not found. Changes, tasks, stage moves and runs are kept 30 days, comments and calls as long as they exist.',
+        },
+        errors: [404],
+      }),
+    )
+    .input(findTimelineInput)
+    .concat(declaredOutput(timelineOutput))
+    .query(({ ctx, input }) => findTimeline(ctx.db, ctx.actor, input)),
 
   create: authedProcedure
     .meta(

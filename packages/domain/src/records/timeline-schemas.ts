@@ -1,0 +1,126 @@
+import { callDirections, callOutcomes, runStatuses } from '@crm/db/schema';
+import { z } from 'zod';
+import { pagingInput } from '../shared/paging.ts';
+import { idParam, instantOutput, listEnvelope } from '../shared/schemas.ts';
+
+/** The kinds of entry a record's timeline holds (docs/api.md, "Record timeline"). */
+export const timelineKinds = [
+  'record.created',
+  'record.updated',
+  'record.trashed',
+  'record.restored',
+  'comment.added',
+  'call.logged',
+  'task.created',
+  'task.completed',
+  'deal.stage_changed',
+  'workflow.run',
+] as const;
+
+export type TimelineKind = (typeof timelineKinds)[number];
+
+export const findTimelineInput = z.strictObject({
+  id: idParam('Record id'),
+  ...pagingInput,
+});
+
+export type FindTimelineInput = z.infer<typeof findTimelineInput>;
+
+const actor = z
+  .object({
+    userId: z.string().nullable().meta({ description: 'The user (usr_…); null once that user is deleted.' }),
+    name: z.string().meta({ description: 'Display name of the user at the time.' }),
+  })
+  .meta({ id: 'TimelineActor', description: 'Who wrote the comment or logged the call.' });
+
+const change = z
+  .object({
+    field: z.string().meta({ description: '`title`, `email`, `phone`, `ownerId` or `data.<key>`' }),
+    from: z.unknown().meta({ description: 'The value before the change; null when there was none.' }),
+    to: z.unknown().meta({ description: 'The value after the change; null when it was removed.' }),
+  })
+  .meta({ id: 'TimelineChange' });
+
+const comment = z.object({ id: z.string(), text: z.string() }).meta({ id: 'TimelineComment' });
+
+const call = z
+  .object({
+    id: z.string(),
+    direction: z.enum(callDirections),
+    outcome: z.enum(callOutcomes),
+    duration: z.number().int().nullable().meta({ description: 'Whole seconds.' }),
+    notes: z.string().nullable(),
+    calledAt: instantOutput(),
+  })
+  .meta({ id: 'TimelineCall' });
+
+const task = z
+  .object({
+    id: z.string(),
+    title: z.string().meta({ description: 'As of the entry.' }),
+  })
+  .meta({ id: 'TimelineTask' });
+
+const stage = z
+  .object({
+    id: z.string(),
+    name: z
+      .string()
+      .nullable()
+      .meta({ description: "The stage's current name; null once the stage is removed." }),
+  })
+  .meta({ id: 'TimelineStage' });
+
+const deal = z
+  .object({
+    id: z.string(),
+    title: z.string().nullable().meta({ description: 'As of the move.' }),
+    pipelineId: z.string(),
+    from: stage,
+    to: stage,
+  })
+  .meta({ id: 'TimelineDeal' });
+
+const run = z
+  .object({
+    id: z.string().meta({ description: 'The run (run_…), as `GET /api/v1/runs/{id}` shows it.' }),
+    workflowId: z.string(),
+    workflowName: z.string(),
+    status: z.enum(runStatuses).meta({ description: 'As of now: a run still going is QUEUED or RUNNING.' }),
+    error: z.string().nullable().meta({ description: 'Why the run failed, when it did.' }),
+  })
+  .meta({ id: 'TimelineRun' });
+
+/**
+ * One entry of a record's timeline. Every entry has every key; the one that describes its
+ * `kind` is set and the others are null (docs/api.md, "Record timeline").
+ */
+export const timelineEntryOutput = z
+  .object({
+    id: z.string().meta({
+      description:
+        'What the entry stands for: the event (evt_…), comment (note_…), call (call_…) or run (run_…); the record itself for `record.created`.',
+      example: 'evt_01jq3v6f6ve7s9t8m1k2c3d4e5',
+    }),
+    at: instantOutput().meta({ description: 'When it happened; entries are newest first.' }),
+    kind: z.enum(timelineKinds),
+    actor: actor
+      .nullable()
+      .meta({ description: 'Set on `comment.added` and `call.logged`; null otherwise.' }),
+    changes: z
+      .array(change)
+      .nullable()
+      .meta({ description: '`record.updated`: each changed field, from what to what.' }),
+    comment: comment.nullable().meta({ description: '`comment.added`' }),
+    call: call.nullable().meta({ description: '`call.logged`' }),
+    task: task.nullable().meta({ description: '`task.created`, `task.completed`' }),
+    deal: deal.nullable().meta({ description: '`deal.stage_changed`: a deal linked to the record moved.' }),
+    run: run.nullable().meta({ description: '`workflow.run`: an automation run for the record.' }),
+  })
+  .meta({ id: 'TimelineEntry' });
+
+export type TimelineEntryOutput = z.infer<typeof timelineEntryOutput>;
+
+export const timelineOutput = listEnvelope(timelineEntryOutput);
+
+export type TimelineOutput = z.infer<typeof timelineOutput>;
