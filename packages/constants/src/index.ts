@@ -1,6 +1,6 @@
 /**
  * The fixed vocabularies of the service that both the server and the web app need at
- * runtime: event kinds, workflow action types and their enumerated parameters, task enums.
+ * runtime: event kinds, workflow action types and their parameters, task enums.
  * Defined once here; `@crm/db`, `@crm/domain` and `apps/web` import them, so a kind added here
  * reaches the API's schemas, the OpenAPI document and the settings pages together. Nothing
  * else lives here: this package depends on nothing.
@@ -33,6 +33,52 @@ export const actionTypes = [
   'CONDITION',
 ] as const;
 export type ActionType = (typeof actionTypes)[number];
+
+/**
+ * Each action type's parameters beside `type`: `true` for a required one, `false` for an
+ * optional one (docs/workflows.md, "Actions"). The domain's action schemas are checked against
+ * this table when the domain compiles, and the action builder takes its parameter names and
+ * "(optional)" marks from it, so the two cannot drift apart.
+ */
+export const actionParameters = {
+  CREATE_RECORD: {
+    folderId: true,
+    title: true,
+    email: false,
+    phone: false,
+    data: false,
+    ownerId: false,
+    upsertBy: false,
+  },
+  UPDATE_RECORD: { recordId: false, title: false, email: false, phone: false, data: false },
+  ASSIGN_OWNER: { ownerId: true, recordId: false },
+  MOVE_DEAL_STAGE: { dealId: true, stageId: true },
+  CREATE_DEAL: {
+    pipelineId: true,
+    stageId: false,
+    title: false,
+    amount: false,
+    currency: false,
+    closeDate: false,
+    data: false,
+    recordId: false,
+  },
+  CREATE_TASK: {
+    title: true,
+    dueAt: false,
+    dueInDays: false,
+    assigneeId: false,
+    priority: false,
+    taskType: false,
+    recordId: false,
+  },
+  ADD_COMMENT: { text: true, recordId: false },
+  HTTP_REQUEST: { method: false, url: true, headers: false, body: false },
+  CONDITION: { left: true, operator: true, right: false },
+} as const satisfies Record<ActionType, Record<string, boolean>>;
+
+/** The parameter names of action type `T`. */
+export type ActionParameter<T extends ActionType> = keyof (typeof actionParameters)[T] & string;
 
 /** A CONDITION action's operators. */
 export const conditionOperators = [
@@ -93,6 +139,7 @@ export const recordColumns = {
   title: 'text',
   email: 'email',
   phone: 'text',
+  ownerId: 'id',
   createdAt: 'instant',
   updatedAt: 'instant',
 } as const satisfies Record<string, FilterFieldKind>;

@@ -1,4 +1,10 @@
-import { type ActionType, actionTypes, conditionOperators, httpMethods } from '@crm/constants';
+import {
+  type ActionType,
+  type actionParameters,
+  actionTypes,
+  conditionOperators,
+  httpMethods,
+} from '@crm/constants';
 import { taskPriorities, taskTypes } from '@crm/db/schema';
 import { z } from 'zod';
 import { eventTypes } from '../shared/events.ts';
@@ -195,6 +201,35 @@ export const actionSchemas = {
   HTTP_REQUEST: httpRequest,
   CONDITION: condition,
 } as const;
+
+/**
+ * The parameter table the web app builds its forms from (`actionParameters` of
+ * `@crm/constants`) names exactly each schema's parameters, required where the schema requires
+ * them. Checked by the compiler: a parameter added, removed or made optional on one side only
+ * fails the typecheck here.
+ */
+type Parameters<T extends ActionType> = Omit<z.input<(typeof actionSchemas)[T]>, 'type'>;
+type RequiredKeys<O> = { [K in keyof O]-?: object extends Pick<O, K> ? never : K }[keyof O];
+type DeclaredRequired<T extends ActionType> = {
+  [K in keyof (typeof actionParameters)[T]]: (typeof actionParameters)[T][K] extends true ? K : never;
+}[keyof (typeof actionParameters)[T]];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Agrees<T extends ActionType> =
+  Same<keyof Parameters<T>, keyof (typeof actionParameters)[T]> extends true
+    ? Same<RequiredKeys<Parameters<T>>, DeclaredRequired<T>>
+    : false;
+const parametersAgree: { [T in ActionType]: Agrees<T> } = {
+  CREATE_RECORD: true,
+  UPDATE_RECORD: true,
+  ASSIGN_OWNER: true,
+  MOVE_DEAL_STAGE: true,
+  CREATE_DEAL: true,
+  CREATE_TASK: true,
+  ADD_COMMENT: true,
+  HTTP_REQUEST: true,
+  CONDITION: true,
+};
+void parametersAgree;
 
 /**
  * The actions as one union on `type`, for the OpenAPI document: each action type is a

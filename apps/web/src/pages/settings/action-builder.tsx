@@ -1,5 +1,7 @@
 import {
+  type ActionParameter,
   type ActionType,
+  actionParameters,
   actionTypes,
   conditionOperators,
   httpMethods,
@@ -39,11 +41,11 @@ type Kind =
   | 'pairs'
   | 'check';
 
-interface Param {
-  name: string;
+/** How the form shows one parameter; whether it is required comes from `actionParameters`. */
+interface Param<T extends ActionType = ActionType> {
+  name: ActionParameter<T>;
   label: string;
   kind: Kind;
-  required?: boolean;
   hint?: string;
   options?: readonly string[];
   /** For `check`: the value sent when ticked. */
@@ -52,10 +54,11 @@ interface Param {
 
 const TEMPLATE = 'May use templates such as {{ trigger.body.email }} or [[ trigger.body.email ]]';
 
-const PARAMS: Record<ActionType, Param[]> = {
+/** The parameters each form offers: names are checked against `actionParameters`. */
+const FORMS: { [T in ActionType]: Param<T>[] } = {
   CREATE_RECORD: [
-    { name: 'folderId', label: 'Folder', kind: 'folder', required: true },
-    { name: 'title', label: 'Title', kind: 'text', required: true, hint: TEMPLATE },
+    { name: 'folderId', label: 'Folder', kind: 'folder' },
+    { name: 'title', label: 'Title', kind: 'text', hint: TEMPLATE },
     { name: 'email', label: 'Email', kind: 'text' },
     { name: 'phone', label: 'Phone', kind: 'text' },
     {
@@ -72,34 +75,33 @@ const PARAMS: Record<ActionType, Param[]> = {
     { name: 'phone', label: 'Phone', kind: 'text' },
     { name: 'data', label: 'Custom fields', kind: 'pairs', hint: 'Field key and value' },
   ],
-  ASSIGN_OWNER: [{ name: 'ownerId', label: 'Owner', kind: 'member', required: true }],
+  ASSIGN_OWNER: [{ name: 'ownerId', label: 'Owner', kind: 'member' }],
   MOVE_DEAL_STAGE: [
     {
       name: 'dealId',
       label: 'Deal id',
       kind: 'text',
-      required: true,
       hint: 'e.g. {{ steps.1.output.id }} or [[ steps.1.output.id ]]',
     },
-    { name: 'stageId', label: 'Stage', kind: 'stage', required: true },
+    { name: 'stageId', label: 'Stage', kind: 'stage' },
   ],
   CREATE_DEAL: [
-    { name: 'pipelineId', label: 'Pipeline', kind: 'pipeline', required: true },
+    { name: 'pipelineId', label: 'Pipeline', kind: 'pipeline' },
     { name: 'stageId', label: 'Stage (default: the first)', kind: 'stage' },
     { name: 'title', label: 'Title', kind: 'text', hint: TEMPLATE },
     { name: 'amount', label: 'Amount', kind: 'number', hint: 'A number or a template' },
   ],
   CREATE_TASK: [
-    { name: 'title', label: 'Title', kind: 'text', required: true, hint: TEMPLATE },
+    { name: 'title', label: 'Title', kind: 'text', hint: TEMPLATE },
     { name: 'dueInDays', label: 'Due in days', kind: 'number' },
     { name: 'assigneeId', label: 'Assignee', kind: 'member' },
     { name: 'priority', label: 'Priority', kind: 'select', options: taskPriorities },
     { name: 'taskType', label: 'Type', kind: 'select', options: taskTypes },
   ],
-  ADD_COMMENT: [{ name: 'text', label: 'Comment', kind: 'textarea', required: true, hint: TEMPLATE }],
+  ADD_COMMENT: [{ name: 'text', label: 'Comment', kind: 'textarea', hint: TEMPLATE }],
   HTTP_REQUEST: [
     { name: 'method', label: 'Method', kind: 'select', options: httpMethods },
-    { name: 'url', label: 'URL', kind: 'text', required: true },
+    { name: 'url', label: 'URL', kind: 'text' },
     { name: 'headers', label: 'Headers', kind: 'pairs', hint: 'Name and value' },
     { name: 'body', label: 'JSON body fields', kind: 'pairs', hint: 'Key and value (not with GET)' },
   ],
@@ -108,19 +110,23 @@ const PARAMS: Record<ActionType, Param[]> = {
       name: 'left',
       label: 'Value',
       kind: 'text',
-      required: true,
       hint: 'e.g. {{ trigger.body.country }} or [[ trigger.body.country ]]',
     },
     {
       name: 'operator',
       label: 'Operator',
       kind: 'select',
-      required: true,
       options: conditionOperators,
     },
     { name: 'right', label: 'Compared with', kind: 'text' },
   ],
 };
+
+/** Type `type`'s form parameters, each with whether the action requires it. */
+function paramsOf(type: ActionType): (Param & { required: boolean })[] {
+  const required: Record<string, boolean> = actionParameters[type];
+  return (FORMS[type] as Param[]).map((param) => ({ ...param, required: required[param.name] === true }));
+}
 
 /** An action as the form keeps it: text inputs as strings, key/value rows as arrays. */
 export interface DraftAction {
@@ -155,7 +161,7 @@ export function toDraft(action: Record<string, unknown>): DraftAction {
 /** The form into the API's `{ type, ...parameters }`: empty inputs are left out. */
 export function toAction(draft: DraftAction): Record<string, unknown> {
   const action: Record<string, unknown> = { type: draft.type };
-  for (const param of PARAMS[draft.type]) {
+  for (const param of paramsOf(draft.type)) {
     const value = draft.values[param.name];
     if (value === undefined) continue;
     if (Array.isArray(value)) {
@@ -279,7 +285,7 @@ function ActionForm({
         error={general}
       />
       <div className="grid">
-        {PARAMS[draft.type].map((param) => {
+        {paramsOf(draft.type).map((param) => {
           const value = draft.values[param.name];
           const label = `${param.label}${param.required ? '' : ' (optional)'}`;
           const error = errorOf(param.name);
