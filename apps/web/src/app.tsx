@@ -14,6 +14,7 @@ const ApiReferencePage = lazy(() =>
 const PipelinePage = lazy(() => import('./pages/pipeline.tsx').then((m) => ({ default: m.PipelinePage })));
 const RecordPage = lazy(() => import('./pages/record.tsx').then((m) => ({ default: m.RecordPage })));
 const RecordsPage = lazy(() => import('./pages/records.tsx').then((m) => ({ default: m.RecordsPage })));
+const ReportsPage = lazy(() => import('./pages/reports.tsx').then((m) => ({ default: m.ReportsPage })));
 const AutomationPage = lazy(() =>
   import('./pages/settings/automations.tsx').then((m) => ({ default: m.AutomationPage })),
 );
@@ -89,6 +90,7 @@ export function App() {
             <NavItem to="/" label="Records" current={path === '/' || path.startsWith('/records')} />
             <NavItem to="/pipeline" label="Pipeline" current={path === '/pipeline'} />
             <NavItem to="/tasks" label="Tasks" current={path === '/tasks'} />
+            <NavItem to="/reports" label="Reports" current={path === '/reports'} />
           </ul>
           {canManage(session) ? (
             <>
@@ -158,6 +160,7 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (params) return <RecordPage id={params.id!} />;
   if (path === '/pipeline') return <PipelinePage />;
   if (path === '/tasks') return <TasksPage />;
+  if (path === '/reports') return <ReportsPage />;
   if (path.startsWith('/settings/') && !canManage(session)) {
     return <p className="problem">Only an owner or admin can open the settings.</p>;
   }

@@ -2,6 +2,7 @@ import { type InfiniteData, useInfiniteQuery, useMutation, useQuery } from '@tan
 import { type DragEvent, type FormEvent, useEffect, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
+import { formatMoney } from '../lib/format.ts';
 import { api, type Outputs, problemOf, queryClient } from '../lib/query.ts';
 
 /** Deals a column shows at first, and adds with each "Show more". */
@@ -344,13 +345,4 @@ function AddDealForm({
       </button>
     </form>
   );
-}
-
-/** An amount in its currency (`$1,250.50`, `€100.10`); a code the browser does not know is written after the number. */
-function formatMoney(amount: number, currency: string): string {
-  try {
-    return amount.toLocaleString(undefined, { style: 'currency', currency });
-  } catch {
-    return `${amount.toLocaleString(undefined, { minimumFractionDigits: 2 })} ${currency}`;
-  }
 }
