@@ -103,13 +103,14 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
     await page.getByRole('textbox', { name: 'Comment' }).fill('Asked for a demo next week');
     await page.getByRole('button', { name: 'Add comment' }).click();
-    await page.getByText('Asked for a demo next week').waitFor();
+    // Scoped to its section: the record's timeline says it too.
+    await page.getByRole('region', { name: 'Comments' }).getByText('Asked for a demo next week').waitFor();
     await page.getByRole('textbox', { name: 'Notes' }).fill('Talked about pricing');
     await page.getByRole('button', { name: 'Log call' }).click();
-    await page.getByText('Talked about pricing').waitFor();
+    await page.getByRole('region', { name: 'Calls' }).getByText('Talked about pricing').waitFor();
     await page.getByRole('textbox', { name: 'Task' }).fill('Send the proposal');
     await page.getByRole('button', { name: 'Add task' }).click();
-    await page.getByText('Send the proposal').waitFor();
+    await page.getByRole('region', { name: 'Tasks' }).getByText('Send the proposal').waitFor();
     // An invalid value is shown next to its field, and nothing is saved.
     await page.getByLabel('Email', { exact: true }).fill('not-an-address');
     await page.getByRole('button', { name: 'Save fields' }).click();

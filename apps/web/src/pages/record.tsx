@@ -1,43 +1,55 @@
-import { type FormEvent, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import {
   Field,
   formatInstant,
+  ListView,
   Loading,
   PageHeader,
   ProblemMessage,
   SelectField,
+  usePager,
 } from '../lib/components.tsx';
+import { api, type Inputs, type Outputs, problemOf, queryClient } from '../lib/query.ts';
 import { Link } from '../lib/router.tsx';
-import { trpc } from '../lib/trpc.ts';
-import { useData, useSubmit } from '../lib/use-data.ts';
 import { TaskList } from './tasks.tsx';
 
-interface FolderField {
-  key: string;
-  label: string;
-  type: string;
-  options?: string[] | undefined;
+type RecordData = Outputs['records']['get']['data'];
+type FolderField = Outputs['folders']['get']['data']['fields'][number];
+type TimelineEntry = Outputs['records']['timeline']['data'][number];
+type Direction = NonNullable<Inputs['calls']['create']['direction']>;
+type Outcome = NonNullable<Inputs['calls']['create']['outcome']>;
+
+/** Entries the timeline shows at first, and adds with each "Show more". */
+const TIMELINE_PAGE = 20;
+
+/**
+ * What a change on this page may have added to the record's timeline: the record, its
+ * timeline and the list the change was made in are read again.
+ */
+function invalidateRecord() {
+  return queryClient.invalidateQueries(api.records.pathFilter());
 }
 
 export function RecordPage({ id }: { id: string }) {
-  const record = useData(() => trpc.records.get.query({ id }), [id]);
-  const folderId = record.data?.data.folderId;
-  const folder = useData(
-    () => (folderId ? trpc.folders.get.query({ id: folderId }) : Promise.resolve(undefined)),
-    [folderId],
-  );
+  const record = useQuery(api.records.get.queryOptions({ id }));
   const r = record.data?.data;
+  const folder = useQuery({
+    ...api.folders.get.queryOptions({ id: r?.folderId ?? '' }),
+    enabled: Boolean(r?.folderId),
+  });
+  const fields = folder.data?.data.fields;
   return (
     <>
       <p>
         <Link to="/">← Records</Link>
       </p>
-      <ProblemMessage problem={record.problem} />
+      <ProblemMessage problem={problemOf(record.error ?? folder.error)} />
       {!r ? (
-        record.problem ? null : (
+        record.isPending ? (
           <Loading what="the record" />
-        )
+        ) : null
       ) : (
         <>
           <PageHeader title={r.title} />
@@ -45,13 +57,8 @@ export function RecordPage({ id }: { id: string }) {
             {folder.data?.data.name ?? ''} · created {formatInstant(r.createdAt)} · updated{' '}
             {formatInstant(r.updatedAt)}
           </p>
-          {folder.data ? (
-            <RecordFields
-              key={r.updatedAt}
-              record={r}
-              fields={folder.data.data.fields}
-              onSaved={record.reload}
-            />
+          {fields ? (
+            <RecordFields key={r.updatedAt} record={r} fields={fields} />
           ) : (
             <Loading what="the fields" />
           )}
@@ -63,66 +70,52 @@ export function RecordPage({ id }: { id: string }) {
             <h2 id="tasks-heading">Tasks</h2>
             <TaskList filter={{ recordId: id }} recordId={id} />
           </section>
+          <Timeline recordId={id} fields={fields ?? []} />
         </>
       )}
     </>
   );
 }
 
-type RecordData = {
-  id: string;
-  title: string;
-  email: string | null;
-  phone: string | null;
-  data: Record<string, unknown>;
-};
-
 /** The record's own and custom fields as a form; only what changed is sent (PATCH merges). */
-function RecordFields({
-  record,
-  fields,
-  onSaved,
-}: {
-  record: RecordData;
-  fields: FolderField[];
-  onSaved: () => void;
-}) {
+function RecordFields({ record, fields }: { record: RecordData; fields: FolderField[] }) {
   const [title, setTitle] = useState(record.title);
   const [email, setEmail] = useState(record.email ?? '');
   const [phone, setPhone] = useState(record.phone ?? '');
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(fields.map((f) => [f.key, toInput(f, record.data[f.key])])),
   );
-  const submit = useSubmit(() => {
+  const save = useMutation(
+    api.records.update.mutationOptions({
+      onSuccess: async () => {
+        announce('Saved.');
+        await invalidateRecord();
+      },
+    }),
+  );
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
     const data: Record<string, unknown> = {};
     for (const f of fields) {
       const before = toInput(f, record.data[f.key]);
       const now = values[f.key] ?? '';
       if (now !== before) data[f.key] = fromInput(f, now);
     }
-    return trpc.records.update.mutate({
+    save.mutate({
       id: record.id,
       ...(title !== record.title ? { title } : {}),
       ...(email !== (record.email ?? '') ? { email: email || null } : {}),
       ...(phone !== (record.phone ?? '') ? { phone: phone || null } : {}),
       ...(Object.keys(data).length > 0 ? { data } : {}),
     });
-  });
-  const [saved, setSaved] = useState(false);
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (await submit.run()) {
-      setSaved(true);
-      announce('Saved.');
-      onSaved();
-    }
   };
-  const errors = submit.problem?.fields ?? {};
+  const problem = problemOf(save.error);
+  const errors = problem?.fields ?? {};
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Fields" noValidate>
       <h2>Fields</h2>
       <ProblemMessage
-        problem={submit.problem}
+        problem={problem}
         paths={['title', 'email', 'phone', ...fields.map((f) => `data.${f.key}`)]}
       />
       <div className="grid">
@@ -145,10 +138,9 @@ function RecordFields({
           />
         ))}
       </div>
-      <button type="submit" disabled={submit.busy}>
+      <button type="submit" disabled={save.isPending}>
         Save fields
       </button>
-      <span className="hint">{saved ? ' Saved.' : ''}</span>
     </form>
   );
 }
@@ -227,44 +219,55 @@ function fromInput(field: FolderField, text: string): unknown {
 }
 
 function Comments({ recordId }: { recordId: string }) {
-  const comments = useData(() => trpc.comments.list.query({ id: recordId, pageSize: 200 }), [recordId]);
+  const pager = usePager(recordId);
+  const comments = useQuery({
+    ...api.comments.list.queryOptions({ id: recordId, pageSize: 50, cursor: pager.cursor }),
+    placeholderData: keepPreviousData,
+  });
   const [text, setText] = useState('');
-  const submit = useSubmit(() => trpc.comments.create.mutate({ id: recordId, text }));
-  const onSubmit = async (event: FormEvent) => {
+  const add = useMutation(
+    api.comments.create.mutationOptions({
+      onSuccess: async () => {
+        setText('');
+        announce('Comment added.');
+        await Promise.all([
+          queryClient.invalidateQueries(api.comments.list.pathFilter()),
+          invalidateRecord(),
+        ]);
+      },
+    }),
+  );
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (await submit.run()) {
-      setText('');
-      comments.reload();
-    }
+    add.mutate({ id: recordId, text });
   };
+  const problem = problemOf(add.error);
   return (
     <section aria-labelledby="comments-heading">
       <h2 id="comments-heading">Comments</h2>
-      <ProblemMessage problem={comments.problem} />
-      {comments.data ? (
-        <ul className="feed">
-          {comments.data.data.length === 0 ? <li className="hint">No comments yet.</li> : null}
-          {comments.data.data.map((c) => (
-            <li key={c.id}>
-              <p>{c.text}</p>
-              <small>
-                {c.author} · {formatInstant(c.createdAt)}
-              </small>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <Loading what="comments" />
-      )}
+      <ListView query={comments} what="comments" empty="No comments yet." pager={pager}>
+        {(rows) => (
+          <ul className="feed">
+            {rows.map((c) => (
+              <li key={c.id}>
+                <p>{c.text}</p>
+                <small>
+                  {c.author} · {formatInstant(c.createdAt)}
+                </small>
+              </li>
+            ))}
+          </ul>
+        )}
+      </ListView>
       <form onSubmit={onSubmit} aria-label="Add a comment" noValidate>
-        <ProblemMessage problem={submit.problem} paths={['text']} />
+        <ProblemMessage problem={problem} paths={['text']} />
         <Field
           label="Comment"
           value={text}
           onChange={(e) => setText(e.target.value)}
-          error={submit.problem?.fields.text}
+          error={problem?.fields.text}
         />
-        <button type="submit" disabled={submit.busy}>
+        <button type="submit" disabled={add.isPending}>
           Add comment
         </button>
       </form>
@@ -272,68 +275,76 @@ function Comments({ recordId }: { recordId: string }) {
   );
 }
 
-const DIRECTIONS = ['OUTBOUND', 'INBOUND'];
-const OUTCOMES = ['CONNECTED', 'NO_ANSWER', 'BUSY', 'VOICEMAIL', 'FAILED'];
+const DIRECTIONS: Direction[] = ['OUTBOUND', 'INBOUND'];
+const OUTCOMES: Outcome[] = ['CONNECTED', 'NO_ANSWER', 'BUSY', 'VOICEMAIL', 'FAILED'];
+
+const words = (value: string) => value.toLowerCase().replace('_', ' ');
 
 function Calls({ recordId }: { recordId: string }) {
-  const calls = useData(() => trpc.calls.list.query({ id: recordId, pageSize: 200 }), [recordId]);
-  const [direction, setDirection] = useState('OUTBOUND');
-  const [outcome, setOutcome] = useState('CONNECTED');
+  const pager = usePager(recordId);
+  const calls = useQuery({
+    ...api.calls.list.queryOptions({ id: recordId, pageSize: 50, cursor: pager.cursor }),
+    placeholderData: keepPreviousData,
+  });
+  const [direction, setDirection] = useState<Direction>('OUTBOUND');
+  const [outcome, setOutcome] = useState<Outcome>('CONNECTED');
   const [minutes, setMinutes] = useState('');
   const [notes, setNotes] = useState('');
-  const submit = useSubmit(() =>
-    trpc.calls.create.mutate({
-      id: recordId,
-      direction: direction as 'OUTBOUND',
-      outcome: outcome as 'CONNECTED',
-      ...(minutes ? { duration: Math.round(Number(minutes) * 60) } : {}),
-      ...(notes ? { notes } : {}),
+  const log = useMutation(
+    api.calls.create.mutationOptions({
+      onSuccess: async () => {
+        setMinutes('');
+        setNotes('');
+        announce('Call logged.');
+        await Promise.all([queryClient.invalidateQueries(api.calls.list.pathFilter()), invalidateRecord()]);
+      },
     }),
   );
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (await submit.run()) {
-      setMinutes('');
-      setNotes('');
-      calls.reload();
-    }
+    log.mutate({
+      id: recordId,
+      direction,
+      outcome,
+      ...(minutes ? { duration: Math.round(Number(minutes) * 60) } : {}),
+      ...(notes ? { notes } : {}),
+    });
   };
-  const errors = submit.problem?.fields ?? {};
+  const problem = problemOf(log.error);
+  const errors = problem?.fields ?? {};
   return (
     <section aria-labelledby="calls-heading">
       <h2 id="calls-heading">Calls</h2>
-      <ProblemMessage problem={calls.problem} />
-      {calls.data ? (
-        <ul className="feed">
-          {calls.data.data.length === 0 ? <li className="hint">No calls logged.</li> : null}
-          {calls.data.data.map((c) => (
-            <li key={c.id}>
-              <p>
-                {c.direction.toLowerCase()} · {c.outcome.toLowerCase().replace('_', ' ')}
-                {c.duration ? ` · ${Math.round(c.duration / 60)} min` : ''}
-              </p>
-              {c.notes ? <p>{c.notes}</p> : null}
-              <small>{formatInstant(c.calledAt)}</small>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <Loading what="calls" />
-      )}
+      <ListView query={calls} what="calls" empty="No calls logged." pager={pager}>
+        {(rows) => (
+          <ul className="feed">
+            {rows.map((c) => (
+              <li key={c.id}>
+                <p>
+                  {words(c.direction)} · {words(c.outcome)}
+                  {c.duration ? ` · ${Math.round(c.duration / 60)} min` : ''}
+                </p>
+                {c.notes ? <p>{c.notes}</p> : null}
+                <small>{formatInstant(c.calledAt)}</small>
+              </li>
+            ))}
+          </ul>
+        )}
+      </ListView>
       <form onSubmit={onSubmit} aria-label="Log a call" noValidate>
-        <ProblemMessage problem={submit.problem} paths={['direction', 'outcome', 'duration', 'notes']} />
+        <ProblemMessage problem={problem} paths={['direction', 'outcome', 'duration', 'notes']} />
         <div className="row">
           <SelectField
             label="Direction"
             value={direction}
-            onChange={(e) => setDirection(e.target.value)}
-            options={DIRECTIONS.map((d) => ({ value: d, label: d.toLowerCase() }))}
+            onChange={(e) => setDirection(e.target.value as Direction)}
+            options={DIRECTIONS.map((d) => ({ value: d, label: words(d) }))}
           />
           <SelectField
             label="Outcome"
             value={outcome}
-            onChange={(e) => setOutcome(e.target.value)}
-            options={OUTCOMES.map((o) => ({ value: o, label: o.toLowerCase().replace('_', ' ') }))}
+            onChange={(e) => setOutcome(e.target.value as Outcome)}
+            options={OUTCOMES.map((o) => ({ value: o, label: words(o) }))}
           />
           <Field
             label="Minutes"
@@ -345,10 +356,166 @@ function Calls({ recordId }: { recordId: string }) {
           />
         </div>
         <Field label="Notes" value={notes} onChange={(e) => setNotes(e.target.value)} error={errors.notes} />
-        <button type="submit" disabled={submit.busy}>
+        <button type="submit" disabled={log.isPending}>
           Log call
         </button>
       </form>
     </section>
   );
+}
+
+/**
+ * The record's history, newest first (GET /api/v1/records/{id}/timeline): each entry in words,
+ * with "Show more" for older ones. A comment, call, task or change made on this page reads it
+ * again (every such change invalidates the records queries); what others did meanwhile (an
+ * automation the change triggered, a colleague) shows on "Refresh", which reads the record's
+ * fields again too.
+ */
+function Timeline({ recordId, fields }: { recordId: string; fields: FolderField[] }) {
+  const timeline = useInfiniteQuery({
+    ...api.records.timeline.infiniteQueryOptions(
+      { id: recordId, pageSize: TIMELINE_PAGE },
+      { getNextPageParam: (page) => page.meta.nextCursor ?? undefined },
+    ),
+    // While an automation run shown is still going, its outcome is read every few seconds.
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) =>
+        page.data.some((e) => e.run && (e.run.status === 'QUEUED' || e.run.status === 'RUNNING')),
+      )
+        ? 2_000
+        : false,
+  });
+  const members = useQuery(api.workspace.members.queryOptions({ pageSize: 200 }));
+  const names = new Map(members.data?.data.map((m) => [m.id, m.name]));
+  const labels = new Map<string, string>([
+    ['title', 'Title'],
+    ['email', 'Email'],
+    ['phone', 'Phone'],
+    ['ownerId', 'Owner'],
+    ...fields.map((f): [string, string] => [`data.${f.key}`, f.label]),
+  ]);
+  const shown = timeline.data ? { data: timeline.data.pages.flatMap((page) => page.data) } : undefined;
+  const value = (field: string, v: unknown) =>
+    field === 'ownerId' && typeof v === 'string' ? (names.get(v) ?? v) : showValue(v);
+  return (
+    <section aria-labelledby="timeline-heading" className="timeline">
+      <header className="section-header">
+        <h2 id="timeline-heading">Timeline</h2>
+        <button type="button" onClick={() => invalidateRecord()} disabled={timeline.isFetching}>
+          Refresh
+        </button>
+      </header>
+      <ListView
+        query={{ data: shown, error: timeline.error, isPending: timeline.isPending }}
+        what="the timeline"
+        empty="Nothing has happened yet."
+      >
+        {(rows) => (
+          <ol className="feed" aria-label="Timeline, newest first">
+            {rows.map((entry) => (
+              <li key={`${entry.kind}:${entry.id}`} data-kind={entry.kind}>
+                {describe(entry, (field) => labels.get(field) ?? field, value)}
+                <small>
+                  <time dateTime={entry.at}>{formatInstant(entry.at)}</time>
+                </small>
+              </li>
+            ))}
+          </ol>
+        )}
+      </ListView>
+      {timeline.hasNextPage ? (
+        <button type="button" onClick={() => timeline.fetchNextPage()} disabled={timeline.isFetchingNextPage}>
+          Show more
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+/** One timeline entry in words: "Email changed from a@x to b@x", "Automation “X” ran: succeeded". */
+function describe(
+  entry: TimelineEntry,
+  label: (field: string) => string,
+  value: (field: string, v: unknown) => string,
+): ReactNode {
+  switch (entry.kind) {
+    case 'record.created':
+      return <p>Record created</p>;
+    case 'record.updated':
+      return (entry.changes ?? []).map((c) => (
+        <p key={c.field}>
+          {c.from === null
+            ? `${label(c.field)} set to ${value(c.field, c.to)}`
+            : c.to === null
+              ? `${label(c.field)} cleared (was ${value(c.field, c.from)})`
+              : `${label(c.field)} changed from ${value(c.field, c.from)} to ${value(c.field, c.to)}`}
+        </p>
+      ));
+    case 'record.trashed':
+      return <p>Moved to Trash</p>;
+    case 'record.restored':
+      return <p>Restored from Trash</p>;
+    case 'comment.added':
+      return (
+        <>
+          <p>{entry.actor?.name ?? 'Someone'} commented</p>
+          <blockquote>{entry.comment?.text}</blockquote>
+        </>
+      );
+    case 'call.logged': {
+      const call = entry.call;
+      if (!call) return null;
+      return (
+        <>
+          <p>
+            {entry.actor ? `${entry.actor.name} logged` : 'Logged'} an {words(call.direction)} call:{' '}
+            {words(call.outcome)}
+            {call.duration ? `, ${Math.max(1, Math.round(call.duration / 60))} min` : ''}
+          </p>
+          {call.notes ? <blockquote>{call.notes}</blockquote> : null}
+        </>
+      );
+    }
+    case 'task.created':
+      return <p>Task “{entry.task?.title}” created</p>;
+    case 'task.completed':
+      return <p>Task “{entry.task?.title}” completed</p>;
+    case 'deal.stage_changed': {
+      const deal = entry.deal;
+      if (!deal) return null;
+      return (
+        <p>
+          {deal.title ? `Deal “${deal.title}”: stage` : 'Stage'} moved from{' '}
+          {deal.from.name ?? 'a removed stage'} to {deal.to.name ?? 'a removed stage'}
+        </p>
+      );
+    }
+    case 'workflow.run': {
+      const run = entry.run;
+      if (!run) return null;
+      const status =
+        run.status === 'QUEUED'
+          ? 'is queued'
+          : run.status === 'RUNNING'
+            ? 'is running'
+            : `ran: ${words(run.status)}`;
+      return (
+        <>
+          <p>
+            Automation “{run.workflowName}” {status}
+          </p>
+          {run.error ? <p className="hint">{run.error}</p> : null}
+        </>
+      );
+    }
+  }
+}
+
+/** A field's value as text: nothing is "nothing", lists are joined, yes/no for booleans. */
+function showValue(v: unknown): string {
+  if (v === null || v === undefined || v === '') return 'nothing';
+  if (Array.isArray(v)) return v.length === 0 ? 'nothing' : v.join(', ');
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
 }
