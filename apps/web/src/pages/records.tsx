@@ -1,51 +1,39 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useMemo, useState } from 'react';
+import { announce } from '../lib/announcer.tsx';
+import { Field, ListView, Loading, PageHeader, ProblemMessage, usePager } from '../lib/components.tsx';
+import { downloadCsv } from '../lib/csv.ts';
+import { api, problemOf } from '../lib/query.ts';
+import { navigate } from '../lib/router.tsx';
+import { toProblem } from '../lib/trpc.ts';
+import { BulkActions } from './records/bulk.tsx';
+import { ColumnPicker, FilterBar, ViewsBar } from './records/controls.tsx';
+import { exportView } from './records/export.ts';
+import { ImportPanel } from './records/import.tsx';
 import {
-  Field,
-  formatInstant,
-  Loading,
-  PageHeader,
-  Pager,
-  ProblemMessage,
-  usePager,
-} from '../lib/components.tsx';
-import { Link, navigate } from '../lib/router.tsx';
-import { trpc } from '../lib/trpc.ts';
-import { useData, useSubmit } from '../lib/use-data.ts';
+  columnsOf,
+  defaultDefinition,
+  type Folder,
+  listInput,
+  type SavedView,
+  type ViewDefinition,
+} from './records/model.ts';
+import { RecordsTable } from './records/table.tsx';
 
-const PAGE_SIZE = 25;
-
-/** Folders on the left, the chosen folder's records with search and paging on the right. */
+/**
+ * Folders on the left; on the right the chosen folder's records as a table (docs/web-app.md,
+ * "Records table"): saved views, columns, sort, filters, search, cells edited in place,
+ * selected rows trashed or given an owner at once, CSV import and export, and a form to add a
+ * record.
+ */
 export function RecordsPage() {
-  const folders = useData(() => trpc.folders.list.query({ pageSize: 200 }), []);
+  const folders = useQuery(api.folders.list.queryOptions({ pageSize: 200 }));
   const [folderId, setFolderId] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
-  const [applied, setApplied] = useState('');
-  const pager = usePager();
-  useEffect(() => {
-    if (!folderId && folders.data?.data[0]) setFolderId(folders.data.data[0].id);
-  }, [folders.data, folderId]);
-  const records = useData(
-    () =>
-      folderId
-        ? trpc.records.list.query({
-            folderId,
-            pageSize: PAGE_SIZE,
-            cursor: pager.cursor,
-            ...(applied ? { search: applied } : {}),
-          })
-        : Promise.resolve(undefined),
-    [folderId, applied, pager.cursor],
-  );
-  const folder = folders.data?.data.find((f) => f.id === folderId);
-  const onSearch = (event: FormEvent) => {
-    event.preventDefault();
-    pager.reset();
-    setApplied(search.trim());
-  };
+  const folder = folders.data?.data.find((f) => f.id === folderId) ?? folders.data?.data[0];
   return (
     <>
       <PageHeader title="Records" />
-      <ProblemMessage problem={folders.problem} />
+      <ProblemMessage problem={problemOf(folders.error)} />
       <div className="split">
         <nav aria-label="Folders" className="folders">
           <h2>Folders</h2>
@@ -56,11 +44,8 @@ export function RecordsPage() {
                   <button
                     type="button"
                     className="link"
-                    aria-current={f.id === folderId ? 'true' : undefined}
-                    onClick={() => {
-                      pager.reset();
-                      setFolderId(f.id);
-                    }}
+                    aria-current={f.id === folder?.id ? 'true' : undefined}
+                    onClick={() => setFolderId(f.id)}
                   >
                     {f.name}
                   </button>
@@ -71,95 +56,161 @@ export function RecordsPage() {
             <Loading what="folders" />
           )}
         </nav>
-        <section aria-label={folder ? `Records in ${folder.name}` : 'Records'} className="grow">
-          <search>
-            <form onSubmit={onSearch} className="inline">
-              <Field
-                label="Search"
-                type="search"
-                placeholder="Title, email, phone or text field"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-              <button type="submit">Search</button>
-            </form>
-          </search>
-          <ProblemMessage problem={records.problem} />
-          {records.data ? (
-            records.data.data.length === 0 ? (
-              <p>{applied ? `No records match “${applied}”.` : 'No records in this folder yet.'}</p>
-            ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Title</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Phone</th>
-                    {folder?.fields.map((f) => (
-                      <th scope="col" key={f.key}>
-                        {f.label}
-                      </th>
-                    ))}
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {records.data.data.map((r) => (
-                    <tr key={r.id}>
-                      <td>
-                        <Link to={`/records/${r.id}`}>{r.title}</Link>
-                      </td>
-                      <td>{r.email ?? ''}</td>
-                      <td>{r.phone ?? ''}</td>
-                      {folder?.fields.map((f) => (
-                        <td key={f.key}>{formatValue(r.data[f.key])}</td>
-                      ))}
-                      <td>{formatInstant(r.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )
-          ) : (
-            <Loading what="records" />
-          )}
-          {records.data ? <Pager pager={pager} nextCursor={records.data.meta.nextCursor} /> : null}
-          {folderId ? <CreateRecordForm folderId={folderId} /> : null}
-        </section>
+        {/* A folder of its own starts with its own view, selection and pages. */}
+        {folder ? <FolderRecords key={folder.id} folder={folder} /> : null}
       </div>
     </>
   );
 }
 
-export function formatValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (Array.isArray(value)) return value.join(', ');
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return String(value);
+function FolderRecords({ folder }: { folder: Folder }) {
+  const columns = useMemo(() => columnsOf(folder), [folder]);
+  const [view, setView] = useState<ViewDefinition>(() => defaultDefinition(folder));
+  const [picked, setPicked] = useState<SavedView | null>(null);
+  const [search, setSearch] = useState('');
+  const [applied, setApplied] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState<number | null>(null);
+  const members = useQuery(api.workspace.members.queryOptions({ pageSize: 200 }));
+  const memberList = members.data?.data ?? [];
+  const pager = usePager(JSON.stringify([view.sort, view.filters, applied]));
+  const input = listInput(folder.id, view, applied, pager.cursor);
+  const records = useQuery({ ...api.records.list.queryOptions(input), placeholderData: keepPreviousData });
+  const rows = records.data?.data ?? [];
+  const shown = view.columns.flatMap((key) => columns.filter((c) => c.key === key));
+
+  const change = (next: Partial<ViewDefinition>) => {
+    setView((v) => ({ ...v, ...next }));
+    setSelected(new Set());
+  };
+  const pick = (saved: SavedView | null) => {
+    setPicked(saved);
+    change(saved ? saved.definition : defaultDefinition(folder));
+    if (saved) announce(`Showing the view “${saved.name}”.`);
+  };
+  const select = (ids: string[], on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    setApplied(search.trim());
+    setSelected(new Set());
+  };
+  const onExport = async () => {
+    setExporting(0);
+    try {
+      const { csv, rows } = await exportView({
+        folderId: folder.id,
+        view,
+        search: applied,
+        columns: shown,
+        members: memberList,
+        onProgress: setExporting,
+      });
+      const name = `${(picked?.name ?? folder.name).replace(/[^\w -]+/g, '').trim() || 'records'}.csv`;
+      downloadCsv(name, csv);
+      announce(`Exported ${rows} record${rows === 1 ? '' : 's'} to ${name}.`);
+    } catch (error) {
+      announce(`The export failed: ${toProblem(error).message}`);
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  return (
+    <section aria-label={`Records in ${folder.name}`} className="grow">
+      <ViewsBar folderId={folder.id} view={view} picked={picked} onPick={pick} />
+      <div className="toolbar">
+        <search>
+          <form onSubmit={onSearch} className="inline">
+            <Field
+              label="Search"
+              type="search"
+              placeholder="Title, email, phone or text field"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+            <button type="submit">Search</button>
+          </form>
+        </search>
+        <ColumnPicker columns={columns} shown={view.columns} onChange={(columns) => change({ columns })} />
+        <button type="button" onClick={() => setImporting((on) => !on)} aria-expanded={importing}>
+          Import CSV
+        </button>
+        <button type="button" onClick={onExport} disabled={exporting !== null}>
+          {exporting === null ? 'Export CSV' : `Exporting… ${exporting} rows`}
+        </button>
+      </div>
+      <FilterBar
+        columns={columns}
+        filters={view.filters}
+        members={memberList}
+        onChange={(filters) => change({ filters })}
+      />
+      {importing ? <ImportPanel folder={folder} onClose={() => setImporting(false)} /> : null}
+      <BulkActions
+        selected={rows.filter((r) => selected.has(r.id))}
+        members={memberList}
+        onDone={() => setSelected(new Set())}
+      />
+      <ListView
+        query={records}
+        what="records"
+        pager={pager}
+        empty={
+          applied || view.filters.length > 0
+            ? 'No records match the search and filters.'
+            : 'No records in this folder yet.'
+        }
+      >
+        {(page) => (
+          <RecordsTable
+            records={page}
+            columns={shown}
+            view={view}
+            members={memberList}
+            selected={selected}
+            onSelect={select}
+            onSort={(sort) => change({ sort })}
+          />
+        )}
+      </ListView>
+      <CreateRecordForm folderId={folder.id} />
+    </section>
+  );
 }
 
 function CreateRecordForm({ folderId }: { folderId: string }) {
   const [title, setTitle] = useState('');
   const [email, setEmail] = useState('');
   const [phone, setPhone] = useState('');
-  const submit = useSubmit(() =>
-    trpc.records.create.mutate({
+  const submit = useMutation(
+    api.records.create.mutationOptions({
+      onSuccess: (created) => navigate(`/records/${created.data.id}`),
+    }),
+  );
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit.mutate({
       folderId,
       title,
       ...(email ? { email } : {}),
       ...(phone ? { phone } : {}),
-    }),
-  );
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const created = await submit.run();
-    if (created) navigate(`/records/${created.data.id}`);
+    });
   };
-  const fields = submit.problem?.fields ?? {};
+  const problem = problemOf(submit.error);
+  const fields = problem?.fields ?? {};
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Add a record" noValidate>
       <h2>Add a record</h2>
-      <ProblemMessage problem={submit.problem} paths={['title', 'email', 'phone']} />
+      <ProblemMessage problem={problem} paths={['title', 'email', 'phone']} />
       <div className="row">
         <Field
           label="Title"
@@ -177,7 +228,7 @@ function CreateRecordForm({ folderId }: { folderId: string }) {
         />
         <Field label="Phone" value={phone} onChange={(e) => setPhone(e.target.value)} error={fields.phone} />
       </div>
-      <button type="submit" disabled={submit.busy}>
+      <button type="submit" disabled={submit.isPending}>
         Add record
       </button>
     </form>

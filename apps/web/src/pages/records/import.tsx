@@ -1,0 +1,285 @@
+import { type ChangeEvent, useId, useState } from 'react';
+import { announce } from '../../lib/announcer.tsx';
+import { ProblemMessage, SelectField } from '../../lib/components.tsx';
+import { type CsvFile, downloadCsv, parseCsv, toCsv } from '../../lib/csv.ts';
+import { api, queryClient } from '../../lib/query.ts';
+import { describeProblems } from '../../lib/record-checks.ts';
+import { type Problem, toProblem, trpc } from '../../lib/trpc.ts';
+import {
+  guessMapping,
+  type ImportResult,
+  importRows,
+  repeatedTargets,
+  rowProblems,
+  targetsOf,
+} from './import-rows.ts';
+import type { Folder } from './model.ts';
+
+/** Rows the preview shows. */
+const PREVIEW_ROWS = 10;
+/** Refused rows listed on the page; all of them are in the download. */
+const LISTED_REFUSALS = 200;
+
+/**
+ * Importing a CSV file into the folder (docs/web-app.md, "CSV import and export"): choose the
+ * file, say which record field each column fills (guessed from the headers), look at the first
+ * rows with each value judged as the server would judge it, then import: batches of 100 rows,
+ * upserted by email, with a progress bar. The result counts what was created, updated and
+ * refused, lists each refused row with its reason, and offers them as a CSV file to fix and
+ * import again.
+ */
+export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () => void }) {
+  const targets = targetsOf(folder.fields);
+  const [file, setFile] = useState<(CsvFile & { name: string }) | null>(null);
+  const [mapping, setMapping] = useState<string[]>([]);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const fileId = useId();
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    setResult(null);
+    setProblem(null);
+    if (!chosen) return;
+    const parsed = parseCsv(await chosen.text());
+    if (parsed.columns.length === 0 || parsed.rows.length === 0) {
+      setFile(null);
+      setProblem({ message: `${chosen.name} holds no rows under a header row.`, fields: {}, status: null });
+      return;
+    }
+    setFile({ ...parsed, name: chosen.name });
+    setMapping(guessMapping(parsed.columns, targets));
+    announce(`Read ${parsed.rows.length} rows and ${parsed.columns.length} columns from ${chosen.name}.`);
+  };
+
+  const repeated = repeatedTargets(mapping);
+  const titled = mapping.includes('title');
+  const running = progress !== null && result === null;
+
+  const onImport = async () => {
+    if (!file) return;
+    setProgress(0);
+    setResult(null);
+    setProblem(null);
+    announce(`Importing ${file.rows.length} rows…`);
+    let said = 0;
+    try {
+      const done = await importRows({
+        folderId: folder.id,
+        rows: file.rows,
+        mapping,
+        targets,
+        send: (input) => trpc.records.batchCreate.mutate(input),
+        onProgress: (n) => {
+          setProgress(n);
+          // Said at each quarter, not after every batch.
+          const quarter = Math.floor((n / file.rows.length) * 4);
+          if (quarter > said && n < file.rows.length) {
+            said = quarter;
+            announce(`Imported ${n} of ${file.rows.length} rows.`);
+          }
+        },
+      });
+      setResult(done);
+      announce(
+        `Import finished: ${done.created} created, ${done.updated} updated, ${done.refused.length} refused.`,
+      );
+    } catch (error) {
+      setProblem(toProblem(error));
+      setProgress(null);
+    } finally {
+      await queryClient.invalidateQueries(api.records.list.pathFilter());
+    }
+  };
+
+  const downloadRefused = () => {
+    if (!file || !result) return;
+    const rows = [[...file.columns, 'reason'], ...result.refused.map((r) => [...r.row, r.reason])];
+    downloadCsv(file.name.replace(/(\.csv)?$/i, '-refused.csv'), toCsv(rows));
+  };
+
+  return (
+    <section className="card import" aria-labelledby={`${fileId}-heading`}>
+      <h2 id={`${fileId}-heading`}>Import records from CSV into {folder.name}</h2>
+      <div className="field">
+        <label htmlFor={fileId}>CSV file</label>
+        <input id={fileId} type="file" accept=".csv,text/csv" onChange={onFile} disabled={running} />
+        <small className="hint">
+          The first row names the columns. Rows with an email update the record of this folder with that
+          email; the others are created.
+        </small>
+      </div>
+      <ProblemMessage problem={problem} />
+      {file ? (
+        <>
+          <h3>Columns</h3>
+          <div className="grid mapping">
+            {file.columns.map((column, i) => (
+              <SelectField
+                key={i}
+                label={`Column “${column}”`}
+                value={mapping[i] ?? ''}
+                disabled={running}
+                error={
+                  mapping[i] && repeated.includes(mapping[i])
+                    ? 'Another column fills this field too.'
+                    : undefined
+                }
+                onChange={(e) => setMapping((m) => m.map((key, j) => (j === i ? e.target.value : key)))}
+                options={[
+                  { value: '', label: '(do not import)' },
+                  ...targets.map((t) => ({ value: t.key, label: t.label })),
+                ]}
+              />
+            ))}
+          </div>
+          {!titled ? (
+            <p className="field-error">Choose the column that holds the title: every record needs one.</p>
+          ) : null}
+          <Preview file={file} mapping={mapping} targets={targets} />
+          <div className="actions">
+            <button
+              type="button"
+              className="primary"
+              onClick={onImport}
+              disabled={running || !titled || repeated.length > 0}
+            >
+              Import {file.rows.length} rows
+            </button>
+            <button type="button" onClick={onClose} disabled={running}>
+              Close
+            </button>
+          </div>
+        </>
+      ) : (
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      )}
+      {progress !== null && file ? (
+        <div className="field">
+          <label htmlFor={`${fileId}-progress`}>Rows imported</label>
+          <progress id={`${fileId}-progress`} max={file.rows.length} value={progress}>
+            {progress} of {file.rows.length}
+          </progress>
+          <small className="hint">
+            {progress} of {file.rows.length}
+          </small>
+        </div>
+      ) : null}
+      {result && file ? (
+        <section aria-label="Import result" className="import-result">
+          <h3>Result</h3>
+          <dl className="facts">
+            <dt>Created</dt>
+            <dd data-testid="created">{result.created}</dd>
+            <dt>Updated</dt>
+            <dd data-testid="updated">{result.updated}</dd>
+            <dt>Refused</dt>
+            <dd data-testid="refused">{result.refused.length}</dd>
+          </dl>
+          {result.refused.length > 0 ? (
+            <>
+              <button type="button" onClick={downloadRefused}>
+                Download the refused rows (CSV)
+              </button>
+              <table className="refused">
+                <caption>
+                  Refused rows
+                  {result.refused.length > LISTED_REFUSALS ? ` (the first ${LISTED_REFUSALS})` : ''}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Row</th>
+                    <th scope="col">Reason</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.refused.slice(0, LISTED_REFUSALS).map((r) => (
+                    <tr key={r.line}>
+                      <td>{r.line}</td>
+                      <td>{r.reason}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          ) : null}
+        </section>
+      ) : null}
+    </section>
+  );
+}
+
+/** The first rows as they would be sent, each value judged as the server would judge it. */
+function Preview({
+  file,
+  mapping,
+  targets,
+}: {
+  file: CsvFile;
+  mapping: string[];
+  targets: ReturnType<typeof targetsOf>;
+}) {
+  const used = mapping.flatMap((key, i) => (key ? [{ key, column: i }] : []));
+  const shown = file.rows.slice(0, PREVIEW_ROWS);
+  const judged = file.rows.map((row) => rowProblems(row, mapping, targets));
+  const bad = judged.filter((p) => p.length > 0).length;
+  return (
+    <>
+      <h3>Preview</h3>
+      <p className="hint" data-testid="preview-summary">
+        {bad === 0
+          ? `All ${file.rows.length} rows pass the checks.`
+          : `${bad} of ${file.rows.length} rows would be refused as they are.`}
+      </p>
+      <div className="table-scroll">
+        <table className="preview">
+          <caption>
+            The first {shown.length} of {file.rows.length} rows
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              {used.map(({ key }) => (
+                <th scope="col" key={key}>
+                  {targets.find((t) => t.key === key)?.label ?? key}
+                </th>
+              ))}
+              <th scope="col">Check</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((row, r) => {
+              const problems = judged[r] ?? [];
+              return (
+                <tr key={r} className={problems.length > 0 ? 'invalid' : undefined}>
+                  <td>{r + 2}</td>
+                  {used.map(({ key, column }) => {
+                    const problem = problems.find((p) => p.path === key);
+                    return (
+                      <td key={key} className={problem ? 'invalid' : undefined}>
+                        {(row[column] ?? '').trim()}
+                        {problem ? <small className="field-error"> {problem.message}</small> : null}
+                      </td>
+                    );
+                  })}
+                  <td>
+                    {problems.length === 0 ? (
+                      <span className="ok">OK</span>
+                    ) : (
+                      <span className="field-error">{describeProblems(problems)}</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,198 @@
+import {
+  type FilterFieldKind,
+  filterKindOfFieldType,
+  filterOperatorsByKind,
+  type RecordColumn,
+  recordColumns,
+} from '@crm/constants';
+import { formatInstant } from '../../lib/components.tsx';
+import type { Inputs, Outputs } from '../../lib/query.ts';
+
+/**
+ * What the records table shows and asks for (docs/web-app.md, "Records table"): its columns,
+ * the view (columns, sort, filters) and the list query a view makes.
+ */
+
+export type Folder = Outputs['folders']['list']['data'][number];
+export type FieldDef = Folder['fields'][number];
+export type RecordItem = Outputs['records']['list']['data'][number];
+export type SavedView = Outputs['views']['list']['data'][number];
+export type ViewDefinition = SavedView['definition'];
+export type ViewFilter = ViewDefinition['filters'][number];
+export type FilterOp = ViewFilter['op'];
+export type Member = Outputs['workspace']['members']['data'][number];
+
+/** Rows a page of the table shows (the batch limit is 100, so a page's selection is one batch). */
+export const PAGE_SIZE = 50;
+
+export interface Column {
+  /** `title`, `email`, `createdAt` … or `data.<key>`: what a view names. */
+  key: string;
+  label: string;
+  kind: FilterFieldKind;
+  /** The custom field behind a `data.<key>` column. */
+  field?: FieldDef;
+  /** The list sorts by it (docs/api.md, "Sorts"). */
+  sortable: boolean;
+  /** A cell of it can be edited in place. */
+  editable: boolean;
+}
+
+const OWN_LABELS: Record<RecordColumn, string> = {
+  title: 'Title',
+  email: 'Email',
+  phone: 'Phone',
+  ownerId: 'Owner',
+  createdAt: 'Created',
+  updatedAt: 'Updated',
+};
+const SORTABLE = new Set<string>(['title', 'createdAt', 'updatedAt']);
+const EDITABLE = new Set<string>(['title', 'email', 'phone']);
+
+/** Every column the folder's table can show, in the default order. */
+export function columnsOf(folder: Folder): Column[] {
+  const own = (Object.keys(recordColumns) as RecordColumn[]).map((key) => ({
+    key,
+    label: OWN_LABELS[key],
+    kind: recordColumns[key],
+    sortable: SORTABLE.has(key),
+    editable: EDITABLE.has(key),
+  }));
+  const custom = folder.fields.map((field) => ({
+    key: `data.${field.key}`,
+    label: field.label,
+    kind: filterKindOfFieldType[field.type] as FilterFieldKind,
+    field,
+    sortable: true,
+    editable: true,
+  }));
+  // Title, email, phone, the folder's fields, then owner and the instants.
+  return [...own.slice(0, 3), ...custom, ...own.slice(3)];
+}
+
+/** The view a folder opens with: title, email, phone, its fields and when each was created. */
+export function defaultDefinition(folder: Folder): ViewDefinition {
+  return {
+    columns: ['title', 'email', 'phone', ...folder.fields.map((f) => `data.${f.key}`), 'createdAt'],
+    sort: null,
+    filters: [],
+  };
+}
+
+export const OPERATOR_LABELS: Record<FilterOp, string> = {
+  eq: 'is',
+  ne: 'is not',
+  in: 'is one of',
+  contains: 'contains',
+  gt: 'is greater than',
+  gte: 'is at least',
+  lt: 'is less than',
+  lte: 'is at most',
+  empty: 'is empty',
+};
+
+/** The operators a column's filter offers: those the list takes for its kind. */
+export function operatorsOf(column: Column): readonly FilterOp[] {
+  return filterOperatorsByKind[column.kind] as readonly FilterOp[];
+}
+
+/** A filter in words: `Score is at least 50`, `Email is empty`. */
+export function describeFilter(filter: ViewFilter, columns: Column[], members: Member[]): string {
+  const label = columns.find((c) => c.key === filter.field)?.label ?? filter.field;
+  if (filter.op === 'empty') return `${label} ${filter.value === 'true' ? 'is empty' : 'is not empty'}`;
+  const value =
+    filter.field === 'ownerId'
+      ? (members.find((m) => m.id === filter.value)?.name ?? filter.value)
+      : filter.value;
+  return `${label} ${OPERATOR_LABELS[filter.op]} ${value}`;
+}
+
+/**
+ * The list query of a view, in the list's own parameters (docs/api.md, "Filters, sorts and
+ * counts"): `filter[<field>][<op>]=<value>` for each filter, `sort`, the search text.
+ */
+export function listInput(
+  folderId: string,
+  view: ViewDefinition,
+  search: string,
+  cursor: string | undefined,
+  pageSize = PAGE_SIZE,
+): Inputs['records']['list'] {
+  const filter: Record<string, Record<string, string>> = {};
+  for (const f of view.filters) {
+    filter[f.field] = { ...filter[f.field], [f.op]: f.value };
+  }
+  return {
+    folderId,
+    pageSize,
+    ...(cursor ? { cursor } : {}),
+    ...(search ? { search } : {}),
+    ...(view.sort ? { sort: view.sort } : {}),
+    ...(view.filters.length > 0 ? { filter } : {}),
+  };
+}
+
+/** A record's value of a column, as the API holds it. */
+export function recordValue(record: RecordItem, key: string): unknown {
+  if (key.startsWith('data.')) return record.data[key.slice(5)];
+  return (record as unknown as Record<string, unknown>)[key];
+}
+
+/** A value as the table shows it. */
+export function cellText(record: RecordItem, column: Column, members: Member[]): string {
+  const value = recordValue(record, column.key);
+  if (value === undefined || value === null) return '';
+  if (column.key === 'ownerId') return members.find((m) => m.id === value)?.name ?? String(value);
+  if (column.kind === 'instant') return formatInstant(String(value));
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value);
+}
+
+/**
+ * A value as the CSV export writes it: what an import reads back to the same value (instants
+ * in ISO 8601, booleans `true`/`false`, a MULTI_SELECT's options joined by `, `), the owner by
+ * email.
+ */
+export function exportText(record: RecordItem, column: Column, members: Member[]): string {
+  const value = recordValue(record, column.key);
+  if (value === undefined || value === null) return '';
+  if (column.key === 'ownerId') return members.find((m) => m.id === value)?.email ?? String(value);
+  if (Array.isArray(value)) return value.join(', ');
+  return String(value);
+}
+
+/** The text an editor starts from: the stored value as it would be typed. */
+export function editText(record: RecordItem, column: Column): string {
+  const value = recordValue(record, column.key);
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  return String(value);
+}
+
+/**
+ * The `records.update` input that sets one cell to the typed text: an empty text clears the
+ * value (`null`); a MULTI_SELECT is split at commas. Other values go as typed, for the server
+ * to read and judge (docs/api.md, "Values from no-code tools").
+ */
+export function updateInput(record: RecordItem, column: Column, text: string): Inputs['records']['update'] {
+  if (column.field) {
+    const value =
+      text.trim() === ''
+        ? null
+        : column.field.type === 'MULTI_SELECT'
+          ? text
+              .split(',')
+              .map((v) => v.trim())
+              .filter(Boolean)
+          : text;
+    return { id: record.id, data: { [column.field.key]: value } };
+  }
+  if (column.key === 'title') return { id: record.id, title: text };
+  const key = column.key as 'email' | 'phone';
+  return { id: record.id, [key]: text.trim() === '' ? null : text };
+}
+
+export function sameDefinition(a: ViewDefinition, b: ViewDefinition): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
