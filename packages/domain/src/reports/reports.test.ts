@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeal } from '../deals/create-deal.ts';
 import { createPipeline } from '../pipelines/change-pipeline.ts';
@@ -413,5 +414,32 @@ describe('reportAutomationRuns', () => {
     const report = await reportAutomationRuns(t.db, ws.actor, NOW);
     expect(report.totals).toEqual({ queued: 0, running: 0, succeeded: 0, failed: 0, total: 0 });
     expect(report.days.every((d) => d.total === 0)).toBe(true);
+  });
+});
+
+describe('the reports in another session time zone', () => {
+  it('count by UTC days and months whatever the time zone of the database session', async () => {
+    const ws = await newWorkspace(t.db);
+    const w = ws.actor.workspaceId;
+    const sales = await salesPipeline(ws.actor);
+    await deal(ws.actor, sales.id, sales.stage('Won'), { amount: 1, updatedAt: '2026-10-31T23:30:00Z' });
+    await webhook(w, 'wh_tz', '2026-10-01T00:00:00Z');
+    await delivery(w, 'wh_tz', 'dlv_tz', 'SUCCEEDED', '2026-11-13T23:30:00Z');
+    await attempt(w, 'dlv_tz', 1, '2026-11-13T23:30:00Z', 12, 200);
+    await workflow(w, 'wf_tz');
+    await run(w, 'wf_tz', 'SUCCEEDED', '2026-11-06T23:30:00Z');
+    // UTC+14: each of these instants is already the next day (and month) there.
+    const [wonLost, health, runs] = await t.db.transaction(async (tx) => {
+      await tx.execute(sql`set local time zone 'Pacific/Kiritimati'`);
+      return [
+        await reportWonLost(tx, ws.actor, sales.id, NOW),
+        await reportWebhookHealth(tx, ws.actor, NOW),
+        await reportAutomationRuns(tx, ws.actor, NOW),
+      ] as const;
+    });
+    expect(wonLost.months.find((m) => m.month === '2026-10')!.won.count).toBe(1);
+    expect(wonLost.months.find((m) => m.month === '2026-11')!.won.count).toBe(0);
+    expect(health.subscriptions[0]).toMatchObject({ attemptsSucceeded: 0, deliveriesSucceeded: 0 });
+    expect(runs.totals.total).toBe(0);
   });
 });
