@@ -204,6 +204,7 @@ const fixtures: Record<string, (ids: Ids) => Base> = {
   // Ids that exist nowhere: the batch answers 200 with a 404 entry and leaves the fixtures be.
   'POST /records/batch/trash': () => ({ body: { ids: ['rec_01jq3v6f6ve7s9t8m1k2c3d4e5'] } }),
   'GET /records/{id}/comments': (ids) => ({ params: { id: ids.record } }),
+  'GET /records/{id}/timeline': (ids) => ({ params: { id: ids.record } }),
   'POST /records/{id}/comments': (ids) => ({ params: { id: ids.record }, body: { text: 'Hello' } }),
   'GET /records/{id}/calls': (ids) => ({ params: { id: ids.record } }),
   'POST /records/{id}/calls': (ids) => ({
