@@ -34,14 +34,14 @@ async function deal(
   actor: Actor,
   pipelineId: string,
   stageId: string,
-  values: { amount?: number; currency?: string; closeDate?: string | null; updatedAt?: string },
+  values: { amount?: number; currency?: string; closeDate?: string; updatedAt?: string },
 ) {
   const created = await createDeal(t.db, actor, {
     pipelineId,
     stageId,
     ...(values.amount === undefined ? {} : { amount: values.amount }),
     currency: values.currency ?? 'USD',
-    closeDate: values.closeDate ?? null,
+    ...(values.closeDate === undefined ? {} : { closeDate: values.closeDate }),
   });
   await t.query(`update deals set updated_at = $3 where workspace_id = $1 and id = $2`, [
     actor.workspaceId,
