@@ -155,6 +155,8 @@ async function startServer(
     env,
     url: `http://127.0.0.1:${port}`,
     preload: TRACER,
+    // The service starts as `npm start` starts it.
+    ...(name === 'service' ? { loader: 'script' as const } : {}),
   });
   cleanups.push({ what: `stopping ${name}`, run: () => child.stop() });
   return child;
@@ -247,7 +249,7 @@ async function main(): Promise<BenchResults> {
   };
   const service = await startServer(
     'service',
-    'apps/server/src/main.ts',
+    'apps/server/scripts/start.mjs',
     database.connectionString,
     traces.service,
   );

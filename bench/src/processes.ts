@@ -15,10 +15,13 @@ export interface Child {
 const KEEP_LINES = 40;
 
 /**
- * Starts `node --import tsx <script>` in a process group of its own, as the service's start
- * command runs it: one process, so its CPU and resident memory are the script's own (tsx's
- * CLI would add a wrapper process of about 55 MiB), and stopping the group reaches everything
- * it started and nothing else.
+ * Starts `node --import tsx <script>` in a process group of its own: one process, so its CPU
+ * and resident memory are the script's own (tsx's CLI would add a wrapper process of about
+ * 55 MiB), and stopping the group reaches everything it started and nothing else. With
+ * `loader: 'script'` the script registers its own loader, as `npm start`'s
+ * apps/server/scripts/start.mjs does, and `--import tsx` is left out: that flag would also
+ * hook `require` on the main thread and keep a second transpiler process alive, about 64 MiB
+ * of resident memory the service run by `npm start` does not have.
  */
 export function startTsxChild(options: {
   name: string;
@@ -28,8 +31,9 @@ export function startTsxChild(options: {
   url: string;
   /** A module the process loads first (`--import`). */
   preload?: string;
+  loader?: 'tsx' | 'script';
 }): Child {
-  const args = ['--import', 'tsx', options.script];
+  const args = options.loader === 'script' ? [options.script] : ['--import', 'tsx', options.script];
   if (options.preload) args.unshift('--import', pathToFileURL(options.preload).href);
   const child = spawn(process.execPath, args, {
     cwd: options.cwd,
