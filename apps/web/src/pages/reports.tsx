@@ -321,6 +321,8 @@ function WebhookReport() {
   const [chosen, setChosen] = useState<string | null>(null);
   const subscriptions = report?.subscriptions ?? [];
   const selected = subscriptions.find((s) => s.webhookId === chosen) ?? subscriptions[0];
+  /** No subscription had an attempt in the window: no rate or latency to draw. */
+  const quiet = subscriptions.every((s) => s.successRate === null);
   const bySubscription = subscriptions.map((s) => ({
     name: subscriptionName(s),
     successRate: s.successRate,
@@ -340,39 +342,43 @@ function WebhookReport() {
       query={query}
       empty={report && subscriptions.length === 0 ? 'No webhook subscriptions yet.' : null}
     >
-      <div className="chart-pair">
-        <div>
-          <h3>Success rate</h3>
-          <Chart height={Math.max(140, 50 * subscriptions.length + 40)}>
-            <BarChart data={bySubscription} layout="vertical" accessibilityLayer={false}>
-              <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-              <XAxis type="number" domain={[0, 100]} unit=" %" />
-              <YAxis type="category" dataKey="name" width={160} />
-              <Tooltip formatter={(v) => `${v} %`} />
-              <Bar
-                dataKey="successRate"
-                name="Attempts succeeded"
-                fill={COLOURS.won}
-                isAnimationActive={false}
-              />
-            </BarChart>
-          </Chart>
+      {quiet ? (
+        <p className="empty">No delivery attempts in the last 7 days.</p>
+      ) : (
+        <div className="chart-pair">
+          <div>
+            <h3>Success rate</h3>
+            <Chart height={Math.max(140, 50 * subscriptions.length + 40)}>
+              <BarChart data={bySubscription} layout="vertical" accessibilityLayer={false}>
+                <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+                <XAxis type="number" domain={[0, 100]} unit=" %" />
+                <YAxis type="category" dataKey="name" width={160} />
+                <Tooltip formatter={(v) => `${v} %`} />
+                <Bar
+                  dataKey="successRate"
+                  name="Attempts succeeded"
+                  fill={COLOURS.won}
+                  isAnimationActive={false}
+                />
+              </BarChart>
+            </Chart>
+          </div>
+          <div>
+            <h3>Latency</h3>
+            <Chart height={Math.max(140, 50 * subscriptions.length + 40)}>
+              <BarChart data={bySubscription} layout="vertical" accessibilityLayer={false}>
+                <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+                <XAxis type="number" unit=" ms" />
+                <YAxis type="category" dataKey="name" width={160} />
+                <Tooltip formatter={(v) => `${v} ms`} />
+                <Legend />
+                <Bar dataKey="p50Ms" name="p50" fill={COLOURS.p50} isAnimationActive={false} />
+                <Bar dataKey="p95Ms" name="p95" fill={COLOURS.p95} isAnimationActive={false} />
+              </BarChart>
+            </Chart>
+          </div>
         </div>
-        <div>
-          <h3>Latency</h3>
-          <Chart height={Math.max(140, 50 * subscriptions.length + 40)}>
-            <BarChart data={bySubscription} layout="vertical" accessibilityLayer={false}>
-              <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-              <XAxis type="number" unit=" ms" />
-              <YAxis type="category" dataKey="name" width={160} />
-              <Tooltip formatter={(v) => `${v} ms`} />
-              <Legend />
-              <Bar dataKey="p50Ms" name="p50" fill={COLOURS.p50} isAnimationActive={false} />
-              <Bar dataKey="p95Ms" name="p95" fill={COLOURS.p95} isAnimationActive={false} />
-            </BarChart>
-          </Chart>
-        </div>
-      </div>
+      )}
       <table className="report-table">
         <caption>Per subscription, the last 7 days</caption>
         <HealthHead first="Subscription" />
