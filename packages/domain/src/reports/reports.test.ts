@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeal } from '../deals/create-deal.ts';
 import { createPipeline } from '../pipelines/change-pipeline.ts';
+import { summarizePipeline } from '../pipelines/summarize-pipeline.ts';
 import type { Actor } from '../shared/actor.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { reportAutomationRuns } from './automation-runs-report.ts';
@@ -52,6 +53,44 @@ async function deal(
 }
 
 const empty = { count: 0, totals: [] };
+
+describe('the pipeline report (summarizePipeline)', () => {
+  it('counts and sums every stage per currency, exactly, for the workspace asking only', async () => {
+    const ws = await newWorkspace(t.db);
+    const other = await newWorkspace(t.db, 'Other');
+    const sales = await salesPipeline(ws.actor);
+    await deal(ws.actor, sales.id, sales.stage('Lead'), { amount: 0.1 });
+    await deal(ws.actor, sales.id, sales.stage('Lead'), { amount: 0.2 });
+    await deal(ws.actor, sales.id, sales.stage('Lead'), { amount: 250, currency: 'EUR' });
+    await deal(ws.actor, sales.id, sales.stage('Lead'), {});
+    await deal(ws.actor, sales.id, sales.stage('Won'), { amount: 1000.1 });
+    const theirs = await salesPipeline(other.actor);
+    await deal(other.actor, theirs.id, theirs.stage('Lead'), { amount: 5 });
+
+    const summary = await summarizePipeline(t.db, ws.actor, sales.id);
+    expect(summary.count).toBe(5);
+    expect(summary.totals).toEqual([
+      { currency: 'EUR', count: 1, amount: 250 },
+      { currency: 'USD', count: 4, amount: 1000.4 },
+    ]);
+    expect(summary.stages.map((s) => [s.name, s.count, s.totals])).toEqual([
+      [
+        'Lead',
+        4,
+        [
+          { currency: 'EUR', count: 1, amount: 250 },
+          // 0.1 + 0.2 in numeric: 0.3, not 0.30000000000000004; the deal without an amount counts.
+          { currency: 'USD', count: 3, amount: 0.3 },
+        ],
+      ],
+      ['Qualified', 0, []],
+      ['Proposal', 0, []],
+      ['Won', 1, [{ currency: 'USD', count: 1, amount: 1000.1 }]],
+      ['Lost', 0, []],
+    ]);
+    await expectDomainError(summarizePipeline(t.db, ws.actor, theirs.id), 'NOT_FOUND');
+  });
+});
 
 describe('reportWonLost', () => {
   it('counts and sums won and lost deals per month and currency over the last 12 months (UTC)', async () => {
