@@ -185,9 +185,11 @@ describe.skipIf(unavailable)('the records table in Chromium', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator(':focus').getAttribute('aria-label')).toBe('Move Score up');
     await page.keyboard.press('Enter');
-    const headers = await page
-      .locator('.records-table thead th[data-column]')
-      .evaluateAll((ths) => ths.map((th) => th.getAttribute('data-column')));
+    const headers = await Promise.all(
+      (await page.locator('.records-table thead th[data-column]').all()).map((th) =>
+        th.getAttribute('data-column'),
+      ),
+    );
     expect(headers).toEqual([
       'title',
       'email',

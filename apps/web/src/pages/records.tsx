@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import { Field, ListView, Loading, PageHeader, ProblemMessage, usePager } from '../lib/components.tsx';
-import { downloadCsv } from '../lib/csv.ts';
+import { downloadCsv } from '../lib/download.ts';
 import { api, problemOf } from '../lib/query.ts';
 import { navigate } from '../lib/router.tsx';
 import { toProblem } from '../lib/trpc.ts';

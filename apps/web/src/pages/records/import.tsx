@@ -1,7 +1,8 @@
 import { type ChangeEvent, useId, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import { ProblemMessage, SelectField } from '../../lib/components.tsx';
-import { type CsvFile, downloadCsv, parseCsv, toCsv } from '../../lib/csv.ts';
+import { type CsvFile, parseCsv, toCsv } from '../../lib/csv.ts';
+import { downloadCsv } from '../../lib/download.ts';
 import { api, queryClient } from '../../lib/query.ts';
 import { describeProblems } from '../../lib/record-checks.ts';
 import { type Problem, toProblem, trpc } from '../../lib/trpc.ts';
