@@ -321,6 +321,23 @@ describe.skipIf(unavailable)('the Reports page in Chromium', () => {
     expect(allowed.status()).toBe(200);
   });
 
+  it('says so when a pipeline has no deals and no stage named Won or Lost', async () => {
+    const created = await app.api(ws.apiKey, 'POST', '/api/v1/pipelines', {
+      name: 'Partners',
+      stages: ['Talking', 'Signed'],
+    });
+    expect(created.status).toBe(201);
+    const { page } = browser;
+    await page.reload();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    await page.getByLabel('Pipeline', { exact: true }).selectOption({ label: 'Partners' });
+    await report(page, 'report-pipeline').getByText('No deals in this pipeline yet.').waitFor();
+    await report(page, 'report-won-lost')
+      .getByText('This pipeline has no stage named Won or Lost.')
+      .waitFor();
+    expect(await page.locator('.chart').count()).toBe(0);
+  });
+
   it('refuses a pipeline of another workspace', async () => {
     const other = await app.createWorkspace({ name: 'Elsewhere' });
     const theirs = (await app.api(other.apiKey, 'GET', '/api/v1/pipelines')).body.data[0];
