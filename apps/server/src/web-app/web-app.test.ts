@@ -287,6 +287,46 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     });
   });
 
+  it('shows a move on the board before the server answers and takes it back when the server refuses it', async () => {
+    const { page } = browser;
+    const lead = page.getByRole('region', { name: 'Stage Lead' });
+    const won = page.getByRole('region', { name: 'Stage Won' });
+    await lead.getByText('Analytical Engines renewal', { exact: true }).waitFor();
+    // Someone else deletes the deal while the board still shows it.
+    const pipeline = await sales();
+    const listed = await app.api(ws.apiKey, 'GET', `/api/v1/deals?pipelineId=${pipeline.id}`);
+    const gone = listed.body.data.find((d: { title: string }) => d.title === 'Analytical Engines renewal');
+    expect((await app.api(ws.apiKey, 'DELETE', `/api/v1/deals/${gone.id}`)).status).toBe(200);
+    // The move is held back for a moment on its way to the server, so the board is seen before the answer.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/trpc/deals.update**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.getByLabel('Move “Analytical Engines renewal” to').selectOption({ label: 'Won' });
+      await won.getByText('Analytical Engines renewal', { exact: true }).waitFor();
+      expect(await lead.getByText('Analytical Engines renewal', { exact: true }).count()).toBe(0);
+      expect(await won.locator('.stage-totals').textContent()).toBe('$12,000.00');
+      release();
+      await expect
+        .poll(() => page.getByRole('status').textContent())
+        .toBe(`The deal could not be moved: Deal ${gone.id} not found. It is back where it was.`);
+    } finally {
+      release();
+      await page.unroute('**/trpc/deals.update**');
+    }
+    // Then the board is read again: the deleted deal is on no column, and the totals are the server's.
+    await expect.poll(() => won.getByText('Analytical Engines renewal', { exact: true }).count()).toBe(0);
+    await expect.poll(() => lead.getByText('Analytical Engines renewal', { exact: true }).count()).toBe(0);
+    await expect.poll(() => lead.locator('.stage-totals').textContent()).toBe('€250.00');
+    // The message stays on the page after the status line has cleared.
+    expect(await page.locator('.problem').textContent()).toContain(`Deal ${gone.id} not found`);
+  });
+
   it('creates an automation with the incoming-webhook trigger, runs it by URL and shows the run', async () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Automations' }).click();

@@ -34,7 +34,20 @@ export const queryClient = new QueryClient({
  */
 export const api = createTRPCOptionsProxy<AppRouter>({ client: trpc, queryClient });
 
-/** A query's or mutation's error as the contract's problem (message and per-field messages), or null. */
+const problems = new WeakMap<object, Problem>();
+
+/**
+ * A query's or mutation's error as the contract's problem (message and per-field messages), or
+ * null. The same error gives the same object on every render, so ProblemMessage announces it
+ * once.
+ */
 export function problemOf(error: unknown): Problem | null {
-  return error ? toProblem(error) : null;
+  if (!error) return null;
+  if (typeof error !== 'object') return toProblem(error);
+  let problem = problems.get(error);
+  if (!problem) {
+    problem = toProblem(error);
+    problems.set(error, problem);
+  }
+  return problem;
 }

@@ -4,6 +4,7 @@ import { announce } from '../lib/announcer.tsx';
 import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
 import { formatMoney } from '../lib/format.ts';
 import { api, type Outputs, problemOf, queryClient } from '../lib/query.ts';
+import type { Problem } from '../lib/trpc.ts';
 
 /** Deals a column shows at first, and adds with each "Show more". */
 const COLUMN_PAGE = 50;
@@ -60,7 +61,8 @@ export function PipelinePage() {
           />
         ) : null}
       </PageHeader>
-      <ProblemMessage problem={problemOf(pipelines.error ?? summary.error ?? move.error)} />
+      <ProblemMessage problem={problemOf(pipelines.error ?? summary.error)} />
+      <ProblemMessage problem={refusedMove(move.error)} />
       {!pipeline ? (
         <Loading what="the board" />
       ) : (
@@ -225,7 +227,6 @@ function useMoveDeal(pipeline: { id: string; stages: Stage[] } | undefined) {
         if (!context) return;
         for (const [key, data] of context.before) queryClient.setQueryData(key, data);
         queryClient.setQueryData(context.summaryKey, context.summaryBefore);
-        announce('The deal could not be moved; it is back where it was.');
       },
       onSuccess: (moved) => {
         const stage = pipeline?.stages.find((s) => s.id === moved.data.stageId)?.name ?? moved.data.stageId;
@@ -244,6 +245,23 @@ function useMoveDeal(pipeline: { id: string; stages: Stage[] } | undefined) {
       },
     }),
   );
+}
+
+const refusals = new WeakMap<object, Problem>();
+
+/** A refused move's problem, saying that the deal is back where it was (the same object for the same error). */
+function refusedMove(error: unknown): Problem | null {
+  const problem = problemOf(error);
+  if (!problem || !error || typeof error !== 'object') return problem;
+  let refused = refusals.get(error);
+  if (!refused) {
+    refused = {
+      ...problem,
+      message: `The deal could not be moved: ${problem.message}. It is back where it was.`,
+    };
+    refusals.set(error, refused);
+  }
+  return refused;
 }
 
 /** Whether a part of a query key is the input of `stageId`'s column. */
