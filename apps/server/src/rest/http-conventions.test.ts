@@ -318,6 +318,8 @@ describe('Link on paged lists', () => {
     const lists = routes.filter((r) => r.kind.list);
     let linked = 0;
     for (const route of lists) {
+      // Lists page by `cursor`; the event feed by `after` (docs/api.md, Paging).
+      expect(route.cursorParam, route.path).toBe(route.path === '/events' ? 'after' : 'cursor');
       const base = `${fill(route)}${query(route)}`;
       const path = `${base}${base.includes('?') ? '&' : '?'}pageSize=1`;
       const res = await raw('GET', path, auth());
@@ -332,7 +334,7 @@ describe('Link on paged lists', () => {
       const target = /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
       expect(target, `${path}: ${link}`).toMatch(/^http:\/\//);
       const url = new URL(target!);
-      expect(url.searchParams.get('cursor')).toBe(body.meta.nextCursor);
+      expect(url.searchParams.get(route.cursorParam!), target).toBe(body.meta.nextCursor);
       expect(url.searchParams.get('pageSize')).toBe('1');
       const next = await raw('GET', `${url.pathname.slice('/api/v1'.length)}${url.search}`, auth());
       expect(next.status, target).toBe(200);
