@@ -1,4 +1,4 @@
-import { type ChangeEvent, useId, useState } from 'react';
+import { type ChangeEvent, useId, useMemo, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import { ProblemMessage, SelectField } from '../../lib/components.tsx';
 import { type CsvFile, parseCsv, toCsv } from '../../lib/csv.ts';
@@ -18,6 +18,8 @@ import type { Folder } from './model.ts';
 
 /** Rows the preview shows. */
 const PREVIEW_ROWS = 10;
+/** Rows the preview lists as failing its checks. */
+const LISTED_PROBLEMS = 20;
 /** Refused rows listed on the page; all of them are in the download. */
 const LISTED_REFUSALS = 200;
 
@@ -30,7 +32,7 @@ const LISTED_REFUSALS = 200;
  * import again.
  */
 export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () => void }) {
-  const targets = targetsOf(folder.fields);
+  const targets = useMemo(() => targetsOf(folder.fields), [folder.fields]);
   const [file, setFile] = useState<(CsvFile & { name: string }) | null>(null);
   const [mapping, setMapping] = useState<string[]>([]);
   const [progress, setProgress] = useState<number | null>(null);
@@ -227,16 +229,30 @@ function Preview({
 }) {
   const used = mapping.flatMap((key, i) => (key ? [{ key, column: i }] : []));
   const shown = file.rows.slice(0, PREVIEW_ROWS);
-  const judged = file.rows.map((row) => rowProblems(row, mapping, targets));
-  const bad = judged.filter((p) => p.length > 0).length;
+  // Every row is judged once per mapping, not again on each render (the import's progress re-renders).
+  const judged = useMemo(
+    () => file.rows.map((row) => rowProblems(row, mapping, targets)),
+    [file, mapping, targets],
+  );
+  const bad = judged.flatMap((problems, r) => (problems.length > 0 ? [{ line: r + 2, problems }] : []));
   return (
     <>
       <h3>Preview</h3>
       <p className="hint" data-testid="preview-summary">
-        {bad === 0
+        {bad.length === 0
           ? `All ${file.rows.length} rows pass the checks.`
-          : `${bad} of ${file.rows.length} rows would be refused as they are.`}
+          : `${bad.length} of ${file.rows.length} rows would be refused as they are.`}
       </p>
+      {bad.length > 0 ? (
+        <ul className="would-refuse">
+          {bad.slice(0, LISTED_PROBLEMS).map(({ line, problems }) => (
+            <li key={line}>
+              Row {line}: {describeProblems(problems)}
+            </li>
+          ))}
+          {bad.length > LISTED_PROBLEMS ? <li>… and {bad.length - LISTED_PROBLEMS} more</li> : null}
+        </ul>
+      ) : null}
       <div className="table-scroll">
         <table className="preview">
           <caption>
