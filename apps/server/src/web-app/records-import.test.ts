@@ -188,19 +188,49 @@ describe('mapping and sending an import', () => {
         return { data, meta: { succeeded: 0, failed: 0 } };
       },
     });
+    // Those with an email first, in file order, then the others: three calls, not six.
     expect(calls).toEqual([
-      { size: 50, upsert: true },
-      { size: 50, upsert: false },
-      { size: 50, upsert: true },
-      { size: 50, upsert: false },
+      { size: 100, upsert: true },
       { size: 25, upsert: true },
+      { size: 100, upsert: false },
       { size: 25, upsert: false },
     ]);
-    expect(done).toEqual([100, 200, 250]);
+    expect(done).toEqual([100, 125, 225, 250]);
     expect(result).toEqual({
       created: 248,
       updated: 1,
       refused: [{ line: 9, row: ['', ''], reason: 'title must not be empty' }],
     });
+  });
+
+  it('sends a batch again after a 429 or 503, which wrote nothing, and stops on anything else', async () => {
+    const rows = [['Ada', 'ada@x.example']];
+    const waits: number[] = [];
+    const failures = [429, 503];
+    const answered = await importRows({
+      folderId: 'fld_x',
+      rows,
+      mapping: ['title', 'email'],
+      targets,
+      retry: { statusOf: (e) => (e as { status: number }).status, wait: async (s) => void waits.push(s) },
+      send: async () => {
+        const status = failures.shift();
+        if (status) throw Object.assign(new Error('busy'), { status });
+        return { data: [{ index: 0, status: 201, data: {} as never }], meta: { succeeded: 1, failed: 0 } };
+      },
+    });
+    expect(waits).toEqual([5, 10]);
+    expect(answered.created).toBe(1);
+    const stopped = importRows({
+      folderId: 'fld_x',
+      rows,
+      mapping: ['title', 'email'],
+      targets,
+      retry: { statusOf: () => 400, wait: async () => {} },
+      send: async () => {
+        throw new Error('refused');
+      },
+    });
+    await expect(stopped).rejects.toThrow('refused');
   });
 });

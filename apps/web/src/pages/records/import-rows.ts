@@ -128,13 +128,20 @@ export interface ImportResult {
 type BatchInput = Inputs['records']['batchCreate'];
 type BatchAnswer = Outputs['records']['batchCreate'];
 
+/** Statuses after which a batch is sent again: nothing of it was written (docs/api.md, "Batch writes"). */
+const RETRIED = new Set([429, 503]);
+/** Waits before each new try of a refused batch, in seconds; then the import stops. */
+const RETRY_WAITS = [5, 10, 20, 30, 30];
+
 /**
  * Imports `rows` into a folder through `records.batchCreate` (`POST /records/batch`), 100 rows
- * a call, one call after another. A row with an email is upserted by it (`upsert: "email"`:
- * the folder's live record with that email is updated, else one is created); a row without
- * one is created, since an upsert needs the email. Every row is sent, and the server judges
- * it: a refused row is reported with its line and the server's reason. `onProgress` hears how
- * many rows are done after each call.
+ * a call, one call after another, in file order. Rows with an email are upserted by it
+ * (`upsert: "email"`: the folder's live record with that email is updated, else one is
+ * created); rows without one are created after them, since an upsert needs the email. Every
+ * row is sent, and the server judges it: a refused row is reported with its line and the
+ * server's reason. A call refused whole with 429 (the rate limit) or 503 wrote nothing and is
+ * sent again after a wait (`retry`); any other failure stops the import, the rows of the calls
+ * before it written. `onProgress` hears how many rows are done after each call.
  */
 export async function importRows({
   folderId,
@@ -143,6 +150,7 @@ export async function importRows({
   targets,
   send,
   onProgress,
+  retry,
 }: {
   folderId: string;
   rows: string[][];
@@ -150,40 +158,57 @@ export async function importRows({
   targets: Target[];
   send: (input: BatchInput) => Promise<BatchAnswer>;
   onProgress?: (done: number) => void;
+  retry?: {
+    /** The HTTP status of a failed call, if it has one. */
+    statusOf: (error: unknown) => number | null;
+    wait: (seconds: number) => Promise<void>;
+  };
 }): Promise<ImportResult> {
   const result: ImportResult = { created: 0, updated: 0, refused: [] };
-  for (let start = 0; start < rows.length; start += BATCH_SIZE) {
-    const chunk = rows.slice(start, start + BATCH_SIZE).map((row, i) => ({
-      row,
-      line: start + i + 2,
-      item: { folderId, title: '', ...rowValues(row, mapping, targets) },
-    }));
-    const withEmail = chunk.filter((c) => c.item.email);
-    const without = chunk.filter((c) => !c.item.email);
-    for (const [part, upsert] of [
-      [withEmail, true],
-      [without, false],
-    ] as const) {
-      if (part.length === 0) continue;
-      const answer = await send({
-        items: part.map((c) => c.item),
-        ...(upsert ? { upsert: 'email' as const } : {}),
-      });
-      for (const entry of answer.data) {
-        const sent = part[entry.index]!;
-        if ('error' in entry) {
-          const details = entry.error.details ?? [];
-          const reason =
-            details.length > 0
-              ? details.map((d) => `${d.path} ${d.message}`).join('; ')
-              : entry.error.message;
-          result.refused.push({ line: sent.line, row: sent.row, reason });
-        } else if (entry.status === 201) result.created++;
-        else result.updated++;
-      }
+  const all = rows.map((row, i) => ({
+    row,
+    line: i + 2,
+    item: { folderId, title: '', ...rowValues(row, mapping, targets) },
+  }));
+  const calls: { part: typeof all; upsert: boolean }[] = [];
+  for (const [part, upsert] of [
+    [all.filter((c) => c.item.email), true],
+    [all.filter((c) => !c.item.email), false],
+  ] as const) {
+    for (let start = 0; start < part.length; start += BATCH_SIZE) {
+      calls.push({ part: part.slice(start, start + BATCH_SIZE), upsert });
     }
-    onProgress?.(Math.min(start + BATCH_SIZE, rows.length));
+  }
+  let done = 0;
+  for (const { part, upsert } of calls) {
+    const input = { items: part.map((c) => c.item), ...(upsert ? { upsert: 'email' as const } : {}) };
+    const answer = await sendWithRetry(() => send(input), retry);
+    for (const entry of answer.data) {
+      const sent = part[entry.index]!;
+      if ('error' in entry) {
+        const details = entry.error.details ?? [];
+        const reason =
+          details.length > 0 ? details.map((d) => `${d.path} ${d.message}`).join('; ') : entry.error.message;
+        result.refused.push({ line: sent.line, row: sent.row, reason });
+      } else if (entry.status === 201) result.created++;
+      else result.updated++;
+    }
+    done += part.length;
+    onProgress?.(done);
   }
   result.refused.sort((a, b) => a.line - b.line);
   return result;
+}
+
+async function sendWithRetry<T>(call: () => Promise<T>, retry: Parameters<typeof importRows>[0]['retry']) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const status = retry?.statusOf(error) ?? null;
+      const wait = RETRY_WAITS[attempt];
+      if (!retry || status === null || !RETRIED.has(status) || wait === undefined) throw error;
+      await retry.wait(wait);
+    }
+  }
 }

@@ -74,6 +74,13 @@ export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () =
         mapping,
         targets,
         send: (input) => trpc.records.batchCreate.mutate(input),
+        retry: {
+          statusOf: (error) => toProblem(error).status,
+          wait: (seconds) => {
+            announce(`The server is busy; trying again in ${seconds} seconds.`);
+            return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+          },
+        },
         onProgress: (n) => {
           setProgress(n);
           // Said at each quarter, not after every batch.
