@@ -39,12 +39,13 @@ const log = (line: string) =>
   process.stderr.write(`[instr +${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
 const cleanups = createCleanups(log);
 
-const SCRIPTS: Record<string, string> = {
-  service: 'apps/server/src/main.ts',
-  bare: 'bench/src/bare-server.ts',
+/** The service starts as `npm start` starts it: its script registers the TypeScript loader itself. */
+const SCRIPTS: Record<string, string[]> = {
+  service: ['apps/server/scripts/start.mjs'],
+  bare: ['--import', import.meta.resolve('tsx'), 'bench/src/bare-server.ts'],
 };
 
-/** Starts `node --import tsx <script>` under callgrind with instrumentation off. */
+/** Starts a server's script under callgrind with instrumentation off. */
 async function startUnderCallgrind(name: string, connectionString: string, outDir: string): Promise<Child> {
   const script = SCRIPTS[name];
   if (!script) throw new Error(`BENCH_INSTR_SERVERS: unknown server ${name}`);
@@ -59,9 +60,7 @@ async function startUnderCallgrind(name: string, connectionString: string, outDi
       '--separate-threads=yes',
       `--callgrind-out-file=${join(outDir, `${name}.%p.out`)}`,
       process.execPath,
-      '--import',
-      import.meta.resolve('tsx'),
-      script,
+      ...script,
     ],
     {
       cwd: repoRoot,
