@@ -349,6 +349,16 @@ describe.skipIf(unavailable)('the records table in Chromium', () => {
     await page.getByRole('button', { name: 'Close' }).click();
   });
 
+  it('adds a filter whose value is a choice left at its first option, and removes it', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Remove filter: Lifecycle is Customer' }).click();
+    await page.getByLabel('Filter field').selectOption({ label: 'Lifecycle' });
+    await page.getByLabel('Operator').selectOption('eq');
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.getByRole('button', { name: 'Remove filter: Lifecycle is Lead' }).click();
+    await page.getByRole('button', { name: /^Remove filter/ }).waitFor({ state: 'detached' });
+  });
+
   it('imports 10,000 rows within a minute', async () => {
     const { page } = browser;
     await openImport(page, 'ten-thousand.csv', contactsCsv(10_000, 'bulk'));

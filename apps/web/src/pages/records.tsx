@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import { Field, ListView, Loading, PageHeader, ProblemMessage, usePager } from '../lib/components.tsx';
 import { downloadCsv } from '../lib/download.ts';
@@ -75,6 +75,8 @@ function FolderRecords({ folder }: { folder: Folder }) {
   const members = useQuery(api.workspace.members.queryOptions({ pageSize: 200 }));
   const memberList = members.data?.data ?? [];
   const pager = usePager(JSON.stringify([view.sort, view.filters, applied]));
+  // A selection belongs to the page it was made on.
+  useEffect(() => setSelected(new Set()), [pager.cursor]);
   const input = listInput(folder.id, view, applied, pager.cursor);
   const records = useQuery({ ...api.records.list.queryOptions(input), placeholderData: keepPreviousData });
   const rows = records.data?.data ?? [];

@@ -251,9 +251,11 @@ export function FilterBar({
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const currentOp = ops.includes(op) ? op : ops[0]!;
+  const options = valueOptions(column, currentOp, members);
   const onAdd = (event: FormEvent) => {
     event.preventDefault();
-    const given = currentOp === 'empty' ? value || 'true' : value.trim();
+    // A choice shows its first option until another is picked.
+    const given = options ? value || (options[0]?.value ?? '') : value.trim();
     if (given === '') {
       setError('Give a value to compare with.');
       return;
@@ -266,7 +268,6 @@ export function FilterBar({
       `Filter added: ${describeFilter({ field: column.key, op: currentOp, value: given }, columns, members)}.`,
     );
   };
-  const options = valueOptions(column, currentOp, members);
   return (
     <section className="filters" aria-label="Filters">
       {filters.length > 0 ? (
