@@ -548,6 +548,26 @@ export interface paths {
         patch: operations["records-update"];
         trace?: never;
     };
+    "/records/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A record's timeline
+         * @description What happened to the record, newest first, one entry per thing: created, changed (each field from what to what), moved to Trash and restored, comments, calls, its tasks created and completed, stage moves of deals linked to it, and automation runs for it. `kind` says which; the key named after it holds the details, the others are null. Page with `page` or `cursor`. A record in Trash is not found. Changes, tasks, stage moves and runs are kept 30 days, comments and calls as long as they exist.
+         */
+        get: operations["records-timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/records/{id}/restore": {
         parameters: {
             query?: never;
@@ -2034,6 +2054,100 @@ export interface components {
                 /** @description Items answered with an error */
                 failed: number;
             };
+        };
+        TimelineEntry: {
+            /**
+             * @description What the entry stands for: the event (evt_…), comment (note_…), call (call_…) or run (run_…); the record itself for `record.created`.
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it happened; entries are newest first.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            at: string;
+            /** @enum {string} */
+            kind: "record.created" | "record.updated" | "record.trashed" | "record.restored" | "comment.added" | "call.logged" | "task.created" | "task.completed" | "deal.stage_changed" | "workflow.run";
+            /** @description Set on `comment.added` and `call.logged`; null otherwise. */
+            actor: components["schemas"]["TimelineActor"] | null;
+            /** @description `record.updated`: each changed field, from what to what. */
+            changes: components["schemas"]["TimelineChange"][] | null;
+            /** @description `comment.added` */
+            comment: components["schemas"]["TimelineComment"] | null;
+            /** @description `call.logged` */
+            call: components["schemas"]["TimelineCall"] | null;
+            /** @description `task.created`, `task.completed` */
+            task: components["schemas"]["TimelineTask"] | null;
+            /** @description `deal.stage_changed`: a deal linked to the record moved. */
+            deal: components["schemas"]["TimelineDeal"] | null;
+            /** @description `workflow.run`: an automation run for the record. */
+            run: components["schemas"]["TimelineRun"] | null;
+        };
+        /** @description Who wrote the comment or logged the call. */
+        TimelineActor: {
+            /** @description The user (usr_…); null once that user is deleted. */
+            userId: string | null;
+            /** @description Display name of the user at the time. */
+            name: string;
+        };
+        TimelineChange: {
+            /** @description `title`, `email`, `phone`, `ownerId` or `data.<key>` */
+            field: string;
+            /** @description The value before the change; null when there was none. */
+            from: unknown;
+            /** @description The value after the change; null when it was removed. */
+            to: unknown;
+        };
+        TimelineComment: {
+            id: string;
+            text: string;
+        };
+        TimelineCall: {
+            id: string;
+            /** @enum {string} */
+            direction: "INBOUND" | "OUTBOUND";
+            /** @enum {string} */
+            outcome: "CONNECTED" | "NO_ANSWER" | "BUSY" | "VOICEMAIL" | "FAILED";
+            /** @description Whole seconds. */
+            duration: number | null;
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            calledAt: string;
+        };
+        TimelineTask: {
+            id: string;
+            /** @description As of the entry. */
+            title: string;
+        };
+        TimelineDeal: {
+            id: string;
+            /** @description As of the move. */
+            title: string | null;
+            pipelineId: string;
+            from: components["schemas"]["TimelineStage"];
+            to: components["schemas"]["TimelineStage"];
+        };
+        TimelineStage: {
+            id: string;
+            /** @description The stage's current name; null once the stage is removed. */
+            name: string | null;
+        };
+        TimelineRun: {
+            /** @description The run (run_…), as `GET /api/v1/runs/{id}` shows it. */
+            id: string;
+            workflowId: string;
+            workflowName: string;
+            /**
+             * @description As of now: a run still going is QUEUED or RUNNING.
+             * @enum {string}
+             */
+            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            /** @description Why the run failed, when it did. */
+            error: string | null;
         };
         Run: {
             /** @example run_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -4754,6 +4868,51 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-timeline": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TimelineEntry"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
