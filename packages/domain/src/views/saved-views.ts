@@ -42,13 +42,9 @@ export const savedViewDefinition = z
       .min(1, 'must show at least one column')
       .max(savedViewLimits.columns, `must hold at most ${savedViewLimits.columns} columns`)
       .meta({ description: `Shown in this order: ${Object.keys(recordColumns).join(', ')} or data.<key>.` }),
-    sort: z
-      .string()
-      .max(200)
-      .nullable()
-      .meta({
-        description: 'As the list takes it (`title`, `-updatedAt`, `data.score`); null for newest first.',
-      }),
+    sort: z.string().max(200).nullable().meta({
+      description: 'As the list takes it (`title`, `-updatedAt`, `data.score`); null for newest first.',
+    }),
     filters: z
       .array(viewFilter)
       .max(savedViewLimits.filters, `must hold at most ${savedViewLimits.filters} filters`)
