@@ -139,6 +139,15 @@ describe('the CLI', () => {
     await expect(crm('workspaces', 'set-rate-limit', workspaceId)).rejects.toMatchObject({ code: 1 });
   });
 
+  it('reads the options after a leading -- (what pnpm cli -- … passes on)', async () => {
+    const out = await crm('--', 'bootstrap', '--email', 'dashes@acme.test', '--workspace', 'Dashes');
+    const rows = await pool.query<{ email: string; name: string }>(
+      `select u.email, w.name from users u join workspaces w on w.id = $1 where u.id = $2`,
+      [out.workspaceId, out.userId],
+    );
+    expect(rows.rows).toEqual([{ email: 'dashes@acme.test', name: 'Dashes' }]);
+  });
+
   it('prints its usage for --help and its version for --version, exiting 0', async () => {
     const help = await run(process.execPath, [bin, '--help']);
     expect(help.stdout).toContain('Usage: crm <command>');

@@ -102,7 +102,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
+// `pnpm cli -- bootstrap --email …` (the README's form) hands the `--` on to the script, where
+// it would end the options and leave every one of them unread; npm drops it.
+const argv = process.argv.slice(2);
+main(argv[0] === '--' ? argv.slice(1) : argv).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof z.ZodError) {
