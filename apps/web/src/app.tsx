@@ -1,4 +1,5 @@
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { announce } from './lib/announcer.tsx';
 import { queryClient } from './lib/query.ts';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
 import { canManage, SessionContext, type SessionInfo } from './lib/session.tsx';
@@ -60,6 +61,8 @@ export function App() {
     setCsrfToken(session.csrfToken);
     setState({ kind: 'signed-in', session });
     navigate('/', { replace: true });
+    // Also replaces a failed attempt's message still on the status line.
+    announce(`Signed in to ${session.workspace.name}.`);
   };
 
   // The API reference needs no sign-in (contract §5).
