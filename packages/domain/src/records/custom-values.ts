@@ -6,8 +6,11 @@ import { isInstant, isRealDate } from '../shared/schemas.ts';
 const MAX_TEXT = 10_000;
 const emailSchema = z.email();
 
+/** What the checks of a value need of its field. */
+export type FieldRule = Pick<FieldDefinition, 'type' | 'options'>;
+
 /** Why `value` is not valid for `field`, or null when it is. `null` values are handled by the caller. */
-export function checkFieldValue(field: FieldDefinition, value: unknown): string | null {
+export function checkFieldValue(field: FieldRule, value: unknown): string | null {
   switch (field.type) {
     case 'TEXT':
       return typeof value === 'string' && value.length <= MAX_TEXT
@@ -51,7 +54,7 @@ const TRUE_OR_FALSE = /^(?:true|false)$/i;
  * the date as written before the `T` is kept (`2026-11-22T23:30:00-05:00` is `2026-11-22`).
  * Anything else is returned as it came, for `checkFieldValue` to judge.
  */
-export function storedFieldValue(field: FieldDefinition, value: unknown): unknown {
+export function storedFieldValue(field: FieldRule, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   switch (field.type) {
     case 'NUMBER':

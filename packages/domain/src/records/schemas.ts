@@ -3,19 +3,12 @@ import { FIELD_KEY } from '../folders/schemas.ts';
 import { filterNode, filterParam } from '../shared/list-filter.ts';
 import { sortParam } from '../shared/list-sort.ts';
 import { MAX_PAGE_SIZE, pagingInput } from '../shared/paging.ts';
-import {
-  bodyBoolean,
-  idParam,
-  instantInput,
-  instantOutput,
-  instantQueryInput,
-  nonBlankText,
-  trimmedText,
-} from '../shared/schemas.ts';
+import { bodyBoolean, idParam, instantInput, instantOutput, instantQueryInput } from '../shared/schemas.ts';
+import { recordEmail, recordPhone, recordTitle } from './record-values.ts';
 
-const title = nonBlankText(500);
-const email = z.email('must be an email address').max(320);
-const phone = trimmedText(64);
+const title = recordTitle;
+const email = recordEmail;
+const phone = recordPhone;
 const customValues = z
   .record(z.string(), z.unknown())
   .meta({ description: 'Custom field values keyed by the folder field `key`.' });
