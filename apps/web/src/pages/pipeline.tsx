@@ -12,7 +12,7 @@ const COLUMN_PAGE = 50;
 type DealPage = Outputs['deals']['list'];
 type Deal = DealPage['data'][number];
 type Summary = Outputs['pipelines']['summary'];
-type Stage = { id: string; name: string };
+type Stage = Outputs['pipelines']['list']['data'][number]['stages'][number];
 
 const columnInput = (pipelineId: string, stageId: string) => ({ pipelineId, stageId, pageSize: COLUMN_PAGE });
 

@@ -10,7 +10,7 @@ import {
   SelectField,
   usePager,
 } from '../lib/components.tsx';
-import { api, problemOf, queryClient } from '../lib/query.ts';
+import { api, type Inputs, problemOf, queryClient } from '../lib/query.ts';
 import { Link } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
 
@@ -52,11 +52,7 @@ export function TasksPage() {
   );
 }
 
-interface TaskFilter {
-  recordId?: string;
-  status?: 'OPEN' | 'DONE';
-  assigneeId?: string;
-}
+type TaskFilter = Pick<Inputs['tasks']['list'], 'recordId' | 'status' | 'assigneeId'>;
 
 /** Tasks by due date (soonest first), each ticked done or reopened in place, and a form to add one. */
 export function TaskList({

@@ -10,6 +10,7 @@ import {
 } from '@crm/constants';
 import { useId } from 'react';
 import { Field, SelectField } from '../../lib/components.tsx';
+import type { Outputs } from '../../lib/query.ts';
 
 /**
  * Builds a workflow's actions with forms: one descriptor per parameter of each action type
@@ -185,10 +186,11 @@ export function toAction(draft: DraftAction): Record<string, unknown> {
   return action;
 }
 
+/** The folders, pipelines (with their stages) and members the forms offer, as the server lists them. */
 export interface Choices {
-  folders: { id: string; name: string }[];
-  pipelines: { id: string; name: string; stages: { id: string; name: string }[] }[];
-  members: { id: string; name: string }[];
+  folders: Outputs['folders']['list']['data'];
+  pipelines: Outputs['pipelines']['list']['data'];
+  members: Outputs['workspace']['members']['data'];
 }
 
 export function ActionBuilder({
