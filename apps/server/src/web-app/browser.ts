@@ -85,3 +85,11 @@ export async function launchBrowser(): Promise<Browser> {
     },
   };
 }
+
+/** Signs in on the sign-in page `page` shows, and waits for the first page of the app. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Records' }).waitFor();
+}

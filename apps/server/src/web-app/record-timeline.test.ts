@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser } from './browser.ts';
+import { type Browser, browserUnavailable, launchBrowser, signIn } from './browser.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
@@ -57,10 +57,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const { page } = browser;
   await page.goto(`${app.url}/`);
-  await page.getByLabel('Email').fill(rows.rows[0]!.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Records' }).waitFor();
+  await signIn(page, rows.rows[0]!.email, PASSWORD);
 }, 120_000);
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser } from './browser.ts';
+import { type Browser, browserUnavailable, launchBrowser, signIn } from './browser.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
@@ -138,13 +138,6 @@ async function rowCells(table: Locator, row: string): Promise<string[]> {
 
 function report(page: Page, id: string) {
   return page.locator(`[data-report="${id}"]`);
-}
-
-async function signIn(page: Page, address: string, password: string) {
-  await page.getByLabel('Email').fill(address);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Records' }).waitFor();
 }
 
 describe.skipIf(unavailable)('the Reports page in Chromium', () => {

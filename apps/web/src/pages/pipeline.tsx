@@ -1,8 +1,9 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
-import { type DragEvent, type FormEvent, useEffect, useState } from 'react';
+import { type DragEvent, type FormEvent, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
 import { formatMoney } from '../lib/format.ts';
+import { PipelinePicker, usePipelineChoice } from '../lib/pipeline-picker.tsx';
 import { api, type Outputs, problemOf, queryClient } from '../lib/query.ts';
 import type { Problem } from '../lib/trpc.ts';
 
@@ -25,17 +26,13 @@ const columnInput = (pipelineId: string, stageId: string) => ({ pipelineId, stag
  * refuses it.
  */
 export function PipelinePage() {
-  const pipelines = useQuery(api.pipelines.list.queryOptions({ pageSize: 200 }));
-  const [pipelineId, setPipelineId] = useState<string | null>(null);
-  useEffect(() => {
-    if (!pipelineId && pipelines.data?.data[0]) setPipelineId(pipelines.data.data[0].id);
-  }, [pipelines.data, pipelineId]);
+  const choice = usePipelineChoice();
+  const { pipelines, pipelineId, pipeline } = choice;
   const summary = useQuery({
     ...api.pipelines.summary.queryOptions({ id: pipelineId ?? '' }),
     enabled: Boolean(pipelineId),
   });
   const [dragging, setDragging] = useState<string | null>(null);
-  const pipeline = pipelines.data?.data.find((p) => p.id === pipelineId);
   const move = useMoveDeal(pipeline);
 
   const moveTo = (deal: Deal, stageId: string) => {
@@ -52,14 +49,7 @@ export function PipelinePage() {
   return (
     <>
       <PageHeader title="Pipeline">
-        {pipelines.data && pipelines.data.data.length > 1 ? (
-          <SelectField
-            label="Pipeline"
-            value={pipelineId ?? ''}
-            onChange={(e) => setPipelineId(e.target.value)}
-            options={pipelines.data.data.map((p) => ({ value: p.id, label: p.name }))}
-          />
-        ) : null}
+        <PipelinePicker choice={choice} />
       </PageHeader>
       <ProblemMessage problem={problemOf(pipelines.error ?? summary.error)} />
       <ProblemMessage problem={refusedMove(move.error)} />

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import {
   Bar,
   BarChart,
@@ -14,6 +14,7 @@ import {
 } from 'recharts';
 import { Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
 import { formatMoney } from '../lib/format.ts';
+import { PipelinePicker, usePipelineChoice } from '../lib/pipeline-picker.tsx';
 import { api, type Outputs, problemOf } from '../lib/query.ts';
 import { canManage, useSession } from '../lib/session.tsx';
 
@@ -41,23 +42,13 @@ const COLOURS = {
  */
 export function ReportsPage() {
   const session = useSession();
-  const pipelines = useQuery(api.pipelines.list.queryOptions({ pageSize: 200 }));
-  const [pipelineId, setPipelineId] = useState<string | null>(null);
-  useEffect(() => {
-    if (!pipelineId && pipelines.data?.data[0]) setPipelineId(pipelines.data.data[0].id);
-  }, [pipelines.data, pipelineId]);
+  const choice = usePipelineChoice();
+  const { pipelines, pipelineId } = choice;
 
   return (
     <>
       <PageHeader title="Reports">
-        {pipelines.data && pipelines.data.data.length > 1 ? (
-          <SelectField
-            label="Pipeline"
-            value={pipelineId ?? ''}
-            onChange={(e) => setPipelineId(e.target.value)}
-            options={pipelines.data.data.map((p) => ({ value: p.id, label: p.name }))}
-          />
-        ) : null}
+        <PipelinePicker choice={choice} />
       </PageHeader>
       <p className="hint">Days and months are in UTC.</p>
       <ProblemMessage problem={problemOf(pipelines.error)} />
