@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFolderField } from '../folders/change-folder.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace } from '../testing/fixtures.ts';
+import { planRecorder } from '../testing/plans.ts';
 import { findRecords } from './find-records.ts';
 
 /**
@@ -18,22 +19,12 @@ let database: TestDatabase;
 let pool: pg.Pool;
 let db: Database;
 let actor: Actor;
-/** Statements sent while `capturing` is set. */
-let captured: { text: string; values: unknown[] }[] | null = null;
+let plansOf: ReturnType<typeof planRecorder>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   pool = createPool({ connectionString: database.connectionString, max: 4 });
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: unknown }).query = (config: unknown, values?: unknown) => {
-    if (captured && typeof config === 'object' && config !== null && 'text' in config) {
-      const c = config as { text: string; values?: unknown[] };
-      captured.push({ text: c.text, values: c.values ?? (values as unknown[]) ?? [] });
-    } else if (captured && typeof config === 'string') {
-      captured.push({ text: config, values: (values as unknown[]) ?? [] });
-    }
-    return query(config, values);
-  };
+  plansOf = planRecorder(pool);
   db = createDatabase(pool);
   const other = await newWorkspace(db, 'Other');
   const mine = await newWorkspace(db, 'Mine');
@@ -66,34 +57,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** The plan of every statement on records that `run` sends: index names and scan kinds. */
-async function plansOf(run: () => Promise<unknown>) {
-  captured = [];
-  try {
-    await run();
-  } finally {
-    const sent = captured;
-    captured = null;
-    const plans = [];
-    for (const statement of sent.filter((s) => /from "records"/.test(s.text))) {
-      const { rows } = await pool.query(`explain (format json) ${statement.text}`, statement.values);
-      const nodes: { type: string; index?: string; relation?: string }[] = [];
-      const walk = (node: Record<string, unknown>) => {
-        nodes.push({
-          type: node['Node Type'] as string,
-          index: node['Index Name'] as string | undefined,
-          relation: node['Relation Name'] as string | undefined,
-        });
-        for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-      };
-      walk((rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
-      plans.push({ text: statement.text, nodes });
-    }
-    // biome-ignore lint/correctness/noUnsafeFinally: the plans are the result
-    return plans;
-  }
-}
-
 const since = () => new Date(Date.now() - 3 * 3600_000).toISOString();
 
 describe('list queries use indexes', () => {
@@ -122,7 +85,7 @@ describe('list queries use indexes', () => {
   ];
 
   it.each(cases)('%s', async (_name, input, expected) => {
-    const plans = await plansOf(() => findRecords(db, actor, { pageSize: 50, ...input() }));
+    const plans = await plansOf(() => findRecords(db, actor, { pageSize: 50, ...input() }), /from "records"/);
     expect(plans.length).toBeGreaterThan(0);
     for (const plan of plans) {
       const onRecords = plan.nodes.filter((n) => n.relation === 'records');

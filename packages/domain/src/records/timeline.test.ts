@@ -6,6 +6,7 @@ import { createCall } from '../calls/create-call.ts';
 import { createComment } from '../comments/create-comment.ts';
 import type { Actor } from '../shared/actor.ts';
 import { expectDomainError, newWorkspace } from '../testing/fixtures.ts';
+import { planRecorder } from '../testing/plans.ts';
 import { createRecord } from './create-record.ts';
 import { findTimeline } from './timeline.ts';
 import { updateRecord } from './update-record.ts';
@@ -23,20 +24,12 @@ let pool: pg.Pool;
 let db: Database;
 let actor: Actor;
 let recordId: string;
-/** Statements sent while `capturing` is set. */
-let captured: { text: string; values: unknown[] }[] | null = null;
+let plansOf: ReturnType<typeof planRecorder>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   pool = createPool({ connectionString: database.connectionString, max: 4 });
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: unknown }).query = (config: unknown, values?: unknown) => {
-    if (captured && typeof config === 'object' && config !== null && 'text' in config) {
-      const c = config as { text: string; values?: unknown[] };
-      captured.push({ text: c.text, values: c.values ?? (values as unknown[]) ?? [] });
-    }
-    return query(config, values);
-  };
+  plansOf = planRecorder(pool);
   db = createDatabase(pool);
   const other = await newWorkspace(db, 'Other');
   const mine = await newWorkspace(db, 'Mine');
@@ -97,34 +90,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Node types and index names of the plan of every statement `run` sends that reads events. */
-async function plansOf(run: () => Promise<unknown>) {
-  captured = [];
-  try {
-    await run();
-  } finally {
-    const sent = captured;
-    captured = null;
-    const plans = [];
-    for (const statement of sent.filter((s) => /from events/.test(s.text))) {
-      const { rows } = await pool.query(`explain (format json) ${statement.text}`, statement.values);
-      const nodes: { type: string; index?: string; relation?: string }[] = [];
-      const walk = (node: Record<string, unknown>) => {
-        nodes.push({
-          type: node['Node Type'] as string,
-          index: node['Index Name'] as string | undefined,
-          relation: node['Relation Name'] as string | undefined,
-        });
-        for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-      };
-      walk((rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
-      plans.push(nodes);
-    }
-    // biome-ignore lint/correctness/noUnsafeFinally: the plans are the result
-    return plans;
-  }
-}
-
 describe('findTimeline', () => {
   it('reads every source through an index of the record, on the first page and after a cursor', async () => {
     const first = await findTimeline(db, actor, { id: recordId, pageSize: 20 });
@@ -134,9 +99,9 @@ describe('findTimeline', () => {
       { id: recordId, pageSize: 20, cursor: first.meta.nextCursor! },
       { id: recordId, pageSize: 20, page: 3 },
     ]) {
-      const plans = await plansOf(() => findTimeline(db, actor, input));
+      const plans = await plansOf(() => findTimeline(db, actor, input), /from events/);
       expect(plans).toHaveLength(1);
-      const nodes = plans[0]!;
+      const { nodes } = plans[0]!;
       const summary = JSON.stringify(nodes);
       expect(
         nodes.some((n) => n.type === 'Seq Scan'),
