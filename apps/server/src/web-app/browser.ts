@@ -3,7 +3,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setPassword } from '@crm/domain';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { TestApp, TestWorkspace } from '../testing/test-app.ts';
 
 /** Debian's chromium; CI installs it (`apt-get install chromium`), nothing is downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -92,4 +94,14 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Records' }).waitFor();
+}
+
+/** Gives the owner of `ws` a password to sign in with; answers the owner's email. */
+export async function setOwnerPassword(app: TestApp, ws: TestWorkspace, password: string): Promise<string> {
+  const rows = await app.service.pool.query<{ email: string }>('select email from users where id = $1', [
+    ws.userId,
+  ]);
+  const email = rows.rows[0]!.email;
+  await setPassword(app.service.db, email, password);
+  return email;
 }

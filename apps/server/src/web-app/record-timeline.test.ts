@@ -1,10 +1,9 @@
-import { setPassword } from '@crm/domain';
 import { ensureBuilt } from '@crm/web/build';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser, signIn } from './browser.ts';
+import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword, signIn } from './browser.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
@@ -21,10 +20,7 @@ beforeAll(async () => {
   // The worker runs, so a change made on the page starts the automation that listens to it.
   app = await startTestApp({ worker: true, env: { WORKER_POLL_INTERVAL_MS: '50' } });
   ws = await app.createWorkspace({ name: 'Curie Labs' });
-  const rows = await app.service.pool.query<{ email: string }>('select email from users where id = $1', [
-    ws.userId,
-  ]);
-  await setPassword(app.service.db, rows.rows[0]!.email, PASSWORD);
+  const email = await setOwnerPassword(app, ws, PASSWORD);
   const record = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
     folderId: ws.folderId,
     title: 'Marie Curie',
@@ -57,7 +53,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const { page } = browser;
   await page.goto(`${app.url}/`);
-  await signIn(page, rows.rows[0]!.email, PASSWORD);
+  await signIn(page, email, PASSWORD);
 }, 120_000);
 
 afterAll(async () => {

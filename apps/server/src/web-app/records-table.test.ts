@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { setPassword } from '@crm/domain';
 import { ensureBuilt } from '@crm/web/build';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser, signIn } from './browser.ts';
+import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword, signIn } from './browser.ts';
 
 /**
  * The records table in Chromium (docs/web-app.md, "Records table", "Saved views", "CSV import
@@ -34,10 +33,7 @@ beforeAll(async () => {
   await ensureBuilt({ log: () => {} });
   app = await startTestApp();
   ws = await app.createWorkspace({ name: 'Records table' });
-  const rows = await app.service.pool.query<{ email: string }>('select email from users where id = $1', [
-    ws.userId,
-  ]);
-  await setPassword(app.service.db, rows.rows[0]!.email, PASSWORD);
+  const email = await setOwnerPassword(app, ws, PASSWORD);
   // People has company (TEXT) and lifecycle (SELECT); a score sorts and filters by number.
   const field = await app.api(ws.apiKey, 'POST', `/api/v1/folders/${ws.folderId}/fields`, {
     key: 'score',
@@ -56,7 +52,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const { page } = browser;
   await page.goto(`${app.url}/`);
-  await signIn(page, rows.rows[0]!.email, PASSWORD);
+  await signIn(page, email, PASSWORD);
 }, 120_000);
 
 afterAll(async () => {

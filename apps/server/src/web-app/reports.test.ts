@@ -1,12 +1,11 @@
 import type { AppRouter } from '@crm/api';
-import { setPassword } from '@crm/domain';
 import { ensureBuilt } from '@crm/web/build';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser, signIn } from './browser.ts';
+import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword, signIn } from './browser.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
@@ -45,11 +44,7 @@ beforeAll(async () => {
     env: { WEBHOOK_RETRY_SCALE: '0.001', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '2000' },
   });
   ws = await app.createWorkspace({ name: 'Northwind' });
-  const rows = await app.service.pool.query<{ email: string }>('select email from users where id = $1', [
-    ws.userId,
-  ]);
-  email = rows.rows[0]!.email;
-  await setPassword(app.service.db, email, PASSWORD);
+  email = await setOwnerPassword(app, ws, PASSWORD);
   pipeline = (await app.api(ws.apiKey, 'GET', '/api/v1/pipelines')).body.data[0];
   await seedDeals();
   await seedWebhookDeliveries();
