@@ -5,7 +5,7 @@
  * give the messages the server gives, under the same paths (`title`, `email`, `data.score`).
  * The server still judges every row the import sends.
  */
-import { checkFieldValue, type FieldRule, recordValues, storedFieldValue } from '@crm/domain/record-values';
+import { customValueProblems, type FieldRule, recordValues } from '@crm/domain/record-values';
 
 /** A custom field as a folder describes it (`folders.list`). */
 export interface FieldLike extends FieldRule {
@@ -37,21 +37,16 @@ export function recordProblems(fields: FieldLike[], values: RecordValues): Value
     for (const issue of own.error.issues)
       problems.push({ path: issue.path.join('.'), message: issue.message });
   }
-  const byKey = new Map(fields.map((f) => [f.key, f]));
-  for (const [key, value] of Object.entries(values.data ?? {})) {
-    const field = byKey.get(key);
-    if (!field) {
-      problems.push({ path: `data.${key}`, message: 'is not a field of this folder' });
-      continue;
-    }
-    if (value === null) continue;
-    const problem = checkFieldValue(field, storedFieldValue(field, value));
-    if (problem) problems.push({ path: `data.${key}`, message: problem });
-  }
+  problems.push(...customValueProblems(fields, values.data ?? {}));
   return problems;
 }
 
 /** Problems as one line: `title must not be empty; data.score must be a number`. */
 export function describeProblems(problems: ValueProblem[]): string {
   return problems.map((p) => `${p.path} ${p.message}`).join('; ');
+}
+
+/** The reason of a refused batch item: each field's message, or the error's own. */
+export function reasonOf(error: { message: string; details?: ValueProblem[] | undefined }): string {
+  return error.details && error.details.length > 0 ? describeProblems(error.details) : error.message;
 }

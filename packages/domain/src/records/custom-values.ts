@@ -79,36 +79,43 @@ function isWebUrl(value: string): boolean {
 }
 
 /**
- * Checks custom values against the folder's fields (contract §4) and returns the values to
- * store, in their stored form (`storedFieldValue`). On create `null` values are dropped; on
- * update the caller merges, and a `null` removes the key. Every problem is reported at once,
- * each with its `data.<key>` path.
+ * What is wrong with custom values for the folder's fields (contract §4), each problem with its
+ * `data.<key>` path: a key that is no field of the folder, or a value that does not fit its field
+ * in its stored form (`storedFieldValue`). `null` values are fine (they remove a key). The web
+ * app's import preview runs this very check (`@crm/domain/record-values`).
+ */
+export function customValueProblems(fields: (FieldRule & { key: string })[], data: Record<string, unknown>) {
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const details: ErrorDetail[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    const field = byKey.get(key);
+    if (!field) details.push({ path: `data.${key}`, message: `is not a field of this folder` });
+    else if (value !== null) {
+      const problem = checkFieldValue(field, storedFieldValue(field, value));
+      if (problem) details.push({ path: `data.${key}`, message: problem });
+    }
+  }
+  return details;
+}
+
+/**
+ * Checks custom values against the folder's fields (`customValueProblems`) and returns the values
+ * to store, in their stored form (`storedFieldValue`). On create `null` values are dropped; on
+ * update the caller merges, and a `null` removes the key. Every problem is reported at once.
  */
 export function validateCustomValues(
   fields: FieldDefinition[],
   data: Record<string, unknown>,
 ): Record<string, unknown> {
-  const byKey = new Map(fields.map((f) => [f.key, f]));
-  const details: ErrorDetail[] = [];
-  const clean: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) {
-    const field = byKey.get(key);
-    if (!field) {
-      details.push({ path: `data.${key}`, message: `is not a field of this folder` });
-      continue;
-    }
-    if (value === null) {
-      clean[key] = null;
-      continue;
-    }
-    const stored = storedFieldValue(field, value);
-    const problem = checkFieldValue(field, stored);
-    if (problem) details.push({ path: `data.${key}`, message: problem });
-    else clean[key] = stored;
-  }
+  const details = customValueProblems(fields, data);
   if (details.length > 0) {
     const message = details.map((d) => `${d.path} ${d.message}`).join('; ');
     throw new DomainError('VALIDATION_FAILED', `Invalid custom values: ${message}`, { details });
+  }
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const clean: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    clean[key] = value === null ? null : storedFieldValue(byKey.get(key)!, value);
   }
   return clean;
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import { SelectField } from '../../lib/components.tsx';
 import { api, type Outputs, queryClient } from '../../lib/query.ts';
+import { reasonOf } from '../../lib/record-checks.ts';
 import { toProblem, trpc } from '../../lib/trpc.ts';
 import type { Member, RecordItem } from './model.ts';
 
@@ -11,16 +12,6 @@ type BatchAnswer = Outputs['records']['batchTrash'];
 interface Refused {
   title: string;
   reason: string;
-}
-
-/** The reason of a refused batch item: each field's message, or the error's own. */
-export function reasonOf(error: {
-  message: string;
-  details?: { path: string; message: string }[] | undefined;
-}) {
-  return error.details && error.details.length > 0
-    ? error.details.map((d) => `${d.path} ${d.message}`).join('; ')
-    : error.message;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Inputs, Outputs } from '../../lib/query.ts';
 import {
   type FieldLike,
   type RecordValues,
+  reasonOf,
   recordProblems,
   type ValueProblem,
 } from '../../lib/record-checks.ts';
@@ -14,7 +15,7 @@ import {
  */
 
 /** Rows a batch call carries: the batch limit (docs/api.md, "Batch writes"). */
-export const BATCH_SIZE = 100;
+const BATCH_SIZE = 100;
 
 /** A record field a column can fill: `title`, `email`, `phone` or `data.<key>`. */
 export interface Target {
@@ -186,10 +187,7 @@ export async function importRows({
     for (const entry of answer.data) {
       const sent = part[entry.index]!;
       if ('error' in entry) {
-        const details = entry.error.details ?? [];
-        const reason =
-          details.length > 0 ? details.map((d) => `${d.path} ${d.message}`).join('; ') : entry.error.message;
-        result.refused.push({ line: sent.line, row: sent.row, reason });
+        result.refused.push({ line: sent.line, row: sent.row, reason: reasonOf(entry.error) });
       } else if (entry.status === 201) result.created++;
       else result.updated++;
     }
