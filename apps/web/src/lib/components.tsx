@@ -8,8 +8,9 @@ import {
   useState,
 } from 'react';
 import { announce } from './announcer.tsx';
+import { problemOf } from './query.ts';
 import { takeHeadingFocus } from './router.tsx';
-import { type Problem, toProblem } from './trpc.ts';
+import type { Problem } from './trpc.ts';
 
 /** A labelled input with its error right under it, tied together for screen readers. */
 export function Field({
@@ -246,7 +247,7 @@ export function ListView<T>({
   const nextCursor = query.data?.meta?.nextCursor;
   return (
     <>
-      <ProblemMessage problem={query.error ? toProblem(query.error) : null} />
+      <ProblemMessage problem={problemOf(query.error)} />
       {rows === undefined ? (
         query.isPending ? (
           <Loading what={what} />

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { SelectField } from './components.tsx';
 import { api } from './query.ts';
 
@@ -9,12 +9,10 @@ import { api } from './query.ts';
  */
 export function usePipelineChoice() {
   const pipelines = useQuery(api.pipelines.list.queryOptions({ pageSize: 200 }));
-  const [pipelineId, setPipelineId] = useState<string | null>(null);
-  useEffect(() => {
-    if (!pipelineId && pipelines.data?.data[0]) setPipelineId(pipelines.data.data[0].id);
-  }, [pipelines.data, pipelineId]);
-  const pipeline = pipelines.data?.data.find((p) => p.id === pipelineId);
-  return { pipelines, pipelineId, pipeline, setPipelineId };
+  const [chosen, setPipelineId] = useState<string | null>(null);
+  const all = pipelines.data?.data ?? [];
+  const pipeline = all.find((p) => p.id === chosen) ?? all[0];
+  return { pipelines, pipelineId: pipeline?.id ?? null, pipeline, setPipelineId };
 }
 
 /** The "Pipeline" menu of a page's header, shown when there is more than one to pick from. */

@@ -23,7 +23,7 @@ export type FilterOp = ViewFilter['op'];
 export type Member = Outputs['workspace']['members']['data'][number];
 
 /** Rows a page of the table shows (the batch limit is 100, so a page's selection is one batch). */
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 export interface Column {
   /** `title`, `email`, `createdAt` … or `data.<key>`: what a view names. */
@@ -61,7 +61,7 @@ export function columnsOf(folder: Folder): Column[] {
   const custom = folder.fields.map((field) => ({
     key: `data.${field.key}`,
     label: field.label,
-    kind: filterKindOfFieldType[field.type] as FilterFieldKind,
+    kind: filterKindOfFieldType[field.type],
     field,
     sortable: true,
     editable: true,
@@ -133,7 +133,7 @@ export function listInput(
 }
 
 /** A record's value of a column, as the API holds it. */
-export function recordValue(record: RecordItem, key: string): unknown {
+function recordValue(record: RecordItem, key: string): unknown {
   if (key.startsWith('data.')) return record.data[key.slice(5)];
   return (record as unknown as Record<string, unknown>)[key];
 }

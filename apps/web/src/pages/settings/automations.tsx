@@ -43,11 +43,7 @@ function useChoices(): { data: Choices | undefined; error: unknown } {
 }
 
 /** Reads the automations, one automation and its runs again after a change. */
-const reloadWorkflows = () =>
-  Promise.all([
-    queryClient.invalidateQueries(api.workflows.pathFilter()),
-    queryClient.invalidateQueries(api.runs.pathFilter()),
-  ]);
+const reloadWorkflows = () => queryClient.invalidateQueries(api.workflows.pathFilter());
 
 type TriggerType = Inputs['workflows']['create']['trigger']['type'];
 
