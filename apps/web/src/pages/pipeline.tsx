@@ -1,11 +1,10 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
-import { type DragEvent, type FormEvent, useState } from 'react';
+import { type DragEvent, type FormEvent, useMemo, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
 import { formatMoney } from '../lib/format.ts';
 import { PipelinePicker, usePipelineChoice } from '../lib/pipeline-picker.tsx';
 import { api, type Outputs, problemOf, queryClient } from '../lib/query.ts';
-import type { Problem } from '../lib/trpc.ts';
 
 /** Deals a column shows at first, and adds with each "Show more". */
 const COLUMN_PAGE = 50;
@@ -34,6 +33,13 @@ export function PipelinePage() {
   });
   const [dragging, setDragging] = useState<string | null>(null);
   const move = useMoveDeal(pipeline);
+  // A refused move says the deal is back where it was (one object per error: announced once).
+  const refused = useMemo(() => {
+    const problem = problemOf(move.error);
+    return problem
+      ? { ...problem, message: `The deal could not be moved: ${problem.message}. It is back where it was.` }
+      : null;
+  }, [move.error]);
 
   const moveTo = (deal: Deal, stageId: string) => {
     if (deal.stageId !== stageId) move.mutate({ id: deal.id, stageId });
@@ -52,7 +58,7 @@ export function PipelinePage() {
         <PipelinePicker choice={choice} />
       </PageHeader>
       <ProblemMessage problem={problemOf(pipelines.error ?? summary.error)} />
-      <ProblemMessage problem={refusedMove(move.error)} />
+      <ProblemMessage problem={refused} />
       {!pipeline ? (
         <Loading what="the board" />
       ) : (
@@ -75,9 +81,11 @@ export function PipelinePage() {
           <AddDealForm
             pipelineId={pipeline.id}
             stages={pipeline.stages}
-            onAdded={() => {
-              void queryClient.invalidateQueries(api.deals.list.pathFilter());
-              void queryClient.invalidateQueries(api.pipelines.summary.pathFilter());
+            onAdded={(stageId) => {
+              void queryClient.invalidateQueries(
+                api.deals.list.infiniteQueryFilter(columnInput(pipeline.id, stageId)),
+              );
+              void queryClient.invalidateQueries(api.pipelines.summary.queryFilter({ id: pipeline.id }));
             }}
           />
         </>
@@ -237,23 +245,6 @@ function useMoveDeal(pipeline: { id: string; stages: Stage[] } | undefined) {
   );
 }
 
-const refusals = new WeakMap<object, Problem>();
-
-/** A refused move's problem, saying that the deal is back where it was (the same object for the same error). */
-function refusedMove(error: unknown): Problem | null {
-  const problem = problemOf(error);
-  if (!problem || !error || typeof error !== 'object') return problem;
-  let refused = refusals.get(error);
-  if (!refused) {
-    refused = {
-      ...problem,
-      message: `The deal could not be moved: ${problem.message}. It is back where it was.`,
-    };
-    refusals.set(error, refused);
-  }
-  return refused;
-}
-
 /** Whether a part of a query key is the input of `stageId`'s column. */
 function isInputFor(part: unknown, stageId: string): boolean {
   const input = (part as { input?: { stageId?: unknown } } | null)?.input;
@@ -299,17 +290,18 @@ function AddDealForm({
 }: {
   pipelineId: string;
   stages: { id: string; name: string }[];
-  onAdded: () => void;
+  /** With the stage the new deal is in. */
+  onAdded: (stageId: string) => void;
 }) {
   const [title, setTitle] = useState('');
   const [amount, setAmount] = useState('');
   const [stageId, setStageId] = useState(stages[0]?.id ?? '');
   const submit = useMutation(
     api.deals.create.mutationOptions({
-      onSuccess: () => {
+      onSuccess: (created) => {
         setTitle('');
         setAmount('');
-        onAdded();
+        onAdded(created.data.stageId);
       },
     }),
   );

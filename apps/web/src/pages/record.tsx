@@ -32,6 +32,11 @@ function invalidateRecord() {
   return queryClient.invalidateQueries(api.records.pathFilter());
 }
 
+/** A comment, a call or a task leaves the record as it was: only its history is read again. */
+function invalidateTimeline() {
+  return queryClient.invalidateQueries(api.records.timeline.pathFilter());
+}
+
 export function RecordPage({ id }: { id: string }) {
   const record = useQuery(api.records.get.queryOptions({ id }));
   const r = record.data?.data;
@@ -232,7 +237,7 @@ function Comments({ recordId }: { recordId: string }) {
         announce('Comment added.');
         await Promise.all([
           queryClient.invalidateQueries(api.comments.list.pathFilter()),
-          invalidateRecord(),
+          invalidateTimeline(),
         ]);
       },
     }),
@@ -296,7 +301,7 @@ function Calls({ recordId }: { recordId: string }) {
         setMinutes('');
         setNotes('');
         announce('Call logged.');
-        await Promise.all([queryClient.invalidateQueries(api.calls.list.pathFilter()), invalidateRecord()]);
+        await Promise.all([queryClient.invalidateQueries(api.calls.list.pathFilter()), invalidateTimeline()]);
       },
     }),
   );

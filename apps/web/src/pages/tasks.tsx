@@ -119,13 +119,13 @@ export function TaskList({
 }
 
 /**
- * Reads every task list again after a change; on a record's page its other reads too (a task
+ * Reads every task list again after a change; on a record's page its timeline too (a task
  * shows in the record's history).
  */
 function invalidateTasks(recordId: string | undefined) {
   return Promise.all([
     queryClient.invalidateQueries(api.tasks.pathFilter()),
-    recordId ? queryClient.invalidateQueries(api.records.pathFilter()) : undefined,
+    recordId ? queryClient.invalidateQueries(api.records.timeline.pathFilter()) : undefined,
   ]);
 }
 
