@@ -153,7 +153,7 @@ describe.skipIf(unavailable)('the Reports page in Chromium', () => {
 
     // Pipeline by stage: the summary's counts and sums, per currency, as GET …/summary answers them.
     const summary = (await app.api(ws.apiKey, 'GET', `/api/v1/pipelines/${pipeline.id}/summary`)).body.data;
-    const pipelineReport = (await api().reports.pipeline.query({ pipelineId: pipeline.id })).data;
+    const pipelineReport = (await api().pipelines.summary.query({ id: pipeline.id })).data;
     expect(pipelineReport).toEqual(summary);
     const stages = report(page, 'report-pipeline').locator('table');
     await stages.locator('tbody tr').first().waitFor();

@@ -127,7 +127,7 @@ function useCurrency(currencies: string[]): [string | null, ReactNode] {
 }
 
 function PipelineReport({ pipelineId }: { pipelineId: string }) {
-  const query = useQuery(api.reports.pipeline.queryOptions({ pipelineId }));
+  const query = useQuery(api.pipelines.summary.queryOptions({ id: pipelineId }));
   const summary = query.data?.data;
   const currencies = summary?.totals.map((t) => t.currency) ?? [];
   const [currency, picker] = useCurrency(currencies);

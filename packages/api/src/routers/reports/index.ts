@@ -3,28 +3,19 @@ import {
   envelope,
   healthReportInput,
   pipelineReportInput,
-  pipelineSummaryOutput,
   reportAutomationRuns,
   reportWebhookHealth,
   reportWonLost,
-  summarizePipeline,
   webhookHealthReportOutput,
   wonLostReportOutput,
 } from '@crm/domain';
 import { authedProcedure, declaredOutput, manageProcedure, router } from '../../trpc.ts';
 
-// tRPC only, for the web app's Reports page (docs/web-app.md, "Reports"). The deal reports are
-// every member's, as the board is; the webhook and automation reports need what their
+// tRPC only, for the web app's Reports page (docs/web-app.md, "Reports"); its pipeline chart
+// reads `pipelines.summary`, the board's own data. The deal reports are every member's, as the
+// board is; the webhook and automation reports need what their
 // settings pages need (manageProcedure: OWNER or ADMIN when signed in, the read scope for a key).
 export const reportsRouter = router({
-  /** Deal counts and exact sums by stage, per currency: the pipeline summary itself. */
-  pipeline: authedProcedure
-    .input(pipelineReportInput)
-    .concat(declaredOutput(envelope(pipelineSummaryOutput)))
-    .query(async ({ ctx, input }) => ({
-      data: await summarizePipeline(ctx.db, ctx.actor, input.pipelineId),
-    })),
-
   /** Deals won and lost per month, the last 12 months (UTC), counted and summed per currency. */
   wonLost: authedProcedure
     .input(pipelineReportInput)
