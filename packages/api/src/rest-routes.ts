@@ -1,5 +1,6 @@
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure } from 'trpc-to-openapi';
+import { inputShapeOf } from './input-shape.ts';
 import { type RouteKind, routeKind } from './rest-route.ts';
 import type { ApiMeta } from './trpc.ts';
 
@@ -39,9 +40,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
     (router as { _def: { procedures: Record<string, never> } })._def.procedures,
     ({ meta, path: procedure, procedure: callable }) => {
       const m = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
-      const input = (callable as { _def: { inputs?: { shape?: Record<string, unknown> }[] } })._def
-        .inputs?.[0];
-      const shape = input?.shape ?? {};
+      const shape = inputShapeOf(callable);
       const cursorParam = 'cursor' in shape ? 'cursor' : 'after' in shape ? 'after' : undefined;
       const path = m.openapi.path.replace(/\/$/, '');
       const source = path

@@ -138,7 +138,7 @@ const MANAGER_ROLES: readonly string[] = ['OWNER', 'ADMIN'];
 
 /**
  * Managing keys, webhooks and automations: a signed-in user needs the OWNER or ADMIN role
- * (issue: settings area). API keys keep their read/write scopes and are not asked for a
+ * (docs/web-app.md, "Roles"). API keys keep their read/write scopes and are not asked for a
  * role, so integrations that manage their own webhook subscriptions keep working.
  */
 export const manageProcedure = authedProcedure.use(({ ctx, next }) => {

@@ -2,6 +2,7 @@ import { workflowActionSchema } from '@crm/domain';
 import type { AnyRouter } from '@trpc/server';
 import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openapi';
 import { z } from 'zod';
+import { inputShapeOf } from '../input-shape.ts';
 import { routeKind } from '../rest-route.ts';
 import type { ApiMeta } from '../trpc.ts';
 import {
@@ -143,8 +144,7 @@ function completeResponses(operation: Json, meta: RouteMeta): number[] {
  * schema; they are taken back from the procedure's input schema.
  */
 function describeParameters(operation: Json, procedure: unknown) {
-  const input = (procedure as { _def: { inputs: unknown[] } })._def.inputs[0];
-  const shape = input instanceof z.ZodObject ? (input.shape as Record<string, z.ZodType>) : {};
+  const shape = inputShapeOf(procedure);
   for (const parameter of (operation.parameters ?? []) as Json[]) {
     const schema = shape[String(parameter.name)];
     const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
