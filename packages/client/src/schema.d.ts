@@ -2100,10 +2100,12 @@ export interface components {
             to: unknown;
         };
         TimelineComment: {
+            /** @example note_01jq3v6f6ve7s9t8m1k2c3d4e5 */
             id: string;
             text: string;
         };
         TimelineCall: {
+            /** @example call_01jq3v6f6ve7s9t8m1k2c3d4e5 */
             id: string;
             /** @enum {string} */
             direction: "INBOUND" | "OUTBOUND";

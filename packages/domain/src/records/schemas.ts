@@ -4,11 +4,8 @@ import { filterNode, filterParam } from '../shared/list-filter.ts';
 import { sortParam } from '../shared/list-sort.ts';
 import { MAX_PAGE_SIZE, pagingInput } from '../shared/paging.ts';
 import { bodyBoolean, idParam, instantInput, instantOutput, instantQueryInput } from '../shared/schemas.ts';
-import { recordEmail, recordPhone, recordTitle } from './record-values.ts';
+import { recordEmail, recordPhone, recordTitle, recordValues } from './record-values.ts';
 
-const title = recordTitle;
-const email = recordEmail;
-const phone = recordPhone;
 const customValues = z
   .record(z.string(), z.unknown())
   .meta({ description: 'Custom field values keyed by the folder field `key`.' });
@@ -32,9 +29,8 @@ export type RecordOutput = z.infer<typeof recordOutput>;
 
 export const createRecordInput = z.strictObject({
   folderId: z.string().max(200).meta({ description: 'Folder that holds the record' }),
-  title,
-  email: email.nullish(),
-  phone: phone.nullish(),
+  // The record's own values, as the web app's import preview checks them too.
+  ...recordValues.shape,
   data: customValues.optional(),
   ownerId: z.string().max(200).nullish().meta({ description: 'A user (usr_…) of the workspace' }),
   upsert: z.enum(['email']).optional().meta({
@@ -45,9 +41,9 @@ export const createRecordInput = z.strictObject({
 
 export const updateRecordInput = z.strictObject({
   id: idParam('Record id'),
-  title: title.optional(),
-  email: email.nullish(),
-  phone: phone.nullish(),
+  title: recordTitle.optional(),
+  email: recordEmail.nullish(),
+  phone: recordPhone.nullish(),
   data: customValues.optional().meta({
     description: 'Merged into the stored values: keys given replace, a key given as null is removed.',
   }),

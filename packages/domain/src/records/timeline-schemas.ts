@@ -1,5 +1,7 @@
-import { callDirections, callOutcomes, runStatuses } from '@crm/db/schema';
+import { runStatuses } from '@crm/db/schema';
 import { z } from 'zod';
+import { callLogOutput } from '../calls/schemas.ts';
+import { commentOutput } from '../comments/schemas.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { idParam, instantOutput, listEnvelope } from '../shared/schemas.ts';
 
@@ -41,17 +43,10 @@ const change = z
   })
   .meta({ id: 'TimelineChange' });
 
-const comment = z.object({ id: z.string(), text: z.string() }).meta({ id: 'TimelineComment' });
+const comment = commentOutput.pick({ id: true, text: true }).meta({ id: 'TimelineComment' });
 
-const call = z
-  .object({
-    id: z.string(),
-    direction: z.enum(callDirections),
-    outcome: z.enum(callOutcomes),
-    duration: z.number().int().nullable().meta({ description: 'Whole seconds.' }),
-    notes: z.string().nullable(),
-    calledAt: instantOutput(),
-  })
+const call = callLogOutput
+  .pick({ id: true, direction: true, outcome: true, duration: true, notes: true, calledAt: true })
   .meta({ id: 'TimelineCall' });
 
 const task = z
