@@ -34,11 +34,7 @@ export async function summarizePipeline(
   const byStage = new Map<string, CurrencyTotal[]>();
   const totals: CurrencyTotal[] = [];
   for (const row of result.rows) {
-    const total = {
-      currency: row.currency,
-      count: row.count,
-      amount: row.amount === null ? 0 : Number(row.amount),
-    };
+    const total = currencyTotalOf(row);
     if (row.stage_id === null) {
       totals.push(total);
     } else {
@@ -57,4 +53,16 @@ export async function summarizePipeline(
       return { stageId: stage.id, name: stage.name, count: countOf(stageTotals), totals: stageTotals };
     }),
   };
+}
+
+/**
+ * A row of a per-currency sum as the API gives it: PostgreSQL's exact `numeric` sum (a string)
+ * as a number to the cent, 0 where no deal had an amount.
+ */
+export function currencyTotalOf(row: {
+  currency: string;
+  count: number;
+  amount: string | null;
+}): CurrencyTotal {
+  return { currency: row.currency, count: row.count, amount: row.amount === null ? 0 : Number(row.amount) };
 }

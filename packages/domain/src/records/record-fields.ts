@@ -1,3 +1,4 @@
+import { recordColumns as tableColumns } from '@crm/constants';
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
@@ -10,13 +11,14 @@ import type { FieldTable } from '../shared/list-query.ts';
 
 const r = schema.records;
 
+// Each column's kind is the one the records table's filter form offers (`@crm/constants`).
 const COLUMNS: Record<string, ListField> = {
-  title: columnField(r.title, 'title', 'text'),
-  email: columnField(r.email, 'email', 'email'),
-  phone: columnField(r.phone, 'phone', 'text'),
-  ownerId: columnField(r.ownerId, 'ownerId', 'id'),
-  createdAt: columnField(r.createdAt, 'createdAt', 'instant'),
-  updatedAt: columnField(r.updatedAt, 'updatedAt', 'instant'),
+  title: columnField(r.title, 'title', tableColumns.title),
+  email: columnField(r.email, 'email', tableColumns.email),
+  phone: columnField(r.phone, 'phone', tableColumns.phone),
+  ownerId: columnField(r.ownerId, 'ownerId', tableColumns.ownerId),
+  createdAt: columnField(r.createdAt, 'createdAt', tableColumns.createdAt),
+  updatedAt: columnField(r.updatedAt, 'updatedAt', tableColumns.updatedAt),
 };
 
 const SORTABLE = new Set(['createdAt', 'updatedAt', 'title']);

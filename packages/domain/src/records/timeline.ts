@@ -1,7 +1,7 @@
 import type { Executor } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { encodeCursor, type PageMeta, pageOf, resolvePaging } from '../shared/paging.ts';
+import { encodeCursor, pageOf, resolvePaging } from '../shared/paging.ts';
 import { toInstant } from '../shared/schemas.ts';
 import { loadRecord } from './load-record.ts';
 import type {
@@ -118,10 +118,9 @@ export async function findTimeline(
     order by at desc, id desc
     limit ${paging.pageSize + 1} offset ${offset}`);
 
-  const page: { data: TimelineEntryOutput[]; meta: PageMeta } = pageOf(rows, paging, toEntry, (row) =>
+  return pageOf(rows, paging, toEntry, (row) =>
     encodeCursor({ createdAt: toInstant(row.at) as string, id: row.id }),
   );
-  return page;
 }
 
 const empty = {

@@ -6,7 +6,7 @@ import type { AutomationRunsReportOutput } from './schemas.ts';
 import { utcDays } from './windows.ts';
 
 /** How many days the report covers, today (UTC) included. */
-export const AUTOMATION_RUNS_DAYS = 14;
+const AUTOMATION_RUNS_DAYS = 14;
 
 interface RunRow extends Record<string, unknown> {
   /** Null on the rows of the whole window. */

@@ -5,7 +5,7 @@ import type { WebhookHealthReportOutput } from './schemas.ts';
 import { percent, utcDays } from './windows.ts';
 
 /** How many days the report covers, today (UTC) included. */
-export const WEBHOOK_HEALTH_DAYS = 7;
+const WEBHOOK_HEALTH_DAYS = 7;
 
 interface SubscriptionRow extends Record<string, unknown> {
   id: string;

@@ -1,7 +1,7 @@
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Midnight UTC of the day `now` falls in. */
-export function startOfUtcDay(now: Date): Date {
+function startOfUtcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
@@ -29,7 +29,7 @@ export function utcMonths(now: Date, count: number): { from: string; to: string;
 }
 
 /** YYYY-MM-DD of an instant, in UTC. */
-export function dayKey(instant: Date): string {
+function dayKey(instant: Date): string {
   return instant.toISOString().slice(0, 10);
 }
 

@@ -2,12 +2,13 @@ import type { Executor } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { loadPipeline } from '../pipelines/load-pipeline.ts';
 import type { CurrencyTotal } from '../pipelines/schemas.ts';
+import { currencyTotalOf } from '../pipelines/summarize-pipeline.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { WonLostReportOutput } from './schemas.ts';
 import { utcMonths } from './windows.ts';
 
 /** How many months the report covers, the current one included. */
-export const WON_LOST_MONTHS = 12;
+const WON_LOST_MONTHS = 12;
 
 /** Stage names (trimmed, any case) whose deals count as won or lost. */
 const WON_NAMES = new Set(['won', 'closed won']);
@@ -99,11 +100,7 @@ export async function reportWonLost(
       entry.count = row.count;
     } else {
       currencies.add(row.currency);
-      entry.totals.push({
-        currency: row.currency,
-        count: row.count,
-        amount: row.amount === null ? 0 : Number(row.amount),
-      });
+      entry.totals.push(currencyTotalOf({ ...row, currency: row.currency }));
     }
   }
   return {

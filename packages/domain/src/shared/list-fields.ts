@@ -1,4 +1,4 @@
-import { filterKindOfFieldType, filterOperatorsByKind } from '@crm/constants';
+import { type FilterFieldKind, filterKindOfFieldType, filterOperatorsByKind } from '@crm/constants';
 import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -16,20 +16,11 @@ import { isInstant, isRealDate, readQueryInstant } from './schemas.ts';
 
 /**
  * What a list can filter and sort on: a column, or a value inside a jsonb `data` column.
- * `kind` decides the operators, how values are read and checked, and the SQL.
+ * `kind` (`@crm/constants`, one table with the web app's filter form) decides the operators,
+ * how values are read and checked, and the SQL; `json` is a value of free JSON (deals' `data`):
+ * no type to check against, compared as JSON.
  */
-export type FieldKind =
-  | 'text'
-  | 'email'
-  | 'id'
-  | 'instant'
-  | 'number'
-  | 'date'
-  | 'enum'
-  | 'boolean'
-  | 'multi'
-  /** A value of free JSON (deals' `data`): no type to check against, compared as JSON. */
-  | 'json';
+export type FieldKind = FilterFieldKind;
 
 export interface ListField {
   kind: FieldKind;
@@ -49,9 +40,6 @@ export interface ListField {
   /** The row's value in the form a cursor keeps (instants as ISO strings, JSON as is). */
   valueOf(row: Record<string, unknown>): unknown;
 }
-
-// One table for the domain and the web app's filter form (@crm/constants).
-const OPS: Record<FieldKind, readonly FilterOp[]> = filterOperatorsByKind;
 
 /** A column of the table, read from the row under `prop`. */
 export function columnField(
@@ -75,8 +63,6 @@ export function columnField(
 
 const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
 
-const KIND_OF_TYPE: Record<FieldDefinition['type'], FieldKind> = filterKindOfFieldType;
-
 /**
  * A custom field of records, inside `data`. The key is written into the SQL as a literal, not
  * a parameter: the field's index is on `data -> '<key>'` with the predicate `data ? '<key>'`,
@@ -87,7 +73,7 @@ export function customField(data: PgColumn, definition: FieldDefinition): ListFi
   if (!FIELD_KEY.test(definition.key)) throw new Error(`not a field key: ${definition.key}`);
   const key = sql.raw(`'${definition.key}'`);
   return {
-    kind: KIND_OF_TYPE[definition.type],
+    kind: filterKindOfFieldType[definition.type],
     expr: sql`(${data} -> ${key})`,
     json: true,
     nullable: true,
@@ -115,8 +101,9 @@ export function jsonField(data: PgColumn, key: string): ListField {
  * always split the rows in two.
  */
 export function conditionSql(field: ListField, leaf: FilterLeaf, negated: boolean): SQL {
-  if (!OPS[field.kind].includes(leaf.op)) {
-    throw conditionError(leaf, `not an operator of this field; use one of ${OPS[field.kind].join(', ')}`);
+  const ops: readonly FilterOp[] = filterOperatorsByKind[field.kind];
+  if (!ops.includes(leaf.op)) {
+    throw conditionError(leaf, `not an operator of this field; use one of ${ops.join(', ')}`);
   }
   if (leaf.op === 'empty') return emptySql(field, readBoolean(leaf) !== negated);
   const op = leaf.op === 'ne' ? 'eq' : leaf.op;
