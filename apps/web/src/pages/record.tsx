@@ -327,7 +327,7 @@ function Calls({ recordId }: { recordId: string }) {
               <li key={c.id}>
                 <p>
                   {words(c.direction)} · {words(c.outcome)}
-                  {c.duration ? ` · ${Math.round(c.duration / 60)} min` : ''}
+                  {c.duration ? ` · ${callMinutes(c.duration)} min` : ''}
                 </p>
                 {c.notes ? <p>{c.notes}</p> : null}
                 <small>{formatInstant(c.calledAt)}</small>
@@ -475,7 +475,7 @@ function describe(
           <p>
             {entry.actor ? `${entry.actor.name} logged` : 'Logged'} an {words(call.direction)} call:{' '}
             {words(call.outcome)}
-            {call.duration ? `, ${Math.max(1, Math.round(call.duration / 60))} min` : ''}
+            {call.duration ? `, ${callMinutes(call.duration)} min` : ''}
           </p>
           {call.notes ? <blockquote>{call.notes}</blockquote> : null}
         </>
@@ -523,4 +523,9 @@ function showValue(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
+}
+
+/** A call's length in whole minutes as the page writes it: a call shorter than a minute is 1 min, not 0. */
+function callMinutes(seconds: number): number {
+  return Math.max(1, Math.round(seconds / 60));
 }

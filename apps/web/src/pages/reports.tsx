@@ -94,7 +94,13 @@ function ReportCard({
       <h2 id={id}>{title}</h2>
       <p className="hint">{about}</p>
       <ProblemMessage problem={problemOf(query.error)} />
-      {query.isPending ? <Loading what="the report" /> : empty ? <p className="empty">{empty}</p> : children}
+      {query.error ? null : query.isPending ? (
+        <Loading what="the report" />
+      ) : empty ? (
+        <p className="empty">{empty}</p>
+      ) : (
+        children
+      )}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { type ChangeEvent, useId, useMemo, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import { ProblemMessage, SelectField } from '../../lib/components.tsx';
-import { type CsvFile, parseCsv, toCsv } from '../../lib/csv.ts';
+import { type CsvFile, parseCsv, readCell, toCsv } from '../../lib/csv.ts';
 import { downloadCsv } from '../../lib/download.ts';
 import { api, queryClient } from '../../lib/query.ts';
 import { describeProblems } from '../../lib/record-checks.ts';
@@ -286,7 +286,7 @@ function Preview({
                     const problem = problems.find((p) => p.path === key);
                     return (
                       <td key={key} className={problem ? 'invalid' : undefined}>
-                        {(row[column] ?? '').trim()}
+                        {readCell(row[column] ?? '')}
                         {problem ? <small className="field-error"> {problem.message}</small> : null}
                       </td>
                     );
