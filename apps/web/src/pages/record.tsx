@@ -11,6 +11,7 @@ import {
   SelectField,
   usePager,
 } from '../lib/components.tsx';
+import { optionsFromText, valueText } from '../lib/format.ts';
 import { api, type Inputs, type Outputs, problemOf, queryClient } from '../lib/query.ts';
 import { Link } from '../lib/router.tsx';
 import { TaskList } from './tasks.tsx';
@@ -88,7 +89,7 @@ function RecordFields({ record, fields }: { record: RecordData; fields: FolderFi
   const [email, setEmail] = useState(record.email ?? '');
   const [phone, setPhone] = useState(record.phone ?? '');
   const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(fields.map((f) => [f.key, toInput(f, record.data[f.key])])),
+    Object.fromEntries(fields.map((f) => [f.key, valueText(record.data[f.key])])),
   );
   const save = useMutation(
     api.records.update.mutationOptions({
@@ -102,7 +103,7 @@ function RecordFields({ record, fields }: { record: RecordData; fields: FolderFi
     event.preventDefault();
     const data: Record<string, unknown> = {};
     for (const f of fields) {
-      const before = toInput(f, record.data[f.key]);
+      const before = valueText(record.data[f.key]);
       const now = values[f.key] ?? '';
       if (now !== before) data[f.key] = fromInput(f, now);
     }
@@ -203,23 +204,12 @@ function CustomField({
   );
 }
 
-function toInput(field: FolderField, value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (field.type === 'MULTI_SELECT' && Array.isArray(value)) return value.join(', ');
-  return String(value);
-}
-
 /** The form's text back to the field's JSON type; an emptied field is removed (null). */
 function fromInput(field: FolderField, text: string): unknown {
   if (text.trim() === '') return null;
   if (field.type === 'NUMBER') return Number(text);
   if (field.type === 'BOOLEAN') return text === 'true';
-  if (field.type === 'MULTI_SELECT') {
-    return text
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  }
+  if (field.type === 'MULTI_SELECT') return optionsFromText(text);
   return text;
 }
 

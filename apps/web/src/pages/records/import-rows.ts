@@ -1,4 +1,5 @@
 import { readCell } from '../../lib/csv.ts';
+import { optionsFromText } from '../../lib/format.ts';
 import type { Inputs, Outputs } from '../../lib/query.ts';
 import {
   type FieldLike,
@@ -92,13 +93,7 @@ export function rowValues(row: string[], mapping: string[], targets: Target[]): 
     if (text === '' && key !== 'title') return;
     const target = targets.find((t) => t.key === key);
     if (target?.field) {
-      data[target.field.key] =
-        target.field.type === 'MULTI_SELECT'
-          ? text
-              .split(',')
-              .map((v) => v.trim())
-              .filter(Boolean)
-          : text;
+      data[target.field.key] = target.field.type === 'MULTI_SELECT' ? optionsFromText(text) : text;
     } else if (key === 'title' || key === 'email' || key === 'phone') {
       values[key] = text;
     }

@@ -6,6 +6,7 @@ import {
   recordColumns,
 } from '@crm/constants';
 import { formatInstant } from '../../lib/components.tsx';
+import { optionsFromText, valueText } from '../../lib/format.ts';
 import type { Inputs, Outputs } from '../../lib/query.ts';
 
 /**
@@ -144,9 +145,8 @@ export function cellText(record: RecordItem, column: Column, members: Member[]):
   if (value === undefined || value === null) return '';
   if (column.key === 'ownerId') return members.find((m) => m.id === value)?.name ?? String(value);
   if (column.kind === 'instant') return formatInstant(String(value));
-  if (Array.isArray(value)) return value.join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return String(value);
+  return valueText(value);
 }
 
 /**
@@ -156,18 +156,13 @@ export function cellText(record: RecordItem, column: Column, members: Member[]):
  */
 export function exportText(record: RecordItem, column: Column, members: Member[]): string {
   const value = recordValue(record, column.key);
-  if (value === undefined || value === null) return '';
-  if (column.key === 'ownerId') return members.find((m) => m.id === value)?.email ?? String(value);
-  if (Array.isArray(value)) return value.join(', ');
-  return String(value);
+  if (column.key === 'ownerId' && value) return members.find((m) => m.id === value)?.email ?? String(value);
+  return valueText(value);
 }
 
 /** The text an editor starts from: the stored value as it would be typed. */
 export function editText(record: RecordItem, column: Column): string {
-  const value = recordValue(record, column.key);
-  if (value === undefined || value === null) return '';
-  if (Array.isArray(value)) return value.join(', ');
-  return String(value);
+  return valueText(recordValue(record, column.key));
 }
 
 /**
@@ -178,14 +173,7 @@ export function editText(record: RecordItem, column: Column): string {
 export function updateInput(record: RecordItem, column: Column, text: string): Inputs['records']['update'] {
   if (column.field) {
     const value =
-      text.trim() === ''
-        ? null
-        : column.field.type === 'MULTI_SELECT'
-          ? text
-              .split(',')
-              .map((v) => v.trim())
-              .filter(Boolean)
-          : text;
+      text.trim() === '' ? null : column.field.type === 'MULTI_SELECT' ? optionsFromText(text) : text;
     return { id: record.id, data: { [column.field.key]: value } };
   }
   if (column.key === 'title') return { id: record.id, title: text };
