@@ -1,9 +1,10 @@
+import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
-import { SelectField } from '../../lib/components.tsx';
-import { api, type Outputs, queryClient } from '../../lib/query.ts';
+import { ProblemMessage, SelectField } from '../../lib/components.tsx';
+import { api, type Outputs, problemOf, queryClient } from '../../lib/query.ts';
 import { reasonOf } from '../../lib/record-checks.ts';
-import { toProblem, trpc } from '../../lib/trpc.ts';
+import { trpc } from '../../lib/trpc.ts';
 import type { Member, RecordItem } from './model.ts';
 
 type BatchAnswer = Outputs['records']['batchTrash'];
@@ -31,15 +32,12 @@ export function BulkActions({
   const [chosen, setOwnerId] = useState('');
   // The members may arrive after the bar: the first is the default until one is chosen.
   const ownerId = chosen || members[0]?.id || '';
-  const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<{ what: string; rows: Refused[] } | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const run = async (what: string, call: () => Promise<BatchAnswer>, done: (n: number) => string) => {
-    setBusy(true);
-    setFailure(null);
-    setRefused(null);
-    try {
-      const answer = await call();
+  const batch = useMutation({
+    mutationFn: ({ call }: { what: string; call: () => Promise<BatchAnswer>; done: (n: number) => string }) =>
+      call(),
+    onMutate: () => setRefused(null),
+    onSuccess: async (answer, { what, done }) => {
       const rows = answer.data.flatMap((entry) =>
         'error' in entry
           ? [
@@ -58,14 +56,11 @@ export function BulkActions({
       );
       await queryClient.invalidateQueries(api.records.list.pathFilter());
       onDone();
-    } catch (error) {
-      const message = toProblem(error).message;
-      setFailure(message);
-      announce(message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = batch.isPending;
+  const run = (what: string, call: () => Promise<BatchAnswer>, done: (n: number) => string) =>
+    batch.mutate({ what, call, done });
   const plural = (n: number) => `${n} record${n === 1 ? '' : 's'}`;
   const onTrash = () =>
     run(
@@ -76,7 +71,7 @@ export function BulkActions({
   const onAssign = (event: FormEvent) => {
     event.preventDefault();
     const owner = members.find((m) => m.id === ownerId);
-    void run(
+    run(
       'Assign owner',
       () => trpc.records.batchUpdate.mutate({ items: selected.map((r) => ({ id: r.id, ownerId })) }),
       (n) => `Gave ${plural(n)} the owner ${owner?.name ?? ownerId}.`,
@@ -101,11 +96,7 @@ export function BulkActions({
           </button>
         </form>
       ) : null}
-      {failure ? (
-        <div className="problem">
-          <p>{failure}</p>
-        </div>
-      ) : null}
+      <ProblemMessage problem={problemOf(batch.error)} />
       {refused ? (
         <div className="problem">
           <p>
