@@ -1,9 +1,10 @@
-import { readEnv } from './env.ts';
+import { limitHeapGrowth, readEnv } from './env.ts';
 import { createLogger } from './logger.ts';
 import { startService } from './service.ts';
 
 const env = readEnv();
 const logger = createLogger(env.LOG_LEVEL);
+limitHeapGrowth(env.HEAP_GROWTH_PERCENT);
 
 /**
  * A signal that arrives this soon after the first is the same one passed along by a parent
