@@ -322,6 +322,49 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     expect(await page.locator('.problem').textContent()).toContain(`Deal ${gone.id} not found`);
   });
 
+  it('shows why the board is empty instead of loading for ever: a failed read, or no pipelines', async () => {
+    const { page } = browser;
+    const route = '**/trpc/pipelines.list**';
+    // The read is refused (a 4xx, which is not retried): the problem shows, and no "Loading".
+    await page.route(route, (request) =>
+      request.fulfill({
+        status: 403,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: {
+            message: 'Forbidden',
+            code: -32003,
+            data: {
+              code: 'FORBIDDEN',
+              httpStatus: 403,
+              error: { message: 'The pipelines are not yours to read' },
+            },
+          },
+        }),
+      }),
+    );
+    try {
+      await page.reload();
+      await page.locator('.problem').getByText('The pipelines are not yours to read').waitFor();
+      expect(await page.getByText('Loading the board').count()).toBe(0);
+      // A workspace without pipelines says so and how to make one.
+      await page.unroute(route);
+      await page.route(route, async (request) => {
+        const answer = await request.fetch();
+        const body = await answer.json();
+        body.result.data.data = [];
+        await request.fulfill({ response: answer, json: body });
+      });
+      await page.reload();
+      await page.getByText('No pipelines yet. A pipeline is made through the API').waitFor();
+      expect(await page.getByText('Loading the board').count()).toBe(0);
+    } finally {
+      await page.unroute(route);
+    }
+    await page.reload();
+    await page.getByRole('region', { name: 'Stage Lead' }).waitFor();
+  });
+
   it('creates an automation with the incoming-webhook trigger, runs it by URL and shows the run', async () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'Automations' }).click();

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { SelectField } from './components.tsx';
+import { Loading, SelectField } from './components.tsx';
 import { api } from './query.ts';
 
 /**
@@ -26,5 +26,19 @@ export function PipelinePicker({ choice }: { choice: ReturnType<typeof usePipeli
       onChange={(e) => choice.setPipelineId(e.target.value)}
       options={all.map((p) => ({ value: p.id, label: p.name }))}
     />
+  );
+}
+
+/**
+ * What a page shows while it has no pipeline to show: loading, or a workspace without any
+ * (the page shows a failed read's problem itself).
+ */
+export function NoPipeline({ choice, what }: { choice: ReturnType<typeof usePipelineChoice>; what: string }) {
+  if (choice.pipelines.isPending) return <Loading what={what} />;
+  if (!choice.pipelines.data) return null;
+  return (
+    <p className="empty">
+      No pipelines yet. A pipeline is made through the API: <code>POST /api/v1/pipelines</code>.
+    </p>
   );
 }

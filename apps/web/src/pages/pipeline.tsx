@@ -3,7 +3,7 @@ import { type DragEvent, type FormEvent, useMemo, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
 import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
 import { formatMoney } from '../lib/format.ts';
-import { PipelinePicker, usePipelineChoice } from '../lib/pipeline-picker.tsx';
+import { NoPipeline, PipelinePicker, usePipelineChoice } from '../lib/pipeline-picker.tsx';
 import { api, type Outputs, problemOf, queryClient } from '../lib/query.ts';
 
 /** Deals a column shows at first, and adds with each "Show more". */
@@ -60,7 +60,7 @@ export function PipelinePage() {
       <ProblemMessage problem={problemOf(pipelines.error ?? summary.error)} />
       <ProblemMessage problem={refused} />
       {!pipeline ? (
-        <Loading what="the board" />
+        <NoPipeline choice={choice} what="the board" />
       ) : (
         <>
           <div className="board">

@@ -14,7 +14,7 @@ import {
 } from 'recharts';
 import { Loading, PageHeader, ProblemMessage, SelectField } from '../lib/components.tsx';
 import { formatMoney } from '../lib/format.ts';
-import { PipelinePicker, usePipelineChoice } from '../lib/pipeline-picker.tsx';
+import { NoPipeline, PipelinePicker, usePipelineChoice } from '../lib/pipeline-picker.tsx';
 import { api, type Outputs, problemOf } from '../lib/query.ts';
 import { canManage, useSession } from '../lib/session.tsx';
 
@@ -57,11 +57,9 @@ export function ReportsPage() {
           <PipelineReport pipelineId={pipelineId} />
           <WonLostReport pipelineId={pipelineId} />
         </>
-      ) : pipelines.data ? (
-        <p className="empty">No pipelines yet.</p>
-      ) : pipelines.isPending ? (
-        <Loading what="the pipelines" />
-      ) : null}
+      ) : (
+        <NoPipeline choice={choice} what="the pipelines" />
+      )}
       {canManage(session) ? (
         <>
           <WebhookReport />
