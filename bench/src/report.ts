@@ -69,6 +69,10 @@ function table(header: string[], rows: string[][], left = 1): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** The service's peak resident memory under load stays below this, in megabytes (10^6 bytes). */
+const RSS_TARGET_MB = 250;
+const RSS_TARGET_MIB = (RSS_TARGET_MB * 1e6) / 2 ** 20;
+
 /** Cores used by other processes during a measured run above which the table warns. */
 const OTHER_LOAD_WARNING = 0.25;
 
@@ -149,6 +153,16 @@ export function formatResults(results: BenchResults): string {
       'the service against the bare server (the same SQL) or the floor (the resource statement alone, no key ' +
       'lookup and no rate limit); CPU x/svc is the ratio the two would reach if CPU alone limited both.',
   );
+  const peaks = results.scenarios
+    .map((r) => r.service.peakRssMiB)
+    .filter((v): v is number => v !== undefined);
+  if (peaks.length > 0) {
+    const peak = Math.max(...peaks);
+    out.push(
+      `Service peak resident memory over all scenarios: ${fixed(peak, 0)} MiB; target under ` +
+        `${RSS_TARGET_MB} MB (${fixed(RSS_TARGET_MIB, 0)} MiB) ${peak < RSS_TARGET_MIB ? 'PASS' : 'FAIL'}`,
+    );
+  }
   const disturbed = results.scenarios
     .map((r) => ({
       id: r.id,
