@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { foreignKey, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, workspaceId } from './columns.ts';
 import { folders } from './folders.ts';
 import { users } from './workspaces.ts';
@@ -38,8 +38,8 @@ export const savedViews = pgTable(
       columns: [t.workspaceId, t.folderId],
       foreignColumns: [folders.workspaceId, folders.id],
     }).onDelete('cascade'),
-    // One name per user and folder, whatever its letter case.
+    // One name per user and folder, whatever its letter case; also the index a user's views of a
+    // folder are listed by.
     uniqueIndex('saved_views_name_key').on(t.workspaceId, t.userId, t.folderId, sql`lower(${t.name})`),
-    index('saved_views_user_idx').on(t.workspaceId, t.userId, t.folderId),
   ],
 );
