@@ -99,3 +99,31 @@ async function admin<T>(serverUrl: string, work: (client: pg.Client) => Promise<
     await client.end();
   }
 }
+
+/**
+ * On the one database every file shares (CRM_TEST_DATABASE_URL), empties the queue before a
+ * file's tests, as a fresh clone starts: the jobs earlier files left (their apps often run no
+ * worker), their webhook deliveries still due and their runs still open would otherwise fall
+ * to this file's worker, whose own jobs then wait behind them. Nothing to do with a clone.
+ */
+export async function resetSharedQueue(): Promise<void> {
+  const shared = process.env[ENV_SHARED];
+  if (!shared) return;
+  const client = new pg.Client({ connectionString: shared });
+  await client.connect();
+  try {
+    // The job queue exists once a worker has started on the database.
+    if ((await client.query(`select to_regclass('graphile_worker._private_jobs') as t`)).rows[0]?.t) {
+      await client.query('delete from graphile_worker._private_jobs');
+    }
+    await client.query(
+      `update deliveries set status = 'FAILED', next_attempt_at = null where status = 'PENDING'`,
+    );
+    await client.query(
+      `update workflow_runs set status = 'FAILED', error = 'left by an earlier test file'
+        where status in ('QUEUED', 'RUNNING')`,
+    );
+  } finally {
+    await client.end();
+  }
+}
