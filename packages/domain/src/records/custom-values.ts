@@ -85,17 +85,7 @@ function isWebUrl(value: string): boolean {
  * app's import preview runs this very check (`@crm/domain/record-values`).
  */
 export function customValueProblems(fields: (FieldRule & { key: string })[], data: Record<string, unknown>) {
-  const byKey = new Map(fields.map((f) => [f.key, f]));
-  const details: ErrorDetail[] = [];
-  for (const [key, value] of Object.entries(data)) {
-    const field = byKey.get(key);
-    if (!field) details.push({ path: `data.${key}`, message: `is not a field of this folder` });
-    else if (value !== null) {
-      const problem = checkFieldValue(field, storedFieldValue(field, value));
-      if (problem) details.push({ path: `data.${key}`, message: problem });
-    }
-  }
-  return details;
+  return checkCustomValues(fields, data).details;
 }
 
 /**
@@ -107,15 +97,30 @@ export function validateCustomValues(
   fields: FieldDefinition[],
   data: Record<string, unknown>,
 ): Record<string, unknown> {
-  const details = customValueProblems(fields, data);
+  const { details, stored } = checkCustomValues(fields, data);
   if (details.length > 0) {
     const message = details.map((d) => `${d.path} ${d.message}`).join('; ');
     throw new DomainError('VALIDATION_FAILED', `Invalid custom values: ${message}`, { details });
   }
+  return stored;
+}
+
+/** Each value in its stored form, converted once, and the problems of those that do not fit. */
+function checkCustomValues(fields: (FieldRule & { key: string })[], data: Record<string, unknown>) {
   const byKey = new Map(fields.map((f) => [f.key, f]));
-  const clean: Record<string, unknown> = {};
+  const details: ErrorDetail[] = [];
+  const stored: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
-    clean[key] = value === null ? null : storedFieldValue(byKey.get(key)!, value);
+    const field = byKey.get(key);
+    if (!field) {
+      details.push({ path: `data.${key}`, message: `is not a field of this folder` });
+    } else if (value === null) {
+      stored[key] = null;
+    } else {
+      stored[key] = storedFieldValue(field, value);
+      const problem = checkFieldValue(field, stored[key]);
+      if (problem) details.push({ path: `data.${key}`, message: problem });
+    }
   }
-  return clean;
+  return { details, stored };
 }
