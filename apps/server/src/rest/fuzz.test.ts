@@ -47,26 +47,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   agent.destroy();
-  if (app && ws) await removeQueuedWork();
   await app?.stop();
 });
-
-/**
- * This file's app runs no worker, so the deliveries of its catch-all subscription and the runs
- * its trigger calls queued wait in the database. Where files share one database (the Citus
- * run) the next file's worker would take them up, and its own jobs would wait behind
- * thousands of them: they go with the webhooks and workflows that made them.
- */
-async function removeQueuedWork() {
-  for (const kind of ['webhooks', 'workflows']) {
-    for (let round = 0; round < 20; round++) {
-      const listed = await app.api(ws.apiKey, 'GET', `/api/v1/${kind}?pageSize=100`);
-      const items = (listed.body?.data ?? []) as { id: string }[];
-      if (items.length === 0) break;
-      for (const item of items) await app.api(ws.apiKey, 'DELETE', `/api/v1/${kind}/${item.id}`);
-    }
-  }
-}
 
 /** Every operation of the document, then the trigger URL, the sign-in route and the tRPC procedures. */
 function routesOf(document: Json): FuzzRoute[] {
