@@ -278,6 +278,70 @@ async function probeWhileDown() {
   }
 }
 
+/**
+ * Waits up to 20 s for `check`; past that, fails with what `explain` finds, so that a run that
+ * fails tells why.
+ */
+async function eventuallyOrExplain(what: string, check: () => boolean, explain: () => Promise<unknown>) {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) {
+      const state = await explain().catch((error: unknown) => ({ explainFailed: String(error) }));
+      throw new Error(`${what} did not arrive within 20 s: ${JSON.stringify(state, null, 1)}`);
+    }
+    await sleep(50);
+  }
+}
+
+/**
+ * Where the work stands, read from the database and from the working process: the deliveries
+ * and runs naming `mention`, every delivery and run by status, the subscription's health,
+ * the sessions not idle (waits and blockers), the process's pool and webhook metrics, and its
+ * last warnings.
+ */
+async function whyNotSent(name: Running['name'], mention: string) {
+  const query = async (text: string, values: unknown[] = []) => (await pool.query(text, values)).rows;
+  const entry = byName(name);
+  const metrics = await fetch(`${entry.process.opsUrl ?? entry.process.url}/metrics`)
+    .then((res) => res.text())
+    .then((text) =>
+      text
+        .split('\n')
+        .filter((line) => /^crm_(db_pool|webhook|jobs)/.test(line) && !line.includes('_bucket')),
+    )
+    .catch((error: unknown) => [`metrics unavailable: ${String(error)}`]);
+  return {
+    mentioned: await query(
+      `select d.id, d.status, d.attempt_count, round(extract(epoch from d.next_attempt_at - now())::numeric, 1) as due_in_s,
+         (select json_agg(json_build_object('status', a.response_status, 'error', a.error, 'ms', a.duration_ms)
+            order by a.attempt) from delivery_attempts a where a.delivery_id = d.id) as attempts
+       from deliveries d join events e on e.workspace_id = d.workspace_id and e.id = d.event_id
+       where e.payload::text like '%' || $1 || '%'`,
+      [mention],
+    ),
+    runs: await query(
+      `select id, status, next_step, error, steps from workflow_runs where input::text like '%' || $1 || '%'`,
+      [mention],
+    ),
+    deliveries: await query(
+      `select status, count(*)::int as n,
+         round(extract(epoch from min(next_attempt_at) - now())::numeric, 1) as first_due_in_s,
+         round(extract(epoch from max(next_attempt_at) - now())::numeric, 1) as last_due_in_s
+       from deliveries group by status`,
+    ),
+    runsByStatus: await query(`select status, count(*)::int as n from workflow_runs group by status`),
+    webhooks: await query(`select id, enabled, failing_since, last_success_at from webhooks`),
+    sessions: await query(
+      `select pid, application_name, state, wait_event_type, wait_event, pg_blocking_pids(pid) as blocked_by,
+         round(extract(epoch from now() - xact_start)::numeric, 1) as xact_s, left(query, 160) as query
+       from pg_stat_activity
+       where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+    ),
+    metrics,
+    logged: entry.logged.slice(-15),
+  };
+}
+
 describe('PostgreSQL restarted under writes', () => {
   it('answers every request with a success or a 503 with Retry-After, never a 500', async () => {
     let stopped = false;
@@ -394,6 +458,7 @@ describe('PostgreSQL restarted under writes', () => {
     }
   });
 
+  // Four waits of up to 20 s each: longer than the default, so that a wait that fails explains itself.
   it('still sends webhook deliveries and runs workflows from each worker process', async () => {
     const api = byName('api').process.url;
     for (const name of ['worker', 'all-in-one'] as const) {
@@ -411,22 +476,24 @@ describe('PostgreSQL restarted under writes', () => {
         const recordId = (created.body as { data: { id: string } }).data.id;
         const tag = `run by ${name}`;
         expect((await call(`${api}/api/webhooks/trigger/${workflowId}`, 'POST', { tag })).status).toBe(200);
-        await eventually(
-          async () =>
+        await eventuallyOrExplain(
+          `the webhook of ${recordId}, sent by ${name}`,
+          () =>
             receiver.requests.some(
               (r) =>
                 r.path === '/webhook' &&
                 (JSON.parse(r.body.toString()) as { recordId?: string }).recordId === recordId,
             ),
-          20_000,
+          () => whyNotSent(name, recordId),
         );
-        await eventually(
-          async () =>
+        await eventuallyOrExplain(
+          `the workflow call tagged "${tag}"`,
+          () =>
             receiver.requests.some(
               (r) =>
                 r.path === '/workflow' && (JSON.parse(r.body.toString()) as { tag?: string }).tag === tag,
             ),
-          20_000,
+          () => whyNotSent(name, tag),
         );
       } finally {
         other.kill('SIGCONT');
@@ -446,7 +513,7 @@ describe('PostgreSQL restarted under writes', () => {
         triggersAccepted: loadStats.triggered,
       }),
     );
-  });
+  }, 100_000);
 
   it('shuts every process down cleanly afterwards', async () => {
     for (const entry of running) entry.process.proc.kill('SIGTERM');

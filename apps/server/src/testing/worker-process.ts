@@ -9,6 +9,8 @@ export interface ServerProcess {
   proc: ChildProcess;
   /** Base URL it listens on. */
   url: string;
+  /** Base URL of its health and metrics listener, when that is a listener of its own. */
+  opsUrl?: string;
   /** Resolves once the process has exited. */
   exited: Promise<void>;
 }
@@ -49,7 +51,8 @@ export function startServerProcess(
         clearTimeout(timer);
         proc.stdout!.off('data', onData);
         proc.stdout!.resume();
-        resolve({ proc, url: (JSON.parse(line) as { url: string }).url, exited });
+        const { url, opsUrl } = JSON.parse(line) as { url: string; opsUrl?: string };
+        resolve({ proc, url, ...(opsUrl ? { opsUrl } : {}), exited });
       }
     };
     proc.stdout!.on('data', onData);
