@@ -43,6 +43,23 @@ export interface DispatcherOptions {
 export interface Dispatcher {
   /** Stops claiming and waits for the attempts in flight to be recorded. */
   stop(): Promise<void>;
+  /** What it is doing now (metrics read it when scraped). */
+  activity(): DispatcherActivity;
+}
+
+/**
+ * Attempts claimed and not yet recorded, and how long the statement under way of each kind
+ * has been running: seconds that keep growing mean a statement that does not return.
+ */
+export interface DispatcherActivity {
+  /** Attempts being sent. */
+  sending: number;
+  /** Attempts sent, waiting for their recording or in it. */
+  recording: number;
+  /** Seconds the claim under way has been running (retries of a failed one included); 0 when none. */
+  claimSeconds: number;
+  /** Seconds the recording under way has been running (its retries included); 0 when none. */
+  recordSeconds: number;
 }
 
 /**
@@ -75,6 +92,11 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   let wanted = false;
   let flushing = false;
   const finished: DeliveryAttempt[] = [];
+  /** Attempts in the recording under way. */
+  let beingRecorded = 0;
+  /** When the claim, and the recording, under way began. */
+  let claimSince: number | undefined;
+  let recordSince: number | undefined;
   let drained: (() => void) | undefined;
 
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -116,6 +138,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
           const asked = new Map(told);
           if (!everywhere && asked.size === 0) break;
           lookEverywhere = false;
+          claimSince ??= Date.now();
           const deliveries = await claimDueDeliveries(
             db,
             room,
@@ -133,6 +156,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
             else excess.push(delivery);
           }
           await releaseDeliveries(db, excess);
+          claimSince = undefined;
           if (deliveries.length < room) break;
         }
       } catch (error) {
@@ -142,6 +166,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         await pause(pollIntervalMs);
       }
     }
+    claimSince = undefined;
     claiming = false;
   }
 
@@ -175,7 +200,11 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     flushing = true;
     while (finished.length > 0) {
       const batch = finished.splice(0, batchSize);
+      beingRecorded = batch.length;
+      recordSince = Date.now();
       const verdicts = await recordWithRetries(batch);
+      recordSince = undefined;
+      beingRecorded = 0;
       inFlight -= batch.length;
       for (const { delivery } of batch) {
         const left = (inFlightByWebhook.get(delivery.webhookId) ?? 1) - 1;
@@ -236,7 +265,17 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const poller = setInterval(() => wake(), pollIntervalMs);
   wake();
 
+  const secondsSince = (since: number | undefined) => (since === undefined ? 0 : (Date.now() - since) / 1000);
   return {
+    activity() {
+      const recording = finished.length + beingRecorded;
+      return {
+        sending: inFlight - recording,
+        recording,
+        claimSeconds: secondsSince(claimSince),
+        recordSeconds: secondsSince(recordSince),
+      };
+    },
     async stop() {
       stopping = true;
       clearInterval(poller);

@@ -181,6 +181,40 @@ describe('the operations listener', () => {
     expect(value(samples, 'crm_workflow_step_retries_total', { action: 'HTTP_REQUEST' })).toBe(1);
   });
 
+  it('shows the webhook attempts in flight and how long the dispatcher has been in a statement', async () => {
+    const slow = await new Receiver().start();
+    slow.always('hang');
+    try {
+      const hook = await app.api(ws.apiKey, 'POST', '/api/v1/webhooks', {
+        url: `${slow.url}/slow`,
+        events: ['task.created'],
+      });
+      expect(hook.status).toBe(201);
+      expect((await app.api(ws.apiKey, 'POST', '/api/v1/tasks', { title: 'Held' })).status).toBe(201);
+      await slow.waitFor(1, 20_000, '/slow');
+      // The receiver holds the request: its attempt is being sent, and no statement is under way for long.
+      const held = await scrape();
+      expect(value(held, 'crm_webhook_attempts_in_flight', { stage: 'sending' })).toBe(1);
+      expect(value(held, 'crm_webhook_attempts_in_flight', { stage: 'recording' })).toBe(0);
+      for (const statement of ['claim', 'record']) {
+        const busy = value(held, 'crm_webhook_dispatcher_busy_seconds', { statement });
+        expect(busy, statement).toBeGreaterThanOrEqual(0);
+        expect(busy, statement).toBeLessThan(5);
+      }
+      expect((await app.api(ws.apiKey, 'DELETE', `/api/v1/webhooks/${hook.body.data.id}`)).status).toBe(200);
+    } finally {
+      await slow.stop();
+    }
+    // Its connection cut, the attempt fails and is recorded: nothing is left in flight.
+    await eventually(async () => {
+      const now = await scrape();
+      return (
+        value(now, 'crm_webhook_attempts_in_flight', { stage: 'sending' }) === 0 &&
+        value(now, 'crm_webhook_attempts_in_flight', { stage: 'recording' }) === 0
+      );
+    });
+  });
+
   it('reports the use of each database pool and the process itself', async () => {
     const samples = await scrape();
     for (const pool of ['main', 'counters', 'deliveries']) {

@@ -1,4 +1,5 @@
 import type { AttemptVerdict, ClaimedDelivery } from '@crm/domain';
+import type { DispatcherActivity } from '@crm/webhooks';
 import type { RunObserver } from '@crm/workflows';
 import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -29,6 +30,7 @@ export class Metrics {
   readonly #runs: Counter<'status'>;
   readonly #stepRetries: Counter<'action'>;
   readonly #pools = new Map<string, pg.Pool>();
+  #dispatcher: (() => DispatcherActivity) | undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -85,6 +87,38 @@ export class Metrics {
         }
       },
     });
+    const dispatcher = () => this.#dispatcher?.();
+    new Gauge({
+      name: 'crm_webhook_attempts_in_flight',
+      help: "Webhook attempts this process's dispatcher has claimed and not yet recorded: being sent, or sent and being recorded",
+      labelNames: ['stage'],
+      registers,
+      collect() {
+        this.reset();
+        const now = dispatcher();
+        if (!now) return;
+        this.set({ stage: 'sending' }, now.sending);
+        this.set({ stage: 'recording' }, now.recording);
+      },
+    });
+    new Gauge({
+      name: 'crm_webhook_dispatcher_busy_seconds',
+      help: "How long this process's dispatcher has been in its current claim or recording (0 when in none); a value that keeps growing is a statement that does not return",
+      labelNames: ['statement'],
+      registers,
+      collect() {
+        this.reset();
+        const now = dispatcher();
+        if (!now) return;
+        this.set({ statement: 'claim' }, now.claimSeconds);
+        this.set({ statement: 'record' }, now.recordSeconds);
+      },
+    });
+  }
+
+  /** Reports what this process's webhook dispatcher is doing. */
+  watchDispatcher(activity: () => DispatcherActivity): void {
+    this.#dispatcher = activity;
   }
 
   /** Reports a pool's use under `name` (main, counters, deliveries). */

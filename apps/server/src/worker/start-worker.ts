@@ -81,6 +81,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     ...(options.deliveryBatchSize ? { batchSize: options.deliveryBatchSize } : {}),
     ...(metrics ? { observer: { recorded: metrics.deliveryRecorded.bind(metrics) } } : {}),
   });
+  metrics?.watchDispatcher(() => dispatcher.activity());
   return {
     async stop() {
       await Promise.all([runner.stop(), dispatcher.stop()]);
