@@ -1,5 +1,5 @@
 import { closePool, createDatabase, createPool, freePort, schema } from '@crm/db';
-import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
+import { type AdministeredTestDatabase, createAdministeredTestDatabase } from '@crm/db/testing';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, toErrorResponse } from './errors.ts';
@@ -72,18 +72,15 @@ describe('a database that cannot serve is a 503, however the error is wrapped', 
 });
 
 describe('what node-postgres and drizzle really throw', () => {
-  let database: TestDatabase;
-  let admin: ReturnType<typeof createPool>;
+  let database: AdministeredTestDatabase;
+  let admin: AdministeredTestDatabase['admin'];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    admin = createPool({ connectionString: database.connectionString, max: 1 });
+    database = await createAdministeredTestDatabase();
+    admin = database.admin;
   });
 
-  afterAll(async () => {
-    await closePool(admin);
-    await database.drop();
-  });
+  afterAll(() => database.drop());
 
   it('a session ended in the middle of a transaction', async () => {
     const pool = createPool({ connectionString: database.connectionString, max: 1 });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closePool, createDatabase, createPool } from './client.ts';
-import { createTestDatabase, type TestDatabase } from './testing/index.ts';
+import { type AdministeredTestDatabase, createAdministeredTestDatabase } from './testing/index.ts';
 
 /**
  * A connection lost while a client is checked out (the server restarting, or an operator
@@ -10,18 +10,15 @@ import { createTestDatabase, type TestDatabase } from './testing/index.ts';
  * short. `pg_terminate_backend` ends a session the way a fast shutdown does (57P01).
  */
 describe('a pool whose connections are lost', () => {
-  let database: TestDatabase;
+  let database: AdministeredTestDatabase;
   let admin: pg.Pool;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    admin = createPool({ connectionString: database.connectionString, max: 1 });
+    database = await createAdministeredTestDatabase();
+    admin = database.admin;
   });
 
-  afterAll(async () => {
-    await closePool(admin);
-    await database.drop();
-  });
+  afterAll(() => database.drop());
 
   const terminate = (pid: number) => admin.query('select pg_terminate_backend($1)', [pid]);
   const backendPid = async (client: pg.PoolClient | pg.Pool) =>

@@ -1,5 +1,5 @@
-import { closePool, createDatabase, createPool } from '@crm/db';
-import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
+import { createDatabase, createPool } from '@crm/db';
+import { type AdministeredTestDatabase, createAdministeredTestDatabase } from '@crm/db/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowList } from './address-guard.ts';
@@ -10,18 +10,15 @@ import { type Dispatcher, startDispatcher } from './dispatcher.ts';
  * not return shows as seconds that keep growing, and as 0 again once it has returned.
  */
 describe("the dispatcher's activity", () => {
-  let database: TestDatabase;
+  let database: AdministeredTestDatabase;
   let admin: pg.Pool;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    admin = createPool({ connectionString: database.connectionString, max: 1 });
+    database = await createAdministeredTestDatabase();
+    admin = database.admin;
   });
 
-  afterAll(async () => {
-    await closePool(admin);
-    await database.drop();
-  });
+  afterAll(() => database.drop());
 
   const settled = async (dispatcher: Dispatcher, check: (seconds: number) => boolean) => {
     const deadline = Date.now() + 10_000;

@@ -1,5 +1,5 @@
-import { closePool, createDatabase, createPool } from '@crm/db';
-import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
+import { createDatabase, createPool } from '@crm/db';
+import { type AdministeredTestDatabase, createAdministeredTestDatabase } from '@crm/db/testing';
 import { DELIVERY_CHANNEL } from '@crm/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,18 +12,15 @@ import { startDispatcher } from './dispatcher.ts';
  * must reconnect and listen again, each time, without ending the process.
  */
 describe('the delivery listener after its connection is lost', () => {
-  let database: TestDatabase;
+  let database: AdministeredTestDatabase;
   let admin: pg.Pool;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    admin = createPool({ connectionString: database.connectionString, max: 1 });
+    database = await createAdministeredTestDatabase();
+    admin = database.admin;
   });
 
-  afterAll(async () => {
-    await closePool(admin);
-    await database.drop();
-  });
+  afterAll(() => database.drop());
 
   const listeners = async () =>
     (

@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { closePool, createPool } from '../client.ts';
 import { startEmbeddedPostgres } from '../embedded.ts';
 import { runMigrations } from '../migrate.ts';
 
@@ -87,6 +88,25 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       admin(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(
         () => {},
       ),
+  };
+}
+
+export interface AdministeredTestDatabase extends TestDatabase {
+  /** One connection on the database, through which a test acts as an operator would: ending sessions, holding locks. */
+  admin: pg.Pool;
+}
+
+/** `createTestDatabase`, with a one-connection pool on it; `drop` closes the pool first. */
+export async function createAdministeredTestDatabase(): Promise<AdministeredTestDatabase> {
+  const database = await createTestDatabase();
+  const pool = createPool({ connectionString: database.connectionString, max: 1 });
+  return {
+    connectionString: database.connectionString,
+    admin: pool,
+    async drop() {
+      await closePool(pool);
+      await database.drop();
+    },
   };
 }
 
