@@ -238,6 +238,8 @@ async function startApi(env: Env, parts: ApiParts) {
     },
     async stop() {
       await keys.stop();
+      // Leased rate-limit tokens not used are given back before the pool closes.
+      await limits.close();
       await closePool(countersPool);
     },
   };

@@ -19,6 +19,7 @@ export * from './idempotency/idempotency-keys.ts';
 export * from './pipelines/index.ts';
 export * from './rate-limit/consume-rate-limit.ts';
 export * from './rate-limit/rate-limit-batcher.ts';
+export * from './rate-limit/rate-limit-leases.ts';
 export * from './records/batch-create-records.ts';
 export * from './records/batch-trash-records.ts';
 export * from './records/batch-update-records.ts';

@@ -1,7 +1,9 @@
 import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
 
-const WINDOW_MS = 60_000;
+/** The rate limits' sliding window, unless a subject is counted in another (sign-in failures). */
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+const WINDOW_MS = RATE_LIMIT_WINDOW_MS;
 /** The longest window a subject may be counted in (sign-in failures); buckets are kept twice as long. */
 export const LONGEST_WINDOW_MS = 15 * 60_000;
 
@@ -78,6 +80,33 @@ export async function releaseRateLimit(db: Database, subject: string, windowStar
     sql`update rate_limit_buckets set count = count - 1
         where subject = ${subject} and window_start = ${new Date(windowStart)} and count > 0`,
   );
+}
+
+/** Takes counts off buckets, never below zero: `$1` subjects, `$2` bucket starts, `$3` counts. */
+export const RELEASE_RATE_LIMITS_SQL = `
+  update rate_limit_buckets b set count = greatest(b.count - r.n, 0)
+    from unnest($1::text[], $2::timestamptz[], $3::int[]) as r(subject, window_start, n)
+   where b.subject = r.subject and b.window_start = r.window_start`;
+
+/**
+ * Gives back requests counted but not made (the unused tokens of rate-limit leases,
+ * `RateLimitLeases`), each from the bucket it was counted in, in one statement. One entry per
+ * bucket: an UPDATE … FROM applies only one of several rows that match the same row.
+ */
+export async function releaseRateLimits(
+  db: Database,
+  releases: readonly { subject: string; windowStart: number; count: number }[],
+): Promise<void> {
+  if (releases.length === 0) return;
+  await db.$client.query({
+    name: 'release_rate_limits',
+    text: RELEASE_RATE_LIMITS_SQL,
+    values: [
+      releases.map((r) => r.subject),
+      releases.map((r) => new Date(r.windowStart)),
+      releases.map((r) => r.count),
+    ],
+  });
 }
 
 /**

@@ -85,6 +85,90 @@ describe('RateLimitBatcher', () => {
     expect((await Promise.all(waiting)).map((r) => r.allowed)).toEqual([true, true, false]);
   });
 
+  it('answers a busy subject far from its limit mostly from leases, and gives back what they did not use', async () => {
+    let now = NOW;
+    const batcher = new RateLimitBatcher(t.db, { now: () => now });
+    const key = subject();
+    let allowed = 0;
+    for (let i = 0; i < 2_000; i++) {
+      if ((await batcher.consume(key, 1_000_000)).allowed) allowed++;
+      now += 1;
+    }
+    expect(allowed).toBe(2_000);
+    // Leases double while they run dry: a dozen statements or so instead of 2,000.
+    expect(batcher.counts.statements).toBeLessThan(40);
+    expect(batcher.counts.leased).toBeGreaterThan(1_900);
+    await batcher.close();
+    expect(await storedCount(key)).toBe(2_000);
+  });
+
+  it('never lets more than the limit through with leases in several processes, and gives back the rest', async () => {
+    let now = NOW;
+    const key = subject();
+    const batchers = Array.from({ length: 3 }, () => new RateLimitBatcher(t.db, { now: () => now }));
+    let allowed = 0;
+    for (let round = 0; round < 60; round++) {
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => batchers[i % 3]!.consume(key, 1_000)),
+      );
+      allowed += results.filter((r) => r.allowed).length;
+      now += 5;
+    }
+    expect(batchers.reduce((sum, b) => sum + b.counts.leased, 0)).toBeGreaterThan(0);
+    // At most the limit; short of it only by what other processes held on lease when it was
+    // reached (a lease is at most 1 % of the limit).
+    expect(allowed).toBeLessThanOrEqual(1_000);
+    expect(allowed).toBeGreaterThanOrEqual(1_000 - 3 * 10);
+    await Promise.all(batchers.map((b) => b.close()));
+    // What the leases did not use went back: the bucket holds exactly the requests let through.
+    expect(await storedCount(key)).toBe(allowed);
+  });
+
+  it('gives back the unused tokens of a lease once its time is up', async () => {
+    let now = NOW;
+    const batcher = new RateLimitBatcher(t.db, { now: () => now, leases: { ttlMs: 100 } });
+    const key = subject();
+    // One by one: counted alone twice, then leases of 1 and 2 tokens, one of which is left.
+    for (let i = 0; i < 6; i++) {
+      expect((await batcher.consume(key, 100_000)).allowed).toBe(true);
+      now += 1;
+    }
+    expect(batcher.counts).toMatchObject({ statements: 4, leased: 2 });
+    expect(await storedCount(key)).toBe(7);
+    now += 100;
+    await expect.poll(() => storedCount(key), { timeout: 5_000 }).toBe(6);
+    expect(batcher.counts.released).toBe(1);
+    await batcher.close();
+  });
+
+  it('gives a lease back before counting under a changed limit', async () => {
+    let now = NOW;
+    const batcher = new RateLimitBatcher(t.db, { now: () => now });
+    const key = subject();
+    // As above: six requests let through, one leased token left unused.
+    for (let i = 0; i < 6; i++) {
+      await batcher.consume(key, 1_000_000);
+      now += 1;
+    }
+    expect(await storedCount(key)).toBe(7);
+    // Lowered to 8: two more fit, not the one the unused token would leave.
+    const results = await Promise.all([0, 1, 2].map(() => batcher.consume(key, 8)));
+    expect(results.map((r) => r.allowed)).toEqual([true, true, false]);
+    expect(await storedCount(key)).toBe(8);
+    await batcher.close();
+  });
+
+  it('counts every request in a statement when leases are off', async () => {
+    let now = NOW;
+    const batcher = new RateLimitBatcher(t.db, { now: () => now, leases: false });
+    const key = subject();
+    for (let i = 0; i < 20; i++) {
+      await batcher.consume(key, 1_000_000);
+      now += 1;
+    }
+    expect(batcher.counts).toMatchObject({ statements: 20, leased: 0 });
+  });
+
   it('fails every waiting request when the statement fails, and counts the next ones again', async () => {
     const batcher = new RateLimitBatcher(t.db, { now: () => NOW, maxBatch: 2 });
     const bad = batcher.consume(subject(), 10, 60 * 60_000);
@@ -93,3 +177,10 @@ describe('RateLimitBatcher', () => {
     expect(results.every((r) => r.allowed)).toBe(true);
   });
 });
+
+async function storedCount(key: string): Promise<number> {
+  const rows = await t.query<{ count: number }>('select count from rate_limit_buckets where subject = $1', [
+    key,
+  ]);
+  return rows.reduce((sum, row) => sum + row.count, 0);
+}
