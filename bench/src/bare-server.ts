@@ -8,9 +8,10 @@
  *      30 s, while a LISTEN on crm_auth is in effect), and the batched last-used update
  *      every 5 s (a key's first use at once);
  *   2. the rate-limit statement of consumeRateLimits, counting the requests that waited
- *      while the previous one was in flight together (as RateLimitBatcher), on a second small
- *      pool whose sessions run with synchronous_commit=off, sized like the service's counters
- *      pool;
+ *      while the previous one was in flight together, with the extra tokens of a lease for a
+ *      busy subject (as RateLimitBatcher with RateLimitLeases), on a second small pool whose
+ *      sessions run with synchronous_commit=off, sized like the service's counters pool; and
+ *      the statement giving back what a lease did not use, on a timer;
  *   3. the resource statements:
  *      - GET /api/v1/records/:id: the live record;
  *      - GET /api/v1/records: 51 live records newest first;
@@ -26,12 +27,12 @@
  *
  * The SQL text is what drizzle sends for the domain's queries, copied verbatim (prepared under
  * the same names where the domain prepares them: auth_api_key, consume_rate_limits,
- * record_key_uses, get_live_record), and event
+ * record_key_uses, get_live_record, release_rate_limits), and event
  * payloads are built as appendEvent builds them (the event statement also creates webhook
  * deliveries and queues workflow starts when the workspace has subscriptions or workflows;
  * the benchmark's workspace has neither). Only pure helpers come from @crm/domain (id
  * generation and format check, search text, cursor encoding, rate-limit retry maths, and the
- * Coalescer the service batches its rate-limit statement with), so both servers do the same
+ * Coalescer and lease book the service counts its rate limits with), so both servers do the same
  * work outside the database.
  *
  * With BARE_FLOOR=1 it is the second floor instead: the resource statements alone (3.), with
@@ -42,7 +43,16 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FieldDefinition } from '@crm/db/schema';
-import { Coalescer, encodeCursor, isId, newId, searchTextOf, secondsUntilSlot } from '@crm/domain';
+import {
+  Coalescer,
+  encodeCursor,
+  isId,
+  newId,
+  RateLimitLeases,
+  type RateLimitRelease,
+  searchTextOf,
+  secondsUntilSlot,
+} from '@crm/domain';
 import pg from 'pg';
 
 const AUTH_SQL =
@@ -89,6 +99,12 @@ const RATE_LIMIT_SQL = `
   )
   select s.subject, s.previous, s.stored, c.count, c.last_grant
     from state s left join counted c on c.subject = s.subject`;
+
+/** RELEASE_RATE_LIMITS_SQL: unused leased tokens given back (releaseRateLimits). */
+const RELEASE_RATE_LIMITS_SQL = `
+  update rate_limit_buckets b set count = greatest(b.count - r.n, 0)
+    from unnest($1::text[], $2::timestamptz[], $3::int[]) as r(subject, window_start, n)
+   where b.subject = r.subject and b.window_start = r.window_start`;
 
 const RECORD_COLUMNS =
   '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", "search_text", ' +
@@ -409,25 +425,47 @@ interface LimitResult {
   wait: number;
 }
 
+/** One subject's share of a counting statement: what each of its requests (or leased tokens) gets. */
+interface LimitGrant {
+  granted: number;
+  windowStart: number;
+  resultOf(index: number): LimitResult;
+}
+
+/** (b) RateLimitLeases, as RateLimitBatcher keeps them: tokens counted ahead for a busy subject. */
+const leases = new RateLimitLeases<LimitGrant>();
+
 /**
  * (b) RateLimitBatcher: requests that arrive while a counting statement is in flight wait for
- * it (the same Coalescer, under one key), then one consumeRateLimits statement counts them all,
- * grouped by subject.
+ * it (the same Coalescer, under one key), then take what a lease granted meanwhile; one
+ * consumeRateLimits statement counts the rest, grouped by subject, each group with the extra
+ * tokens its lease asks for.
  */
 const limits = new Coalescer<{ subject: string; limit: number }, LimitResult>(
   async (_key, calls) => {
-    const groups = new Map<string, { limit: number; indexes: number[] }>();
+    const now = Date.now();
+    const results: LimitResult[] = new Array(calls.length);
+    const groups = new Map<string, { limit: number; indexes: number[]; extra: number }>();
     calls.forEach((call, index) => {
+      const token = leases.take(call.subject, call.limit, now);
+      if (token) {
+        results[index] = token.grant.resultOf(token.index);
+        return;
+      }
       const group = groups.get(call.subject);
       if (group) {
         group.limit = Math.min(group.limit, call.limit);
         group.indexes.push(index);
       } else {
-        groups.set(call.subject, { limit: call.limit, indexes: [index] });
+        groups.set(call.subject, { limit: call.limit, indexes: [index], extra: 0 });
       }
     });
+    if (groups.size === 0) return results;
+    await releaseLeases(leases.expired(now));
     const batch = [...groups];
-    const now = Date.now();
+    for (const [subject, group] of batch) {
+      group.extra = leases.extra(subject, group.limit, group.indexes.length, now);
+    }
     const windowStart = now - (now % 60_000);
     const elapsed = now - windowStart;
     const weight = 1 - elapsed / 60_000;
@@ -437,25 +475,42 @@ const limits = new Coalescer<{ subject: string; limit: number }, LimitResult>(
       values: [
         batch.map(([subject]) => subject),
         batch.map(([, group]) => group.limit),
-        batch.map(([, group]) => group.indexes.length),
+        batch.map(([, group]) => group.indexes.length + group.extra),
         batch.map(() => new Date(windowStart - 60_000)),
         batch.map(() => new Date(windowStart)),
         batch.map(() => weight),
       ],
     });
     const bySubject = new Map(rows.map((row) => [row.subject, row]));
-    const results: LimitResult[] = new Array(calls.length);
-    for (const [subject, { limit, indexes }] of batch) {
+    for (const [subject, { limit, indexes, extra }] of batch) {
       const row = bySubject.get(subject)!;
       const granted = row.count === null ? 0 : (row.last_grant ?? 0);
       const after = row.count ?? row.stored ?? 0;
       const before = after - granted;
       const wait = secondsUntilSlot(row.previous, after, limit, elapsed / 1000);
       const reset = Math.max(1, Math.ceil((60_000 - elapsed) / 1000));
+      const grant: LimitGrant = {
+        granted,
+        windowStart,
+        resultOf(i) {
+          const allowed = i < granted;
+          const used = row.previous * weight + (allowed ? before + i + 1 : after);
+          return { allowed, remaining: Math.max(0, Math.floor(limit - used)), reset, wait };
+        },
+      };
       indexes.forEach((index, i) => {
-        const allowed = i < granted;
-        const used = row.previous * weight + (allowed ? before + i + 1 : after);
-        results[index] = { allowed, remaining: Math.max(0, Math.floor(limit - used)), reset, wait };
+        results[index] = grant.resultOf(i);
+      });
+      leases.keep(subject, {
+        limit,
+        waiting: indexes.length,
+        asked: extra,
+        granted,
+        remaining: granted > 0 ? grant.resultOf(granted - 1).remaining : 0,
+        windowStart,
+        windowEnd: windowStart + 60_000,
+        grant,
+        now,
       });
     }
     return results;
@@ -463,11 +518,28 @@ const limits = new Coalescer<{ subject: string; limit: number }, LimitResult>(
   { maxBatch: 2_000 },
 );
 
+/** Unused tokens of ended leases go back, as RateLimitBatcher's sweep gives them back. */
+async function releaseLeases(released: RateLimitRelease[]): Promise<void> {
+  if (released.length === 0) return;
+  await countersPool
+    .query({
+      name: 'release_rate_limits',
+      text: RELEASE_RATE_LIMITS_SQL,
+      values: [
+        released.map((r) => r.subject),
+        released.map((r) => new Date(r.windowStart)),
+        released.map((r) => r.count),
+      ],
+    })
+    .catch(() => undefined);
+}
+
 /** Counts the request against its workspace's limit and sets the RateLimit-* headers. */
 async function rateLimit(res: ServerResponse, key: KeyRow): Promise<void> {
   const subject = `ws:${key.workspace_id}`;
   const limit = key.rate_limit_per_minute;
-  const result = await limits.submit('', { subject, limit });
+  const token = leases.take(subject, limit, Date.now());
+  const result = token ? token.grant.resultOf(token.index) : await limits.submit('', { subject, limit });
   res.setHeader('RateLimit-Limit', String(limit));
   res.setHeader('RateLimit-Remaining', String(result.remaining));
   res.setHeader('RateLimit-Reset', String(result.remaining > 0 ? result.reset : result.wait));
@@ -855,13 +927,18 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 65_000;
-if (!FLOOR) await listenForKeyChanges();
+if (!FLOOR) {
+  await listenForKeyChanges();
+  setInterval(() => void releaseLeases(leases.expired(Date.now())), leases.ttlMs / 4).unref();
+}
 server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
 
 const shutdown = () => {
   server.close();
   server.closeAllConnections();
-  Promise.allSettled([pool.end(), countersPool.end()]).finally(() => process.exit(0));
+  releaseLeases(leases.endAll())
+    .then(() => Promise.allSettled([pool.end(), countersPool.end()]))
+    .finally(() => process.exit(0));
 };
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);

@@ -14,6 +14,8 @@ interface Answer {
   body: Envelope;
   /** The statements the server sent PostgreSQL while answering, from its trace file. */
   statements: Statement[];
+  /** Of those, the rate-limit statements (RATE_LIMITS), compared apart. */
+  rateLimits: Statement[];
 }
 
 /**
@@ -66,6 +68,12 @@ function poolRole(line: TraceLine): string {
 
 /** Uses of keys are written in batches on a timer (and a key's first use at once): not per request. */
 const KEY_USES = 'record_key_uses';
+/**
+ * Rate-limit statements: whether a request sends one depends on time (a lease of tokens lasts
+ * a second at most, its unused tokens go back on a timer), so they are compared over the
+ * whole check, by kind (the same text, name and parameter types), not request by request.
+ */
+const RATE_LIMITS = new Set(['consume_rate_limits', 'release_rate_limits']);
 
 /** What `work` made the server send: the lines its trace file gained meanwhile. */
 export async function traceOf<T>(
@@ -84,12 +92,19 @@ export async function traceOf<T>(
   return { answer, lines };
 }
 
-async function traced(file: string, work: () => Promise<Omit<Answer, 'statements'>>): Promise<Answer> {
+async function traced(
+  file: string,
+  work: () => Promise<Omit<Answer, 'statements' | 'rateLimits'>>,
+): Promise<Answer> {
   const { answer, lines } = await traceOf(file, work);
-  const statements = lines
-    .filter((line) => line.name !== KEY_USES)
-    .map((line) => ({ pool: poolRole(line), name: line.name, text: line.text, types: line.types }));
-  return { ...answer, statements };
+  const statements: Statement[] = [];
+  const rateLimits: Statement[] = [];
+  for (const line of lines) {
+    if (line.name === KEY_USES) continue;
+    const statement = { pool: poolRole(line), name: line.name, text: line.text, types: line.types };
+    (line.name && RATE_LIMITS.has(line.name) ? rateLimits : statements).push(statement);
+  }
+  return { ...answer, statements, rateLimits };
 }
 
 async function call(
@@ -160,7 +175,16 @@ export async function checkParity(
 
   /** Each distinct statement difference once, with the requests it was seen in. */
   const statementDifferences = new Map<string, Set<string>>();
-  const compareStatements = (what: string, sa: Statement[], sb: Statement[]) => {
+  /** Each server's rate-limit statements over the whole check, by kind. */
+  const rateLimitKinds = [new Map<string, Statement>(), new Map<string, Statement>()] as const;
+  const noteRateLimits = (ra: Answer, rb: Answer) => {
+    [ra, rb].forEach((answer, i) => {
+      for (const statement of answer.rateLimits) rateLimitKinds[i]!.set(describe(statement), statement);
+    });
+  };
+  const compareStatements = (what: string, ra: Answer, rb: Answer) => {
+    noteRateLimits(ra, rb);
+    const [sa, sb] = [ra.statements, rb.statements];
     report.requests.push(what);
     const count = Math.max(sa.length, sb.length);
     for (let i = 0; i < count; i++) {
@@ -183,8 +207,10 @@ export async function checkParity(
   };
 
   // One unmeasured read per server first, so that each has looked the key up and keeps it.
-  await call(a, input, 'GET', '/api/v1/records?pageSize=1');
-  await call(b, input, 'GET', '/api/v1/records?pageSize=1');
+  noteRateLimits(
+    await call(a, input, 'GET', '/api/v1/records?pageSize=1'),
+    await call(b, input, 'GET', '/api/v1/records?pageSize=1'),
+  );
 
   for (const path of [
     `/api/v1/records/${input.recordId}`,
@@ -198,7 +224,7 @@ export async function checkParity(
     } else if (!isDeepStrictEqual(ra.body, rb.body)) {
       problems.push(`GET ${path}: bodies differ`);
     }
-    compareStatements(`GET ${path.replace(/\/[a-z]+_[0-9a-z]{26}/, '/:id')}`, ra.statements, rb.statements);
+    compareStatements(`GET ${path.replace(/\/[a-z]+_[0-9a-z]{26}/, '/:id')}`, ra, rb);
   }
 
   const compareWrite = async (
@@ -208,7 +234,7 @@ export async function checkParity(
     drop: string[],
   ) => {
     const [ca, cb] = [await send(a, 0), await send(b, 1)];
-    compareStatements(what, ca.statements, cb.statements);
+    compareStatements(what, ca, cb);
     if (ca.status !== status || cb.status !== status) {
       problems.push(
         `${what}: ${a.name} ${ca.status} ${JSON.stringify(ca.body)}, ${b.name} ${cb.status} ${JSON.stringify(cb.body)}`,
@@ -272,6 +298,27 @@ export async function checkParity(
   );
   if (moved) await compareEvents(what, input.twinDeals, ['deal.updated', 'deal.stage_changed']);
 
+  const [kindsA, kindsB] = rateLimitKinds;
+  if (![...kindsA.keys()].some((kind) => kind.includes('consume_rate_limits'))) {
+    problems.push(`${a.name} counted no request against the rate limit`);
+  }
+  for (const [kinds, other, name] of [
+    [kindsA, kindsB, a.name],
+    [kindsB, kindsA, b.name],
+  ] as const) {
+    for (const [kind, statement] of kinds) {
+      // Leases end on a timer: one server may give tokens back during the check, the other after it.
+      if (!other.has(kind)) {
+        if (
+          statement.name !== 'release_rate_limits' ||
+          [...other.values()].some((s) => s.name === statement.name)
+        )
+          problems.push(`only ${name} sent the rate-limit statement ${kind}`);
+      } else if (statement.pool !== other.get(kind)!.pool && kinds === kindsA) {
+        poolDifferences.set(`rate limits: ${kind.slice(0, 50)}…`, new Set(['(whole check)']));
+      }
+    }
+  }
   for (const [key, seen] of statementDifferences) {
     problems.push(`statements differ in ${[...seen].join(', ')}:\n${key}`);
   }
