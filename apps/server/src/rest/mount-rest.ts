@@ -39,14 +39,6 @@ export const REST_PREFIX = '/api/v1';
 
 type RequestWithBody = IncomingMessage & { body?: unknown; query?: unknown };
 
-const apiContexts = new WeakMap<IncomingMessage, ApiContext>();
-/** The contract error response computed for a failed request, written in place of the adapter's. */
-const failures = new WeakMap<ApiContext, ErrorResponse>();
-/**
- * The request's state, whose logger (its lines carry the requestId) reports failures the
- * adapter hands over; read only then, as the logger is made on first use.
- */
-const requestStates = new WeakMap<ApiContext, AppState>();
 /** What the conventions need of a request while the adapter answers it. */
 interface RequestFacts {
   ctx: ParameterizedContext<AppState>;
@@ -59,7 +51,25 @@ interface RequestFacts {
   base: string;
   path: string;
 }
-const requestFacts = new WeakMap<ApiContext, RequestFacts>();
+/**
+ * What this layer keeps of a request while the adapter answers it: the context it made, the
+ * request's state (whose logger, made on first use, reports failures the adapter hands over),
+ * the facts above, and the contract error response computed for a failure, sent in place of
+ * the adapter's. One object, hung off the request and off its ApiContext under a symbol: the
+ * adapter's hooks are handed one or the other.
+ */
+interface Exchange {
+  apiContext: ApiContext;
+  state: AppState;
+  facts: RequestFacts;
+  failure?: ErrorResponse;
+}
+const EXCHANGE = Symbol('rest exchange');
+type ExchangeHolder = { [EXCHANGE]?: Exchange };
+
+function exchangeOf(holder: IncomingMessage | ApiContext | undefined): Exchange | undefined {
+  return (holder as ExchangeHolder | undefined)?.[EXCHANGE];
+}
 
 export interface RestOptions {
   cors: CorsPolicy;
@@ -80,15 +90,16 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
   const handler = createOpenApiNodeHttpHandler({
     router,
     maxBodySize: 1024 * 1024,
-    createContext: ({ req }: { req: IncomingMessage }) => apiContexts.get(req)!,
+    createContext: ({ req }: { req: IncomingMessage }) => exchangeOf(req)!.apiContext,
     responseMeta: ({ ctx, errors, data }: { ctx?: ApiContext; errors: unknown[]; data?: unknown[] }) => {
       if (errors.length > 0) {
         const response = toErrorResponse(asConditionFailure(ctx, errors[0]), ctx?.requestId ?? '');
-        if (ctx) failures.set(ctx, response);
+        const exchange = exchangeOf(ctx);
+        if (exchange) exchange.failure = response;
         return { status: response.status, headers: response.headers };
       }
       const headers = { ...(ctx?.response.headers ?? {}) };
-      const facts = ctx && requestFacts.get(ctx);
+      const facts = exchangeOf(ctx)?.facts;
       const body = data?.[0] as { data?: unknown; meta?: { nextCursor?: unknown } } | undefined;
       const created = body?.data;
       if (facts?.route.location && ctx?.response.status === 201 && created && typeof created === 'object') {
@@ -114,15 +125,15 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       return { status: ctx?.response.status ?? 200, headers };
     },
     // Called with every error the adapter answers, also those before createContext (when
-    // responseMeta has no ctx): the contract body is kept for captureResponse, and a 5xx
+    // responseMeta has no ctx): the contract body is kept for sendDraft, and a 5xx
     // logs its cause with the request's id (docs/operations.md).
     onError: ({ error, req }: { error: unknown; req: IncomingMessage }) => {
-      const apiContext = apiContexts.get(req);
-      if (!apiContext) return;
+      const exchange = exchangeOf(req);
+      if (!exchange) return;
+      const { apiContext, state } = exchange;
       const response = toErrorResponse(asConditionFailure(apiContext, error), apiContext.requestId);
-      failures.set(apiContext, response);
-      const state = requestStates.get(apiContext);
-      if (state) logFailure(state.log, error, response.status, response.body.error.code);
+      exchange.failure = response;
+      logFailure(state.log, error, response.status, response.body.error.code);
     },
   } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
@@ -192,16 +203,20 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       await work?.finish(500, '').catch(() => undefined);
       return sendError(ctx, error);
     }
-    apiContexts.set(ctx.req, apiContext);
-    requestStates.set(apiContext, ctx.state);
-    requestFacts.set(apiContext, {
-      ctx,
-      route,
-      conditional: twin !== undefined,
-      tagged: false,
-      base: publicUrl || `${ctx.protocol}://${ctx.host}`,
-      path: ctx.path,
-    });
+    const exchange: Exchange = {
+      apiContext,
+      state: ctx.state,
+      facts: {
+        ctx,
+        route,
+        conditional: twin !== undefined,
+        tagged: false,
+        base: publicUrl || `${ctx.protocol}://${ctx.host}`,
+        path: ctx.path,
+      },
+    };
+    (ctx.req as ExchangeHolder)[EXCHANGE] = exchange;
+    (apiContext as ExchangeHolder)[EXCHANGE] = exchange;
     // Koa must not answer: the tRPC handler writes to res. Its status defaults to 200, and
     // the reason phrase is left for Node to derive from the final status.
     ctx.respond = false;
@@ -210,10 +225,10 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     // The adapter routes on req.url, without our prefix, and on req.method.
     ctx.req.url = ctx.req.url!.slice(REST_PREFIX.length) || '/';
     ctx.req.method = method;
-    const captured = captureResponse(ctx, apiContext, work);
+    const draft = new DraftResponse(ctx.res);
     try {
-      await handler(ctx.req, captured.res);
-      await captured.sent;
+      await handler(ctx.req, draft as unknown as ServerResponse);
+      await sendDraft(ctx, exchange, draft, work);
     } finally {
       // A request that ended without a response (the adapter threw) keeps nothing.
       await work?.finish(500, '').catch(() => undefined);
@@ -252,7 +267,7 @@ async function checkIfMatch(
 
 /** In a conditional write, a serialization failure means another write changed the resource first. */
 function asConditionFailure(apiContext: ApiContext | undefined, error: unknown): unknown {
-  const facts = apiContext && requestFacts.get(apiContext);
+  const facts = exchangeOf(apiContext)?.facts;
   if (!facts?.conditional || sqlStateOf(error) !== '40001') return error;
   return new DomainError(
     'PRECONDITION_FAILED',
@@ -331,69 +346,103 @@ function rejectPathKeys(body: Record<string, unknown>, pathParams: string[]) {
 }
 
 /**
- * The adapter ends the response itself. This wraps `res.end` to write the contract's error
- * body for a failed request (built from the same error the adapter handed to responseMeta),
- * and, for a request holding an Idempotency-Key, to commit its work with the response before
- * sending it (or, when that commit fails, to send the failure instead).
+ * What the adapter answers, written here rather than to the response: its status, headers and
+ * body are then sent by `sendDraft`, which applies the conventions to them. The adapter only
+ * sets `statusCode`, calls `setHeader` and `end`, and, should anything read the request's
+ * abort signal, listens for the response's `close`, which is passed on to the response.
+ *
+ * The adapter wrote to the response itself before, its `end` replaced on every response by
+ * one that did this work: a function stored on each ServerResponse made V8 keep every
+ * request's objects through two young-generation collections into the old one, to be freed
+ * only by full collections (docs/architecture.md, "Cost per request").
  */
-function captureResponse(
+class DraftResponse {
+  statusCode = 200;
+  readonly headers: Record<string, string | number | readonly string[]> = {};
+  body: string | undefined = undefined;
+  ended = false;
+
+  constructor(private readonly response: ServerResponse) {}
+
+  setHeader(name: string, value: string | number | readonly string[]): this {
+    this.headers[name] = value;
+    return this;
+  }
+
+  end(chunk?: unknown): this {
+    this.ended = true;
+    if (typeof chunk === 'string') this.body = chunk;
+    return this;
+  }
+
+  get writableEnded(): boolean {
+    return this.response.writableEnded;
+  }
+
+  once(event: string, listener: (...args: unknown[]) => void): this {
+    this.response.once(event, listener);
+    return this;
+  }
+
+  off(event: string, listener: (...args: unknown[]) => void): this {
+    this.response.off(event, listener);
+    return this;
+  }
+}
+
+/**
+ * Sends what the adapter answered. A failure gets the contract's error body (built from the
+ * error the adapter handed to responseMeta or onError); a single resource a strong ETag, and
+ * 304 when the client holds that version. A request holding an Idempotency-Key commits its
+ * work with the response before it is sent, and when that commit fails the failure is sent
+ * instead. The body goes out compressed when asked for, with its length.
+ */
+async function sendDraft(
   ctx: ParameterizedContext<AppState>,
-  apiContext: ApiContext,
+  exchange: Exchange,
+  draft: DraftResponse,
   work: RequestWork | null,
-): { res: ServerResponse; sent: Promise<void> } {
+): Promise<void> {
   const res = ctx.res;
-  const rawEnd = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
-  // The body as it goes out: compressed when asked for, with its length.
-  const end = (body: unknown) => {
-    if (res.statusCode === 304) return rawEnd();
-    if (typeof body !== 'string') return rawEnd(body);
-    const sent = encodeBody(ctx.get('Accept-Encoding'), body, (name, value) => res.setHeader(name, value));
-    res.setHeader('Content-Length', String(Buffer.byteLength(sent)));
-    return rawEnd(sent);
-  };
-  let sent: Promise<void> = Promise.resolve();
-  (res as { end: (chunk?: unknown) => ServerResponse }).end = (chunk?: unknown) => {
-    let body = chunk;
-    if (res.statusCode >= 400) {
-      const failure =
-        failures.get(apiContext) ??
-        toErrorResponse(new DomainError('INTERNAL', 'Internal error'), apiContext.requestId);
-      body = JSON.stringify(failure.body);
-    } else if (requestFacts.get(apiContext)?.tagged && typeof body === 'string') {
-      // A single resource: a strong ETag, and 304 when the client holds this version.
-      const tag = entityTag(body);
-      res.setHeader('ETag', tag);
-      const held = ctx.get('If-None-Match');
-      if (held && noneMatch(held, tag)) {
-        res.statusCode = 304;
-        res.removeHeader('Content-Type');
-      }
+  const requestId = exchange.apiContext.requestId;
+  let status = draft.ended ? draft.statusCode : 500;
+  let body = draft.body;
+  // An adapter that never ended its answer failed: the contract's 500 goes out.
+  if (!draft.ended) res.setHeader('Content-Type', 'application/json');
+  for (const [name, value] of Object.entries(draft.headers)) res.setHeader(name, value);
+  if (status >= 400) {
+    const failure =
+      exchange.failure ?? toErrorResponse(new DomainError('INTERNAL', 'Internal error'), requestId);
+    body = JSON.stringify(failure.body);
+  } else if (exchange.facts.tagged && body !== undefined) {
+    const tag = entityTag(body);
+    res.setHeader('ETag', tag);
+    const held = ctx.get('If-None-Match');
+    if (held && noneMatch(held, tag)) {
+      status = 304;
+      res.removeHeader('Content-Type');
     }
-    if (!work) return end(body);
-    const location = res.getHeader('Location');
+  }
+  if (work) {
+    const location = draft.headers.Location;
     const kept: Record<string, string> = typeof location === 'string' ? { Location: location } : {};
-    sent = work.finish(res.statusCode, typeof body === 'string' ? body : '', kept).then(
-      () => {
-        end(body);
-      },
-      (error: unknown) => {
-        // The work did not commit: the client must not hear that it succeeded.
-        ctx.state.log.error({ err: error }, 'could not commit an idempotent request');
-        const failure = toErrorResponse(error, apiContext.requestId);
-        if (!res.headersSent) {
-          res.statusCode = failure.status;
-          res.removeHeader('Content-Length');
-          for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
-        }
-        end(JSON.stringify(failure.body));
-      },
-    );
-    return res;
-  };
-  return {
-    res,
-    get sent() {
-      return sent;
-    },
-  };
+    try {
+      await work.finish(status, body ?? '', kept);
+    } catch (error) {
+      // The work did not commit: the client must not hear that it succeeded.
+      ctx.state.log.error({ err: error }, 'could not commit an idempotent request');
+      const failure = toErrorResponse(error, requestId);
+      status = failure.status;
+      for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
+      body = JSON.stringify(failure.body);
+    }
+  }
+  res.statusCode = status;
+  if (status === 304 || body === undefined) {
+    res.end();
+    return;
+  }
+  const sent = encodeBody(ctx.get('Accept-Encoding'), body, (name, value) => res.setHeader(name, value));
+  res.setHeader('Content-Length', String(Buffer.byteLength(sent)));
+  res.end(sent);
 }
