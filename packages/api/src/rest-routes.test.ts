@@ -1,7 +1,7 @@
 import type { AnyRouter } from '@trpc/server';
 import { createProcedureCache, forEachOpenApiProcedure } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
-import { collectRestRoutes, matchRestRoute } from './rest-routes.ts';
+import { collectRestRoutes, matchRestRoute, rawPathParams } from './rest-routes.ts';
 import { appRouter } from './routers/index.ts';
 import type { ApiMeta } from './trpc.ts';
 
@@ -55,6 +55,22 @@ describe('REST route matching', () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(routes.length);
+  });
+
+  it('gives the path parameters the adapter would, for every route: as sent, case kept, not decoded', () => {
+    const adapter = createProcedureCache(appRouter as AnyRouter);
+    for (const route of routes) {
+      let n = 0;
+      const path = route.path.replace(/\{\w+\}/g, () => `Id_${++n}%5Fx`);
+      for (const sent of [path, `${path}/`]) {
+        const match = matchRestRoute(routes, route.method, sent);
+        if (match.kind !== 'found' || match.route !== route) continue;
+        const theirs = adapter(route.method as never, path)?.pathInput ?? {};
+        expect(rawPathParams(route, sent), `${route.method} ${sent}`).toEqual({ ...theirs });
+      }
+    }
+    const record = routes.find((r) => r.method === 'GET' && r.path === '/records/{id}/comments');
+    expect(record && rawPathParams(record, '/records/rec_A%2F1/comments')).toEqual({ id: 'rec_A%2F1' });
   });
 });
 

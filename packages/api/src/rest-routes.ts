@@ -12,6 +12,8 @@ export interface RestRoute {
   path: string;
   pattern: RegExp;
   pathParams: string[];
+  /** Where the `{param}` segments are: their index in the path split on `/`, and their name. */
+  paramSegments: [number, string][];
   queryParams: string[];
   /** For a 201: where the new resource is read (see ApiMeta.location). */
   location?: string;
@@ -55,6 +57,10 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
         path,
         pattern: new RegExp(`^${source}/?$`, 'i'),
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!),
+        paramSegments: path.split('/').flatMap((segment, index): [number, string][] => {
+          const name = /^\{(\w+)\}$/.exec(segment)?.[1];
+          return name ? [[index, name]] : [];
+        }),
         queryParams: m.queryParams ?? [],
         ...(m.location ? { location: m.location } : {}),
         kind: routeKind(m.openapi.method, path, m.resource),
@@ -150,6 +156,18 @@ export function conditionalTwin(routes: RestRoute[], route: RestRoute): RestRout
     if (twin) return twin;
   }
   return undefined;
+}
+
+/**
+ * The route's `{param}` segments in a path it matched, as sent (not percent-decoded): what the
+ * REST adapter hands the procedure as its path input.
+ */
+export function rawPathParams(route: RestRoute, path: string): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (route.paramSegments.length === 0) return params;
+  const given = path.split('/');
+  for (const [index, name] of route.paramSegments) params[name] = given[index] ?? '';
+  return params;
 }
 
 /** The values of a route's `{param}` segments in a request path. */

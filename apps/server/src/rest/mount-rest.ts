@@ -11,6 +11,7 @@ import {
   matchRestRoute,
   pathParamsOf,
   type RestRoute,
+  rawPathParams,
   toErrorResponse,
 } from '@crm/api';
 import { DomainError, sqlStateOf } from '@crm/domain';
@@ -62,6 +63,8 @@ interface Exchange {
   apiContext: ApiContext;
   state: AppState;
   facts: RequestFacts;
+  /** The procedure this layer routed the request to, handed to the adapter (`resolveProcedure`). */
+  procedure: { path: string; pathInput: Record<string, string> };
   failure?: ErrorResponse;
 }
 const EXCHANGE = Symbol('rest exchange');
@@ -90,6 +93,8 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
   const handler = createOpenApiNodeHttpHandler({
     router,
     maxBodySize: 1024 * 1024,
+    // The route table matched the request already: the adapter does not match it again.
+    resolveProcedure: (req: IncomingMessage) => exchangeOf(req)?.procedure,
     createContext: ({ req }: { req: IncomingMessage }) => exchangeOf(req)!.apiContext,
     responseMeta: ({ ctx, errors, data }: { ctx?: ApiContext; errors: unknown[]; data?: unknown[] }) => {
       if (errors.length > 0) {
@@ -206,6 +211,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     const exchange: Exchange = {
       apiContext,
       state: ctx.state,
+      procedure: { path: route.procedure, pathInput: rawPathParams(route, path) },
       facts: {
         ctx,
         route,
