@@ -43,6 +43,7 @@ const cleanups = createCleanups(log);
 const SCRIPTS: Record<string, string[]> = {
   service: ['apps/server/scripts/start.mjs'],
   bare: ['--import', import.meta.resolve('tsx'), 'bench/src/bare-server.ts'],
+  floor: ['--import', import.meta.resolve('tsx'), 'bench/src/bare-server.ts'],
 };
 
 /** Starts a server's script under callgrind with instrumentation off. */
@@ -73,6 +74,7 @@ async function startUnderCallgrind(name: string, connectionString: string, outDi
         ROLE: 'api',
         OPS_PORT: '0',
         LOG_LEVEL: 'warn',
+        ...(name === 'floor' ? { BARE_FLOOR: '1' } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -194,10 +196,14 @@ async function main() {
     movableDeals,
   };
   const outDir = await mkdtemp(join(tmpdir(), 'crm-bench-callgrind-'));
-  cleanups.push({
-    what: 'removing callgrind files',
-    run: () => rm(outDir, { recursive: true, force: true }),
-  });
+  if (process.env.BENCH_INSTR_KEEP === '1') {
+    log(`callgrind files kept in ${outDir} (callgrind_annotate reads them)`);
+  } else {
+    cleanups.push({
+      what: 'removing callgrind files',
+      run: () => rm(outDir, { recursive: true, force: true }),
+    });
+  }
 
   const results: Record<string, Record<string, number>> = {};
   for (const name of servers) {
