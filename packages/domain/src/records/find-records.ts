@@ -15,7 +15,7 @@ import {
 } from '../shared/list-filter.ts';
 import { checkFilterFields, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
-import { prepared } from '../shared/prepared.ts';
+import { driverRows, prepared } from '../shared/prepared.ts';
 import { recordFields } from './record-fields.ts';
 import type { findRecordsInput, queryRecordsInput } from './schemas.ts';
 import { likePattern } from './search-text.ts';
@@ -103,12 +103,12 @@ async function listRecords(db: Database, actor: Actor, input: ListInput) {
 /** One live record; the hot read, so its statement is prepared once. */
 export async function getRecord(db: Database, actor: Actor, id: string) {
   if (!isId('record', id)) throw notFound('Record', id);
-  const [row] = await prepared(db, 'get_live_record', liveRecordById).execute({
+  const [row] = await driverRows(prepared(db, 'get_live_record', liveRecordById), {
     workspaceId: actor.workspaceId,
     id,
   });
   if (!row) throw notFound('Record', id);
-  return serializeRecord(row);
+  return serializeRecord(recordRowFromDriver(row));
 }
 
 function liveRecordById(db: Database) {
