@@ -38,6 +38,57 @@ describe('REST route matching', () => {
     expect(matched('GET', '/nowhere')).toEqual({ kind: 'none' });
   });
 
+  it('matches as the templates read as patterns would: any case, one trailing slash, no empty parameter', () => {
+    // The rule written as regular expressions, one per template, the best precedence first.
+    const patterns = routes.map((route) => ({
+      route,
+      pattern: new RegExp(
+        `^${route.path
+          .split('/')
+          .map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/')}/?$`,
+        'i',
+      ),
+      precedence: route.path
+        .split('/')
+        .map((s) => (/^\{.+\}$/.test(s) ? '1' : '0'))
+        .join(''),
+    }));
+    function byPatterns(method: string, path: string) {
+      const matching = patterns.filter((p) => p.pattern.test(path));
+      if (matching.length === 0) return { kind: 'none' };
+      const best = matching.map((p) => p.precedence).sort()[0];
+      const top = matching.filter((p) => p.precedence === best).map((p) => p.route);
+      const route = top.find((r) => r.method === method);
+      if (route) return `${route.method} ${route.path}`;
+      return { kind: 'wrong-method', allow: [...new Set(top.map((r) => r.method))] };
+    }
+    const variants = (path: string) => [
+      path,
+      `${path}/`,
+      `${path}//`,
+      path.toUpperCase(),
+      path.replace(/\{\w+\}/g, 'x_1'),
+      path.replace(/\{\w+\}/g, 'BATCH'),
+      path.replace(/\{\w+\}/g, ''),
+      path.replace(/\{\w+\}/g, 'a%2Fb'),
+      `${path.replace(/\{\w+\}/g, 'x')}/extra`,
+      path.replace(/\/[^/]*$/, ''),
+      `/${path}`,
+    ];
+    const methods = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'];
+    let compared = 0;
+    for (const route of routes) {
+      for (const path of [...variants(route.path), '/', '', '//', '/nowhere']) {
+        for (const method of methods) {
+          expect(matched(method, path), `${method} ${path}`).toEqual(byPatterns(method, path));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(routes.length * 50);
+  });
+
   it('agrees with the REST adapter, which serves the first procedure of the router that matches', () => {
     const adapter = createProcedureCache(appRouter as AnyRouter);
     const methods = [...new Set(routes.map((r) => r.method))];

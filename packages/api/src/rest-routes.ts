@@ -10,7 +10,6 @@ export interface RestRoute {
   procedure: string;
   /** Path below /api/v1 with `{param}` placeholders. */
   path: string;
-  pattern: RegExp;
   pathParams: string[];
   /** Where the `{param}` segments are: their index in the path split on `/`, and their name. */
   paramSegments: [number, string][];
@@ -24,11 +23,6 @@ export interface RestRoute {
    * `cursor` on the lists, `after` on the event feed; none where the input takes neither.
    */
   cursorParam?: 'cursor' | 'after';
-  /**
-   * One character per segment, `0` literal and `1` parameter: of two templates that match a
-   * path, the one whose string sorts first has a literal where the other has a parameter.
-   */
-  precedence: string;
 }
 
 /**
@@ -45,17 +39,10 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
       const shape = inputShapeOf(callable);
       const cursorParam = 'cursor' in shape ? 'cursor' : 'after' in shape ? 'after' : undefined;
       const path = m.openapi.path.replace(/\/$/, '');
-      const source = path
-        .split('/')
-        .map((segment) =>
-          /^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-        )
-        .join('/');
       routes.push({
         method: m.openapi.method,
         procedure,
         path,
-        pattern: new RegExp(`^${source}/?$`, 'i'),
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!),
         paramSegments: path.split('/').flatMap((segment, index): [number, string][] => {
           const name = /^\{(\w+)\}$/.exec(segment)?.[1];
@@ -65,10 +52,6 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
         ...(m.location ? { location: m.location } : {}),
         kind: routeKind(m.openapi.method, path, m.resource),
         ...(cursorParam ? { cursorParam } : {}),
-        precedence: path
-          .split('/')
-          .map((segment) => (/^\{.+\}$/.test(segment) ? '1' : '0'))
-          .join(''),
       });
     },
   );
@@ -84,61 +67,73 @@ export type RouteMatch =
  * The route of a request. A literal segment outranks a parameter, so `/records/batch` is the
  * batch route and never the record `{id}` "batch": only the matching templates of the highest
  * precedence are considered, and a method they lack is a 405 even where a template with a
- * parameter there has it. (The REST adapter, which dispatches on its own, takes the first
- * matching procedure of the router: routers list literal routes first, and a test checks
- * that both always agree.)
+ * parameter there has it. Literal segments match whatever their case, a parameter matches
+ * any non-empty segment, and one trailing slash is allowed. (The REST adapter is handed the
+ * procedure found here; on its own it would take the first matching procedure of the
+ * router: routers list literal routes first, and a test checks that both always agree.)
  */
 export function matchRestRoute(routes: RestRoute[], method: string, path: string): RouteMatch {
-  let best: RestRoute[] = [];
-  let precedence = '';
-  for (const route of candidatesFor(routes, path)) {
-    if (!route.pattern.test(path)) continue;
-    if (best.length === 0 || route.precedence < precedence) {
-      best = [route];
-      precedence = route.precedence;
-    } else if (route.precedence === precedence) {
-      best.push(route);
-    }
+  const segments = path.split('/');
+  // A trailing slash: `/records/` is `/records`.
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  const node = findNode(treeOf(routes), segments, 1);
+  if (!node) return { kind: 'none' };
+  for (const route of node.routes) {
+    if (route.method === method) return { kind: 'found', route };
   }
-  if (best.length === 0) return { kind: 'none' };
-  const route = best.find((r) => r.method === method);
-  if (route) return { kind: 'found', route };
-  return { kind: 'wrong-method', allow: [...new Set(best.map((r) => r.method))] };
+  return { kind: 'wrong-method', allow: [...new Set(node.routes.map((r) => r.method))] };
 }
-
-/** Routes by their first segment (lower-cased, as matching ignores case); `null` for those starting with a parameter. */
-const firstSegmentIndexes = new WeakMap<RestRoute[], Map<string | null, RestRoute[]>>();
 
 /**
- * The routes that may match `path`: those whose first segment is the path's, and those
- * starting with a parameter. The index is built once per list of routes, which is not
- * changed after collectRestRoutes made it.
+ * The route table as a tree of path segments: a node's literal children by their lower-cased
+ * segment and one child for a parameter, and the routes (one per method) whose template ends
+ * there. Searching it literal child first finds the matching template of the highest
+ * precedence, in as many steps as the path has segments.
  */
-function candidatesFor(routes: RestRoute[], path: string): RestRoute[] {
-  let index = firstSegmentIndexes.get(routes);
-  if (!index) {
-    index = new Map();
-    const wild = routes.filter((r) => r.precedence.charAt(1) === '1');
-    index.set(null, wild);
-    for (const route of routes) {
-      if (route.precedence.charAt(1) === '1') continue;
-      const key = firstSegment(route.path);
-      let list = index.get(key);
-      if (!list) {
-        list = [...wild];
-        index.set(key, list);
-      }
-      list.push(route);
-    }
-    firstSegmentIndexes.set(routes, index);
-  }
-  return index.get(firstSegment(path)) ?? index.get(null)!;
+interface RouteNode {
+  literals: Map<string, RouteNode>;
+  param: RouteNode | undefined;
+  routes: RestRoute[];
 }
 
-/** `records` of `/records/rec_1`, lower-cased; '' for `/`. */
-function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1);
-  return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+/** The tree of each route table, built once: collectRestRoutes' lists are not changed after. */
+const trees = new WeakMap<RestRoute[], RouteNode>();
+
+function treeOf(routes: RestRoute[]): RouteNode {
+  const built = trees.get(routes);
+  if (built) return built;
+  const made: RouteNode = { literals: new Map(), param: undefined, routes: [] };
+  for (const route of routes) {
+    let node = made;
+    for (const segment of route.path === '' ? [] : route.path.slice(1).split('/')) {
+      if (/^\{.+\}$/.test(segment)) {
+        node.param ??= { literals: new Map(), param: undefined, routes: [] };
+        node = node.param;
+      } else {
+        const key = segment.toLowerCase();
+        let child = node.literals.get(key);
+        if (!child) {
+          child = { literals: new Map(), param: undefined, routes: [] };
+          node.literals.set(key, child);
+        }
+        node = child;
+      }
+    }
+    node.routes.push(route);
+  }
+  trees.set(routes, made);
+  return made;
+}
+
+function findNode(node: RouteNode, segments: string[], index: number): RouteNode | undefined {
+  if (index === segments.length) return node.routes.length > 0 ? node : undefined;
+  const segment = segments[index]!;
+  const literal = node.literals.get(segment) ?? node.literals.get(segment.toLowerCase());
+  if (literal) {
+    const found = findNode(literal, segments, index + 1);
+    if (found) return found;
+  }
+  return node.param && segment !== '' ? findNode(node.param, segments, index + 1) : undefined;
 }
 
 /**
