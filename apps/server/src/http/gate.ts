@@ -10,6 +10,7 @@ import {
   workspaceRateLimitSubject,
 } from '@crm/domain';
 import type { ParameterizedContext } from 'koa';
+import { requestHeader } from './headers.ts';
 import type { AppState } from './state.ts';
 
 export interface GateDeps {
@@ -29,7 +30,7 @@ export async function passGate(
   ctx: ParameterizedContext<AppState>,
   { keys, limits }: GateDeps,
 ): Promise<Actor> {
-  const key = await keys.authenticate(bearerToken(ctx.get('Authorization')));
+  const key = await keys.authenticate(bearerToken(requestHeader(ctx.req, 'authorization')));
   const actor: Actor = {
     workspaceId: key.workspaceId,
     userId: key.userId,
@@ -40,9 +41,10 @@ export async function passGate(
   };
   ctx.state.actor = actor;
   const limit = await limits.consume(workspaceRateLimitSubject(key.workspaceId), key.rateLimitPerMinute);
-  ctx.set('RateLimit-Limit', String(limit.limit));
-  ctx.set('RateLimit-Remaining', String(limit.remaining));
-  ctx.set('RateLimit-Reset', String(limit.resetSeconds));
+  const res = ctx.res;
+  res.setHeader('RateLimit-Limit', String(limit.limit));
+  res.setHeader('RateLimit-Remaining', String(limit.remaining));
+  res.setHeader('RateLimit-Reset', String(limit.resetSeconds));
   if (!limit.allowed) {
     throw new DomainError(
       'RATE_LIMITED',

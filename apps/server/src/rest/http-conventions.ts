@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { Stream } from 'node:stream';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type { Middleware, ParameterizedContext } from 'koa';
+import { requestHeader } from '../http/headers.ts';
 import type { AppState } from '../http/state.ts';
 
 /**
@@ -58,7 +59,7 @@ export function readCorsOrigins(value: string | undefined): CorsPolicy {
 }
 
 function allowedOrigin(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): string | null {
-  const origin = ctx.get('Origin');
+  const origin = requestHeader(ctx.req, 'origin');
   if (!origin) return null;
   if (policy.any || policy.origins.has(origin.toLowerCase())) return origin;
   return null;
@@ -70,7 +71,9 @@ function allowedOrigin(ctx: ParameterizedContext<AppState>, policy: CorsPolicy):
  * Bearer keys only, and a browser must not send cookies along.
  */
 export function applyCors(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): void {
-  ctx.vary('Origin');
+  // Nothing has set Vary yet on nearly every request: no need to merge with what is there.
+  if (ctx.res.getHeader('Vary') === undefined) ctx.res.setHeader('Vary', 'Origin');
+  else ctx.vary('Origin');
   const origin = allowedOrigin(ctx, policy);
   if (!origin) return;
   ctx.set('Access-Control-Allow-Origin', origin);
@@ -130,31 +133,40 @@ export function chooseEncoding(acceptEncoding: string | undefined): 'br' | 'gzip
   return br >= gzip ? 'br' : 'gzip';
 }
 
+/** A body as it goes out: see encodeBody. */
+export interface EncodedBody {
+  body: string | Buffer;
+  /** Its length in bytes, for Content-Length. */
+  length: number;
+  /** Whether the answer depends on Accept-Encoding (a body over COMPRESS_ABOVE): `Vary: Accept-Encoding`. */
+  vary: boolean;
+  /** The Content-Encoding it was compressed with, if any. */
+  encoding: 'br' | 'gzip' | null;
+}
+
 /**
  * The body as it goes out: compressed when it is over COMPRESS_ABOVE bytes and the client
  * accepts br or gzip (brotli at quality 4, which compresses JSON about as well as gzip's
- * best in a fraction of brotli's default time). Sets Content-Encoding and Vary.
+ * best in a fraction of brotli's default time). The caller sets the headers it names. A
+ * small body is left as it is, not copied.
  */
-export function encodeBody(
-  acceptEncoding: string | undefined,
-  body: string | Buffer,
-  setHeader: (name: string, value: string) => void,
-): string | Buffer {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  if (bytes.length <= COMPRESS_ABOVE) return body;
-  setHeader('Vary', 'Accept-Encoding');
+export function encodeBody(acceptEncoding: string | undefined, body: string | Buffer): EncodedBody {
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  if (length <= COMPRESS_ABOVE) return { body, length, vary: false, encoding: null };
   const encoding = chooseEncoding(acceptEncoding);
-  if (!encoding) return body;
-  setHeader('Content-Encoding', encoding);
-  return encoding === 'br'
-    ? brotliCompressSync(bytes, {
-        params: {
-          [zlib.BROTLI_PARAM_QUALITY]: 4,
-          [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-          [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      })
-    : gzipSync(bytes, { level: 6 });
+  if (!encoding) return { body, length, vary: true, encoding: null };
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const compressed =
+    encoding === 'br'
+      ? brotliCompressSync(bytes, {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: 4,
+            [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+          },
+        })
+      : gzipSync(bytes, { level: 6 });
+  return { body: compressed, length: compressed.length, vary: true, encoding };
 }
 
 /** A strong entity tag of a JSON body: the same bytes give the same tag, any change another. */
@@ -210,11 +222,11 @@ export function compressKoaResponses(): Middleware<AppState> {
     if (body === null || body === undefined || body instanceof Stream) return;
     const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const type = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
-    const encoded = encodeBody(ctx.get('Accept-Encoding'), text, (name, value) =>
-      name === 'Vary' ? ctx.vary(value) : ctx.set(name, value),
-    );
-    if (encoded === text && typeof body !== 'object') return;
-    ctx.body = encoded;
+    const encoded = encodeBody(ctx.get('Accept-Encoding'), text);
+    if (encoded.vary) ctx.vary('Accept-Encoding');
+    if (encoded.encoding) ctx.set('Content-Encoding', encoded.encoding);
+    if (encoded.body === text && typeof body !== 'object') return;
+    ctx.body = encoded.body;
     ctx.set('Content-Type', type);
   };
 }

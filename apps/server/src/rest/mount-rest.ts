@@ -18,6 +18,7 @@ import { DomainError, sqlStateOf } from '@crm/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { type GateDeps, passGate } from '../http/gate.ts';
+import { requestHeader } from '../http/headers.ts';
 import { logFailure, sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
 import {
@@ -48,8 +49,7 @@ interface RequestFacts {
   conditional: boolean;
   /** Set by responseMeta on a GET of a single resource: the body gets an ETag. */
   tagged: boolean;
-  /** The request's URL as the client sent it (before the adapter's path is cut out of it), for `Link`. */
-  base: string;
+  /** The request's path as the client sent it (before the adapter's path is cut out of it), for `Link`. */
   path: string;
 }
 /**
@@ -90,6 +90,8 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
   const { db } = gate;
   const routes = collectRestRoutes(router);
   const publicUrl = options.publicUrl?.replace(/\/$/, '');
+  /** Where clients reach the service, for `Location` and `Link`: PUBLIC_URL, or the request's own origin. */
+  const baseOf = (ctx: ParameterizedContext<AppState>) => publicUrl || `${ctx.protocol}://${ctx.host}`;
   const handler = createOpenApiNodeHttpHandler({
     router,
     maxBodySize: 1024 * 1024,
@@ -109,14 +111,14 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       const created = body?.data;
       if (facts?.route.location && ctx?.response.status === 201 && created && typeof created === 'object') {
         const location = fillLocation(facts.route.location, created as Record<string, unknown>);
-        if (location) headers.Location = `${facts.base}${REST_PREFIX}${location}`;
+        if (location) headers.Location = `${baseOf(facts.ctx)}${REST_PREFIX}${location}`;
       }
       if (facts && facts.route.method === 'GET' && body) {
         if (Array.isArray(body.data)) {
           const next = body.meta?.nextCursor;
           if (typeof next === 'string' && next !== '' && facts.route.cursorParam) {
             headers.Link = nextLink(
-              facts.base,
+              baseOf(facts.ctx),
               facts.path,
               facts.ctx.querystring,
               facts.route.cursorParam,
@@ -170,7 +172,8 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     ctx.state.route = `${REST_PREFIX}${route.path}`;
     let apiContext: ApiContext;
     let work: RequestWork | null = null;
-    const condition = route.method === 'PATCH' || route.method === 'DELETE' ? ctx.get('If-Match') : '';
+    const condition =
+      route.method === 'PATCH' || route.method === 'DELETE' ? requestHeader(ctx.req, 'if-match') : '';
     const twin = condition ? conditionalTwin(routes, route) : undefined;
     try {
       if (condition && !twin) {
@@ -217,7 +220,6 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
         route,
         conditional: twin !== undefined,
         tagged: false,
-        base: publicUrl || `${ctx.protocol}://${ctx.host}`,
         path: ctx.path,
       },
     };
@@ -423,7 +425,7 @@ async function sendDraft(
   } else if (exchange.facts.tagged && body !== undefined) {
     const tag = entityTag(body);
     res.setHeader('ETag', tag);
-    const held = ctx.get('If-None-Match');
+    const held = requestHeader(ctx.req, 'if-none-match');
     if (held && noneMatch(held, tag)) {
       status = 304;
       res.removeHeader('Content-Type');
@@ -448,7 +450,9 @@ async function sendDraft(
     res.end();
     return;
   }
-  const sent = encodeBody(ctx.get('Accept-Encoding'), body, (name, value) => res.setHeader(name, value));
-  res.setHeader('Content-Length', String(Buffer.byteLength(sent)));
-  res.end(sent);
+  const sent = encodeBody(requestHeader(ctx.req, 'accept-encoding'), body);
+  if (sent.vary) ctx.vary('Accept-Encoding');
+  if (sent.encoding) res.setHeader('Content-Encoding', sent.encoding);
+  res.setHeader('Content-Length', String(sent.length));
+  res.end(sent.body);
 }
