@@ -3,6 +3,7 @@ import type { DispatcherActivity } from '@crm/webhooks';
 import type { RunObserver } from '@crm/workflows';
 import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { RequestDurations } from './request-durations.ts';
 
 /** Seconds; from a cached read (a few ms) to the longest request the drain waits for. */
 const REQUEST_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -23,7 +24,7 @@ export interface DatabaseGaugeSource {
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly #requests: Histogram<'method' | 'route' | 'status'>;
+  readonly #requests: RequestDurations;
   readonly #rateLimited: Counter<'route'>;
   readonly #deliveries: Counter<'outcome'>;
   readonly #deliveryLag: Histogram;
@@ -35,13 +36,12 @@ export class Metrics {
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     const registers = [this.registry];
-    this.#requests = new Histogram({
-      name: 'crm_http_request_duration_seconds',
-      help: 'HTTP requests by route template, method and status, from the first byte read to the last written',
-      labelNames: ['method', 'route', 'status'],
-      buckets: REQUEST_BUCKETS,
-      registers,
-    });
+    this.#requests = new RequestDurations(
+      'crm_http_request_duration_seconds',
+      'HTTP requests by route template, method and status, from the first byte read to the last written',
+      REQUEST_BUCKETS,
+    );
+    this.registry.registerMetric(this.#requests.asMetric());
     this.#rateLimited = new Counter({
       name: 'crm_http_rate_limited_total',
       help: 'Requests refused with 429 (workspace rate limit, sign-in throttles), by route template',
@@ -128,7 +128,7 @@ export class Metrics {
 
   /** One finished request: its route template (never the raw path, whose ids are unbounded). */
   requestFinished(method: string, route: string, status: number, seconds: number): void {
-    this.#requests.observe({ method, route, status: String(status) }, seconds);
+    this.#requests.observe(method, route, status, seconds);
     if (status === 429) this.#rateLimited.inc({ route });
   }
 
