@@ -67,19 +67,12 @@ type Release = (error?: Error | boolean) => void;
 function guardPooledClient(client: pg.PoolClient, lent: WeakSet<pg.PoolClient>): void {
   // The pool sets `release` on every checkout; each is wrapped so that once it has been
   // called here on the holder's behalf, the holder's call does nothing.
-  let checkout: { poolRelease: Release; release: Release; releasedHere: boolean } | undefined;
+  let checkout: Checkout | undefined;
   Object.defineProperty(client, 'release', {
     configurable: true,
     get: () => checkout?.release,
     set: (poolRelease: Release) => {
-      const current = {
-        poolRelease,
-        releasedHere: false,
-        release: (error?: Error | boolean) => {
-          if (!current.releasedHere) poolRelease(error);
-        },
-      };
-      checkout = current;
+      checkout = new Checkout(poolRelease);
     },
   });
   client.on('error', (error) => {
@@ -89,6 +82,27 @@ function guardPooledClient(client: pg.PoolClient, lent: WeakSet<pg.PoolClient>):
     current.releasedHere = true;
     current.poolRelease(error);
   });
+}
+
+/**
+ * One checkout of a pooled client: the release the pool gave it, and the one its holder is
+ * given, which does nothing once the checkout was released on the holder's behalf. A class,
+ * as a client is checked out for nearly every statement (docs/architecture.md, "Cost per
+ * request").
+ */
+class Checkout {
+  releasedHere = false;
+  readonly release: Release;
+
+  constructor(readonly poolRelease: Release) {
+    this.release = holderRelease(this);
+  }
+}
+
+function holderRelease(checkout: Checkout): Release {
+  return (error) => {
+    if (!checkout.releasedHere) checkout.poolRelease(error);
+  };
 }
 
 const openSockets = new WeakMap<pg.Pool, Set<Socket>>();
