@@ -33,7 +33,7 @@ export function driverRows(
 ): Promise<Record<string, unknown>[]> {
   // `all` is what drizzle's node-postgres prepared query answers `execute` with when it has no
   // fields to map; it is not in the declared type.
-  return (statement as unknown as { all(values: Record<string, unknown>): Promise<Record<string, unknown>[]> }).all(
-    values,
-  );
+  return (
+    statement as unknown as { all(values: Record<string, unknown>): Promise<Record<string, unknown>[]> }
+  ).all(values);
 }
