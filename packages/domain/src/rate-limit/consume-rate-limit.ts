@@ -1,9 +1,9 @@
 import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import type { RateLimitRelease } from './rate-limit-leases.ts';
 
 /** The rate limits' sliding window, unless a subject is counted in another (sign-in failures). */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
-const WINDOW_MS = RATE_LIMIT_WINDOW_MS;
 /** The longest window a subject may be counted in (sign-in failures); buckets are kept twice as long. */
 export const LONGEST_WINDOW_MS = 15 * 60_000;
 
@@ -66,7 +66,7 @@ export async function consumeRateLimit(
   subject: string,
   limit: number,
   now: number = Date.now(),
-  windowMs: number = WINDOW_MS,
+  windowMs: number = RATE_LIMIT_WINDOW_MS,
 ): Promise<RateLimitResult> {
   return (await consumeRateLimitMany(db, subject, limit, 1, now, windowMs)).resultOf(0);
 }
@@ -76,10 +76,7 @@ export async function consumeRateLimit(
  * turned out not to count, such as a sign-in that succeeded). Never goes below zero.
  */
 export async function releaseRateLimit(db: Database, subject: string, windowStart: number): Promise<void> {
-  await db.execute(
-    sql`update rate_limit_buckets set count = count - 1
-        where subject = ${subject} and window_start = ${new Date(windowStart)} and count > 0`,
-  );
+  await releaseRateLimits(db, [{ subject, windowStart, count: 1 }]);
 }
 
 /** Takes counts off buckets, never below zero: `$1` subjects, `$2` bucket starts, `$3` counts. */
@@ -93,10 +90,7 @@ export const RELEASE_RATE_LIMITS_SQL = `
  * `RateLimitLeases`), each from the bucket it was counted in, in one statement. One entry per
  * bucket: an UPDATE … FROM applies only one of several rows that match the same row.
  */
-export async function releaseRateLimits(
-  db: Database,
-  releases: readonly { subject: string; windowStart: number; count: number }[],
-): Promise<void> {
+export async function releaseRateLimits(db: Database, releases: readonly RateLimitRelease[]): Promise<void> {
   if (releases.length === 0) return;
   await db.$client.query({
     name: 'release_rate_limits',
@@ -177,7 +171,7 @@ export async function consumeRateLimits(
   now: number = Date.now(),
 ): Promise<RateLimitGrant[]> {
   const windows = requests.map((request) => {
-    const windowMs = request.windowMs ?? WINDOW_MS;
+    const windowMs = request.windowMs ?? RATE_LIMIT_WINDOW_MS;
     if (windowMs > LONGEST_WINDOW_MS) {
       throw new RangeError(`A rate-limit window is at most ${LONGEST_WINDOW_MS} ms`);
     }
@@ -249,7 +243,7 @@ export async function consumeRateLimitMany(
   limit: number,
   count: number,
   now: number = Date.now(),
-  windowMs: number = WINDOW_MS,
+  windowMs: number = RATE_LIMIT_WINDOW_MS,
 ): Promise<RateLimitGrant> {
   const [grant] = await consumeRateLimits(db, [{ subject, limit, count, windowMs }], now);
   return grant!;

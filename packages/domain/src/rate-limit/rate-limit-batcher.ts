@@ -8,7 +8,7 @@ import {
   type RateLimitResult,
   releaseRateLimits,
 } from './consume-rate-limit.ts';
-import { type RateLimitLeaseOptions, RateLimitLeases } from './rate-limit-leases.ts';
+import { type RateLimitLeaseOptions, RateLimitLeases, type RateLimitRelease } from './rate-limit-leases.ts';
 
 export interface RateLimitBatcherOptions {
   /** Statements counting at once (default 1). */
@@ -166,7 +166,7 @@ export class RateLimitBatcher {
    * Tokens given back. A failed release leaves them counted: the window then lets fewer
    * requests through than its limit until it ends, never more.
    */
-  private async release(released: { subject: string; windowStart: number; count: number }[]): Promise<void> {
+  private async release(released: RateLimitRelease[]): Promise<void> {
     if (released.length === 0) return;
     try {
       await releaseRateLimits(this.db, released);

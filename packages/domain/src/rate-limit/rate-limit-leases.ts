@@ -138,14 +138,17 @@ export class RateLimitLeases<G> {
     for (const [subject, state] of this.subjects) {
       if (now - state.activeAt > this.ttlMs && !this.leases.has(subject)) this.subjects.delete(subject);
     }
-    const released = this.pending;
-    this.pending = [];
-    return released;
+    return this.takePending();
   }
 
   /** Ends every lease (a process stopping): all unused tokens, to give back. */
   endAll(): RateLimitRelease[] {
     for (const subject of [...this.leases.keys()]) this.end(subject);
+    return this.takePending();
+  }
+
+  /** The unused tokens of the leases ended since this was last called. */
+  private takePending(): RateLimitRelease[] {
     const released = this.pending;
     this.pending = [];
     return released;
