@@ -39,15 +39,16 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
       const shape = inputShapeOf(callable);
       const cursorParam = 'cursor' in shape ? 'cursor' : 'after' in shape ? 'after' : undefined;
       const path = m.openapi.path.replace(/\/$/, '');
+      const paramSegments = path.split('/').flatMap((segment, index): [number, string][] => {
+        const name = paramName(segment);
+        return name ? [[index, name]] : [];
+      });
       routes.push({
         method: m.openapi.method,
         procedure,
         path,
-        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((p) => p[1]!),
-        paramSegments: path.split('/').flatMap((segment, index): [number, string][] => {
-          const name = /^\{(\w+)\}$/.exec(segment)?.[1];
-          return name ? [[index, name]] : [];
-        }),
+        pathParams: paramSegments.map(([, name]) => name),
+        paramSegments,
         queryParams: m.queryParams ?? [],
         ...(m.location ? { location: m.location } : {}),
         kind: routeKind(m.openapi.method, path, m.resource),
@@ -56,6 +57,11 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
     },
   );
   return routes;
+}
+
+/** The name of a template's `{param}` segment; undefined for a literal one. */
+function paramName(segment: string): string | undefined {
+  return /^\{(\w+)\}$/.exec(segment)?.[1];
 }
 
 export type RouteMatch =
@@ -102,18 +108,19 @@ const trees = new WeakMap<RestRoute[], RouteNode>();
 function treeOf(routes: RestRoute[]): RouteNode {
   const built = trees.get(routes);
   if (built) return built;
-  const made: RouteNode = { literals: new Map(), param: undefined, routes: [] };
+  const newNode = (): RouteNode => ({ literals: new Map(), param: undefined, routes: [] });
+  const made = newNode();
   for (const route of routes) {
     let node = made;
     for (const segment of route.path === '' ? [] : route.path.slice(1).split('/')) {
-      if (/^\{.+\}$/.test(segment)) {
-        node.param ??= { literals: new Map(), param: undefined, routes: [] };
+      if (paramName(segment)) {
+        node.param ??= newNode();
         node = node.param;
       } else {
         const key = segment.toLowerCase();
         let child = node.literals.get(key);
         if (!child) {
-          child = { literals: new Map(), param: undefined, routes: [] };
+          child = newNode();
           node.literals.set(key, child);
         }
         node = child;
@@ -165,15 +172,10 @@ export function rawPathParams(route: RestRoute, path: string): Record<string, st
   return params;
 }
 
-/** The values of a route's `{param}` segments in a request path. */
+/** The values of a route's `{param}` segments in a request path, percent-decoded. */
 export function pathParamsOf(route: RestRoute, path: string): Record<string, string> {
-  const template = route.path.split('/');
-  const given = path.replace(/\/$/, '').split('/');
-  const params: Record<string, string> = {};
-  template.forEach((segment, i) => {
-    const name = /^\{(\w+)\}$/.exec(segment)?.[1];
-    if (name && given[i] !== undefined) params[name] = decodeSegment(given[i]!);
-  });
+  const params = rawPathParams(route, path);
+  for (const name of route.pathParams) params[name] = decodeSegment(params[name]!);
   return params;
 }
 
