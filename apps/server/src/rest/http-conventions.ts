@@ -71,9 +71,7 @@ function allowedOrigin(ctx: ParameterizedContext<AppState>, policy: CorsPolicy):
  * Bearer keys only, and a browser must not send cookies along.
  */
 export function applyCors(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): void {
-  // Nothing has set Vary yet on nearly every request: no need to merge with what is there.
-  if (ctx.res.getHeader('Vary') === undefined) ctx.res.setHeader('Vary', 'Origin');
-  else ctx.vary('Origin');
+  ctx.vary('Origin');
   const origin = allowedOrigin(ctx, policy);
   if (!origin) return;
   ctx.set('Access-Control-Allow-Origin', origin);

@@ -54,14 +54,13 @@ interface RequestFacts {
 }
 /**
  * What this layer keeps of a request while the adapter answers it: the context it made, the
- * request's state (whose logger, made on first use, reports failures the adapter hands over),
- * the facts above, and the contract error response computed for a failure, sent in place of
- * the adapter's. One object, hung off the request and off its ApiContext under a symbol: the
+ * facts above (whose Koa context holds the request's state, with the logger that reports
+ * failures the adapter hands over), the procedure it routed to, and the contract error
+ * response computed for a failure, sent in place of the adapter's. One object, hung off the request and off its ApiContext under a symbol: the
  * adapter's hooks are handed one or the other.
  */
 interface Exchange {
   apiContext: ApiContext;
-  state: AppState;
   facts: RequestFacts;
   /** The procedure this layer routed the request to, handed to the adapter (`resolveProcedure`). */
   procedure: { path: string; pathInput: Record<string, string> };
@@ -137,10 +136,10 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     onError: ({ error, req }: { error: unknown; req: IncomingMessage }) => {
       const exchange = exchangeOf(req);
       if (!exchange) return;
-      const { apiContext, state } = exchange;
+      const { apiContext, facts } = exchange;
       const response = toErrorResponse(asConditionFailure(apiContext, error), apiContext.requestId);
       exchange.failure = response;
-      logFailure(state.log, error, response.status, response.body.error.code);
+      logFailure(facts.ctx.state.log, error, response.status, response.body.error.code);
     },
   } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
@@ -213,7 +212,6 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     }
     const exchange: Exchange = {
       apiContext,
-      state: ctx.state,
       procedure: { path: route.procedure, pathInput: rawPathParams(route, path) },
       facts: {
         ctx,
