@@ -12,8 +12,30 @@ export const fieldTypes = [
   'EMAIL',
   'URL',
   'MULTI_SELECT',
+  'RELATION',
 ] as const;
 export type FieldType = (typeof fieldTypes)[number];
+
+export const relationCardinalities = ['ONE', 'MANY'] as const;
+export type RelationCardinality = (typeof relationCardinalities)[number];
+
+/**
+ * What a RELATION field links to (docs/api.md, "Relations"). Both fields of a pair (a field
+ * and its inverse) carry the same `id`, one as the `from` side of the links and the other as
+ * the `to` side (record_links); a field without an inverse is a `from` side alone.
+ */
+export interface RelationDefinition {
+  /** The folder of the linked records. */
+  folderId: string;
+  cardinality: RelationCardinality;
+  /** The labels a link may carry; none means links carry no label. */
+  labels?: string[];
+  /** The relation's id (`relationId` of its links), the same on both fields of a pair. */
+  id: string;
+  side: 'from' | 'to';
+  /** The key of the paired field in `folderId`, when the relation has an inverse. */
+  inverseKey?: string;
+}
 
 /** One custom field of a folder: the `key` is the key used inside record `data`. */
 export interface FieldDefinition {
@@ -22,6 +44,8 @@ export interface FieldDefinition {
   type: FieldType;
   /** Allowed values of SELECT and MULTI_SELECT fields. */
   options?: string[];
+  /** A RELATION field's target, cardinality and labels. */
+  relation?: RelationDefinition;
 }
 
 export const folders = pgTable(

@@ -1,0 +1,97 @@
+import { foreignKey, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { createdAt, workspaceId } from './columns.ts';
+import { deals, tasks } from './pipelines.ts';
+import { records } from './records.ts';
+
+/**
+ * A link between two records through a RELATION field (docs/api.md, "Relations"). A relation
+ * is a pair of fields, or one field without an inverse; both fields of a pair carry the same
+ * `relationId` in their definition, one as the `from` side and the other as the `to` side, so
+ * one row is the link seen from both records. The primary key serves the `from` side (its
+ * links, and "is this link there"), `record_links_to_idx` the `to` side; both lead with the
+ * workspace, so on a sharded database a link lives on the node of its records.
+ *
+ * Links of a record in Trash stay, hidden by every read (which joins the live records); the
+ * purge removes them with the record.
+ */
+export const recordLinks = pgTable(
+  'record_links',
+  {
+    workspaceId: workspaceId(),
+    relationId: text().notNull(),
+    fromId: text().notNull(),
+    toId: text().notNull(),
+    /** One of the relation's labels, or null. */
+    label: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'record_links_pkey', columns: [t.workspaceId, t.relationId, t.fromId, t.toId] }),
+    index('record_links_to_idx').on(t.workspaceId, t.relationId, t.toId, t.fromId),
+    foreignKey({
+      name: 'record_links_from_fk',
+      columns: [t.workspaceId, t.fromId],
+      foreignColumns: [records.workspaceId, records.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'record_links_to_fk',
+      columns: [t.workspaceId, t.toId],
+      foreignColumns: [records.workspaceId, records.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * The records a deal involves (its participants), each with an optional label ("Decision
+ * maker"). The deal's `record_id`, its primary record, is always one of them.
+ */
+export const dealLinks = pgTable(
+  'deal_links',
+  {
+    workspaceId: workspaceId(),
+    dealId: text().notNull(),
+    recordId: text().notNull(),
+    label: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'deal_links_pkey', columns: [t.workspaceId, t.dealId, t.recordId] }),
+    index('deal_links_record_idx').on(t.workspaceId, t.recordId, t.dealId),
+    foreignKey({
+      name: 'deal_links_deal_fk',
+      columns: [t.workspaceId, t.dealId],
+      foreignColumns: [deals.workspaceId, deals.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'deal_links_record_fk',
+      columns: [t.workspaceId, t.recordId],
+      foreignColumns: [records.workspaceId, records.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** The records a task is about, as `dealLinks` for deals; the task's `record_id` is one of them. */
+export const taskLinks = pgTable(
+  'task_links',
+  {
+    workspaceId: workspaceId(),
+    taskId: text().notNull(),
+    recordId: text().notNull(),
+    label: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'task_links_pkey', columns: [t.workspaceId, t.taskId, t.recordId] }),
+    index('task_links_record_idx').on(t.workspaceId, t.recordId, t.taskId),
+    foreignKey({
+      name: 'task_links_task_fk',
+      columns: [t.workspaceId, t.taskId],
+      foreignColumns: [tasks.workspaceId, tasks.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'task_links_record_fk',
+      columns: [t.workspaceId, t.recordId],
+      foreignColumns: [records.workspaceId, records.id],
+    }).onDelete('cascade'),
+  ],
+);
