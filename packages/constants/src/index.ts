@@ -12,6 +12,8 @@ export const eventTypes = [
   'record.updated',
   'record.trashed',
   'record.restored',
+  'record.linked',
+  'record.unlinked',
   'deal.created',
   'deal.updated',
   'deal.stage_changed',
@@ -29,6 +31,7 @@ export const actionTypes = [
   'CREATE_DEAL',
   'CREATE_TASK',
   'ADD_COMMENT',
+  'LINK_RECORDS',
   'HTTP_REQUEST',
   'CONDITION',
 ] as const;
@@ -73,6 +76,7 @@ export const actionParameters = {
     recordId: false,
   },
   ADD_COMMENT: { text: true, recordId: false },
+  LINK_RECORDS: { field: true, to: true, by: false, label: false, recordId: false },
   HTTP_REQUEST: { method: false, url: true, headers: false, body: false },
   CONDITION: { left: true, operator: true, right: false },
 } as const satisfies Record<ActionType, Record<string, boolean>>;
@@ -115,6 +119,7 @@ export const filterOperatorsByKind = {
   enum: ['eq', 'ne', 'in', 'empty'],
   boolean: ['eq', 'ne', 'empty'],
   multi: ['eq', 'ne', 'in', 'empty'],
+  relation: ['eq', 'ne', 'in', 'empty'],
   json: ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'contains', 'empty'],
 } as const;
 export type FilterFieldKind = keyof typeof filterOperatorsByKind;
@@ -129,6 +134,7 @@ export const filterKindOfFieldType = {
   SELECT: 'enum',
   BOOLEAN: 'boolean',
   MULTI_SELECT: 'multi',
+  RELATION: 'relation',
 } as const satisfies Record<string, FilterFieldKind>;
 
 /**

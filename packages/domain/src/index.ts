@@ -34,6 +34,8 @@ export * from './records/timeline.ts';
 export * from './records/timeline-schemas.ts';
 export * from './records/trash-record.ts';
 export * from './records/update-record.ts';
+export * from './relations/batch-links.ts';
+export * from './relations/index.ts';
 export * from './reports/index.ts';
 export * from './shared/actor.ts';
 export * from './shared/batch.ts';

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadPipeline } from '../pipelines/load-pipeline.ts';
+import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -38,6 +39,7 @@ export async function createDeal(db: Database, actor: Actor, input: z.infer<type
         recordId: input.recordId ?? null,
       })
       .returning();
+    await linkPrimary(tx, actor, 'deal', row!.id, row!.recordId);
     await recordDealCreated(tx, actor, row!);
     return serializeDeal(row!);
   });

@@ -3,6 +3,8 @@ import { schema } from '@crm/db';
 import { eq, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadPipeline } from '../pipelines/load-pipeline.ts';
+import { loadRecord } from '../records/load-record.ts';
+import { linkedToRecord } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { columnField, jsonField, type ListField } from '../shared/list-fields.ts';
@@ -10,7 +12,7 @@ import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
 import { checkFilterFields, type FieldTable, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { loadDeal } from './load-deal.ts';
-import type { findDealsInput } from './schemas.ts';
+import type { findDealsInput, findRecordDealsInput } from './schemas.ts';
 import { serializeDeal } from './serialize.ts';
 
 const d = schema.deals;
@@ -44,6 +46,29 @@ const fields: FieldTable = {
  * and the filters (docs/api.md, "Filters, sorts and counts"); an unknown pipeline is a 404.
  */
 export async function findDeals(db: Database, actor: Actor, input: z.infer<typeof findDealsInput>) {
+  return listDeals(db, actor, input);
+}
+
+/**
+ * `GET /records/{id}/deals`: the deals linked to a live record (its primary record or one of
+ * its links, docs/api.md, "Relations"), as the deal list pages them; `pipelineId` optional.
+ */
+export async function findRecordDeals(
+  db: Database,
+  actor: Actor,
+  input: z.infer<typeof findRecordDealsInput>,
+) {
+  const { id, ...rest } = input;
+  await loadRecord(db, actor, id);
+  return listDeals(db, actor, rest, { scope: linkedToRecord('deal', actor, id), print: ['linked', id] });
+}
+
+async function listDeals(
+  db: Database,
+  actor: Actor,
+  input: Omit<z.infer<typeof findDealsInput>, 'pipelineId'> & { pipelineId?: string | undefined },
+  linked?: { scope: SQL; print: unknown[] },
+) {
   const filter = treeFromParam(input.filter);
   checkFilterFields(filter, fields);
   const sortName = input.sort ?? DEFAULT_SORT;
@@ -52,22 +77,22 @@ export async function findDeals(db: Database, actor: Actor, input: z.infer<typeo
     (name) => (SORTABLE.has(name) || name.startsWith('data.') ? dealField(name) : undefined),
     'createdAt, updatedAt, title, amount, closeDate or data.<key>',
   );
-  const { stages } = await loadPipeline(db, actor, input.pipelineId);
-  const scope: (SQL | undefined)[] = [
-    eq(d.workspaceId, actor.workspaceId),
-    eq(d.pipelineId, input.pipelineId),
-  ];
-  if (input.stageId !== undefined) {
-    if (!stages.some((s) => s.id === input.stageId))
+  const scope: (SQL | undefined)[] = [eq(d.workspaceId, actor.workspaceId), linked?.scope];
+  if (input.pipelineId !== undefined) {
+    const { stages } = await loadPipeline(db, actor, input.pipelineId);
+    scope.push(eq(d.pipelineId, input.pipelineId));
+    if (input.stageId !== undefined && !stages.some((s) => s.id === input.stageId)) {
       throw invalid('stageId', `${input.stageId} is not a stage of this pipeline`);
-    scope.push(eq(d.stageId, input.stageId));
+    }
   }
+  if (input.stageId !== undefined) scope.push(eq(d.stageId, input.stageId));
   if (input.recordId !== undefined) scope.push(eq(d.recordId, input.recordId));
   const print = fingerprint([
+    ...(linked?.print ?? []),
     'deals',
     sortName,
     canonicalTree(filter),
-    input.pipelineId,
+    input.pipelineId ?? null,
     input.stageId ?? null,
     input.recordId ?? null,
   ]);

@@ -1,4 +1,5 @@
 export * from './create-deal.ts';
+export * from './deal-links.ts';
 export * from './delete-deal.ts';
 export * from './find-deals.ts';
 export * from './schemas.ts';

@@ -70,6 +70,12 @@ export const findDealsInput = z.strictObject({
   ...pagingInput,
 });
 
+/** `GET /records/{id}/deals`: the deal list's parameters, the pipeline optional. */
+export const findRecordDealsInput = findDealsInput.omit({ pipelineId: true, recordId: true }).extend({
+  id: idParam('Record id'),
+  pipelineId: z.string().max(200).optional().meta({ description: 'Only deals of this pipeline' }),
+});
+
 export const createDealInput = z.strictObject({
   pipelineId: z.string().max(200),
   stageId: z

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { stagesOf } from '../pipelines/load-pipeline.ts';
+import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { recordDealUpdated, recordStageChanged } from './deal-events.ts';
@@ -68,6 +69,7 @@ export async function updateDeal(db: Database, actor: Actor, input: z.infer<type
       .set({ ...changes, data, updatedAt: sql`now()` })
       .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.id, current.id)))
       .returning();
+    if (changes.recordId) await linkPrimary(tx, actor, 'deal', row!.id, changes.recordId);
     await recordDealUpdated(tx, actor, row!, changedFields, previous);
     if (changes.stageId) await recordStageChanged(tx, actor, row!, current.stageId);
     return serializeDeal(row!);

@@ -42,6 +42,23 @@ const changes = {
     .meta({ description: 'The values of exactly the changed fields before the change' }),
 };
 
+/** A link's sides: `recordId`/`record` are the `from` record, as of the event. */
+const linkFields = {
+  recordId: z.string().meta({ description: 'The `from` record' }),
+  folderId: z.string(),
+  record: recordOutput
+    .nullable()
+    .meta({ description: 'The `from` record as `GET /api/v1/records/{id}` answers it, as of the event' }),
+  from: z.string().meta({ description: 'The record whose field the relation was defined on' }),
+  field: z.string().meta({ description: 'That RELATION field' }),
+  to: z.string().meta({ description: 'The linked record' }),
+  label: z.string().nullable(),
+  inverseField: z
+    .string()
+    .nullable()
+    .meta({ description: 'The paired field of `to`’s folder, or null when the relation has no inverse' }),
+};
+
 const dealFields = {
   ...linkedRecord,
   dealId: z.string(),
@@ -76,6 +93,24 @@ export const eventPayloads = {
     ...common('record.restored'),
     ...aboutRecord,
   }),
+  'record.linked': payload(
+    'RecordLinkedEvent',
+    'Two records were linked through a RELATION field, or a link’s label changed (`previousLabel`). Sent once per link, named from the side of the field the relation was defined on.',
+    {
+      ...common('record.linked'),
+      ...linkFields,
+      previousLabel: z
+        .string()
+        .nullable()
+        .optional()
+        .meta({ description: 'Present when an existing link’s label changed: the label before' }),
+    },
+  ),
+  'record.unlinked': payload(
+    'RecordUnlinkedEvent',
+    'A link between two records was removed (by an unlink, a ONE value replaced or cleared, or the removal of its field). Sent once per link.',
+    { ...common('record.unlinked'), ...linkFields },
+  ),
   'deal.created': payload('DealCreatedEvent', 'A deal was created.', {
     ...common('deal.created'),
     ...dealFields,

@@ -4,16 +4,25 @@ import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { checkFieldValue } from '../records/custom-values.ts';
-import { searchTextSql } from '../records/search-text.ts';
+import {
+  assertFieldShape,
+  dropRelationLinks,
+  hasLinks,
+  lockFolders,
+  pairOf,
+  relationInUse,
+  withLabels,
+} from '../relations/relation-field-changes.ts';
+import { isRelation } from '../relations/relation-fields.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
-import { assertFieldOptions as checkOptions, normalizeField } from './create-folder.ts';
+import { addField } from './add-field.ts';
+import { assertFieldOptions as checkOptions, normalizeField } from './field-definition.ts';
 import { ensureFieldIndexes } from './field-indexes.ts';
 import { loadFolder } from './load-folder.ts';
+import { refreshSearchText, saveFields } from './save-fields.ts';
 import type { addFieldInput, changeFieldInput, removeFieldInput, updateFolderInput } from './schemas.ts';
 import { type FolderRow, serializeFolder } from './serialize.ts';
-
-const MAX_FIELDS = 200;
 
 export async function renameFolder(db: Database, actor: Actor, input: z.infer<typeof updateFolderInput>) {
   return db.transaction(async (tx) => {
@@ -25,21 +34,13 @@ export async function renameFolder(db: Database, actor: Actor, input: z.infer<ty
 export async function addFolderField(db: Database, actor: Actor, input: z.infer<typeof addFieldInput>) {
   const { id, ...definition } = input;
   checkOptions(definition);
+  assertFieldShape(definition);
   // The field's index is made first, outside the transaction (field-indexes.ts); a 404 before it.
   await loadFolder(db, actor, id);
   await ensureFieldIndexes(db, [definition]);
   return db.transaction(async (tx) => {
-    const folder = await loadFolder(tx, actor, id, 'update');
-    if (folder.fields.some((f) => f.key === definition.key)) {
-      throw invalid('key', `the folder already has a field ${definition.key}`);
-    }
-    if (folder.fields.length >= MAX_FIELDS)
-      throw invalid('key', `a folder holds at most ${MAX_FIELDS} fields`);
-    const fields = [...folder.fields, normalizeField(definition)];
-    const saved = await saveFields(tx, actor, id, fields);
-    // Values stored under this key earlier (before a remove) are gone, so only TEXT changes search.
-    if (definition.type === 'TEXT') await refreshSearchText(tx, actor, saved);
-    return serializeFolder(saved);
+    await loadFolder(tx, actor, id);
+    return serializeFolder(await addField(tx, actor, id, definition));
   });
 }
 
@@ -53,10 +54,20 @@ export async function changeFolderField(db: Database, actor: Actor, input: z.inf
     await ensureFieldIndexes(db, [{ key: input.key, type: input.type }]);
   }
   return db.transaction(async (tx) => {
-    const folder = await loadFolder(tx, actor, input.id, 'update');
-    const current = folder.fields.find((f) => f.key === input.key);
-    if (!current) throw new DomainError('NOT_FOUND', `Field ${input.key} not found in folder ${input.id}`);
+    const { folder, current } = await lockField(tx, actor, input.id, input.key);
     const type = input.type ?? current.type;
+    if ((type === 'RELATION') !== (current.type === 'RELATION')) {
+      throw invalid(
+        'type',
+        current.type === 'RELATION'
+          ? 'a RELATION field keeps its type; remove it and add a field of the new type'
+          : 'a field cannot become a RELATION; add a RELATION field instead',
+      );
+    }
+    if (isRelation(current)) {
+      return serializeFolder(await changeRelationField(tx, actor, folder, current, input));
+    }
+    if (input.relation) throw invalid('relation', 'only RELATION fields have it');
     const hasOptions = type === 'SELECT' || type === 'MULTI_SELECT';
     const next: FieldDefinition = normalizeField({
       key: current.key,
@@ -77,32 +88,136 @@ export async function changeFolderField(db: Database, actor: Actor, input: z.inf
   });
 }
 
-/** Removes a field and its values from every record of the folder. */
+/**
+ * The folder of a field, locked FOR UPDATE, and the field (404 when there is none). For a
+ * RELATION field the target folder is locked too, both in id order, before either is read
+ * for good: two changes of one pair of folders then wait for each other rather than deadlock.
+ */
+async function lockField(tx: Executor, actor: Actor, folderId: string, key: string) {
+  const notFound = () => new DomainError('NOT_FOUND', `Field ${key} not found in folder ${folderId}`);
+  const peek = (await loadFolder(tx, actor, folderId)).fields.find((f) => f.key === key);
+  if (!peek) throw notFound();
+  const ids = [{ id: folderId, path: 'id' }];
+  if (isRelation(peek)) ids.push({ id: peek.relation.folderId, path: 'relation.folderId' });
+  const folders = await lockFolders(tx, actor, ids);
+  const folder = folders.get(folderId)!;
+  const current = folder.fields.find((f) => f.key === key);
+  if (!current) throw notFound();
+  return { folder, current, folders };
+}
+
+/** A RELATION field's label, or the labels of its links, which change on both fields of a pair. */
+async function changeRelationField(
+  tx: Executor,
+  actor: Actor,
+  folder: FolderRow,
+  current: FieldDefinition,
+  input: z.infer<typeof changeFieldInput>,
+): Promise<FolderRow> {
+  if (input.options) throw invalid('options', 'only SELECT and MULTI_SELECT fields have options');
+  const labels = input.relation?.labels;
+  let next: FieldDefinition = { ...current, label: input.label ?? current.label };
+  if (labels !== undefined) next = withLabels(next, labels);
+  const targetId = current.relation!.folderId;
+  const folders = await lockFolders(tx, actor, [{ id: targetId, path: 'relation.folderId' }]);
+  folders.set(folder.id, folder);
+  const pair = labels === undefined ? null : pairOf(current, folders);
+  const target = folders.get(targetId)!;
+  if (pair && target.id === folder.id) {
+    const pairNext = withLabels(pair, labels!);
+    const fields = folder.fields.map((f) => (f.key === next.key ? next : f.key === pair.key ? pairNext : f));
+    return saveFields(tx, actor, folder.id, fields);
+  }
+  if (pair) {
+    const pairNext = withLabels(pair, labels!);
+    const fields = target.fields.map((f) => (f.key === pair.key ? pairNext : f));
+    await saveFields(tx, actor, target.id, fields);
+  }
+  return saveFields(
+    tx,
+    actor,
+    folder.id,
+    folder.fields.map((f) => (f.key === next.key ? next : f)),
+  );
+}
+
+/**
+ * Removes a field and its values from every record of the folder. A RELATION field that has
+ * links is a 409 unless `force` (docs/api.md, "Relations"): then its inverse and every link
+ * go too, each link with its `record.unlinked` event.
+ */
 export async function removeFolderField(db: Database, actor: Actor, input: z.infer<typeof removeFieldInput>) {
   return db.transaction(async (tx) => {
-    const folder = await loadFolder(tx, actor, input.id, 'update');
-    const current = folder.fields.find((f) => f.key === input.key);
-    if (!current) throw new DomainError('NOT_FOUND', `Field ${input.key} not found in folder ${input.id}`);
+    const { folder, current, folders } = await lockField(tx, actor, input.id, input.key);
+    if (isRelation(current)) {
+      return serializeFolder(
+        await removeRelationField(tx, actor, folder, current, folders, input.force === 'true'),
+      );
+    }
     const saved = await saveFields(
       tx,
       actor,
       folder.id,
       folder.fields.filter((f) => f.key !== input.key),
     );
-    const r = schema.records;
-    await tx
-      .update(r)
-      .set({ data: sql`${r.data} - ${input.key}::text`, updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(r.workspaceId, actor.workspaceId),
-          eq(r.folderId, folder.id),
-          sql`${r.data} ? ${input.key}::text`,
-        ),
-      );
+    await removeValues(tx, actor, folder.id, input.key);
     if (current.type === 'TEXT') await refreshSearchText(tx, actor, saved);
     return serializeFolder(saved);
   });
+}
+
+async function removeRelationField(
+  tx: Executor,
+  actor: Actor,
+  folder: FolderRow,
+  current: FieldDefinition & { relation: NonNullable<FieldDefinition['relation']> },
+  folders: Map<string, FolderRow>,
+  force: boolean,
+): Promise<FolderRow> {
+  const relation = current.relation;
+  if (await hasLinks(tx, actor, relation.id)) {
+    if (!force) throw relationInUse(current.key);
+    const pair = pairOf(current, folders);
+    const here = { folderId: folder.id, key: current.key };
+    const there = pair ? { folderId: relation.folderId, key: pair.key } : null;
+    await dropRelationLinks(
+      tx,
+      actor,
+      relation,
+      relation.side === 'from' ? { from: here, to: there } : { from: there!, to: here },
+    );
+  }
+  const pair = pairOf(current, folders);
+  const target = folders.get(relation.folderId);
+  if (pair && target && target.id !== folder.id) {
+    await saveFields(
+      tx,
+      actor,
+      target.id,
+      target.fields.filter((f) => f.key !== pair.key),
+    );
+    await removeValues(tx, actor, target.id, pair.key);
+  }
+  const gone = new Set([current.key, ...(pair && target?.id === folder.id ? [pair.key] : [])]);
+  const saved = await saveFields(
+    tx,
+    actor,
+    folder.id,
+    folder.fields.filter((f) => !gone.has(f.key)),
+  );
+  for (const key of gone) await removeValues(tx, actor, folder.id, key);
+  return saved;
+}
+
+/** Removes the values of a key from every record of a folder (Trash included). */
+async function removeValues(tx: Executor, actor: Actor, folderId: string, key: string) {
+  const r = schema.records;
+  await tx
+    .update(r)
+    .set({ data: sql`${r.data} - ${key}::text`, updatedAt: sql`now()` })
+    .where(
+      and(eq(r.workspaceId, actor.workspaceId), eq(r.folderId, folderId), sql`${r.data} ? ${key}::text`),
+    );
 }
 
 async function checkStoredValues(tx: Executor, actor: Actor, folder: FolderRow, next: FieldDefinition) {
@@ -130,21 +245,4 @@ async function checkStoredValues(tx: Executor, actor: Actor, folder: FolderRow, 
       `${bad.length} stored value(s) would not be valid as ${next.type} (for example ${sample}); change or clear them first`,
     );
   }
-}
-
-async function saveFields(tx: Executor, actor: Actor, id: string, fields?: FieldDefinition[], name?: string) {
-  const [row] = await tx
-    .update(schema.folders)
-    .set({ ...(fields ? { fields } : {}), ...(name ? { name } : {}), updatedAt: sql`now()` })
-    .where(and(eq(schema.folders.workspaceId, actor.workspaceId), eq(schema.folders.id, id)))
-    .returning();
-  return row!;
-}
-
-async function refreshSearchText(tx: Executor, actor: Actor, folder: FolderRow) {
-  const r = schema.records;
-  await tx
-    .update(r)
-    .set({ searchText: searchTextSql(folder.fields) })
-    .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.folderId, folder.id)));
 }

@@ -2,19 +2,36 @@ import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import type { z } from 'zod';
+import { assertFieldShape } from '../relations/relation-field-changes.ts';
 import type { Actor } from '../shared/actor.ts';
-import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { addField } from './add-field.ts';
+import { assertFieldOptions, normalizeField } from './field-definition.ts';
 import { ensureFieldIndexes } from './field-indexes.ts';
 import type { createFolderInput } from './schemas.ts';
 import { serializeFolder } from './serialize.ts';
 
+/**
+ * Creates a folder with its fields. RELATION fields (and their inverses on other folders) are
+ * added after the folder exists, in the same transaction, as `POST /folders/{id}/fields` adds
+ * them (a self-relation's target is the new folder, named by its id, which a request cannot
+ * know yet: such a field is added afterwards).
+ */
 export async function createFolder(db: Database, actor: Actor, input: z.infer<typeof createFolderInput>) {
-  for (const field of input.fields ?? []) assertFieldOptions(field);
-  await ensureFieldIndexes(db, input.fields ?? []);
-  return db.transaction(async (tx) =>
-    serializeFolder(await insertFolder(tx, actor.workspaceId, input.name, input.fields ?? [])),
-  );
+  const fields = input.fields ?? [];
+  for (const field of fields) {
+    assertFieldOptions(field);
+    assertFieldShape(field);
+  }
+  await ensureFieldIndexes(db, fields);
+  const plain = fields.filter((f) => f.type !== 'RELATION');
+  return db.transaction(async (tx) => {
+    let folder = await insertFolder(tx, actor.workspaceId, input.name, plain);
+    for (const field of fields) {
+      if (field.type === 'RELATION') folder = await addField(tx, actor, folder.id, field);
+    }
+    return serializeFolder(folder);
+  });
 }
 
 /** Inserts a folder; also used when a workspace is created with its default folder. */
@@ -22,26 +39,11 @@ export async function insertFolder(
   tx: Executor,
   workspaceId: string,
   name: string,
-  fields: FieldDefinition[],
+  fields: Pick<FieldDefinition, 'key' | 'label' | 'type' | 'options'>[],
 ) {
   const [row] = await tx
     .insert(schema.folders)
     .values({ workspaceId, id: newId('folder'), name, type: 'CUSTOM', fields: fields.map(normalizeField) })
     .returning();
   return row!;
-}
-
-export function normalizeField(field: FieldDefinition): FieldDefinition {
-  return field.options
-    ? { key: field.key, label: field.label, type: field.type, options: field.options }
-    : { key: field.key, label: field.label, type: field.type };
-}
-
-/** SELECT and MULTI_SELECT fields need options; no other type may have them. */
-export function assertFieldOptions(field: { type: string; options?: string[] | undefined }) {
-  const needsOptions = field.type === 'SELECT' || field.type === 'MULTI_SELECT';
-  if (needsOptions && !field.options?.length)
-    throw invalid('options', `is required for ${field.type} fields`);
-  if (!needsOptions && field.options)
-    throw invalid('options', 'only SELECT and MULTI_SELECT fields have options');
 }

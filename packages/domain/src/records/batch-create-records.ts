@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FolderRow } from '../folders/serialize.ts';
+import { linkWrittenValues, oneValuesIn, resolveOneValues } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
 import {
   asDatabase,
@@ -126,15 +127,16 @@ async function liveEmails(tx: Executor, actor: Actor, keys: string[]): Promise<S
 
 /**
  * Plain creations are checked the way `createRecord` checks them (folder, owner, custom
- * values; each folder and owner looked up once), then every valid one is inserted in one
- * statement and their `record.created` events written in one more. When PostgreSQL refuses
- * that insert for what one item holds, the items are inserted one by one instead, each in
- * its own savepoint, so only that item fails.
+ * values; each folder and owner looked up once, every relation value in one statement), then
+ * every valid one is inserted in one statement, their `record.created` events written in one
+ * more, and the links of their ONE relation values in a few more. When PostgreSQL refuses
+ * that insert for what one item holds, or a link one item needs is refused, the items are
+ * inserted one by one instead, each in its own savepoint, so only that item fails.
  */
 async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcomes: Outcome[]) {
   const folders = new Map<string, Promise<FolderRow>>();
   const owners = new Map<string, Promise<void>>();
-  const rows: { index: number; values: NewRecordRow }[] = [];
+  const checked: { index: number; folder: FolderRow; input: Item; values: Record<string, unknown> }[] = [];
   for (const { index, input } of valid) {
     try {
       const folder = await onceFor(folders, input.folderId, () =>
@@ -145,11 +147,23 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
         await onceFor(owners, ownerId, () => assertMember(tx, actor.workspaceId, ownerId, 'ownerId'));
       }
       const values = validateCustomValues(folder.fields, input.data ?? {});
-      rows.push({ index, values: newRecordRow(actor, folder, input, values) });
+      checked.push({ index, folder, input, values });
     } catch (error) {
       outcomes[index] = { ok: false, error: itemError(error) };
     }
   }
+  // ONE relation values name their records by id, email or title: all resolved in one statement.
+  const unresolved = await resolveOneValues(
+    tx,
+    actor,
+    checked.map(({ folder, values }) => ({ folder, data: values })),
+  );
+  const rows: { index: number; folder: FolderRow; values: NewRecordRow }[] = [];
+  checked.forEach(({ index, folder, input, values }, n) => {
+    const problem = unresolved[n];
+    if (problem) outcomes[index] = { ok: false, error: problem };
+    else rows.push({ index, folder, values: newRecordRow(actor, folder, input, values) });
+  });
   if (rows.length === 0) return;
   let inserted: RecordRow[];
   try {
@@ -161,13 +175,23 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
       const byId = new Map(written.map((row) => [row.id, row]));
       const inOrder = rows.map((r) => byId.get(r.values.id)!);
       await recordEvents(sp, actor, 'record.created', inOrder);
+      const refused = await linkWrittenValues(
+        sp,
+        actor,
+        inOrder.map((row, n) => ({
+          recordId: row.id,
+          folder: rows[n]!.folder,
+          values: oneValuesIn(rows[n]!.folder, row.data),
+        })),
+      );
+      if (refused) throw new ItemRefused(refused);
       return inOrder;
     });
   } catch (error) {
-    if (!isDataRefusal(error)) throw error;
-    for (const { index, values } of rows) {
+    if (!isDataRefusal(error) && !(error instanceof ItemRefused)) throw error;
+    for (const { index, folder, values } of rows) {
       outcomes[index] = await settleItem(async () => {
-        const row = await tx.transaction((sp) => insertRecord(sp, actor, values));
+        const row = await tx.transaction((sp) => insertRecord(sp, actor, folder, values));
         return { status: 201, data: serializeRecord(row) };
       });
     }
@@ -176,6 +200,16 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
   rows.forEach(({ index }, i) => {
     outcomes[index] = { ok: true, status: 201, data: serializeRecord(inserted[i]!) };
   });
+}
+
+/**
+ * An item of a batch insert refused what its links needed (a field at its limit): the items
+ * are then written one by one, so that only that item fails.
+ */
+class ItemRefused extends Error {
+  constructor(readonly refusal: Error) {
+    super(refusal.message);
+  }
 }
 
 /**

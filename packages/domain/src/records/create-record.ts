@@ -4,6 +4,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
+import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -27,11 +28,12 @@ export async function createRecord(db: Database, actor: Actor, input: CreateReco
     if (typeof input.ownerId === 'string')
       await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
     const values = validateCustomValues(folder.fields, input.data ?? {});
+    await resolveOneValuesOf(tx, actor, folder, values);
     if (input.upsert === 'email') {
       if (!input.email) throw invalid('email', 'is required when upserting by email');
       const existing = await findLiveByEmail(tx, actor, folder.id, input.email);
       if (existing) {
-        const { row } = await applyRecordChanges(tx, actor, existing, folder.fields, {
+        const { row } = await applyRecordChanges(tx, actor, existing, folder, {
           title: input.title,
           email: input.email,
           ...(input.phone !== undefined ? { phone: input.phone } : {}),
@@ -41,19 +43,27 @@ export async function createRecord(db: Database, actor: Actor, input: CreateReco
         return { record: serializeRecord(row), created: false };
       }
     }
-    const row = await insertRecord(tx, actor, newRecordRow(actor, folder, input, values));
+    const row = await insertRecord(tx, actor, folder, newRecordRow(actor, folder, input, values));
     return { record: serializeRecord(row), created: true };
   });
 }
 
-/** Inserts a new record and writes its `record.created` event in the same transaction. */
+/**
+ * Inserts a new record and writes its `record.created` event in the same transaction, then
+ * the links its ONE relation values stand for (docs/api.md, "Relations").
+ */
 export async function insertRecord(
   tx: Executor,
   actor: Actor,
+  folder: FolderRow,
   values: typeof schema.records.$inferInsert,
 ): Promise<RecordRow> {
   const [row] = await tx.insert(schema.records).values(values).returning();
   await recordEvent(tx, actor, 'record.created', row!);
+  const refused = await linkWrittenValues(tx, actor, [
+    { recordId: row!.id, folder, values: oneValuesIn(folder, row!.data) },
+  ]);
+  if (refused) throw refused;
   return row!;
 }
 

@@ -7,7 +7,26 @@ const MAX_TEXT = 10_000;
 const emailSchema = z.email();
 
 /** What the checks of a value need of its field. */
-export type FieldRule = Pick<FieldDefinition, 'type' | 'options'>;
+export type FieldRule = Pick<FieldDefinition, 'type' | 'options'> & {
+  relation?: Pick<NonNullable<FieldDefinition['relation']>, 'cardinality'> | undefined;
+};
+
+const RECORD_ID = /^rec_[0-9a-z]{26}$/;
+
+/**
+ * A ONE relation value as a write may give it (docs/api.md, "Relations"): the id of the linked
+ * record, or `{ "email": … }` or `{ "title": … }` naming it; null when it is not one of those.
+ */
+export function relationReference(value: unknown): { by: 'id' | 'email' | 'title'; value: string } | null {
+  if (typeof value === 'string') return RECORD_ID.test(value) ? { by: 'id', value } : null;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (entries.length !== 1) return null;
+  const [by, given] = entries[0]!;
+  if ((by !== 'email' && by !== 'title') || typeof given !== 'string') return null;
+  const text = given.trim();
+  return text.length > 0 && text.length <= 500 ? { by, value: text } : null;
+}
 
 /** Why `value` is not valid for `field`, or null when it is. `null` values are handled by the caller. */
 export function checkFieldValue(field: FieldRule, value: unknown): string | null {
@@ -32,6 +51,13 @@ export function checkFieldValue(field: FieldRule, value: unknown): string | null
       return typeof value === 'string' && (field.options ?? []).includes(value)
         ? null
         : `must be one of: ${(field.options ?? []).join(', ')}`;
+    case 'RELATION':
+      if (field.relation?.cardinality === 'MANY') {
+        return 'is a MANY relation: its links are not kept in data; use POST /api/v1/records/{id}/links';
+      }
+      return relationReference(value)
+        ? null
+        : 'must be the id of a record (rec_…), { "email": "…" } or { "title": "…" }';
     case 'MULTI_SELECT': {
       const options = field.options ?? [];
       const ok =
@@ -94,7 +120,7 @@ export function customValueProblems(fields: (FieldRule & { key: string })[], dat
  * update the caller merges, and a `null` removes the key. Every problem is reported at once.
  */
 export function validateCustomValues(
-  fields: FieldDefinition[],
+  fields: (FieldRule & { key: string })[],
   data: Record<string, unknown>,
 ): Record<string, unknown> {
   const { details, stored } = checkCustomValues(fields, data);

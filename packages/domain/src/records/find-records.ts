@@ -1,8 +1,11 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, gte, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
+import { expandKeys, expandRecords, workspaceFolders } from '../relations/expand.ts';
+import { relationFieldOf, sideOf } from '../relations/relation-fields.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
@@ -16,10 +19,11 @@ import {
 import { checkFilterFields, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { driverRows, prepared } from '../shared/prepared.ts';
+import { loadRecord } from './load-record.ts';
 import { recordFields } from './record-fields.ts';
-import type { findRecordsInput, queryRecordsInput } from './schemas.ts';
+import type { findRecordsInput, findRelatedInput, queryRecordsInput, RecordOutput } from './schemas.ts';
 import { likePattern } from './search-text.ts';
-import { recordColumns, recordRowFromDriver, serializeRecord } from './serialize.ts';
+import { type RecordRow, recordColumns, recordRowFromDriver, serializeRecord } from './serialize.ts';
 
 const r = schema.records;
 const DEFAULT_SORT = '-createdAt';
@@ -47,16 +51,67 @@ export async function queryRecords(db: Database, actor: Actor, input: QueryInput
   return listRecords(db, actor, { ...rest, filter: treeFromNode(filter) });
 }
 
+/**
+ * `GET /records/{id}/related/{field}`: the live records linked to a live record through one
+ * of its RELATION fields, as the list pages them (filters, sort, cursor, count), each with its
+ * `link` (docs/api.md, "Relations").
+ */
+export async function findRelated(db: Database, actor: Actor, input: z.infer<typeof findRelatedInput>) {
+  const { id, field: key, filter, count, ...rest } = input;
+  const record = await loadRecord(db, actor, id);
+  const field = relationFieldOf(await loadFolder(db, actor, record.folderId), key);
+  const { self, other } = sideOf(field.relation);
+  const ws = actor.workspaceId;
+  const link = sql`(select jsonb_build_object('label', l.label, 'createdAt', l.created_at)
+      from record_links l
+     where l.workspace_id = ${ws} and l.relation_id = ${field.relation.id}
+       and l.${sql.raw(self)} = ${id} and l.${sql.raw(other)} = ${r.id})`;
+  return listRecords(
+    db,
+    actor,
+    { ...rest, folderId: field.relation.folderId, filter: treeFromParam(filter), count: count === 'true' },
+    {
+      scope: sql`${r.id} in (select l.${sql.raw(other)} from record_links l
+         where l.workspace_id = ${ws} and l.relation_id = ${field.relation.id} and l.${sql.raw(self)} = ${id})`,
+      print: ['related', field.relation.id, id],
+      columns: { ...recordColumns, link: link.as('link') },
+      fromDriver: (raw) => ({
+        ...recordRowFromDriver(raw),
+        link: raw.link as { label: string | null; createdAt: string },
+      }),
+      serialize: (row) => ({
+        ...serializeRecord(row),
+        link: { label: row.link.label, createdAt: new Date(row.link.createdAt).toISOString() },
+      }),
+    },
+  );
+}
+
 interface ListInput extends Omit<FindInput, 'filter' | 'trashed' | 'count'> {
   filter: FilterTree | undefined;
   trashed?: boolean | undefined;
   count?: boolean | undefined;
 }
 
-async function listRecords(db: Database, actor: Actor, input: ListInput) {
+/** What a list of related records adds to the plain list: its scope, and each row's link. */
+interface Related<Row extends RecordRow, Item extends RecordOutput> {
+  scope: SQL;
+  print: unknown[];
+  columns: Record<string, PgColumn | SQL.Aliased>;
+  fromDriver: (raw: Record<string, unknown>) => Row;
+  serialize: (row: Row) => Item;
+}
+
+async function listRecords<Row extends RecordRow = RecordRow, Item extends RecordOutput = RecordOutput>(
+  db: Database,
+  actor: Actor,
+  input: ListInput,
+  related?: Related<Row, Item>,
+) {
   if (input.search !== undefined && input.q !== undefined && input.search !== input.q) {
     throw invalid('q', 'search and q mean the same; give one of them, or the same text in both');
   }
+  const expand = expandKeys(input.expand);
   const text = (input.search ?? input.q)?.trim();
   const folder = input.folderId === undefined ? null : await loadFolder(db, actor, input.folderId);
   const sortName = input.sort ?? DEFAULT_SORT;
@@ -69,8 +124,10 @@ async function listRecords(db: Database, actor: Actor, input: ListInput) {
     folder ? eq(r.folderId, folder.id) : undefined,
     text ? ilike(r.searchText, likePattern(text)) : undefined,
     input.updatedSince ? gte(r.updatedAt, new Date(input.updatedSince)) : undefined,
+    related?.scope,
   ];
   const print = fingerprint([
+    ...(related ? related.print : []),
     'records',
     sortName,
     canonicalTree(input.filter),
@@ -79,10 +136,10 @@ async function listRecords(db: Database, actor: Actor, input: ListInput) {
     input.updatedSince ?? null,
     input.trashed ?? false,
   ]);
-  return findListPage(db, {
+  const page = await findListPage(db, {
     table: r,
-    columns: recordColumns,
-    fromDriver: recordRowFromDriver,
+    columns: (related?.columns ?? recordColumns) as Record<string, PgColumn>,
+    fromDriver: (related?.fromDriver ?? recordRowFromDriver) as (raw: Record<string, unknown>) => Row,
     id: r.id,
     scope,
     fields: fields.table,
@@ -96,19 +153,30 @@ async function listRecords(db: Database, actor: Actor, input: ListInput) {
       cursor: input.cursor,
       count: input.count,
     },
-    serialize: serializeRecord,
+    serialize: (related?.serialize ?? serializeRecord) as (row: Row) => Item,
   });
+  if (expand.length === 0) return page;
+  const folders = folder ? [folder] : await workspaceFolders(db, actor);
+  return { ...page, data: await expandRecords(db, actor, page.data, expand, folders) };
 }
 
-/** One live record; the hot read, so its statement is prepared once. */
-export async function getRecord(db: Database, actor: Actor, id: string) {
+/**
+ * One live record; the hot read, so its statement is prepared once. `expand` adds the records
+ * its ONE relation fields link to (docs/api.md, "Relations").
+ */
+export async function getRecord(db: Database, actor: Actor, id: string, expand?: string) {
+  const keys = expandKeys(expand);
   if (!isId('record', id)) throw notFound('Record', id);
   const [row] = await driverRows(prepared(db, 'get_live_record', liveRecordById), {
     workspaceId: actor.workspaceId,
     id,
   });
   if (!row) throw notFound('Record', id);
-  return serializeRecord(recordRowFromDriver(row));
+  const record = serializeRecord(recordRowFromDriver(row));
+  if (keys.length === 0) return record;
+  const folder = await loadFolder(db, actor, record.folderId);
+  const [expanded] = await expandRecords(db, actor, [record], keys, [folder]);
+  return expanded!;
 }
 
 function liveRecordById(db: Database) {

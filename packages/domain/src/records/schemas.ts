@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_KEY } from '../folders/schemas.ts';
+import { expandParam } from '../relations/expand.ts';
 import { filterNode, filterParam } from '../shared/list-filter.ts';
 import { sortParam } from '../shared/list-sort.ts';
 import { MAX_PAGE_SIZE, pagingInput } from '../shared/paging.ts';
@@ -9,6 +10,9 @@ import { recordEmail, recordPhone, recordTitle, recordValues } from './record-va
 const customValues = z
   .record(z.string(), z.unknown())
   .meta({ description: 'Custom field values keyed by the folder field `key`.' });
+
+type ExpandedSchema = z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodNullable<z.ZodType<RecordOutput>>>>;
+let expandedSchema: ExpandedSchema | undefined;
 
 export const recordOutput = z
   .object({
@@ -22,10 +26,31 @@ export const recordOutput = z
     createdAt: instantOutput(),
     updatedAt: instantOutput(),
     trashedAt: instantOutput().nullable().meta({ description: 'Set while the record is in Trash.' }),
+    get expanded(): ExpandedSchema {
+      // Made once: the document generator knows a schema by its identity.
+      expandedSchema ??= z.record(z.string(), recordOutput.nullable()).optional().meta({
+        id: 'ExpandedRecords',
+        description:
+          'With `expand=<key>,…`: the record each ONE relation field named links to, or null (docs/api.md, "Relations").',
+      });
+      return expandedSchema;
+    },
   })
   .meta({ id: 'Record' });
 
-export type RecordOutput = z.infer<typeof recordOutput>;
+export interface RecordOutput {
+  id: string;
+  folderId: string;
+  title: string;
+  email: string | null;
+  phone: string | null;
+  data: Record<string, unknown>;
+  ownerId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  trashedAt: string | null;
+  expanded?: Record<string, RecordOutput | null>;
+}
 
 export const createRecordInput = z.strictObject({
   folderId: z.string().max(200).meta({ description: 'Folder that holds the record' }),
@@ -52,6 +77,9 @@ export const updateRecordInput = z.strictObject({
 
 export const recordIdInput = z.strictObject({ id: idParam('Record id') });
 
+/** `GET /records/{id}`: the record, with the records its ONE relation fields link to when asked. */
+export const getRecordInput = z.strictObject({ id: idParam('Record id'), expand: expandParam().optional() });
+
 export const findRecordsInput = z.strictObject({
   folderId: z.string().max(200).optional().meta({ description: 'Only records of this folder' }),
   search: z
@@ -66,6 +94,7 @@ export const findRecordsInput = z.strictObject({
   }),
   trashed: z.enum(['true', 'false']).optional().meta({ description: '`true` lists only the Trash' }),
   filter: filterParam().optional(),
+  expand: expandParam().optional(),
   sort: sortParam(
     ['createdAt', 'updatedAt', 'title'],
     FIELD_KEY.source.slice(1, -1),
@@ -116,4 +145,19 @@ export const queryRecordsInput = z.strictObject({
     .pipe(z.number())
     .optional(),
   cursor: pagingInput.cursor,
+  expand: expandParam().optional(),
+});
+
+/** `GET /records/{id}/related/{field}`: the list's parameters, the folder being the field's. */
+export const findRelatedInput = z.strictObject({
+  id: idParam('Record id'),
+  field: z.string().max(100).meta({ description: 'Key of a RELATION field of the record’s folder' }),
+  search: findRecordsInput.shape.search,
+  q: findRecordsInput.shape.q,
+  updatedSince: findRecordsInput.shape.updatedSince,
+  filter: findRecordsInput.shape.filter,
+  sort: findRecordsInput.shape.sort,
+  count: findRecordsInput.shape.count,
+  expand: findRecordsInput.shape.expand,
+  ...pagingInput,
 });

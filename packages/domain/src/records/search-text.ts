@@ -9,7 +9,7 @@ import { type SQL, sql } from 'drizzle-orm';
  */
 export function searchTextOf(
   record: { title: string; email: string | null; phone: string | null; data: Record<string, unknown> },
-  fields: FieldDefinition[],
+  fields: Pick<FieldDefinition, 'key' | 'type'>[],
 ): string {
   const parts: string[] = [record.title];
   if (record.email !== null) parts.push(record.email);

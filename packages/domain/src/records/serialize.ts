@@ -1,5 +1,5 @@
 import { schema } from '@crm/db';
-import { getTableColumns } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { RecordOutput } from './schemas.ts';
 
 /** A record as the API shows it: every column but `search_text`, which only serves `q`. */
@@ -13,6 +13,19 @@ export const recordColumns = (() => {
   const { searchText: _searchText, ...columns } = getTableColumns(schema.records);
   return columns;
 })();
+
+/**
+ * `recordColumns` in SQL, each column of the table aliased `alias` by its name in the
+ * database (snake_case), for statements written as SQL: their rows are made records by
+ * `recordRowFromDriver`.
+ */
+export function recordColumnsOf(alias: string): SQL {
+  return sql.raw(
+    Object.keys(recordColumns)
+      .map((key) => `${alias}.${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`)
+      .join(', '),
+  );
+}
 
 /**
  * A row of `recordColumns` as the driver returns it (snake_case names, instants as

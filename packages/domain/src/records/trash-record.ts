@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
 import type { Actor } from '../shared/actor.ts';
 import { loadRecord } from './load-record.ts';
 import { recordEvent } from './record-events.ts';
@@ -9,7 +10,10 @@ import { serializeRecord } from './serialize.ts';
 /** Records stay in Trash this long before the scheduled purge removes them. */
 export const TRASH_RETENTION_DAYS = 30;
 
-/** DELETE moves a record to Trash (contract §4); a trashed record is not found again. */
+/**
+ * DELETE moves a record to Trash (contract §4); a trashed record is not found again, and its
+ * links are hidden until a restore (docs/api.md, "Relations").
+ */
 export async function trashRecord(db: Database, actor: Actor, id: string) {
   return db.transaction(async (tx) => {
     await loadRecord(tx, actor, id, { forUpdate: true });
@@ -20,6 +24,7 @@ export async function trashRecord(db: Database, actor: Actor, id: string) {
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
       .returning();
     await recordEvent(tx, actor, 'record.trashed', row!);
+    await hideLinksOf(tx, actor, row!);
     return serializeRecord(row!);
   });
 }
@@ -35,15 +40,16 @@ export async function restoreRecord(db: Database, actor: Actor, id: string) {
       .set({ trashedAt: null, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
       .returning();
-    await recordEvent(tx, actor, 'record.restored', row!);
-    return serializeRecord(row!);
+    const shown = await showLinksOf(tx, actor, row!);
+    await recordEvent(tx, actor, 'record.restored', shown);
+    return serializeRecord(shown);
   });
 }
 
 /**
  * Permanently removes records that have been in Trash longer than the retention, in batches
- * so a large Trash never holds long locks. Links from deals and tasks are cleared first;
- * comments and calls go with their record. Runs across all workspaces (a scheduled job).
+ * so a large Trash never holds long locks. Deals and tasks whose primary record it was lose
+ * their `recordId`; comments, calls and every link (to records, deals and tasks) go with it. Runs across all workspaces (a scheduled job).
  */
 export async function purgeTrash(db: Database, options: { olderThanDays?: number; batchSize?: number } = {}) {
   const days = options.olderThanDays ?? TRASH_RETENTION_DAYS;

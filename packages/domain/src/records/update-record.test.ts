@@ -114,7 +114,7 @@ describe('applyRecordChanges', () => {
     return t.db.transaction(async (tx) => {
       const current = await loadRecord(tx, ws.actor, id, { forUpdate: true });
       const folder = await loadFolder(tx, ws.actor, current.folderId);
-      return applyRecordChanges(tx, ws.actor, current, folder.fields, changes);
+      return applyRecordChanges(tx, ws.actor, current, folder, changes);
     });
   }
 

@@ -1,9 +1,10 @@
 import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
+import type { FolderRow } from '../folders/serialize.ts';
+import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
 import { assertMember } from '../workspaces/assert-member.ts';
 import { validateCustomValues } from './custom-values.ts';
@@ -38,18 +39,25 @@ export async function updateRecord(db: Database, actor: Actor, input: z.infer<ty
     if (typeof input.ownerId === 'string')
       await assertMember(tx, actor.workspaceId, input.ownerId, 'ownerId');
     const data = input.data === undefined ? undefined : validateCustomValues(folder.fields, input.data);
-    const { row } = await applyRecordChanges(tx, actor, current, folder.fields, { ...input, data });
+    if (data) await resolveOneValuesOf(tx, actor, folder, data);
+    const { row } = await applyRecordChanges(tx, actor, current, folder, { ...input, data });
     return serializeRecord(row);
   });
 }
 
+/**
+ * Writes what changes of a record's values, with `record.updated` naming each changed field
+ * and its old value; then the links of the ONE relation values that changed (docs/api.md,
+ * "Relations"). Nothing changed, nothing is written.
+ */
 export async function applyRecordChanges(
   tx: Executor,
   actor: Actor,
   current: RecordRow,
-  fields: FieldDefinition[],
+  folder: FolderRow,
   changes: RecordChanges,
 ): Promise<AppliedChanges> {
+  const fields = folder.fields;
   const changedFields: string[] = [];
   const previous: Record<string, unknown> = {};
   const next = { title: current.title, email: current.email, phone: current.phone, ownerId: current.ownerId };
@@ -86,5 +94,12 @@ export async function applyRecordChanges(
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))
     .returning();
   await recordEvent(tx, actor, 'record.updated', row!, { changedFields, previous });
+  const changedData = Object.fromEntries(
+    changedFields.filter((f) => f.startsWith('data.')).map((f) => [f.slice(5), data[f.slice(5)] ?? null]),
+  );
+  const refused = await linkWrittenValues(tx, actor, [
+    { recordId: row!.id, folder, values: oneValuesIn(folder, changedData) },
+  ]);
+  if (refused) throw refused;
   return { row: row!, changedFields, previous };
 }

@@ -25,6 +25,7 @@ export const idPrefixes = {
   delivery: 'dlv',
   attempt: 'att',
   view: 'view',
+  relation: 'rel',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

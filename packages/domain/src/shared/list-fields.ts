@@ -39,6 +39,11 @@ export interface ListField {
   present?: SQL;
   /** The row's value in the form a cursor keeps (instants as ISO strings, JSON as is). */
   valueOf(row: Record<string, unknown>): unknown;
+  /**
+   * The SQL of a condition on a field that is not a value of the row (a relation's links,
+   * a field of the linked record), when it writes its own: the operator was checked first.
+   */
+  condition?(leaf: FilterLeaf, negated: boolean): SQL;
 }
 
 /** A column of the table, read from the row under `prop`. */
@@ -105,6 +110,7 @@ export function conditionSql(field: ListField, leaf: FilterLeaf, negated: boolea
   if (!ops.includes(leaf.op)) {
     throw conditionError(leaf, `not an operator of this field; use one of ${ops.join(', ')}`);
   }
+  if (field.condition) return field.condition(leaf, negated);
   if (leaf.op === 'empty') return emptySql(field, readBoolean(leaf) !== negated);
   const op = leaf.op === 'ne' ? 'eq' : leaf.op;
   const positive = comparisonSql(field, leaf, op);
@@ -198,7 +204,7 @@ function emptySql(field: ListField, empty: boolean): SQL {
   return sql`not coalesce(${isEmpty}, false)`;
 }
 
-function readBoolean(leaf: FilterLeaf): boolean {
+export function readBoolean(leaf: FilterLeaf): boolean {
   const v = leaf.value;
   if (v === true || v === 'true') return true;
   if (v === false || v === 'false') return false;
@@ -213,7 +219,7 @@ function readText(leaf: FilterLeaf, value: unknown): string {
 }
 
 /** `in`: a JSON list, or in a query string values separated by commas. */
-function readList(leaf: FilterLeaf): unknown[] {
+export function readList(leaf: FilterLeaf): unknown[] {
   const v = leaf.value;
   const list = leaf.fromQuery && typeof v === 'string' ? v.split(',') : v;
   if (!Array.isArray(list) || list.length === 0) {

@@ -1,6 +1,7 @@
 import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { SQL } from 'drizzle-orm';
+import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
 import { assertMember } from '../workspaces/assert-member.ts';
@@ -61,6 +62,7 @@ export async function insertTask(
     .insert(schema.tasks)
     .values({ ...values, workspaceId: actor.workspaceId, status: 'OPEN' })
     .returning();
+  await linkPrimary(tx, actor, 'task', row!.id, row!.recordId);
   await appendTaskEvent(tx, actor, 'task.created', row!, eventFields);
   return row!;
 }

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/db/schema';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { loadRecord } from '../records/load-record.ts';
+import { linkedToRecord } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { columnField, type ListField } from '../shared/list-fields.ts';
 import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
@@ -16,7 +17,7 @@ import {
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { afterDueKey, dueOrder, resolveDuePaging, toDuePage } from './due-order.ts';
 import { loadTask } from './load-task.ts';
-import type { FindTasksInput, TaskOutput } from './schemas.ts';
+import type { FindRecordTasksInput, FindTasksInput, TaskOutput } from './schemas.ts';
 import { serializeTask } from './serialize.ts';
 
 const t = schema.tasks;
@@ -54,6 +55,7 @@ export async function findTasks(
   db: Database,
   actor: Actor,
   input: FindTasksInput,
+  linked?: { scope: SQL; print: unknown[] },
 ): Promise<{ data: TaskOutput[]; meta: ListMeta }> {
   const filter = treeFromParam(input.filter);
   checkFilterFields(filter, fields);
@@ -63,7 +65,7 @@ export async function findTasks(
     (name) => (SORTABLE.has(name) ? COLUMNS[name] : undefined),
     [...SORTABLE].join(', '),
   );
-  const scope = await scopeOf(db, actor, input);
+  const scope = [...(await scopeOf(db, actor, input)), linked?.scope];
   const count = input.count === 'true';
   if (sortName === 'dueAt' && filter === undefined) {
     const paging = resolveDuePaging(input);
@@ -80,6 +82,7 @@ export async function findTasks(
     return page;
   }
   const print = fingerprint([
+    ...(linked?.print ?? []),
     'tasks',
     sortName,
     canonicalTree(filter),
@@ -104,6 +107,16 @@ export async function findTasks(
     },
     serialize: serializeTask,
   });
+}
+
+/**
+ * `GET /records/{id}/tasks`: the tasks linked to a live record (its primary record or one of
+ * its links, docs/api.md, "Relations"), as the task list pages them.
+ */
+export async function findRecordTasks(db: Database, actor: Actor, input: FindRecordTasksInput) {
+  const { id, ...rest } = input;
+  await loadRecord(db, actor, id);
+  return findTasks(db, actor, rest, { scope: linkedToRecord('task', actor, id), print: ['linked', id] });
 }
 
 export async function getTask(db: Database, actor: Actor, id: string): Promise<TaskOutput> {

@@ -3,4 +3,5 @@ export * from './delete-task.ts';
 export * from './find-tasks.ts';
 export * from './load-task.ts';
 export * from './schemas.ts';
+export * from './task-record-links.ts';
 export * from './update-task.ts';

@@ -81,4 +81,11 @@ export const findTasksInput = z.strictObject({
 
 export type FindTasksInput = z.infer<typeof findTasksInput>;
 
+/** `GET /records/{id}/tasks`: the task list's parameters. */
+export const findRecordTasksInput = findTasksInput
+  .omit({ recordId: true })
+  .extend({ id: idParam('Record id') });
+
+export type FindRecordTasksInput = z.infer<typeof findRecordTasksInput>;
+
 export type TaskRecurrence = (typeof taskRecurrences)[number];

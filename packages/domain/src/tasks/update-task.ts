@@ -1,6 +1,7 @@
 import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
+import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
 import { assertMember } from '../workspaces/assert-member.ts';
@@ -39,6 +40,7 @@ export async function updateTask(db: Database, actor: Actor, input: UpdateTaskIn
       .where(and(eq(t.workspaceId, actor.workspaceId), eq(t.id, current.id)))
       .returning();
     const updated = row!;
+    if (changes.recordId) await linkPrimary(tx, actor, 'task', updated.id, changes.recordId);
     if (completing) {
       // The occurrence's id is drawn first so task.completed (naming it) precedes its task.created.
       const nextTaskId = updated.recurrence ? newId('task') : null;

@@ -130,6 +130,24 @@ const addComment = z
   })
   .meta({ id: 'AddCommentAction', description: 'Adds a comment to the context record.' });
 
+const linkRecords = z
+  .strictObject({
+    type: z.literal('LINK_RECORDS'),
+    field: nonBlankText(100).meta({ description: 'A RELATION field of the context record’s folder' }),
+    to: ref('The record to link: its id (rec_…), or its email or title with `by`; may hold templates'),
+    by: z
+      .enum(['id', 'email', 'title'])
+      .optional()
+      .meta({ description: 'How `to` names the record (default `id`): by email or title, the one live record of the field’s folder that has it' }),
+    label: text(100).optional().meta({ description: 'One of the field’s labels' }),
+    recordId: contextRecord.optional(),
+  })
+  .meta({
+    id: 'LinkRecordsAction',
+    description:
+      'Links the context record to another through a RELATION field (docs/api.md, "Relations"), as `POST /records/{id}/links` does; linking again changes nothing but the label. Output: the link and `created`.',
+  });
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const RESERVED = new Set([
   'host',
@@ -198,6 +216,7 @@ export const actionSchemas = {
   CREATE_DEAL: createDeal,
   CREATE_TASK: createTask,
   ADD_COMMENT: addComment,
+  LINK_RECORDS: linkRecords,
   HTTP_REQUEST: httpRequest,
   CONDITION: condition,
 } as const;
@@ -226,6 +245,7 @@ const parametersAgree: { [T in ActionType]: Agrees<T> } = {
   CREATE_DEAL: true,
   CREATE_TASK: true,
   ADD_COMMENT: true,
+  LINK_RECORDS: true,
   HTTP_REQUEST: true,
   CONDITION: true,
 };
@@ -246,6 +266,7 @@ export const workflowActionSchema = z
     createDeal,
     createTask,
     addComment,
+    linkRecords,
     httpRequest,
     condition,
   ])

@@ -1,0 +1,32 @@
+import type { Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import type { FieldDefinition } from '@crm/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import { searchTextSql } from '../records/search-text.ts';
+import type { Actor } from '../shared/actor.ts';
+import type { FolderRow } from './serialize.ts';
+
+/** Writes a folder's fields (and name), one row write, and answers the folder as saved. */
+export async function saveFields(
+  tx: Executor,
+  actor: Actor,
+  id: string,
+  fields?: FieldDefinition[],
+  name?: string,
+) {
+  const [row] = await tx
+    .update(schema.folders)
+    .set({ ...(fields ? { fields } : {}), ...(name ? { name } : {}), updatedAt: sql`now()` })
+    .where(and(eq(schema.folders.workspaceId, actor.workspaceId), eq(schema.folders.id, id)))
+    .returning();
+  return row!;
+}
+
+/** Makes the search text of the folder's records again, after its TEXT fields changed. */
+export async function refreshSearchText(tx: Executor, actor: Actor, folder: FolderRow) {
+  const r = schema.records;
+  await tx
+    .update(r)
+    .set({ searchText: searchTextSql(folder.fields) })
+    .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.folderId, folder.id)));
+}

@@ -1,0 +1,5 @@
+export * from './apply-link-changes.ts';
+export * from './expand.ts';
+export * from './link-records.ts';
+export * from './participants.ts';
+export * from './schemas.ts';

@@ -1,0 +1,291 @@
+import type { Database, Executor } from '@crm/db';
+import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { relationReference } from '../records/custom-values.ts';
+import type { Actor } from '../shared/actor.ts';
+import { type BatchOutcome, itemError, refusedItem } from '../shared/batch.ts';
+import { DomainError, invalid, notFound } from '../shared/errors.ts';
+import { isId } from '../shared/ids.ts';
+import { applyLinkChanges, type LinkChange, type LinkOutcome, type LinkRow } from './apply-link-changes.ts';
+import { matchReferences, referenceProblem } from './one-values.ts';
+import { FolderCache, type Relation, relationOf } from './relation.ts';
+import { linkKeyOf, type RelationField, relationFieldOf } from './relation-fields.ts';
+import type {
+  batchLinkItem,
+  batchUnlinkItem,
+  LinkOutput,
+  linkPathInput,
+  linkRecordInput,
+} from './schemas.ts';
+
+type LinkItem = z.output<typeof batchLinkItem>;
+type UnlinkItem = z.output<typeof batchUnlinkItem>;
+
+/** An item whose records and field were found: ready to become a link change. */
+interface Prepared {
+  field: RelationField;
+  relation: Relation;
+  fromId: string;
+  toId: string;
+}
+
+/**
+ * `POST /records/{id}/links` (docs/api.md, "Relations"): links the record to another through
+ * one of its RELATION fields; 201 with the new link, or 200 with the link that was there
+ * (its label changed when another is given).
+ */
+export async function linkRecord(db: Database, actor: Actor, input: z.output<typeof linkRecordInput>) {
+  const { id, ...item } = input;
+  const [outcome] = await linkRecords(db, actor, [{ ok: true, input: { from: id, ...item } }]);
+  if (!outcome!.ok) throw outcome!.error;
+  return outcome!;
+}
+
+/** `DELETE /records/{id}/links/{field}/{to}`: 404 when there is no such link between live records. */
+export async function unlinkRecord(db: Database, actor: Actor, input: z.output<typeof linkPathInput>) {
+  const [outcome] = await unlinkRecords(
+    db,
+    actor,
+    [{ ok: true, input: { from: input.id, field: input.field, to: input.to } }],
+    'single',
+  );
+  if (!outcome!.ok) throw outcome!.error;
+  return outcome!.data;
+}
+
+/** `GET /records/{id}/links/{field}/{to}`: the link between two live records, or 404. */
+export async function getLink(db: Database, actor: Actor, input: z.output<typeof linkPathInput>) {
+  const [prepared] = await prepareItems(
+    db,
+    actor,
+    [{ from: input.id, field: input.field, to: input.to }],
+    'path',
+    true,
+  );
+  if (prepared instanceof DomainError) throw prepared;
+  const { relation, fromId, toId, field } = prepared!;
+  const { rows } = await db.execute<{ label: string | null; created_at: string }>(sql`
+    select label, created_at from record_links
+     where workspace_id = ${actor.workspaceId} and relation_id = ${relation.id}
+       and from_id = ${fromId} and to_id = ${toId}`);
+  const row = rows[0];
+  if (!row) throw linkNotFound(input.id, input.field, input.to);
+  return linkOutputOf(field, input.id, input.to, {
+    label: row.label,
+    createdAt: new Date(row.created_at).toISOString(),
+  });
+}
+
+/**
+ * Links in a batch (`POST /records/links/batch`), or one: every item's
+ * records found in a few statements, then all links applied together in order
+ * (applyLinkChanges). Each item is answered alone.
+ */
+export async function linkRecords(
+  db: Database,
+  actor: Actor,
+  items: ({ ok: true; input: LinkItem } | { ok: false; issues: z.core.$ZodIssue[] })[],
+): Promise<BatchOutcome<LinkOutput>[]> {
+  return db.transaction(async (tx) => {
+    const valid = items.flatMap((item, index) => (item.ok ? [{ index, input: item.input }] : []));
+    const prepared = await prepareItems(
+      tx,
+      actor,
+      valid.map((v) => v.input),
+      'body',
+    );
+    const outcomes: BatchOutcome<LinkOutput>[] = items.map((item) =>
+      item.ok ? (undefined as never) : refusedItem(item),
+    );
+    const changes: LinkChange[] = [];
+    const owners: { index: number; item: Prepared }[] = [];
+    valid.forEach(({ index, input }, n) => {
+      const item = prepared[n]!;
+      if (item instanceof DomainError) {
+        outcomes[index] = { ok: false, error: item };
+        return;
+      }
+      const labelProblem = checkLabel(item.relation, input.label);
+      if (labelProblem) {
+        outcomes[index] = { ok: false, error: labelProblem };
+        return;
+      }
+      changes.push({
+        op: 'link',
+        relation: item.relation,
+        fromId: item.fromId,
+        toId: item.toId,
+        ...(input.label !== undefined ? { label: input.label } : {}),
+      });
+      owners.push({ index, item });
+    });
+    const applied = await applyLinkChanges(tx, actor, changes);
+    applied.forEach((outcome, n) => {
+      const { index, item } = owners[n]!;
+      outcomes[index] = linkAnswer(outcome, item, valid.find((v) => v.index === index)!.input.from);
+    });
+    return outcomes;
+  });
+}
+
+/**
+ * Unlinks in a batch (`POST /records/links/batch/delete`), or one (`mode: 'single'`, whose
+ * field came in the path: an unknown one is a 404).
+ */
+export async function unlinkRecords(
+  db: Database,
+  actor: Actor,
+  items: ({ ok: true; input: UnlinkItem } | { ok: false; issues: z.core.$ZodIssue[] })[],
+  mode: 'single' | 'batch' = 'batch',
+) {
+  return db.transaction(async (tx) => {
+    const valid = items.flatMap((item, index) => (item.ok ? [{ index, input: item.input }] : []));
+    const prepared = await prepareItems(
+      tx,
+      actor,
+      valid.map((v) => v.input),
+      mode === 'single' ? 'path' : 'body',
+      true,
+    );
+    type Deleted = { from: string; field: string; to: string; deleted: true };
+    const outcomes: BatchOutcome<Deleted>[] = items.map((item) =>
+      item.ok ? (undefined as never) : refusedItem(item),
+    );
+    const changes: LinkChange[] = [];
+    const owners: { index: number; input: UnlinkItem }[] = [];
+    valid.forEach(({ index, input }, n) => {
+      const item = prepared[n]!;
+      if (item instanceof DomainError) {
+        outcomes[index] = { ok: false, error: item };
+        return;
+      }
+      changes.push({ op: 'unlink', relation: item.relation, fromId: item.fromId, toId: item.toId });
+      owners.push({ index, input });
+    });
+    const applied = await applyLinkChanges(tx, actor, changes);
+    applied.forEach((outcome, n) => {
+      const { index, input } = owners[n]!;
+      outcomes[index] = outcome.ok
+        ? {
+            ok: true,
+            status: 200,
+            data: { from: input.from, field: input.field, to: input.to, deleted: true },
+          }
+        : { ok: false, error: linkNotFound(input.from, input.field, input.to) };
+    });
+    return outcomes;
+  });
+}
+
+function linkAnswer(outcome: LinkOutcome, item: Prepared, from: string): BatchOutcome<LinkOutput> {
+  if (!outcome.ok) return { ok: false, error: itemError(outcome.error) };
+  if (!('link' in outcome)) throw new Error('a link change answered as a removal');
+  const to = item.fromId === from ? item.toId : item.fromId;
+  return { ok: true, status: outcome.status, data: linkOutputOf(item.field, from, to, outcome.link) };
+}
+
+export function linkOutputOf(
+  field: RelationField,
+  from: string,
+  to: string,
+  link: Pick<LinkRow, 'label' | 'createdAt'>,
+): LinkOutput {
+  return { from, field: field.key, to, label: link.label, createdAt: link.createdAt };
+}
+
+/** A label must be one of the relation's labels; a relation without labels takes none. */
+function checkLabel(relation: Relation, label: string | null | undefined): DomainError | null {
+  if (label === undefined || label === null) return null;
+  const labels = relation.labels ?? [];
+  if (labels.includes(label)) return null;
+  return invalid(
+    'label',
+    labels.length === 0
+      ? 'this relation defines no labels; add them to the field first'
+      : `must be one of: ${labels.join(', ')}`,
+  );
+}
+
+const linkNotFound = (from: string, field: string, to: string) =>
+  new DomainError('NOT_FOUND', `Link ${from} → ${field} → ${to} not found`);
+
+/**
+ * Finds each item's records and field, in a few statements for the whole list: the `from`
+ * records (live, of this workspace: otherwise 404), their folders, the field (a RELATION field
+ * of that folder: otherwise 400 naming `field`, or 404 when it came in a path) and the `to`
+ * record, which must be a live record of the field's folder (400 naming `to`; for an unlink a
+ * link to anything else is simply not there: 404).
+ */
+async function prepareItems(
+  tx: Executor,
+  actor: Actor,
+  items: { from: string; field: string; to: LinkItem['to'] }[],
+  where: 'path' | 'body',
+  unlinking = false,
+): Promise<(Prepared | DomainError)[]> {
+  const ws = actor.workspaceId;
+  const fromIds = [...new Set(items.map((i) => i.from).filter((id) => isId('record', id)))];
+  const froms = new Map<string, string>();
+  if (fromIds.length > 0) {
+    const { rows } = await tx.execute<{ id: string; folder_id: string }>(sql`
+      select id, folder_id from records
+       where workspace_id = ${ws} and id in ${fromIds} and trashed_at is null`);
+    for (const row of rows) froms.set(row.id, row.folder_id);
+  }
+  const folders = new FolderCache(tx, actor);
+  const found: (
+    | { field: RelationField; relation: Relation; from: string; ref: { by: string; value: string } }
+    | DomainError
+  )[] = [];
+  for (const item of items) {
+    const folderId = froms.get(item.from);
+    if (!folderId) {
+      found.push(notFound('Record', item.from));
+      continue;
+    }
+    try {
+      const folder = await folders.get(folderId);
+      const field = relationFieldOf(folder, item.field, where === 'body' ? 'field' : undefined);
+      const ref = relationReference(item.to);
+      if (!ref) {
+        found.push(
+          unlinking
+            ? linkNotFound(item.from, item.field, String(item.to))
+            : invalid('to', 'must be the id of a record (rec_…), { "email": "…" } or { "title": "…" }'),
+        );
+        continue;
+      }
+      found.push({ field, relation: await relationOf(field, folders), from: item.from, ref });
+    } catch (error) {
+      found.push(itemError(error));
+    }
+  }
+  const refs = found.flatMap((f) =>
+    f instanceof DomainError
+      ? []
+      : [{ folder: f.field.relation.folderId, by: f.ref.by as 'id', v: f.ref.value }],
+  );
+  const matches = refs.length === 0 ? new Map<number, string[]>() : await matchReferences(tx, ws, refs);
+  let n = 0;
+  const prepared: (Prepared | DomainError)[] = [];
+  for (const [i, f] of found.entries()) {
+    if (f instanceof DomainError) {
+      prepared.push(f);
+      continue;
+    }
+    const match = matches.get(n++) ?? [];
+    if (match.length !== 1) {
+      const target = (await folders.get(f.field.relation.folderId)).name;
+      const item = items[i]!;
+      prepared.push(
+        unlinking
+          ? linkNotFound(item.from, item.field, String(item.to))
+          : invalid('to', referenceProblem(f.ref, target, match.length)),
+      );
+      continue;
+    }
+    const { fromId, toId } = linkKeyOf(f.field, f.from, match[0]!);
+    prepared.push({ field: f.field, relation: f.relation, fromId, toId });
+  }
+  return prepared;
+}

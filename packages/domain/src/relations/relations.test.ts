@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addFolderField, removeFolderField } from '../folders/change-folder.ts';
+import { createFolder } from '../folders/create-folder.ts';
+import { createRecords } from '../records/batch-create-records.ts';
+import { createRecord } from '../records/create-record.ts';
+import { findRecords, findRelated, getRecord } from '../records/find-records.ts';
+import { purgeTrash, restoreRecord, trashRecord } from '../records/trash-record.ts';
+import { updateRecord } from '../records/update-record.ts';
+import type { Actor } from '../shared/actor.ts';
+import type { DomainError } from '../shared/errors.ts';
+import {
+  expectDomainError,
+  newWorkspace,
+  openTestDb,
+  type TestDb,
+  type TestWorkspace,
+} from '../testing/fixtures.ts';
+import { getLink, linkRecord, linkRecords, unlinkRecord } from './link-records.ts';
+
+let t: TestDb;
+
+beforeAll(async () => {
+  t = await openTestDb();
+});
+afterAll(() => t?.close());
+
+/** A workspace with Companies and People related: People.company (ONE) ↔ Companies.people (MANY). */
+async function companiesAndPeople(options: { labels?: string[] } = {}) {
+  const ws = await newWorkspace(t.db);
+  const companies = await createFolder(t.db, ws.actor, {
+    name: 'Companies',
+    fields: [{ key: 'tier', label: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }],
+  });
+  await addFolderField(t.db, ws.actor, {
+    id: ws.peopleFolderId,
+    key: 'employer',
+    label: 'Employer',
+    type: 'RELATION',
+    relation: {
+      folderId: companies.id,
+      cardinality: 'ONE',
+      ...(options.labels ? { labels: options.labels } : {}),
+    },
+    inverse: { key: 'people', label: 'People', cardinality: 'MANY' },
+  });
+  const company = async (title: string, tier = 'Gold') =>
+    (await createRecord(t.db, ws.actor, { folderId: companies.id, title, data: { tier } })).record;
+  const person = async (title: string, data: Record<string, unknown> = {}, email?: string) =>
+    (
+      await createRecord(t.db, ws.actor, {
+        folderId: ws.peopleFolderId,
+        title,
+        data,
+        ...(email ? { email } : {}),
+      })
+    ).record;
+  return { ws, actor: ws.actor, companies: companies.id, people: ws.peopleFolderId, company, person };
+}
+
+async function linksOf(ws: TestWorkspace) {
+  return t.query<{ from_id: string; to_id: string; label: string | null }>(
+    'select from_id, to_id, label from record_links where workspace_id = $1 order by created_at, from_id',
+    [ws.actor.workspaceId],
+  );
+}
+
+async function eventsOf(actor: Actor, type: string) {
+  return (
+    await t.query<{ payload: Record<string, unknown> }>(
+      'select payload from events where workspace_id = $1 and type = $2 order by occurred_at, id',
+      [actor.workspaceId, type],
+    )
+  ).map((r) => r.payload);
+}
+
+describe('ONE values in data', () => {
+  it('link by id, email or title on create, and show on both sides', async () => {
+    const { ws, actor, company, person, companies } = await companiesAndPeople();
+    const acme = await company('Acme');
+    const ada = await person('Ada', { employer: acme.id });
+    expect(ada.data.employer).toBe(acme.id);
+    const byTitle = await person('Grace', { employer: { title: 'Acme' } });
+    expect(byTitle.data.employer).toBe(acme.id);
+    const related = await findRelated(t.db, actor, { id: acme.id, field: 'people', sort: 'title' });
+    expect(related.data.map((r) => [r.title, r.link.label])).toEqual([
+      ['Ada', null],
+      ['Grace', null],
+    ]);
+    expect(await linksOf(ws)).toHaveLength(2);
+    const linked = await eventsOf(actor, 'record.linked');
+    expect(linked).toHaveLength(2);
+    expect(linked[0]).toMatchObject({ from: ada.id, field: 'employer', to: acme.id, inverseField: 'people' });
+    await createRecord(t.db, actor, { folderId: companies, title: 'Acme', data: { tier: 'Silver' } });
+    const twice = await expectDomainError(
+      person('Alan', { employer: { title: 'Acme' } }),
+      'VALIDATION_FAILED',
+    );
+    expect(twice.details).toEqual([
+      { path: 'data.employer', message: expect.stringMatching(/several live records/) },
+    ]);
+    const none = await expectDomainError(
+      person('Alan', { employer: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
+      'VALIDATION_FAILED',
+    );
+    expect(none.details?.[0]?.path).toBe('data.employer');
+  });
+
+  it('a PATCH replaces the link, and null clears it, with record.updated, unlinked and linked', async () => {
+    const { ws, actor, company, person } = await companiesAndPeople();
+    const acme = await company('Acme');
+    const globex = await company('Globex');
+    const ada = await person('Ada', { employer: acme.id });
+    const moved = await updateRecord(t.db, actor, { id: ada.id, data: { employer: globex.id } });
+    expect(moved.data.employer).toBe(globex.id);
+    expect((await linksOf(ws)).map((l) => l.to_id)).toEqual([globex.id]);
+    const updated = await eventsOf(actor, 'record.updated');
+    expect(updated.at(-1)).toMatchObject({
+      changedFields: ['data.employer'],
+      previous: { 'data.employer': acme.id },
+    });
+    expect((await eventsOf(actor, 'record.unlinked')).map((e) => e.to)).toEqual([acme.id]);
+    const cleared = await updateRecord(t.db, actor, { id: ada.id, data: { employer: null } });
+    expect(cleared.data).not.toHaveProperty('employer');
+    expect(await linksOf(ws)).toEqual([]);
+  });
+
+  it('linking through the MANY side sets the ONE value of the other record', async () => {
+    const { actor, company, person } = await companiesAndPeople({ labels: ['Founder', 'Staff'] });
+    const acme = await company('Acme');
+    const globex = await company('Globex');
+    const ada = await person('Ada', { employer: acme.id });
+    const made = await linkRecord(t.db, actor, {
+      id: globex.id,
+      field: 'people',
+      to: ada.id,
+      label: 'Founder',
+    });
+    expect(made).toMatchObject({
+      status: 201,
+      data: { from: globex.id, field: 'people', to: ada.id, label: 'Founder' },
+    });
+    expect((await getRecord(t.db, actor, ada.id)).data.employer).toBe(globex.id);
+    expect((await findRelated(t.db, actor, { id: acme.id, field: 'people' })).data).toEqual([]);
+    const again = await linkRecord(t.db, actor, {
+      id: globex.id,
+      field: 'people',
+      to: ada.id,
+      label: 'Staff',
+    });
+    expect(again).toMatchObject({ status: 200, data: { label: 'Staff' } });
+    await expectDomainError(
+      linkRecord(t.db, actor, { id: globex.id, field: 'people', to: ada.id, label: 'CEO' }),
+      'VALIDATION_FAILED',
+    );
+    expect(await getLink(t.db, actor, { id: ada.id, field: 'employer', to: globex.id })).toMatchObject({
+      label: 'Staff',
+    });
+    await unlinkRecord(t.db, actor, { id: ada.id, field: 'employer', to: globex.id });
+    expect((await getRecord(t.db, actor, ada.id)).data).not.toHaveProperty('employer');
+    await expectDomainError(
+      unlinkRecord(t.db, actor, { id: ada.id, field: 'employer', to: globex.id }),
+      'NOT_FOUND',
+    );
+  });
+
+  it('batch creates resolve every value in one go and answer each item alone', async () => {
+    const { actor, company, people } = await companiesAndPeople();
+    const acme = await company('Acme');
+    const outcomes = await createRecords(t.db, actor, {
+      items: [
+        { ok: true, input: { folderId: people, title: 'A', data: { employer: { title: 'Acme' } } } },
+        { ok: true, input: { folderId: people, title: 'B', data: { employer: { title: 'Nope' } } } },
+        { ok: true, input: { folderId: people, title: 'C', data: { employer: acme.id } } },
+      ],
+    });
+    expect(outcomes.map((o) => (o.ok ? o.status : o.error.message))).toEqual([
+      201,
+      expect.stringMatching(/no live record of folder Companies has the title "Nope"/),
+      201,
+    ]);
+    expect((await findRelated(t.db, actor, { id: acme.id, field: 'people', count: 'true' })).meta.total).toBe(
+      2,
+    );
+  });
+});
+
+describe('batch links', () => {
+  it('apply in order, each item answered alone', async () => {
+    const { actor, company, person } = await companiesAndPeople();
+    const acme = await company('Acme');
+    const globex = await company('Globex');
+    const ada = await person('Ada');
+    const outcomes = await linkRecords(t.db, actor, [
+      { ok: true, input: { from: ada.id, field: 'employer', to: acme.id } },
+      { ok: true, input: { from: ada.id, field: 'employer', to: globex.id } },
+      { ok: true, input: { from: ada.id, field: 'nope', to: acme.id } },
+      { ok: true, input: { from: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5', field: 'employer', to: acme.id } },
+    ]);
+    expect(outcomes.map((o) => (o.ok ? o.status : (o.error as DomainError).status))).toEqual([
+      201, 201, 400, 404,
+    ]);
+    expect((await getRecord(t.db, actor, ada.id)).data.employer).toBe(globex.id);
+    // The link made and replaced by the same batch was never there.
+    expect((await eventsOf(actor, 'record.linked')).map((e) => e.to)).toEqual([globex.id]);
+    expect(await eventsOf(actor, 'record.unlinked')).toEqual([]);
+  });
+});
+
+describe('filters and expand', () => {
+  it('filter across one hop and by linked record; expand ONE fields', async () => {
+    const { actor, company, person, people } = await companiesAndPeople();
+    const gold = await company('Acme', 'Gold');
+    const silver = await company('Globex', 'Silver');
+    const ada = await person('Ada', { employer: gold.id });
+    const grace = await person('Grace', { employer: silver.id });
+    const alan = await person('Alan');
+    const titles = async (filter: Record<string, unknown>) =>
+      (await findRecords(t.db, actor, { folderId: people, filter: filter as never, sort: 'title' })).data.map(
+        (r) => r.title,
+      );
+    expect(await titles({ 'employer.data.tier': 'Gold' })).toEqual(['Ada']);
+    expect(await titles({ 'employer.data.tier': { ne: 'Gold' } })).toEqual(['Alan', 'Grace']);
+    expect(await titles({ 'employer.title': { contains: 'glob' } })).toEqual(['Grace']);
+    expect(await titles({ employer: silver.id })).toEqual(['Grace']);
+    expect(await titles({ 'data.employer': { in: `${gold.id},${silver.id}` } })).toEqual(['Ada', 'Grace']);
+    expect(await titles({ employer: { empty: 'true' } })).toEqual(['Alan']);
+    expect(await titles({ 'employer.title': { empty: 'true' } })).toEqual(['Alan']);
+    const page = await findRecords(t.db, actor, { folderId: people, expand: 'employer', sort: 'title' });
+    expect(page.data.map((r) => r.expanded?.employer?.title ?? null)).toEqual([
+      gold.title,
+      null,
+      silver.title,
+    ]);
+    const one = await getRecord(t.db, actor, ada.id, 'employer');
+    expect(one.expanded).toEqual({ employer: expect.objectContaining({ id: gold.id }) });
+    await expectDomainError(getRecord(t.db, actor, grace.id, 'nope'), 'VALIDATION_FAILED');
+    void alan;
+  });
+});
+
+describe('Trash', () => {
+  it('hides links of a trashed record, brings them back on restore, and the purge removes them', async () => {
+    const { ws, actor, company, person } = await companiesAndPeople();
+    const acme = await company('Acme');
+    const ada = await person('Ada', { employer: acme.id });
+    await trashRecord(t.db, actor, acme.id);
+    expect((await getRecord(t.db, actor, ada.id)).data).not.toHaveProperty('employer');
+    await expectDomainError(
+      linkRecord(t.db, actor, { id: ada.id, field: 'employer', to: acme.id }),
+      'VALIDATION_FAILED',
+    );
+    await restoreRecord(t.db, actor, acme.id);
+    expect((await getRecord(t.db, actor, ada.id)).data.employer).toBe(acme.id);
+    await trashRecord(t.db, actor, ada.id);
+    expect((await findRelated(t.db, actor, { id: acme.id, field: 'people' })).data).toEqual([]);
+    await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [ada.id]);
+    await purgeTrash(t.db);
+    expect(await linksOf(ws)).toEqual([]);
+  });
+});
+
+describe('removing a relation field', () => {
+  it('is a 409 while links exist; with force the field, its inverse and the links go', async () => {
+    const { ws, actor, companies, company, person, people } = await companiesAndPeople();
+    const acme = await company('Acme');
+    await person('Ada', { employer: acme.id });
+    await expectDomainError(removeFolderField(t.db, actor, { id: people, key: 'employer' }), 'CONFLICT');
+    const folder = await removeFolderField(t.db, actor, { id: people, key: 'employer', force: 'true' });
+    expect(folder.fields.map((f) => f.key)).not.toContain('employer');
+    const [target] = await t.query<{ fields: { key: string }[] }>(
+      'select fields from folders where id = $1',
+      [companies],
+    );
+    expect(target!.fields.map((f) => f.key)).toEqual(['tier']);
+    expect(await linksOf(ws)).toEqual([]);
+    expect(await eventsOf(actor, 'record.unlinked')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,89 @@
+import type { Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { eq, sql } from 'drizzle-orm';
+import type { RecordRow } from '../records/serialize.ts';
+import type { Actor } from '../shared/actor.ts';
+import { isRelation, sideOf } from './relation-fields.ts';
+
+/**
+ * Links of a record in Trash are hidden, not removed (docs/api.md, "Relations"): every read
+ * joins the live records, and a ONE value that names a record in Trash reads as absent until
+ * the restore. ONE values live in `data`, so the values that name the record are taken out
+ * of `data` when it goes to Trash and put back when it returns, from the links, which stay.
+ * Neither is a change of those records: no `updated_at`, no event.
+ */
+
+/** A ONE field, in any folder of the workspace, whose values name records of `folderId`. */
+interface PointingField {
+  key: string;
+  relationId: string;
+  /** Where the field's own records and the records they name sit in record_links. */
+  self: 'from_id' | 'to_id';
+  other: 'from_id' | 'to_id';
+}
+
+async function onePointingAt(tx: Executor, actor: Actor, folderId: string): Promise<PointingField[]> {
+  const folders = await tx
+    .select({ fields: schema.folders.fields })
+    .from(schema.folders)
+    .where(eq(schema.folders.workspaceId, actor.workspaceId));
+  return folders.flatMap((f) =>
+    f.fields
+      .filter(isRelation)
+      .filter((d) => d.relation.folderId === folderId && d.relation.cardinality === 'ONE')
+      .map((d) => ({ key: d.key, relationId: d.relation.id, ...sideOf(d.relation) })),
+  );
+}
+
+/** After `record` went to Trash: the ONE values naming it are taken out of `data`. */
+export async function hideLinksOf(tx: Executor, actor: Actor, record: RecordRow): Promise<void> {
+  for (const field of await onePointingAt(tx, actor, record.folderId)) {
+    await tx.execute(sql`
+      update records r set data = r.data - ${field.key}::text
+        from record_links l
+       where l.workspace_id = ${actor.workspaceId} and l.relation_id = ${field.relationId}
+         and l.${sql.raw(field.other)} = ${record.id}
+         and r.workspace_id = ${actor.workspaceId} and r.id = l.${sql.raw(field.self)}
+         and r.data ->> ${field.key}::text = ${record.id}`);
+  }
+}
+
+/**
+ * After `record` came back from Trash: the ONE values naming it are put back, and its own ONE
+ * values are made again from its links (one may name a record that went to Trash meanwhile,
+ * or come back). Returns the record as it now is.
+ */
+export async function showLinksOf(tx: Executor, actor: Actor, record: RecordRow): Promise<RecordRow> {
+  const ws = actor.workspaceId;
+  for (const field of await onePointingAt(tx, actor, record.folderId)) {
+    await tx.execute(sql`
+      update records r set data = r.data || jsonb_build_object(${field.key}::text, ${record.id}::text)
+        from record_links l
+       where l.workspace_id = ${ws} and l.relation_id = ${field.relationId}
+         and l.${sql.raw(field.other)} = ${record.id}
+         and r.workspace_id = ${ws} and r.id = l.${sql.raw(field.self)}
+         and (r.data ->> ${field.key}::text) is distinct from ${record.id}`);
+  }
+  const [folder] = await tx
+    .select({ fields: schema.folders.fields })
+    .from(schema.folders)
+    .where(sql`${schema.folders.workspaceId} = ${ws} and ${schema.folders.id} = ${record.folderId}`);
+  const ones = (folder?.fields ?? []).filter(isRelation).filter((d) => d.relation.cardinality === 'ONE');
+  if (ones.length === 0) return record;
+  const data = { ...record.data };
+  for (const field of ones) {
+    const { self, other } = sideOf(field.relation);
+    const { rows } = await tx.execute<{ id: string }>(sql`
+      select l.${sql.raw(other)} as id from record_links l
+        join records x on x.workspace_id = l.workspace_id and x.id = l.${sql.raw(other)} and x.trashed_at is null
+       where l.workspace_id = ${ws} and l.relation_id = ${field.relation.id} and l.${sql.raw(self)} = ${record.id}
+       limit 1`);
+    const linked = rows[0]?.id;
+    if (linked) data[field.key] = linked;
+    else delete data[field.key];
+  }
+  if (JSON.stringify(data) === JSON.stringify(record.data)) return record;
+  await tx.execute(sql`
+    update records set data = ${JSON.stringify(data)}::jsonb where workspace_id = ${ws} and id = ${record.id}`);
+  return { ...record, data };
+}
