@@ -56,12 +56,13 @@ export interface RouteKind {
 }
 
 /**
- * A GET whose path ends in a parameter reads one resource; any other GET reads a paged list,
- * except one declared `resource: 'volatile'` (`/me`). A PATCH or DELETE of a resource (not
- * of a batch) is conditional.
+ * A GET whose path ends in a parameter reads one resource, unless declared `resource: 'list'`
+ * (`/records/{id}/related/{field}`); any other GET reads a paged list, except one declared
+ * `resource: 'volatile'` (`/me`). A PATCH or DELETE of a resource (not of a batch) is
+ * conditional.
  */
-export function routeKind(method: string, path: string, resource?: 'volatile'): RouteKind {
-  const single = method === 'GET' && /\}\/?$/.test(path);
+export function routeKind(method: string, path: string, resource?: 'volatile' | 'list'): RouteKind {
+  const single = method === 'GET' && /\}\/?$/.test(path) && resource !== 'list';
   return {
     single,
     list: method === 'GET' && !single && resource !== 'volatile',

@@ -28,9 +28,11 @@ export type ApiMeta = OpenApiMeta & {
   /**
    * A GET of one resource whose path does not end in a parameter and whose body changes with
    * every request (`/me`, which reports the rate limit as of the request): neither an ETag,
-   * which would never match, nor a list's `Link` (rest-route.ts, `routeKind`).
+   * which would never match, nor a list's `Link` (rest-route.ts, `routeKind`). `list`: a GET
+   * whose path ends in a parameter but that reads a paged list (`/records/{id}/related/{field}`):
+   * a `Link`, no ETag.
    */
-  resource?: 'volatile';
+  resource?: 'volatile' | 'list';
 };
 
 /**

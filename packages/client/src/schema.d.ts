@@ -136,6 +136,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deals/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the records a deal involves
+         * @description The live records linked to the deal, oldest link first, each with `link: { label, primary, createdAt }`. Page with `page` or `cursor`.
+         */
+        get: operations["deals-records"];
+        put?: never;
+        /**
+         * Link a record to a deal
+         * @description Adds a live record to the deal's links with an optional `label` ("Decision maker"). Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). The deal's `recordId`, its primary record, is always one of its links.
+         */
+        post: operations["deals-linkRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/{id}/links/{to}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a record from a deal
+         * @description Removes the record from the deal's links; removing its primary record clears `recordId` (with `deal.updated`). Not linked: 404. If-Match (the deal's ETag) makes it conditional.
+         */
+        delete: operations["deals-unlinkRecord"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals": {
         parameters: {
             query?: never;
@@ -267,7 +311,7 @@ export interface paths {
         put?: never;
         /**
          * Add a custom field to a folder
-         * @description Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field.
+         * @description Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field. A RELATION field gives `relation: { folderId, cardinality, labels? }`, and with `inverse: { key, label, cardinality }` its paired field is added to the target folder in the same change (docs/api.md, "Relations").
          */
         post: operations["folders-addField"];
         delete?: never;
@@ -288,14 +332,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a field and its values
-         * @description Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional.
+         * @description Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional. A RELATION field that still links records answers 409 unless `force=true`: then its inverse and every link go too, each link with a `record.unlinked` event.
          */
         delete: operations["folders-removeField"];
         options?: never;
         head?: never;
         /**
-         * Change a field: label, type or options
-         * @description A type or options change is refused (400) while stored values would not fit it.
+         * Change a field: label, type, options or link labels
+         * @description A type or options change is refused (400) while stored values would not fit it. A RELATION field keeps its type and target; `relation: { labels }` changes its link labels, on both fields of a pair.
          */
         patch: operations["folders-changeField"];
         trace?: never;
@@ -476,6 +520,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/records/links/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link records in a batch
+         * @description Each item `{ from, field, to, label? }` is linked as `POST /records/{from}/links` would link it (201 new, 200 already linked). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are applied in order (a later item sees what an earlier one linked); one that fails writes nothing. At most 100 items; counts as one request against the rate limit.
+         */
+        post: operations["records-linkBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/links/batch/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlink records in a batch
+         * @description Each item `{ from, field, to }` is unlinked as `DELETE /records/{from}/links/{field}/{to}` would unlink it (200; no such link: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are applied in order (a later item sees what an earlier one linked); one that fails writes nothing. At most 100 items; counts as one request against the rate limit.
+         */
+        post: operations["records-unlinkBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a record to another
+         * @description Links the record through one of its RELATION fields to a live record of the field’s folder (`to`: an id, or `{ "email" }` / `{ "title" }` naming one), with one of the field’s `labels` if it has them. Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). On a ONE side the new link replaces the previous one, and the ONE value in `data` follows. A field holds at most 10,000 links (409 beyond).
+         */
+        post: operations["records-link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/links/{field}/{to}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a link
+         * @description The link between the record and `to` through `field`, with its label. A link to or from a record in Trash is not found.
+         */
+        get: operations["records-getLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Unlink two records
+         * @description Removes the link (from both sides of a pair of fields; a ONE value in `data` is cleared). No such link between live records: 404. If-Match (the link’s ETag) makes it conditional.
+         */
+        delete: operations["records-unlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/related/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the records a record links to
+         * @description The live records linked through the RELATION field, newest first unless sorted, with the same `filter`, `sort`, `q`, `updatedSince`, `count`, `expand` and paging as `GET /records` (the folder is the field’s). Each item adds `link: { label, createdAt }`. A record in Trash, or a field that is not a RELATION field of its folder, is not found.
+         */
+        get: operations["records-related"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/deals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deals linked to a record
+         * @description Deals whose primary record it is or that link it as a participant, newest first unless sorted, with the filters, sorts and paging of `GET /deals` (`pipelineId` optional). A record in Trash is not found.
+         */
+        get: operations["records-deals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tasks linked to a record
+         * @description Tasks whose primary record it is or that link it, newest first unless sorted, with the filters, sorts and paging of `GET /tasks`. A record in Trash is not found.
+         */
+        get: operations["records-tasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/records": {
         parameters: {
             query?: never;
@@ -485,7 +673,7 @@ export interface paths {
         };
         /**
          * List records
-         * @description Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `trashed=true` lists the Trash; `count=true` adds `meta.total`. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.
+         * @description Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed), across a relation too (`filter[company]=rec_…`, `filter[company.data.tier]=Gold`); `trashed=true` lists the Trash; `count=true` adds `meta.total`; `expand=<key>` adds the records ONE relation fields link to. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.
          */
         get: operations["records-list"];
         put?: never;
@@ -529,7 +717,7 @@ export interface paths {
         };
         /**
          * Get a record
-         * @description The record with its custom values. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.
+         * @description The record with its custom values; `expand=<key>[,<key>]` adds the records its ONE relation fields link to under `expanded`. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.
          */
         get: operations["records-get"];
         put?: never;
@@ -667,6 +855,50 @@ export interface paths {
          */
         post: operations["tasks-batchDelete"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the records a task involves
+         * @description The live records linked to the task, oldest link first, each with `link: { label, primary, createdAt }`. Page with `page` or `cursor`.
+         */
+        get: operations["tasks-records"];
+        put?: never;
+        /**
+         * Link a record to a task
+         * @description Adds a live record to the task's links with an optional `label` ("Decision maker"). Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). The task's `recordId`, its primary record, is always one of its links.
+         */
+        post: operations["tasks-linkRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}/links/{to}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a record from a task
+         * @description Removes the record from the task's links; removing its primary record clears `recordId` (with `task.updated`). Not linked: 404. If-Match (the task's ETag) makes it conditional.
+         */
+        delete: operations["tasks-unlinkRecord"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1150,6 +1382,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "record.linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.linked delivered to a subscription
+         * @description Two records were linked through a RELATION field, or a link’s label changed (`previousLabel`). Sent once per link, named from the side of the field the relation was defined on. POSTed to every enabled subscription of the workspace that listens to `record.linked` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_record_linked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.unlinked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * record.unlinked delivered to a subscription
+         * @description A link between two records was removed (by an unlink, a ONE value replaced or cleared, or the removal of its field). Sent once per link. POSTed to every enabled subscription of the workspace that listens to `record.unlinked` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_record_unlinked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "deal.created": {
         parameters: {
             query?: never;
@@ -1293,6 +1565,10 @@ export interface components {
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
             record: components["schemas"]["Record"];
         };
+        /** @description With `expand=<key>,…`: the record each ONE relation field named links to, or null (docs/api.md, "Relations"). */
+        ExpandedRecords: {
+            [key: string]: components["schemas"]["Record"] | null;
+        };
         Record: {
             /** @example rec_01jq3v6f6ve7s9t8m1k2c3d4e5 */
             id: string;
@@ -1316,6 +1592,7 @@ export interface components {
             updatedAt: string;
             /** @description Set while the record is in Trash. */
             trashedAt: string | null;
+            expanded?: components["schemas"]["ExpandedRecords"];
         };
         /** @description A record changed. */
         RecordUpdatedEvent: {
@@ -1382,6 +1659,68 @@ export interface components {
             folderId: string;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
             record: components["schemas"]["Record"];
+        };
+        /** @description Two records were linked through a RELATION field, or a link’s label changed (`previousLabel`). Sent once per link, named from the side of the field the relation was defined on. */
+        RecordLinkedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "record.linked";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description The `from` record */
+            recordId: string;
+            folderId: string;
+            /** @description The `from` record as `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"] | null;
+            /** @description The record whose field the relation was defined on */
+            from: string;
+            /** @description That RELATION field */
+            field: string;
+            /** @description The linked record */
+            to: string;
+            label: string | null;
+            /** @description The paired field of `to`’s folder, or null when the relation has no inverse */
+            inverseField: string | null;
+            /** @description Present when an existing link’s label changed: the label before */
+            previousLabel?: string | null;
+        };
+        /** @description A link between two records was removed (by an unlink, a ONE value replaced or cleared, or the removal of its field). Sent once per link. */
+        RecordUnlinkedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "record.unlinked";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description The `from` record */
+            recordId: string;
+            folderId: string;
+            /** @description The `from` record as `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"] | null;
+            /** @description The record whose field the relation was defined on */
+            from: string;
+            /** @description That RELATION field */
+            field: string;
+            /** @description The linked record */
+            to: string;
+            label: string | null;
+            /** @description The paired field of `to`’s folder, or null when the relation has no inverse */
+            inverseField: string | null;
         };
         /** @description A deal was created. */
         DealCreatedEvent: {
@@ -1613,7 +1952,7 @@ export interface components {
              * @description INCOMING_WEBHOOK (a URL to POST to) or an event kind (runs on every such event)
              * @enum {string}
              */
-            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed";
+            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed";
         };
         /** @description Creates a record (or upserts it by email); it becomes the context record. */
         CreateRecordAction: {
@@ -1894,6 +2233,57 @@ export interface components {
                 failed: number;
             };
         };
+        ParticipantLink: {
+            /**
+             * @description The deal or task
+             * @example deal_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            from: string;
+            /** @description The linked record */
+            to: string;
+            label: string | null;
+            /** @description True for the record its `recordId` names */
+            primary: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        ParticipantRecord: {
+            /** @example rec_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            folderId: string;
+            title: string;
+            email: string | null;
+            phone: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            ownerId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description Set while the record is in Trash. */
+            trashedAt: string | null;
+            expanded?: components["schemas"]["ExpandedRecords"];
+            link: {
+                label: string | null;
+                primary: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+            };
+        };
         ListMeta: {
             /** @description Page number when paging by `page`; null when paging by cursor. */
             page: number | null;
@@ -1957,8 +2347,18 @@ export interface components {
             key: string;
             label: string;
             /** @enum {string} */
-            type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT";
+            type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT" | "RELATION";
             options?: string[];
+            /** @description For RELATION fields: what they link to */
+            relation?: components["schemas"]["Relation"];
+        };
+        Relation: {
+            folderId: string;
+            /** @enum {string} */
+            cardinality: "ONE" | "MANY";
+            labels?: string[];
+            /** @description The paired field of the target folder, or null when the relation has no inverse */
+            inverseKey: string | null;
         };
         Pipeline: {
             /** @example pl_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -2053,6 +2453,128 @@ export interface components {
                 succeeded: number;
                 /** @description Items answered with an error */
                 failed: number;
+            };
+        };
+        LinkBatchAnswer: {
+            data: ({
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 201 created, 200 otherwise */
+                status: number;
+                data: components["schemas"]["Link"];
+            } | {
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 400 invalid, 404 not found */
+                status: number;
+                error: {
+                    /** @enum {string} */
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    message: string;
+                    details?: {
+                        /** @description Relative to the item, as the single call names it */
+                        path: string;
+                        message: string;
+                    }[];
+                    /** @description The id of the batch request (X-Request-Id) */
+                    requestId: string;
+                };
+            })[];
+            meta: {
+                /** @description Items answered with data */
+                succeeded: number;
+                /** @description Items answered with an error */
+                failed: number;
+            };
+        };
+        Link: {
+            /**
+             * @description The record the link was read or made from
+             * @example rec_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            from: string;
+            /** @description Its RELATION field */
+            field: string;
+            /** @description The linked record */
+            to: string;
+            label: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        UnlinkBatchAnswer: {
+            data: ({
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 201 created, 200 otherwise */
+                status: number;
+                data: components["schemas"]["DeletedLink"];
+            } | {
+                /** @description Position of the item in the request */
+                index: number;
+                /** @description What the single call would have answered: 400 invalid, 404 not found */
+                status: number;
+                error: {
+                    /** @enum {string} */
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    message: string;
+                    details?: {
+                        /** @description Relative to the item, as the single call names it */
+                        path: string;
+                        message: string;
+                    }[];
+                    /** @description The id of the batch request (X-Request-Id) */
+                    requestId: string;
+                };
+            })[];
+            meta: {
+                /** @description Items answered with data */
+                succeeded: number;
+                /** @description Items answered with an error */
+                failed: number;
+            };
+        };
+        DeletedLink: {
+            from: string;
+            field: string;
+            to: string;
+            /** @constant */
+            deleted: true;
+        };
+        LinkedRecord: {
+            /** @example rec_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            folderId: string;
+            title: string;
+            email: string | null;
+            phone: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            ownerId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description Set while the record is in Trash. */
+            trashedAt: string | null;
+            expanded?: components["schemas"]["ExpandedRecords"];
+            /** @description The link that leads to this record */
+            link: {
+                label: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
             };
         };
         TimelineEntry: {
@@ -2388,7 +2910,7 @@ export interface components {
         };
         WorkflowTrigger: {
             /** @enum {string} */
-            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed";
+            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed";
             /** @description For INCOMING_WEBHOOK: the URL to POST to (its id is the secret); null otherwise */
             url: string | null;
         };
@@ -3237,6 +3759,168 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "deals-records": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Deal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParticipantRecord"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-linkRecord": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Deal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The record to link (`rec_…`), a live record of the workspace */
+                    to: string;
+                    /** @description What the record is to it ("Decision maker"); linking again changes it */
+                    label?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Already linked: the existing link */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParticipantLink"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParticipantLink"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-unlinkRecord": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Deal id */
+                id: string;
+                /** @description Id of the linked record */
+                to: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            from: string;
+                            to: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "deals-list": {
         parameters: {
             query: {
@@ -3626,9 +4310,35 @@ export interface operations {
                         key: string;
                         label: string;
                         /** @enum {string} */
-                        type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT";
+                        type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT" | "RELATION";
                         /** @description Allowed values; required for SELECT and MULTI_SELECT. */
                         options?: string[];
+                        /** @description Required for RELATION fields, refused on any other. */
+                        relation?: {
+                            /** @description The folder of the linked records (this folder too) */
+                            folderId: string;
+                            /**
+                             * @description `ONE`: at most one linked record, kept in `data`; `MANY`: any number, as links.
+                             * @enum {string}
+                             */
+                            cardinality: "ONE" | "MANY";
+                            /** @description The labels a link may carry ("Decision maker", "Billing"); without them links carry none. */
+                            labels?: string[];
+                        };
+                        /** @description Creates the paired field on the target folder in the same change: linking A to B through this field shows A in B’s inverse field, and the reverse. */
+                        inverse?: {
+                            /**
+                             * @description Key of the value inside record `data`.
+                             * @example company
+                             */
+                            key: string;
+                            label: string;
+                            /**
+                             * @description `ONE`: at most one linked record, kept in `data`; `MANY`: any number, as links.
+                             * @enum {string}
+                             */
+                            cardinality: "ONE" | "MANY";
+                        };
                     }[];
                 };
             };
@@ -3788,9 +4498,35 @@ export interface operations {
                     key: string;
                     label: string;
                     /** @enum {string} */
-                    type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT";
+                    type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT" | "RELATION";
                     /** @description Allowed values; required for SELECT and MULTI_SELECT. */
                     options?: string[];
+                    /** @description Required for RELATION fields, refused on any other. */
+                    relation?: {
+                        /** @description The folder of the linked records (this folder too) */
+                        folderId: string;
+                        /**
+                         * @description `ONE`: at most one linked record, kept in `data`; `MANY`: any number, as links.
+                         * @enum {string}
+                         */
+                        cardinality: "ONE" | "MANY";
+                        /** @description The labels a link may carry ("Decision maker", "Billing"); without them links carry none. */
+                        labels?: string[];
+                    };
+                    /** @description Creates the paired field on the target folder in the same change: linking A to B through this field shows A in B’s inverse field, and the reverse. */
+                    inverse?: {
+                        /**
+                         * @description Key of the value inside record `data`.
+                         * @example company
+                         */
+                        key: string;
+                        label: string;
+                        /**
+                         * @description `ONE`: at most one linked record, kept in `data`; `MANY`: any number, as links.
+                         * @enum {string}
+                         */
+                        cardinality: "ONE" | "MANY";
+                    };
                 };
             };
         };
@@ -3827,7 +4563,10 @@ export interface operations {
     };
     "folders-removeField": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A RELATION field that still has links is only removed with `true`: then its inverse and every link go too, each with a `record.unlinked` event. */
+                force?: "true" | "false";
+            };
             header?: {
                 /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
                 "If-Match"?: components["parameters"]["If-Match"];
@@ -3861,6 +4600,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
@@ -3889,8 +4629,12 @@ export interface operations {
                 "application/json": {
                     label?: string;
                     /** @enum {string} */
-                    type?: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT";
+                    type?: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT" | "RELATION";
                     options?: string[];
+                    /** @description A RELATION field’s labels (null: none), changed on both fields of a pair. Links keep a label taken off the list. */
+                    relation?: {
+                        labels: string[] | null;
+                    };
                 };
             };
         };
@@ -4518,6 +5262,480 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "records-linkBatch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 links `{ from, field, to, label? }`, each made as `POST /records/{from}/links` would. */
+                    items: {
+                        /** @description The record to link from (`rec_…`) */
+                        from: string;
+                        /**
+                         * @description Key of a RELATION field of the record’s folder
+                         * @example company
+                         */
+                        field: string;
+                        /** @description The record to link: its id (`rec_…`), or `{ "email": … }` / `{ "title": … }` naming the one live record of the field’s folder that has it. */
+                        to: string | {
+                            email: string;
+                        } | {
+                            title: string;
+                        };
+                        /** @description One of the field’s `labels`; null or left out: none. Linking again changes it. */
+                        label?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-unlinkBatch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Up to 100 links `{ from, field, to }`, each removed as `DELETE /records/{from}/links/{field}/{to}` would. */
+                    items: {
+                        /** @description The record to unlink from (`rec_…`) */
+                        from: string;
+                        /**
+                         * @description Key of a RELATION field of the record’s folder
+                         * @example company
+                         */
+                        field: string;
+                        /** @description The linked record (`rec_…`) */
+                        to: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnlinkBatchAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-link": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Key of a RELATION field of the record’s folder
+                     * @example company
+                     */
+                    field: string;
+                    /** @description The record to link: its id (`rec_…`), or `{ "email": … }` / `{ "title": … }` naming the one live record of the field’s folder that has it. */
+                    to: string | {
+                        email: string;
+                    } | {
+                        title: string;
+                    };
+                    /** @description One of the field’s `labels`; null or left out: none. Linking again changes it. */
+                    label?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Already linked: the existing link */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Link"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Link"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-getLink": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+                /** @description Key of the RELATION field */
+                field: string;
+                /** @description Id of the linked record */
+                to: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Link"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-unlink": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Record id */
+                id: string;
+                /** @description Key of the RELATION field */
+                field: string;
+                /** @description Id of the linked record */
+                to: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeletedLink"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-related": {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of title, email, phone or a TEXT value */
+                search?: string;
+                /** @description Same as `search` */
+                q?: string;
+                /** @description Only records changed at or after this instant. An offset whose `+` was sent unencoded (read as a space, `2026-11-22T10:00:00 01:00`) means `+01:00`. */
+                updatedSince?: string;
+                /** @description Conditions, all of which must hold: `filter[<field>]=<value>` (equality) or `filter[<field>][<op>]=<value>` with op `eq`, `ne`, `in` (comma-separated), `gt`, `gte`, `lt`, `lte`, `contains`, `empty` (`true`/`false`). See docs/api.md, "Filters, sorts and counts". */
+                filter?: {
+                    [key: string]: (string | number | boolean) | {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+                /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
+                sort?: string;
+                /** @description `true` adds `meta.total`, the number of records the filters match. */
+                count?: "true" | "false";
+                /** @description ONE relation fields whose linked records to add under `expanded`, comma-separated (at most 5, one level deep). */
+                expand?: string;
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+                /** @description Key of a RELATION field of the record’s folder */
+                field: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LinkedRecord"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-deals": {
+        parameters: {
+            query?: {
+                /** @description Only deals in this stage of the pipeline */
+                stageId?: string;
+                /** @description Conditions, all of which must hold: `filter[<field>]=<value>` (equality) or `filter[<field>][<op>]=<value>` with op `eq`, `ne`, `in` (comma-separated), `gt`, `gte`, `lt`, `lte`, `contains`, `empty` (`true`/`false`). See docs/api.md, "Filters, sorts and counts". */
+                filter?: {
+                    [key: string]: (string | number | boolean) | {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+                /** @description `createdAt`, `updatedAt`, `title`, `amount`, `closeDate` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; deals without a value come last. */
+                sort?: string;
+                /** @description `true` adds `meta.total`, the number of deals the filters match. */
+                count?: "true" | "false";
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+                /** @description Only deals of this pipeline */
+                pipelineId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deal"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-tasks": {
+        parameters: {
+            query?: {
+                status?: "OPEN" | "DONE";
+                /** @description Only tasks assigned to this user */
+                assigneeId?: string;
+                /** @description Conditions, all of which must hold: `filter[<field>]=<value>` (equality) or `filter[<field>][<op>]=<value>` with op `eq`, `ne`, `in` (comma-separated), `gt`, `gte`, `lt`, `lte`, `contains`, `empty` (`true`/`false`). See docs/api.md, "Filters, sorts and counts". */
+                filter?: {
+                    [key: string]: (string | number | boolean) | {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+                /** @description `dueAt`: soonest due first. `-dueAt`, `createdAt`, `updatedAt`, `title`, `completedAt` ascending, `-` before one for descending; `createdAt` alone means newest first, as before (the default). The id breaks ties; tasks without a value come last. */
+                sort?: string;
+                /** @description `true` adds `meta.total`, the number of tasks the filters match. */
+                count?: "true" | "false";
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Record id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "records-list": {
         parameters: {
             query?: {
@@ -4537,6 +5755,8 @@ export interface operations {
                         [key: string]: string | number | boolean;
                     };
                 };
+                /** @description ONE relation fields whose linked records to add under `expanded`, comma-separated (at most 5, one level deep). */
+                expand?: string;
                 /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
                 sort?: string;
                 /** @description `true` adds `meta.total`, the number of records the filters match. */
@@ -4692,6 +5912,11 @@ export interface operations {
                     pageSize?: number;
                     /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
                     cursor?: string;
+                    /**
+                     * @description ONE relation fields whose linked records to add under `expanded`, comma-separated (at most 5, one level deep).
+                     * @example company
+                     */
+                    expand?: string;
                 };
             };
         };
@@ -4728,7 +5953,10 @@ export interface operations {
     };
     "records-get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description ONE relation fields whose linked records to add under `expanded`, comma-separated (at most 5, one level deep). */
+                expand?: string;
+            };
             header?: {
                 /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
                 "If-None-Match"?: components["parameters"]["If-None-Match"];
@@ -5226,6 +6454,168 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "tasks-records": {
+        parameters: {
+            query?: {
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Task id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParticipantRecord"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-linkRecord": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Task id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The record to link (`rec_…`), a live record of the workspace */
+                    to: string;
+                    /** @description What the record is to it ("Decision maker"); linking again changes it */
+                    label?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Already linked: the existing link */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParticipantLink"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ParticipantLink"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-unlinkRecord": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Task id */
+                id: string;
+                /** @description Id of the linked record */
+                to: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            from: string;
+                            to: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "tasks-list": {
         parameters: {
             query?: {
@@ -5562,7 +6952,7 @@ export interface operations {
                      *       "deal.stage_changed"
                      *     ]
                      */
-                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed" | "*")[];
+                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed" | "*")[];
                     /**
                      * @description Only with `record.updated` or `*`: deliver `record.updated` only when one of these fields changed (`title`, `email`, `phone`, `ownerId`, `folderId`, `data.<key>`). Empty: any change.
                      * @example [
@@ -5732,7 +7122,7 @@ export interface operations {
                      *       "deal.stage_changed"
                      *     ]
                      */
-                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed" | "*")[];
+                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed" | "*")[];
                     /**
                      * @description Only with `record.updated` or `*`: deliver `record.updated` only when one of these fields changed (`title`, `email`, `phone`, `ownerId`, `folderId`, `data.<key>`). Empty: any change.
                      * @example [
@@ -6954,6 +8344,94 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RecordRestoredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_record_linked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordLinkedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_record_unlinked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordUnlinkedEvent"];
             };
         };
         responses: {

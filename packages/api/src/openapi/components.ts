@@ -37,6 +37,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Records: 'Records kept in folders, with custom field values. Deleting moves a record to Trash.',
   Folders: 'Folders hold records and define their custom fields (key, label, type, options).',
+  Relations:
+    'Links between records through RELATION fields (a ONE value in `data`, MANY sides as links), with labels; the records a record links to; the deals and tasks linked to a record.',
   Comments: 'Comments attached to a record, oldest first.',
   Calls: 'Call logs attached to a record, oldest first.',
   Pipelines: 'Sales pipelines and their ordered stages.',

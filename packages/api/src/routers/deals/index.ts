@@ -3,6 +3,7 @@ import {
   createDealInput,
   dealIdInput,
   dealOutput,
+  dealRecordLinks,
   deleteDeal,
   deletedOutput,
   envelope,
@@ -15,6 +16,7 @@ import {
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
+import { participantProcedures } from '../participants.ts';
 import { dealsBatchProcedures } from './batch.ts';
 
 const tags = ['Deals'];
@@ -23,6 +25,7 @@ const one = envelope(dealOutput);
 export const dealsRouter = router({
   // First, so that /deals/batch is not taken for /deals/{id} (see batch.ts).
   ...dealsBatchProcedures,
+  ...participantProcedures('deal', dealRecordLinks, tags),
   list: authedProcedure
     .meta(
       restRoute({

@@ -104,7 +104,7 @@ export const foldersRouter = router({
           tags,
           summary: 'Add a custom field to a folder',
           description:
-            'Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field.',
+            'Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field. A RELATION field gives `relation: { folderId, cardinality, labels? }`, and with `inverse: { key, label, cardinality }` its paired field is added to the target folder in the same change (docs/api.md, "Relations").',
         },
         successStatus: 201,
         location: '/folders/{id}',
@@ -122,8 +122,9 @@ export const foldersRouter = router({
           method: 'PATCH',
           path: '/folders/{id}/fields/{key}',
           tags,
-          summary: 'Change a field: label, type or options',
-          description: 'A type or options change is refused (400) while stored values would not fit it.',
+          summary: 'Change a field: label, type, options or link labels',
+          description:
+            'A type or options change is refused (400) while stored values would not fit it. A RELATION field keeps its type and target; `relation: { labels }` changes its link labels, on both fields of a pair.',
         },
         errors: [404],
       }),
@@ -141,9 +142,9 @@ export const foldersRouter = router({
           tags,
           summary: 'Remove a field and its values',
           description:
-            "Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional.",
+            "Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional. A RELATION field that still links records answers 409 unless `force=true`: then its inverse and every link go too, each link with a `record.unlinked` event.",
         },
-        errors: [404],
+        errors: [404, 409],
       }),
     )
     .input(removeFieldInput)

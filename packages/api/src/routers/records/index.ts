@@ -8,6 +8,7 @@ import {
   findTimeline,
   findTimelineInput,
   getRecord,
+  getRecordInput,
   queryRecords,
   queryRecordsInput,
   recordIdInput,
@@ -21,6 +22,7 @@ import {
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 import { recordsBatchProcedures } from './batch.ts';
+import { recordLinkProcedures } from './links.ts';
 
 const tags = ['Records'];
 const one = envelope(recordOutput);
@@ -29,6 +31,7 @@ const list = filteredListEnvelope(recordOutput);
 export const recordsRouter = router({
   // First, so that /records/batch is not taken for /records/{id} (see batch.ts).
   ...recordsBatchProcedures,
+  ...recordLinkProcedures,
   list: authedProcedure
     .meta(
       restRoute({
@@ -38,7 +41,7 @@ export const recordsRouter = router({
           tags,
           summary: 'List records',
           description:
-            'Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `trashed=true` lists the Trash; `count=true` adds `meta.total`. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.',
+            'Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed), across a relation too (`filter[company]=rec_…`, `filter[company.data.tier]=Gold`); `trashed=true` lists the Trash; `count=true` adds `meta.total`; `expand=<key>` adds the records ONE relation fields link to. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.',
         },
         errors: [404],
       }),
@@ -75,14 +78,14 @@ export const recordsRouter = router({
           tags,
           summary: 'Get a record',
           description:
-            'The record with its custom values. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.',
+            'The record with its custom values; `expand=<key>[,<key>]` adds the records its ONE relation fields link to under `expanded`. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.',
         },
         errors: [404],
       }),
     )
-    .input(recordIdInput)
+    .input(getRecordInput)
     .concat(declaredOutput(one))
-    .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input.id) })),
+    .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input.id, input.expand) })),
 
   timeline: authedProcedure
     .meta(

@@ -10,11 +10,13 @@ import {
   getTask,
   taskIdInput,
   taskOutput,
+  taskRecordLinks,
   updateTask,
   updateTaskInput,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
+import { participantProcedures } from '../participants.ts';
 import { tasksBatchProcedures } from './batch.ts';
 
 const tags = ['Tasks'];
@@ -23,6 +25,7 @@ const one = envelope(taskOutput);
 export const tasksRouter = router({
   // First, so that /tasks/batch is not taken for /tasks/{id} (see batch.ts).
   ...tasksBatchProcedures,
+  ...participantProcedures('task', taskRecordLinks, tags),
   list: authedProcedure
     .meta(
       restRoute({
