@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { isSharded, schema } from '@crm/db';
 import {
   type Actor,
+  addFolderField,
   createDeal,
+  createFolder,
   createRecord,
   createWorkflow,
   createWorkflowInput,
@@ -529,5 +531,69 @@ describe('concurrency and loops', () => {
       .from(schema.comments)
       .where(eq(schema.comments.recordId, record.id));
     expect(comment!.text).toBe(`Deal Big one moved to ${pipeline.stages[2]!.id}`);
+  });
+});
+
+describe('relations', () => {
+  it('links the record a form created to a company named by its title, and a record.linked workflow follows', async () => {
+    const { actor, peopleFolderId } = await newWorkspace(t.db);
+    const companies = await createFolder(t.db, actor, { name: 'Companies' });
+    await addFolderField(t.db, actor, {
+      id: peopleFolderId,
+      key: 'employer',
+      label: 'Employer',
+      type: 'RELATION',
+      relation: { folderId: companies.id, cardinality: 'ONE', labels: ['Lead contact'] },
+      inverse: { key: 'people', label: 'People', cardinality: 'MANY' },
+    });
+    const { record: acme } = await createRecord(t.db, actor, { folderId: companies.id, title: 'Acme' });
+    const intake = await workflowWith(actor, [
+      { type: 'CREATE_RECORD', folderId: peopleFolderId, title: '{{ trigger.body.name }}' },
+      {
+        type: 'LINK_RECORDS',
+        field: 'employer',
+        to: '{{ trigger.body.company }}',
+        by: 'title',
+        label: 'Lead contact',
+      },
+    ]);
+    const onLink = await workflowWith(
+      actor,
+      [{ type: 'ADD_COMMENT', text: 'Now at {{ trigger.body.to }} as {{ trigger.body.label }}' }],
+      'record.linked',
+    );
+    const runId = await queue(actor, intake.id, { name: 'Ada', company: 'Acme' });
+    await runToEnd(runId);
+    const result = await run(actor, runId);
+    expect(result.status).toBe('SUCCEEDED');
+    const person = result.steps[0]!.output as { id: string };
+    expect(result.steps[1]!.output).toMatchObject({
+      from: person.id,
+      field: 'employer',
+      to: acme.id,
+      label: 'Lead contact',
+      created: true,
+    });
+    const [stored] = await t.db.select().from(schema.records).where(eq(schema.records.id, person.id));
+    expect(stored!.data).toEqual({ employer: acme.id });
+    // The record.linked workflow, started as the start job starts it for a link made through the API.
+    const [fromRun] = await t.query<{ id: string }>(
+      "select id from events where workspace_id = $1 and type = 'record.linked'",
+      [actor.workspaceId],
+    );
+    expect(await startEventWorkflows(t.db, { id: fromRun!.id, workspaceId: actor.workspaceId })).toBe(1);
+    const [started] = await t.query<{ id: string }>('select id from workflow_runs where workflow_id = $1', [
+      onLink.id,
+    ]);
+    await runToEnd(started!.id);
+    expect((await run(actor, started!.id)).status).toBe('SUCCEEDED');
+    const [comment] = await t.db.select().from(schema.comments).where(eq(schema.comments.recordId, person.id));
+    expect(comment!.text).toBe(`Now at ${acme.id} as Lead contact`);
+    // A name that matches no record fails the step, clearly.
+    const failing = await queue(actor, intake.id, { name: 'Grace', company: 'Nobody Inc' });
+    await runToEnd(failing);
+    const failed = await run(actor, failing);
+    expect(failed.status).toBe('FAILED');
+    expect(JSON.stringify(failed.steps[1])).toMatch(/no live record of folder Companies has the title/);
   });
 });

@@ -9,6 +9,8 @@ import {
   createRecordInput,
   createTask,
   createTaskInput,
+  linkRecord,
+  linkRecordInput,
   updateDeal,
   updateDealInput,
   updateRecord,
@@ -100,6 +102,19 @@ export const recordActions: Record<
       createCommentInput.parse({ id, text: params.text }),
     );
     return { output: comment };
+  },
+
+  async LINK_RECORDS(tx, params, context) {
+    const id = targetRecord(params, context, 'LINK_RECORDS');
+    const by = typeof params.by === 'string' ? params.by : 'id';
+    const input = linkRecordInput.parse({
+      id,
+      field: params.field,
+      to: by === 'id' ? params.to : { [by]: params.to },
+      ...present(params, ['label']),
+    });
+    const { status, data } = await linkRecord(asDb(tx), context.actor, input);
+    return { output: { ...data, created: status === 201 } };
   },
 
   async CREATE_DEAL(tx, params, context) {

@@ -26,6 +26,7 @@ const LABELS: Record<ActionType, string> = {
   CREATE_DEAL: 'Create a deal',
   CREATE_TASK: 'Create a task',
   ADD_COMMENT: 'Add a comment',
+  LINK_RECORDS: 'Link to another record',
   HTTP_REQUEST: 'Call a URL (HTTP request)',
   CONDITION: 'Continue only if…',
 };
@@ -100,6 +101,12 @@ const FORMS: { [T in ActionType]: Param<T>[] } = {
     { name: 'taskType', label: 'Type', kind: 'select', options: taskTypes },
   ],
   ADD_COMMENT: [{ name: 'text', label: 'Comment', kind: 'textarea', hint: TEMPLATE }],
+  LINK_RECORDS: [
+    { name: 'field', label: 'Relation field (key)', kind: 'text', hint: 'e.g. company' },
+    { name: 'to', label: 'Record to link', kind: 'text', hint: TEMPLATE },
+    { name: 'by', label: 'The record is named by', kind: 'select', options: ['id', 'email', 'title'] },
+    { name: 'label', label: 'Link label', kind: 'text' },
+  ],
   HTTP_REQUEST: [
     { name: 'method', label: 'Method', kind: 'select', options: httpMethods },
     { name: 'url', label: 'URL', kind: 'text' },
