@@ -49,6 +49,13 @@ const STATEFUL: Record<string, string> = {
   'PATCH /webhooks/{id} fields': 'as on POST /webhooks',
   'POST /folders/{id}/fields key':
     'unique per folder; its pattern is covered on POST /folders (fields.0.key)',
+  '* expand': 'each key must be a ONE relation field of the folder',
+  '* field': 'must be a RELATION field of the record’s folder',
+  '* to': 'must name a live record of the field’s folder (or, for a deal or task, of the workspace)',
+  '* from': 'must name a live record of the workspace',
+  'POST /records/{id}/links label': 'must be one of the relation’s labels',
+  'POST /records/links/batch items.0.label': 'must be one of the relation’s labels',
+  'DELETE /folders/{id}/fields/{key} force': 'removes the field: tried in the contract test',
 };
 /**
  * Limits JSON Schema cannot state, written into the field's description instead (docs/api.md,
@@ -143,7 +150,12 @@ async function prepare(ws: TestWorkspace): Promise<Ids> {
   });
   const pipeline = await post('/pipelines', { name: `Limits ${unique()}`, stages: ['A', 'B'] });
   const record = await post('/records', { folderId: folder.id, title: 'Ada' });
+  const relation = { folderId: folder.id, cardinality: 'MANY', labels: ['L'] };
+  await post(`/folders/${folder.id}/fields`, { key: 'rel', label: 'Related', type: 'RELATION', relation });
+  const other = await post('/records', { folderId: folder.id, title: 'Other' });
+  await post(`/records/${record.id}/links`, { field: 'rel', to: other.id });
   return {
+    other: other.id,
     folder: folder.id,
     key: 'stage',
     record: record.id,
@@ -302,6 +314,30 @@ const fixtures: Record<string, (ids: Ids) => Base> = {
   'GET /workflows/{id}/runs': (ids) => ({ params: { id: ids.workflow } }),
   'GET /members': () => ({}),
   'DELETE /pipelines/{id}/stages/{stageId}': (ids) => ({ params: { id: ids.pipeline, stageId: ids.stage } }),
+  'DELETE /folders/{id}/fields/{key}': (ids) => ({ params: { id: ids.folder, key: 'none' } }),
+  'GET /records/{id}': (ids) => ({ params: { id: ids.record } }),
+  'GET /records/{id}/related/{field}': (ids) => ({ params: { id: ids.record, field: 'rel' } }),
+  'GET /records/{id}/deals': (ids) => ({ params: { id: ids.record } }),
+  'GET /records/{id}/tasks': (ids) => ({ params: { id: ids.record } }),
+  'POST /records/{id}/links': (ids) => ({
+    params: { id: ids.record },
+    body: { field: 'rel', to: ids.other, label: 'L' },
+  }),
+  'POST /records/links/batch': (ids) => ({
+    body: { items: [{ from: ids.record, field: 'rel', to: ids.other, label: 'L' }] },
+  }),
+  'POST /records/links/batch/delete': () => ({
+    body: {
+      items: [{ from: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5', field: 'rel', to: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5' }],
+    },
+  }),
+  'POST /deals/{id}/links': (ids) => ({
+    params: { id: ids.deal },
+    body: { to: ids.other, label: 'Champion' },
+  }),
+  'POST /tasks/{id}/links': (ids) => ({ params: { id: ids.task }, body: { to: ids.other, label: 'Owner' } }),
+  'GET /deals/{id}/links': (ids) => ({ params: { id: ids.deal } }),
+  'GET /tasks/{id}/links': (ids) => ({ params: { id: ids.task } }),
 };
 
 // ---------------------------------------------------------------------------------------------

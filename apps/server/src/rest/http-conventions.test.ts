@@ -80,6 +80,8 @@ function fill(route: RestRoute): string {
       if (name === 'commentId') return ids.comment!;
       if (name === 'callId') return ids.call!;
       if (name === 'key') return 'score';
+      if (name === 'field') return 'partners';
+      if (name === 'to') return ids.to!;
       const kind = segments[i - 1]!;
       const id = ids[kind];
       if (!id) throw new Error(`no id for ${kind} in ${route.path}`);
@@ -113,12 +115,28 @@ beforeAll(async () => {
     ids.comment = (await ok('POST', `/records/${ids.records}/comments`, { text: `Comment ${i}` })).id;
     ids.call = (await ok('POST', `/records/${ids.records}/calls`, { duration: 60 + i })).id;
   }
+  // Links: the last record to three others through a MANY relation of the folder to itself.
+  await ok('POST', `/folders/${folder.id}/fields`, {
+    key: 'partners',
+    label: 'Partners',
+    type: 'RELATION',
+    relation: { folderId: folder.id, cardinality: 'MANY' },
+  });
+  for (let i = 0; i < 3; i++) {
+    ids.to = (await ok('POST', '/records', { folderId: folder.id, title: `Partner ${i}` })).id;
+    await ok('POST', `/records/${ids.records}/links`, { field: 'partners', to: ids.to });
+  }
+  ids.unlinked = (await ok('POST', '/records', { folderId: folder.id, title: 'Not linked yet' })).id;
   const pipeline = await ok('POST', '/pipelines', { name: 'Conventions', stages: ['A', 'B'] });
   ids.pipelines = pipeline.id;
   ids.stage = pipeline.stages[1].id;
   for (let i = 0; i < 2; i++) {
     ids.deals = (await ok('POST', '/deals', { pipelineId: pipeline.id, title: `Deal ${i}`, amount: 10 })).id;
     ids.tasks = (await ok('POST', '/tasks', { title: `Task ${i}` })).id;
+  }
+  for (const owner of ['deals', 'tasks']) {
+    await ok('POST', `/${owner}/${ids[owner]}/links`, { to: ids.records, label: 'Primary contact' });
+    await ok('POST', `/${owner}/${ids[owner]}/links`, { to: ids.to });
   }
   for (let i = 0; i < 2; i++) {
     ids.webhooks = (await ok('POST', '/webhooks', { url: `http://127.0.0.1:1/hook${i}`, events: ['*'] })).id;
@@ -258,7 +276,7 @@ describe('ETag and conditional requests', () => {
     expect([first.status, again.status]).toEqual([200, 200]);
     expect(again.headers['idempotent-replayed']).toBe('true');
     // A DELETE of a deal with its current tag, and an unknown id: 404 as without If-Match.
-    const deal = `/deals/${ids.deals}`;
+    const deal = `/deals/${(await ok('POST', '/deals', { pipelineId: ids.pipelines, title: 'Doomed' })).id}`;
     const dealTag = (await raw('GET', deal, auth())).headers.etag as string;
     expect((await raw('DELETE', deal, { ...auth(), 'If-Match': dealTag })).status).toBe(200);
     expect((await raw('DELETE', deal, { ...auth(), 'If-Match': dealTag })).status).toBe(404);
@@ -285,6 +303,9 @@ describe('Location on creations', () => {
         actions: [{ type: 'CREATE_RECORD', folderId: ids.folders, title: 'x' }],
       }),
       '/runs/{id}/rerun': () => undefined,
+      '/records/{id}/links': () => ({ field: 'partners', to: ids.unlinked }),
+      '/deals/{id}/links': () => ({ to: ids.unlinked }),
+      '/tasks/{id}/links': () => ({ to: ids.unlinked }),
     };
     const creations = routes.filter((r) => r.location !== undefined);
     expect(creations.map((r) => r.path).sort()).toEqual(Object.keys(bodies).sort());
@@ -301,8 +322,14 @@ describe('Location on creations', () => {
       expect(location, route.path).toMatch(/^http:\/\/[^/]+\/api\/v1\//);
       const read = await app.api(ws.apiKey, 'GET', new URL(location!).pathname);
       expect(read.status, `${route.path} → ${location}`).toBe(200);
-      // A field or a stage is read with its folder or pipeline, which is what those answer.
-      expect(read.body.data.id, route.path).toBe(res.body.data.id);
+      // A field or a stage is read with its folder or pipeline, which is what those answer;
+      // a link to a record read alone, or in the list of the deal's or task's records.
+      if (route.path.endsWith('/links')) {
+        const linked = [read.body.data].flat().map((d: { to?: string; id: string }) => d.to ?? d.id);
+        expect(linked, route.path).toContain(ids.unlinked);
+      } else {
+        expect(read.body.data.id, route.path).toBe(res.body.data.id);
+      }
     }
     // Replayed under an Idempotency-Key, the 201 keeps its Location.
     const headers = { 'Idempotency-Key': `located-${Date.now()}` };

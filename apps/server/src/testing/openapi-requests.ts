@@ -321,6 +321,27 @@ export const invalidInputs = (ws: TestWorkspace): [string, string, Call, string]
   ['POST', '/deals', { body: { pipelineId: 'pl_x', amount: 1.234 } }, 'amount'],
   [
     'POST',
+    '/folders/{id}/fields',
+    { params: { id: ws.folderId }, body: { key: 'rel', label: 'Rel', type: 'RELATION' } },
+    'relation',
+  ],
+  [
+    'POST',
+    '/folders/{id}/fields',
+    {
+      params: { id: ws.folderId },
+      body: {
+        key: 'rel',
+        label: 'Rel',
+        type: 'RELATION',
+        relation: { folderId: 'fld_x', cardinality: 'ONE' },
+      },
+    },
+    'relation.folderId',
+  ],
+  ['POST', '/records/links/batch', { body: { items: [] } }, 'items'],
+  [
+    'POST',
     '/workflows',
     { body: { name: 'X', trigger: { type: 'INCOMING_WEBHOOK' }, actions: [{ type: 'SEND_FAX' }] } },
     'actions.0.type',
@@ -452,4 +473,130 @@ notFoundWalks.workflows = async (send) => {
   await send('GET', '/workflows/{id}/runs', 404, { params: workflow });
   await send('GET', '/runs/{id}', 404, { params: { id: MISSING_RUN } });
   await send('POST', '/runs/{id}/rerun', 404, { params: { id: MISSING_RUN } });
+};
+
+// Relations between records, and the records of deals and tasks (docs/api.md, "Relations").
+successWalks.relations = async (send, ws) => {
+  const companies = (
+    await send('POST', '/folders', 201, {
+      body: {
+        name: `Companies ${unique()}`,
+        fields: [{ key: 'tier', label: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }],
+      },
+    })
+  ).body.data.id;
+  const relation = {
+    key: `employer`,
+    label: 'Employer',
+    type: 'RELATION',
+    relation: { folderId: companies, cardinality: 'ONE', labels: ['Founder', 'Staff'] },
+    inverse: { key: 'people', label: 'People', cardinality: 'MANY' },
+  };
+  const people = (
+    await send('POST', '/folders/{id}/fields', 201, { params: { id: ws.folderId }, body: relation })
+  ).body.data;
+  expect(people.fields.at(-1)).toMatchObject({
+    key: 'employer',
+    relation: { folderId: companies, cardinality: 'ONE', inverseKey: 'people' },
+  });
+  const acme = (
+    await send('POST', '/records', 201, {
+      body: { folderId: companies, title: 'Acme', data: { tier: 'Gold' } },
+    })
+  ).body.data.id;
+  const ada = (
+    await send('POST', '/records', 201, {
+      body: { folderId: ws.folderId, title: 'Ada', data: { employer: { title: 'Acme' } } },
+    })
+  ).body.data;
+  expect(ada.data.employer).toBe(acme);
+  const expanded = await send('GET', '/records/{id}', 200, {
+    params: { id: ada.id },
+    query: { expand: 'employer' },
+  });
+  expect(expanded.body.data.expanded.employer).toMatchObject({ id: acme, title: 'Acme' });
+  const listed = await send('GET', '/records', 200, {
+    query: { folderId: ws.folderId, 'filter[employer.data.tier]': 'Gold', expand: 'employer' },
+  });
+  expect(listed.body.data.map((r: { id: string }) => r.id)).toEqual([ada.id]);
+  const grace = (await send('POST', '/records', 201, { body: { folderId: ws.folderId, title: 'Grace' } }))
+    .body.data.id;
+  const link = { field: 'people', to: grace, label: 'Founder' };
+  const made = await send('POST', '/records/{id}/links', 201, { params: { id: acme }, body: link });
+  expect(made.body.data).toMatchObject({ from: acme, field: 'people', to: grace, label: 'Founder' });
+  await send('POST', '/records/{id}/links', 200, { params: { id: acme }, body: link });
+  const path = { id: acme, field: 'people', to: grace };
+  await send('GET', '/records/{id}/links/{field}/{to}', 200, { params: path });
+  const related = await send('GET', '/records/{id}/related/{field}', 200, {
+    params: { id: acme, field: 'people' },
+    query: { sort: 'title', count: 'true' },
+  });
+  expect(related.body.data.map((r: { title: string }) => r.title)).toEqual(['Ada', 'Grace']);
+  expect(related.body.meta.total).toBe(2);
+  await send('DELETE', '/records/{id}/links/{field}/{to}', 200, { params: path });
+  const items = [
+    { from: grace, field: 'employer', to: acme, label: 'Staff' },
+    { from: grace, field: 'nope', to: acme },
+  ];
+  const batch = await send('POST', '/records/links/batch', 200, { body: { items } });
+  expect(batch.body.data.map((d: { status: number }) => d.status)).toEqual([201, 400]);
+  const unlinked = await send('POST', '/records/links/batch/delete', 200, {
+    body: {
+      items: [
+        { from: grace, field: 'employer', to: acme },
+        { from: ada.id, field: 'employer', to: grace },
+      ],
+    },
+  });
+  expect(unlinked.body.data.map((d: { status: number }) => d.status)).toEqual([200, 404]);
+
+  const pipeline = (await send('GET', '/pipelines', 200)).body.data[0];
+  const deal = (await send('POST', '/deals', 201, { body: { pipelineId: pipeline.id, recordId: acme } })).body
+    .data.id;
+  const onDeal = { params: { id: deal } };
+  await send('POST', '/deals/{id}/links', 201, { ...onDeal, body: { to: ada.id, label: 'Decision maker' } });
+  await send('POST', '/deals/{id}/links', 200, { ...onDeal, body: { to: ada.id, label: 'Champion' } });
+  const participants = await send('GET', '/deals/{id}/links', 200, onDeal);
+  expect(participants.body.data.map((r: { link: { primary: boolean } }) => r.link.primary)).toEqual([
+    true,
+    false,
+  ]);
+  await send('GET', '/records/{id}/deals', 200, { params: { id: ada.id }, query: { count: 'true' } });
+  await send('DELETE', '/deals/{id}/links/{to}', 200, { params: { id: deal, to: ada.id } });
+  const task = (await send('POST', '/tasks', 201, { body: { title: 'Call', recordId: acme } })).body.data.id;
+  await send('POST', '/tasks/{id}/links', 201, { params: { id: task }, body: { to: grace } });
+  await send('POST', '/tasks/{id}/links', 200, { params: { id: task }, body: { to: grace } });
+  await send('GET', '/tasks/{id}/links', 200, { params: { id: task } });
+  await send('GET', '/records/{id}/tasks', 200, { params: { id: grace } });
+  await send('DELETE', '/tasks/{id}/links/{to}', 200, { params: { id: task, to: grace } });
+  // A field that still links records is removed only with force=true.
+  await send('DELETE', '/folders/{id}/fields/{key}', 409, { params: { id: ws.folderId, key: 'employer' } });
+  await send('DELETE', '/folders/{id}/fields/{key}', 200, {
+    params: { id: ws.folderId, key: 'employer' },
+    query: { force: 'true' },
+  });
+};
+
+notFoundWalks.relations = async (send, ws) => {
+  const record = { id: MISSING.record };
+  const path = { ...record, field: 'company', to: MISSING.record };
+  await send('POST', '/records/{id}/links', 404, {
+    params: record,
+    body: { field: 'x', to: MISSING.record },
+  });
+  await send('GET', '/records/{id}/links/{field}/{to}', 404, { params: path });
+  await send('DELETE', '/records/{id}/links/{field}/{to}', 404, { params: path });
+  await send('GET', '/records/{id}/related/{field}', 404, { params: { ...record, field: 'company' } });
+  await send('GET', '/records/{id}/deals', 404, { params: record });
+  await send('GET', '/records/{id}/tasks', 404, { params: record });
+  // A live record, but a field that is no RELATION field of its folder.
+  const live = (await send('POST', '/records', 201, { body: { folderId: ws.folderId, title: 'Lone' } })).body
+    .data.id;
+  await send('GET', '/records/{id}/related/{field}', 404, { params: { id: live, field: 'company' } });
+  for (const kind of ['deals', 'tasks'] as const) {
+    const owner = { id: kind === 'deals' ? MISSING.deal : MISSING.task };
+    await send('POST', `/${kind}/{id}/links`, 404, { params: owner, body: { to: live } });
+    await send('GET', `/${kind}/{id}/links`, 404, { params: owner });
+    await send('DELETE', `/${kind}/{id}/links/{to}`, 404, { params: { ...owner, to: live } });
+  }
 };

@@ -64,6 +64,18 @@ describe('the webhooks section of the OpenAPI document', () => {
     });
     await ok('PATCH', `/tasks/${task.id}`, { status: 'DONE' });
     await ok('POST', '/tasks', { title: 'Unlinked task' });
+    // A link (record.linked), its label changed (record.linked with previousLabel), and removed.
+    await ok('POST', `/folders/${folder.id}/fields`, {
+      key: 'partner',
+      label: 'Partner',
+      type: 'RELATION',
+      relation: { folderId: folder.id, cardinality: 'ONE', labels: ['Main', 'Backup'] },
+      inverse: { key: 'partnerOf', label: 'Partner of', cardinality: 'MANY' },
+    });
+    const other = await ok('POST', '/records', { folderId: folder.id, title: 'Grace' });
+    await ok('PATCH', `/records/${other.id}`, { data: { partner: record.id } });
+    await ok('POST', `/records/${other.id}/links`, { field: 'partner', to: record.id, label: 'Backup' });
+    await ok('DELETE', `/records/${record.id}/links/partnerOf/${other.id}`);
     const hook = await ok('POST', '/webhooks', { url: 'http://127.0.0.1:1/hook', events: ['*'] });
     await ok('POST', `/webhooks/${hook.id}/test`);
 
