@@ -47,7 +47,7 @@ export async function unlinkRecord(db: Database, actor: Actor, input: z.output<t
     db,
     actor,
     [{ ok: true, input: { from: input.id, field: input.field, to: input.to } }],
-    'single',
+    'path',
   );
   if (!outcome!.ok) throw outcome!.error;
   return outcome!.data;
@@ -76,102 +76,101 @@ export async function getLink(db: Database, actor: Actor, input: z.output<typeof
   });
 }
 
+type Item<T> = { ok: true; input: T } | { ok: false; issues: z.core.$ZodIssue[] };
+
 /**
- * Links in a batch (`POST /records/links/batch`), or one: every item's
- * records found in a few statements, then all links applied together in order
- * (applyLinkChanges). Each item is answered alone.
+ * Links in a batch (`POST /records/links/batch`), or one: every item's records found in a few
+ * statements, then all links applied together in order (applyLinkChanges). Each item is
+ * answered alone.
  */
-export async function linkRecords(
-  db: Database,
-  actor: Actor,
-  items: ({ ok: true; input: LinkItem } | { ok: false; issues: z.core.$ZodIssue[] })[],
-): Promise<BatchOutcome<LinkOutput>[]> {
-  return db.transaction(async (tx) => {
-    const valid = items.flatMap((item, index) => (item.ok ? [{ index, input: item.input }] : []));
-    const prepared = await prepareItems(
-      tx,
-      actor,
-      valid.map((v) => v.input),
-      'body',
-    );
-    const outcomes: BatchOutcome<LinkOutput>[] = items.map((item) =>
-      item.ok ? (undefined as never) : refusedItem(item),
-    );
-    const changes: LinkChange[] = [];
-    const owners: { index: number; item: Prepared }[] = [];
-    valid.forEach(({ index, input }, n) => {
-      const item = prepared[n]!;
-      if (item instanceof DomainError) {
-        outcomes[index] = { ok: false, error: item };
-        return;
-      }
-      const labelProblem = checkLabel(item.relation, input.label);
-      if (labelProblem) {
-        outcomes[index] = { ok: false, error: labelProblem };
-        return;
-      }
-      changes.push({
+export function linkRecords(db: Database, actor: Actor, items: Item<LinkItem>[]) {
+  return eachLinkItem(db, actor, items, {
+    where: 'body',
+    change: (item, input) =>
+      checkLabel(item.relation, input.label) ?? {
         op: 'link',
         relation: item.relation,
         fromId: item.fromId,
         toId: item.toId,
         ...(input.label !== undefined ? { label: input.label } : {}),
-      });
-      owners.push({ index, item });
-    });
-    const applied = await applyLinkChanges(tx, actor, changes);
-    applied.forEach((outcome, n) => {
-      const { index, item } = owners[n]!;
-      outcomes[index] = linkAnswer(outcome, item, valid.find((v) => v.index === index)!.input.from);
-    });
-    return outcomes;
+      },
+    answer: (outcome, item, input) => linkAnswer(outcome, item, input.from),
   });
 }
 
 /**
- * Unlinks in a batch (`POST /records/links/batch/delete`), or one (`mode: 'single'`, whose
+ * Unlinks in a batch (`POST /records/links/batch/delete`), or one (`where: 'path'`, whose
  * field came in the path: an unknown one is a 404).
  */
-export async function unlinkRecords(
+export function unlinkRecords(
   db: Database,
   actor: Actor,
-  items: ({ ok: true; input: UnlinkItem } | { ok: false; issues: z.core.$ZodIssue[] })[],
-  mode: 'single' | 'batch' = 'batch',
+  items: Item<UnlinkItem>[],
+  where: 'path' | 'body' = 'body',
 ) {
+  return eachLinkItem(db, actor, items, {
+    where,
+    unlinking: true,
+    change: (item) => ({ op: 'unlink', relation: item.relation, fromId: item.fromId, toId: item.toId }),
+    answer: (
+      outcome,
+      _item,
+      input,
+    ): BatchOutcome<{ from: string; field: string; to: string; deleted: true }> =>
+      outcome.ok
+        ? {
+            ok: true,
+            status: 200,
+            data: { from: input.from, field: input.field, to: input.to, deleted: true },
+          }
+        : { ok: false, error: linkNotFound(input.from, input.field, input.to) },
+  });
+}
+
+/**
+ * One transaction over link items: the items the schema refused answer their problems, the
+ * others are found (prepareItems), made link changes (or refused by `change`), applied
+ * together in order, and answered by `answer`, each at its index.
+ */
+function eachLinkItem<I extends { from: string; field: string; to: LinkItem['to'] }, T>(
+  db: Database,
+  actor: Actor,
+  items: Item<I>[],
+  spec: {
+    where: 'path' | 'body';
+    unlinking?: boolean;
+    change: (item: Prepared, input: I) => LinkChange | DomainError;
+    answer: (outcome: LinkOutcome, item: Prepared, input: I) => BatchOutcome<T>;
+  },
+): Promise<BatchOutcome<T>[]> {
   return db.transaction(async (tx) => {
     const valid = items.flatMap((item, index) => (item.ok ? [{ index, input: item.input }] : []));
     const prepared = await prepareItems(
       tx,
       actor,
       valid.map((v) => v.input),
-      mode === 'single' ? 'path' : 'body',
-      true,
+      spec.where,
+      spec.unlinking,
     );
-    type Deleted = { from: string; field: string; to: string; deleted: true };
-    const outcomes: BatchOutcome<Deleted>[] = items.map((item) =>
+    const outcomes: BatchOutcome<T>[] = items.map((item) =>
       item.ok ? (undefined as never) : refusedItem(item),
     );
     const changes: LinkChange[] = [];
-    const owners: { index: number; input: UnlinkItem }[] = [];
+    const owners: { index: number; item: Prepared; input: I }[] = [];
     valid.forEach(({ index, input }, n) => {
       const item = prepared[n]!;
-      if (item instanceof DomainError) {
-        outcomes[index] = { ok: false, error: item };
+      const change = item instanceof DomainError ? item : spec.change(item, input);
+      if (change instanceof DomainError) {
+        outcomes[index] = { ok: false, error: change };
         return;
       }
-      changes.push({ op: 'unlink', relation: item.relation, fromId: item.fromId, toId: item.toId });
-      owners.push({ index, input });
+      changes.push(change);
+      owners.push({ index, item: item as Prepared, input });
     });
     const applied = await applyLinkChanges(tx, actor, changes);
     applied.forEach((outcome, n) => {
-      const { index, input } = owners[n]!;
-      outcomes[index] = outcome.ok
-        ? {
-            ok: true,
-            status: 200,
-            data: { from: input.from, field: input.field, to: input.to, deleted: true },
-          }
-        : { ok: false, error: linkNotFound(input.from, input.field, input.to) };
+      const { index, item, input } = owners[n]!;
+      outcomes[index] = spec.answer(outcome, item, input);
     });
     return outcomes;
   });
