@@ -136,6 +136,8 @@ interface Ids {
   webhook: string;
   workflow: string;
   key: string;
+  /** A record of the folder that `record` links to through `rel`, a RELATION field with the label `L`. */
+  other: string;
 }
 
 async function prepare(ws: TestWorkspace): Promise<Ids> {
@@ -337,6 +339,8 @@ const fixtures: Record<string, (ids: Ids) => Base> = {
   }),
   'POST /tasks/{id}/links': (ids) => ({ params: { id: ids.task }, body: { to: ids.other, label: 'Owner' } }),
   'GET /deals/{id}/links': (ids) => ({ params: { id: ids.deal } }),
+  'DELETE /deals/{id}/links': (ids) => ({ params: { id: ids.deal }, query: { to: ids.other } }),
+  'DELETE /tasks/{id}/links': (ids) => ({ params: { id: ids.task }, query: { to: ids.other } }),
   'GET /tasks/{id}/links': (ids) => ({ params: { id: ids.task } }),
 };
 

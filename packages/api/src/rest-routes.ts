@@ -14,6 +14,8 @@ export interface RestRoute {
   /** Where the `{param}` segments are: their index in the path split on `/`, and their name. */
   paramSegments: [number, string][];
   queryParams: string[];
+  /** Input keys a DELETE also takes from a JSON body (see ApiMeta.bodyParams). */
+  bodyParams: string[];
   /** For a 201: where the new resource is read (see ApiMeta.location). */
   location?: string;
   /** Which conventions apply: ETag, Link, If-Match (rest-route.ts). */
@@ -50,6 +52,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
         pathParams: paramSegments.map(([, name]) => name),
         paramSegments,
         queryParams: m.queryParams ?? [],
+        bodyParams: m.bodyParams ?? [],
         ...(m.location ? { location: m.location } : {}),
         kind: routeKind(m.openapi.method, path, m.resource),
         ...(cursorParam ? { cursorParam } : {}),

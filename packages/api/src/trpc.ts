@@ -23,6 +23,11 @@ export type ApiMeta = OpenApiMeta & {
   alternativeSuccess?: { status: 200; description: string };
   /** Input keys of a POST/PATCH that REST clients send in the query string (e.g. `upsert`). */
   queryParams?: string[];
+  /**
+   * Input keys a DELETE takes from a JSON body as well as from the query string (e.g. `to` of
+   * `DELETE /deals/{id}/links`), for clients that send what to delete as `{ "to": … }`.
+   */
+  bodyParams?: string[];
   /** REST error statuses this endpoint may answer besides the common ones (400, 401, 403, 429, 500, 503). */
   errors?: number[];
   /**

@@ -154,7 +154,11 @@ export interface paths {
          * @description Adds a live record to the deal's links with an optional `label` ("Decision maker"). Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). The deal's `recordId`, its primary record, is always one of its links.
          */
         post: operations["deals-linkRecord"];
-        delete?: never;
+        /**
+         * Unlink a record from a deal (`to` in the query or body)
+         * @description As `DELETE /deals/{id}/links/{to}`, the record named by `to` in the query string or in a JSON body `{ "to": "rec_…" }`.
+         */
+        delete: operations["deals-unlinkRecordByBody"];
         options?: never;
         head?: never;
         patch?: never;
@@ -878,7 +882,11 @@ export interface paths {
          * @description Adds a live record to the task's links with an optional `label` ("Decision maker"). Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). The task's `recordId`, its primary record, is always one of its links.
          */
         post: operations["tasks-linkRecord"];
-        delete?: never;
+        /**
+         * Unlink a record from a task (`to` in the query or body)
+         * @description As `DELETE /tasks/{id}/links/{to}`, the record named by `to` in the query string or in a JSON body `{ "to": "rec_…" }`.
+         */
+        delete: operations["tasks-unlinkRecordByBody"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2073,6 +2081,27 @@ export interface components {
             /** @description A record id; default the run’s context record */
             recordId?: string;
         };
+        /** @description Links the context record to another through a RELATION field (docs/api.md, "Relations"), as `POST /records/{id}/links` does; linking again changes nothing but the label. Output: the link and `created`. */
+        LinkRecordsAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "LINK_RECORDS";
+            /** @description A RELATION field of the context record’s folder */
+            field: string;
+            /** @description The record to link: its id (rec_…), or its email or title with `by`; may hold templates */
+            to: string;
+            /**
+             * @description How `to` names the record (default `id`): by email or title, the one live record of the field’s folder that has it
+             * @enum {string}
+             */
+            by?: "id" | "email" | "title";
+            /** @description One of the field’s labels */
+            label?: string;
+            /** @description A record id; default the run’s context record */
+            recordId?: string;
+        };
         /** @description Calls an external URL (same address rules and timeouts as webhooks); a non-2xx answer fails the step. Output: `{ status, headers, body }`. */
         HttpRequestAction: {
             /**
@@ -3005,7 +3034,7 @@ export interface components {
             /** @example run_01jq3v6f6ve7s9t8m1k2c3d4e5 */
             runId: string;
         };
-        WorkflowAction: components["schemas"]["CreateRecordAction"] | components["schemas"]["UpdateRecordAction"] | components["schemas"]["AssignOwnerAction"] | components["schemas"]["MoveDealStageAction"] | components["schemas"]["CreateDealAction"] | components["schemas"]["CreateTaskAction"] | components["schemas"]["AddCommentAction"] | components["schemas"]["HttpRequestAction"] | components["schemas"]["ConditionAction"];
+        WorkflowAction: components["schemas"]["CreateRecordAction"] | components["schemas"]["UpdateRecordAction"] | components["schemas"]["AssignOwnerAction"] | components["schemas"]["MoveDealStageAction"] | components["schemas"]["CreateDealAction"] | components["schemas"]["CreateTaskAction"] | components["schemas"]["AddCommentAction"] | components["schemas"]["LinkRecordsAction"] | components["schemas"]["HttpRequestAction"] | components["schemas"]["ConditionAction"];
         /** @description Every error answer: a code from the registry, a message for people and the request id. */
         Error: {
             error: {
@@ -3869,6 +3898,54 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-unlinkRecordByBody": {
+        parameters: {
+            query: {
+                /** @description Id of the linked record */
+                to: string;
+            };
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Deal id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            from: string;
+                            to: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -6564,6 +6641,54 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-unlinkRecordByBody": {
+        parameters: {
+            query: {
+                /** @description Id of the linked record */
+                to: string;
+            };
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Task id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            from: string;
+                            to: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -198,6 +198,13 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
         if (begun === 'answered') return;
         // The work runs in the key's transaction, so it commits with the stored response.
         work = begun;
+      } else if (route.bodyParams.length > 0) {
+        takeBodyParams(
+          await readJsonBody(ctx.req),
+          query.values,
+          route.bodyParams,
+          ctx.req as RequestWithBody,
+        );
       }
       if (twin) {
         work ??= await beginRequestTransaction(db);
@@ -307,6 +314,26 @@ function readQuery(querystring: string): {
   }
   assertStorableInput(values);
   return { values, lists };
+}
+
+/**
+ * A DELETE's inputs given as a JSON body (declared in its meta, `bodyParams`) instead of in the
+ * query string: each must be text, one of those declared, and not also in the query string.
+ */
+function takeBodyParams(
+  body: Record<string, unknown>,
+  query: Record<string, string | string[]>,
+  allowed: string[],
+  req: RequestWithBody,
+) {
+  for (const [key, value] of Object.entries(body)) {
+    const refuse = (message: string) =>
+      new DomainError('VALIDATION_FAILED', `${key}: ${message}`, { details: [{ path: key, message }] });
+    if (!allowed.includes(key)) throw refuse('is not accepted in the body of this request');
+    if (typeof value !== 'string') throw refuse('must be text');
+    if (Object.hasOwn(query, key)) throw refuse('is given both in the query string and in the body');
+    (req.query as Record<string, unknown[]>)[key] = [value];
+  }
 }
 
 /** POST/PATCH inputs a procedure takes from the query string (declared in its meta); anything else there is refused. */

@@ -134,8 +134,22 @@ describe('relations over REST', () => {
     expect(adasDeals.data.map((d: { id: string }) => d.id)).toEqual([deal]);
     const acmesDeals = await ok('GET', `/records/${acme}/deals?pipelineId=${pipeline.id}&count=true`);
     expect(acmesDeals.meta.total).toBe(1);
-    // Unlinking the primary record clears the deal's recordId.
+    // Unlinking the primary record clears the deal's recordId; the record may also be named
+    // in a JSON body or the query string of DELETE /deals/{id}/links.
     await ok('DELETE', `/deals/${deal}/links/${acme}`);
+    await ok('DELETE', `/deals/${deal}/links`, { to: people['Alan Turing'] });
+    await ok('DELETE', `/deals/${deal}/links?to=${people['Grace Hopper']}`);
+    const both = await app.api(ws.apiKey, 'DELETE', `${PREFIX}/deals/${deal}/links?to=${acme}`, { to: acme });
+    expect(both.status).toBe(400);
+    expect(both.body.error.details).toEqual([{ path: 'to', message: expect.stringMatching(/both/) }]);
+    const stranger = await app.api(ws.apiKey, 'DELETE', `${PREFIX}/deals/${deal}/links`, {
+      to: acme,
+      label: 'x',
+    });
+    expect(stranger.status).toBe(400);
+    expect((await ok('GET', `/deals/${deal}/links`)).data.map((r: { title: string }) => r.title)).toEqual([
+      'Ada Lovelace',
+    ]);
     expect((await ok('GET', `/deals/${deal}`)).data.recordId).toBeNull();
   });
 

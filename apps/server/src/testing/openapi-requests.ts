@@ -563,12 +563,16 @@ successWalks.relations = async (send, ws) => {
   ]);
   await send('GET', '/records/{id}/deals', 200, { params: { id: ada.id }, query: { count: 'true' } });
   await send('DELETE', '/deals/{id}/links/{to}', 200, { params: { id: deal, to: ada.id } });
+  await send('POST', '/deals/{id}/links', 201, { ...onDeal, body: { to: grace } });
+  await send('DELETE', '/deals/{id}/links', 200, { ...onDeal, query: { to: grace } });
   const task = (await send('POST', '/tasks', 201, { body: { title: 'Call', recordId: acme } })).body.data.id;
   await send('POST', '/tasks/{id}/links', 201, { params: { id: task }, body: { to: grace } });
   await send('POST', '/tasks/{id}/links', 200, { params: { id: task }, body: { to: grace } });
   await send('GET', '/tasks/{id}/links', 200, { params: { id: task } });
   await send('GET', '/records/{id}/tasks', 200, { params: { id: grace } });
   await send('DELETE', '/tasks/{id}/links/{to}', 200, { params: { id: task, to: grace } });
+  await send('POST', '/tasks/{id}/links', 201, { params: { id: task }, body: { to: ada.id } });
+  await send('DELETE', '/tasks/{id}/links', 200, { params: { id: task }, body: { to: ada.id } });
   // A field that still links records is removed only with force=true.
   await send('DELETE', '/folders/{id}/fields/{key}', 409, { params: { id: ws.folderId, key: 'employer' } });
   await send('DELETE', '/folders/{id}/fields/{key}', 200, {
@@ -598,5 +602,6 @@ notFoundWalks.relations = async (send, ws) => {
     await send('POST', `/${kind}/{id}/links`, 404, { params: owner, body: { to: live } });
     await send('GET', `/${kind}/{id}/links`, 404, { params: owner });
     await send('DELETE', `/${kind}/{id}/links/{to}`, 404, { params: { ...owner, to: live } });
+    await send('DELETE', `/${kind}/{id}/links`, 404, { params: owner, query: { to: live } });
   }
 };

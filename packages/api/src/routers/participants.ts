@@ -65,6 +65,24 @@ export function participantProcedures(
       .concat(declaredOutput(envelope(unlinked)))
       .mutation(async ({ ctx, input }) => ({ data: await service.unlink(ctx.db, ctx.actor, input) })),
 
+    unlinkRecordByBody: authedProcedure
+      .meta(
+        restRoute({
+          openapi: {
+            method: 'DELETE',
+            path: base,
+            tags,
+            summary: `Unlink a record from a ${kind} (\`to\` in the query or body)`,
+            description: `As \`DELETE /${kind}s/{id}/links/{to}\`, the record named by \`to\` in the query string or in a JSON body \`{ "to": "rec_…" }\`.`,
+          },
+          bodyParams: ['to'],
+          errors: [404],
+        }),
+      )
+      .input(participantPathInput(kind))
+      .concat(declaredOutput(envelope(unlinked)))
+      .mutation(async ({ ctx, input }) => ({ data: await service.unlink(ctx.db, ctx.actor, input) })),
+
     records: authedProcedure
       .meta(
         restRoute({
