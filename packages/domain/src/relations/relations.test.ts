@@ -276,3 +276,67 @@ describe('removing a relation field', () => {
     expect(await eventsOf(actor, 'record.unlinked')).toHaveLength(1);
   });
 });
+
+describe('self-relations and one-to-one', () => {
+  it('a folder relates to itself: manager ONE ↔ reports MANY', async () => {
+    const ws = await newWorkspace(t.db);
+    const actor = ws.actor;
+    await addFolderField(t.db, actor, {
+      id: ws.peopleFolderId,
+      key: 'manager',
+      label: 'Manager',
+      type: 'RELATION',
+      relation: { folderId: ws.peopleFolderId, cardinality: 'ONE' },
+      inverse: { key: 'reports', label: 'Reports', cardinality: 'MANY' },
+    });
+    const person = async (title: string, data: Record<string, unknown> = {}) =>
+      (await createRecord(t.db, actor, { folderId: ws.peopleFolderId, title, data })).record;
+    const boss = await person('Boss');
+    const ada = await person('Ada', { manager: boss.id });
+    const grace = await person('Grace', { manager: { title: 'Boss' } });
+    const reports = await findRelated(t.db, actor, { id: boss.id, field: 'reports', sort: 'title' });
+    expect(reports.data.map((r) => r.title)).toEqual(['Ada', 'Grace']);
+    const managed = await findRecords(t.db, actor, {
+      folderId: ws.peopleFolderId,
+      filter: { 'manager.title': 'Boss' } as never,
+      sort: 'title',
+    });
+    expect(managed.data.map((r) => r.id)).toEqual([ada.id, grace.id]);
+    // Grace becomes Ada's manager from Grace's side: Ada leaves Boss.
+    await linkRecord(t.db, actor, { id: grace.id, field: 'reports', to: ada.id });
+    expect((await getRecord(t.db, actor, ada.id)).data.manager).toBe(grace.id);
+    expect((await findRelated(t.db, actor, { id: boss.id, field: 'reports' })).data.map((r) => r.id)).toEqual(
+      [grace.id],
+    );
+  });
+
+  it('one-to-one: a new partner takes the place of the old one on both sides', async () => {
+    const ws = await newWorkspace(t.db);
+    const actor = ws.actor;
+    await addFolderField(t.db, actor, {
+      id: ws.peopleFolderId,
+      key: 'buddy',
+      label: 'Buddy',
+      type: 'RELATION',
+      relation: { folderId: ws.peopleFolderId, cardinality: 'ONE' },
+      inverse: { key: 'buddyOf', label: 'Buddy of', cardinality: 'ONE' },
+    });
+    const person = async (title: string, data: Record<string, unknown> = {}) =>
+      (await createRecord(t.db, actor, { folderId: ws.peopleFolderId, title, data })).record;
+    const a = await person('A');
+    const b = await person('B');
+    const c = await person('C');
+    await updateRecord(t.db, actor, { id: a.id, data: { buddy: b.id } });
+    expect((await getRecord(t.db, actor, b.id)).data.buddyOf).toBe(a.id);
+    // C takes B: A loses its buddy, B's buddyOf is now C.
+    await updateRecord(t.db, actor, { id: c.id, data: { buddy: b.id } });
+    expect((await getRecord(t.db, actor, a.id)).data).not.toHaveProperty('buddy');
+    expect((await getRecord(t.db, actor, b.id)).data.buddyOf).toBe(c.id);
+    expect(await linksOf(ws)).toEqual([{ from_id: c.id, to_id: b.id, label: null }]);
+    const updatedA = (await eventsOf(actor, 'record.updated')).filter((e) => e.recordId === a.id);
+    expect(updatedA.at(-1)).toMatchObject({
+      changedFields: ['data.buddy'],
+      previous: { 'data.buddy': b.id },
+    });
+  });
+});
