@@ -1,7 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
+import { forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
 import type { Actor } from '../shared/actor.ts';
 import { loadRecord } from './load-record.ts';
 import { recordEvent } from './record-events.ts';
@@ -59,13 +59,28 @@ export async function purgeTrash(db: Database, options: { olderThanDays?: number
     const removed = await db.transaction(async (tx) => {
       const r = schema.records;
       const doomed = await tx
-        .select({ workspaceId: r.workspaceId, id: r.id })
+        .select({ workspaceId: r.workspaceId, folderId: r.folderId, id: r.id })
         .from(r)
         .where(lt(r.trashedAt, sql`now() - make_interval(days => ${days})`))
         .limit(batchSize)
         .for('update', { skipLocked: true });
       if (doomed.length === 0) return 0;
       const ids = doomed.map((d) => d.id);
+      // The ONE values naming them go first, while their links still say who names them.
+      const byFolder = new Map<string, typeof doomed>();
+      for (const d of doomed) {
+        const key = `${d.workspaceId} ${d.folderId}`;
+        byFolder.set(key, [...(byFolder.get(key) ?? []), d]);
+      }
+      for (const group of byFolder.values()) {
+        const { workspaceId, folderId } = group[0]!;
+        await forgetLinksOf(
+          tx,
+          workspaceId,
+          folderId,
+          group.map((d) => d.id),
+        );
+      }
       await tx.execute(sql`update deals set record_id = null where record_id in ${ids}`);
       await tx.execute(sql`update tasks set record_id = null where record_id in ${ids}`);
       await tx.execute(sql`delete from records where id in ${ids}`);

@@ -318,8 +318,8 @@ function linkEventFields(relation: Relation, event: LinkEvent, rows: Map<string,
  * The ONE values the links now imply, written into `data` of the records whose values
  * changed (but those the caller wrote itself), with `updated_at`. A ONE side holds one link
  * at most, and every link of a side the call touched was read, so the side's value is the
- * other end of its one remaining link, if that record is live. Returns each record written
- * and its previous values, for `record.updated`.
+ * other end of its one remaining link (null while that record is in Trash, see trash-links.ts),
+ * or none. Returns each record written and its previous values, for `record.updated`.
  */
 async function writeOneValues(
   tx: Executor,
@@ -329,7 +329,7 @@ async function writeOneValues(
   links: Map<string, Held>,
   dataWritten: ReadonlySet<string>,
 ): Promise<{ row: RecordRow; previous: Record<string, unknown> }[]> {
-  const writes = new Map<string, { id: string; set: Record<string, string>; unset: string[] }>();
+  const writes = new Map<string, { id: string; set: Record<string, string | null>; unset: string[] }>();
   const previous = new Map<string, Record<string, unknown>>();
   for (const { recordId, relation, side } of sides) {
     const key = relation[side].key!;
@@ -341,16 +341,18 @@ async function writeOneValues(
         other = side === 'from' ? l.toId : l.fromId;
       }
     }
+    // The value `data` shows: the linked record's id, null while it is in Trash, none without a link.
     const otherRow = other === null ? undefined : rows.get(other);
-    const visible = other !== null && (otherRow === undefined || otherRow.trashedAt === null) ? other : null;
-    const now = typeof row.data[key] === 'string' ? (row.data[key] as string) : null;
-    if (now === visible) continue;
+    const shown: string | null | undefined =
+      other === null ? undefined : otherRow && otherRow.trashedAt !== null ? null : other;
+    const now = Object.hasOwn(row.data, key) ? (row.data[key] as string | null) : undefined;
+    if (now === shown) continue;
     const write = writes.get(recordId) ?? { id: recordId, set: {}, unset: [] };
     writes.set(recordId, write);
-    if (visible === null) write.unset.push(key);
-    else write.set[key] = visible;
+    if (shown === undefined) write.unset.push(key);
+    else write.set[key] = shown;
     const before = previous.get(recordId) ?? {};
-    before[`data.${key}`] = now;
+    before[`data.${key}`] = now ?? null;
     previous.set(recordId, before);
   }
   if (writes.size === 0) return [];

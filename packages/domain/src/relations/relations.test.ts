@@ -244,7 +244,8 @@ describe('Trash', () => {
     const acme = await company('Acme');
     const ada = await person('Ada', { employer: acme.id });
     await trashRecord(t.db, actor, acme.id);
-    expect((await getRecord(t.db, actor, ada.id)).data).not.toHaveProperty('employer');
+    expect((await getRecord(t.db, actor, ada.id)).data.employer).toBeNull();
+    expect((await getRecord(t.db, actor, ada.id, 'employer')).expanded).toEqual({ employer: null });
     await expectDomainError(
       linkRecord(t.db, actor, { id: ada.id, field: 'employer', to: acme.id }),
       'VALIDATION_FAILED',
@@ -256,6 +257,13 @@ describe('Trash', () => {
     await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [ada.id]);
     await purgeTrash(t.db);
     expect(await linksOf(ws)).toEqual([]);
+    // A company purged while a live person named it: the person's value goes, not just null.
+    const grace = await person('Grace', { employer: acme.id });
+    await trashRecord(t.db, actor, acme.id);
+    expect((await getRecord(t.db, actor, grace.id)).data.employer).toBeNull();
+    await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [acme.id]);
+    await purgeTrash(t.db);
+    expect((await getRecord(t.db, actor, grace.id)).data).not.toHaveProperty('employer');
   });
 });
 

@@ -7,9 +7,9 @@ import { isRelation, sideOf } from './relation-fields.ts';
 
 /**
  * Links of a record in Trash are hidden, not removed (docs/api.md, "Relations"): every read
- * joins the live records, and a ONE value that names a record in Trash reads as absent until
- * the restore. ONE values live in `data`, so the values that name the record are taken out
- * of `data` when it goes to Trash and put back when it returns, from the links, which stay.
+ * joins the live records, and a ONE value that names a record in Trash reads as null until
+ * the restore. ONE values live in `data`, so the values that name the record are set to null
+ * when it goes to Trash and to its id again when it returns, from the links, which stay.
  * Neither is a change of those records: no `updated_at`, no event.
  */
 
@@ -22,7 +22,11 @@ interface PointingField {
   other: 'from_id' | 'to_id';
 }
 
-async function onePointingAt(tx: Executor, actor: Actor, folderId: string): Promise<PointingField[]> {
+async function onePointingAt(
+  tx: Executor,
+  actor: Pick<Actor, 'workspaceId'>,
+  folderId: string,
+): Promise<PointingField[]> {
   const folders = await tx
     .select({ fields: schema.folders.fields })
     .from(schema.folders)
@@ -35,16 +39,37 @@ async function onePointingAt(tx: Executor, actor: Actor, folderId: string): Prom
   );
 }
 
-/** After `record` went to Trash: the ONE values naming it are taken out of `data`. */
+/** After `record` went to Trash: the ONE values naming it read null. */
 export async function hideLinksOf(tx: Executor, actor: Actor, record: RecordRow): Promise<void> {
   for (const field of await onePointingAt(tx, actor, record.folderId)) {
     await tx.execute(sql`
-      update records r set data = r.data - ${field.key}::text
+      update records r set data = r.data || jsonb_build_object(${field.key}::text, null)
         from record_links l
        where l.workspace_id = ${actor.workspaceId} and l.relation_id = ${field.relationId}
          and l.${sql.raw(field.other)} = ${record.id}
          and r.workspace_id = ${actor.workspaceId} and r.id = l.${sql.raw(field.self)}
          and r.data ->> ${field.key}::text = ${record.id}`);
+  }
+}
+
+/**
+ * Before records of one folder are purged: the ONE values naming them (null while they were
+ * in Trash) are taken out of `data`, as if never set, since their links go with them.
+ */
+export async function forgetLinksOf(
+  tx: Executor,
+  workspaceId: string,
+  folderId: string,
+  ids: string[],
+): Promise<void> {
+  for (const field of await onePointingAt(tx, { workspaceId }, folderId)) {
+    await tx.execute(sql`
+      update records r set data = r.data - ${field.key}::text
+        from record_links l
+       where l.workspace_id = ${workspaceId} and l.relation_id = ${field.relationId}
+         and l.${sql.raw(field.other)} in ${ids}
+         and r.workspace_id = ${workspaceId} and r.id = l.${sql.raw(field.self)}
+         and r.data -> ${field.key}::text = 'null'::jsonb`);
   }
 }
 
@@ -62,7 +87,7 @@ export async function showLinksOf(tx: Executor, actor: Actor, record: RecordRow)
        where l.workspace_id = ${ws} and l.relation_id = ${field.relationId}
          and l.${sql.raw(field.other)} = ${record.id}
          and r.workspace_id = ${ws} and r.id = l.${sql.raw(field.self)}
-         and (r.data ->> ${field.key}::text) is distinct from ${record.id}`);
+         and (r.data -> ${field.key}::text) is distinct from to_jsonb(${record.id}::text)`);
   }
   const [folder] = await tx
     .select({ fields: schema.folders.fields })
@@ -73,14 +98,14 @@ export async function showLinksOf(tx: Executor, actor: Actor, record: RecordRow)
   const data = { ...record.data };
   for (const field of ones) {
     const { self, other } = sideOf(field.relation);
-    const { rows } = await tx.execute<{ id: string }>(sql`
-      select l.${sql.raw(other)} as id from record_links l
-        join records x on x.workspace_id = l.workspace_id and x.id = l.${sql.raw(other)} and x.trashed_at is null
+    const { rows } = await tx.execute<{ id: string; live: boolean }>(sql`
+      select l.${sql.raw(other)} as id, x.trashed_at is null as live from record_links l
+        join records x on x.workspace_id = l.workspace_id and x.id = l.${sql.raw(other)}
        where l.workspace_id = ${ws} and l.relation_id = ${field.relation.id} and l.${sql.raw(self)} = ${record.id}
        limit 1`);
-    const linked = rows[0]?.id;
-    if (linked) data[field.key] = linked;
-    else delete data[field.key];
+    const linked = rows[0];
+    if (!linked) delete data[field.key];
+    else data[field.key] = linked.live ? linked.id : null;
   }
   if (JSON.stringify(data) === JSON.stringify(record.data)) return record;
   await tx.execute(sql`

@@ -135,10 +135,10 @@ const linkRecords = z
     type: z.literal('LINK_RECORDS'),
     field: nonBlankText(100).meta({ description: 'A RELATION field of the context record’s folder' }),
     to: ref('The record to link: its id (rec_…), or its email or title with `by`; may hold templates'),
-    by: z
-      .enum(['id', 'email', 'title'])
-      .optional()
-      .meta({ description: 'How `to` names the record (default `id`): by email or title, the one live record of the field’s folder that has it' }),
+    by: z.enum(['id', 'email', 'title']).optional().meta({
+      description:
+        'How `to` names the record (default `id`): by email or title, the one live record of the field’s folder that has it',
+    }),
     label: text(100).optional().meta({ description: 'One of the field’s labels' }),
     recordId: contextRecord.optional(),
   })
