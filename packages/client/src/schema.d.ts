@@ -637,7 +637,7 @@ export interface paths {
         };
         /**
          * List the deals linked to a record
-         * @description Deals whose primary record it is or that link it as a participant, newest first unless sorted, with the filters, sorts and paging of `GET /deals` (`pipelineId` optional). A record in Trash is not found.
+         * @description Deals whose primary record it is or that link it as a participant, newest first unless sorted, with the filters, sorts and paging of `GET /deals` (`pipelineId` optional); each adds `link: { label, primary, createdAt }`. A record in Trash is not found.
          */
         get: operations["records-deals"];
         put?: never;
@@ -657,7 +657,7 @@ export interface paths {
         };
         /**
          * List the tasks linked to a record
-         * @description Tasks whose primary record it is or that link it, newest first unless sorted, with the filters, sorts and paging of `GET /tasks`. A record in Trash is not found.
+         * @description Tasks whose primary record it is or that link it, newest first unless sorted, with the filters, sorts and paging of `GET /tasks`; each adds `link: { label, primary, createdAt }`. A record in Trash is not found.
          */
         get: operations["records-tasks"];
         put?: never;
@@ -2606,6 +2606,83 @@ export interface components {
                 createdAt: string;
             };
         };
+        LinkedDeal: {
+            /** @example deal_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            pipelineId: string;
+            stageId: string;
+            title: string | null;
+            amount: number | null;
+            currency: string;
+            /**
+             * @description YYYY-MM-DD
+             * @example 2026-12-31
+             */
+            closeDate: string | null;
+            data: {
+                [key: string]: unknown;
+            };
+            recordId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description The link to the record the list was asked for */
+            link: {
+                label: string | null;
+                /** @description True when the record is its `recordId` */
+                primary: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+            };
+        };
+        LinkedTask: {
+            /** @example task_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            title: string;
+            dueAt: string | null;
+            assigneeId: string | null;
+            recordId: string | null;
+            /** @enum {string} */
+            status: "OPEN" | "DONE";
+            /** @enum {string} */
+            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            /** @enum {string} */
+            type: "TODO" | "CALL" | "EMAIL" | "MEETING";
+            recurrence: ("DAILY" | "WEEKLY" | "MONTHLY" | "YEARLY") | null;
+            /** @description Set while the task is DONE. */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description The link to the record the list was asked for */
+            link: {
+                label: string | null;
+                /** @description True when the record is its `recordId` */
+                primary: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T09:30:00.000Z
+                 */
+                createdAt: string;
+            };
+        };
         TimelineEntry: {
             /**
              * @description What the entry stands for: the event (evt_…), comment (note_…), call (call_…) or run (run_…); the record itself for `record.created`.
@@ -2619,7 +2696,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            kind: "record.created" | "record.updated" | "record.trashed" | "record.restored" | "comment.added" | "call.logged" | "task.created" | "task.completed" | "deal.stage_changed" | "workflow.run";
+            kind: "record.created" | "record.updated" | "record.trashed" | "record.restored" | "comment.added" | "call.logged" | "task.created" | "task.completed" | "deal.stage_changed" | "workflow.run" | "record.linked" | "record.unlinked";
             /** @description Set on `comment.added` and `call.logged`; null otherwise. */
             actor: components["schemas"]["TimelineActor"] | null;
             /** @description `record.updated`: each changed field, from what to what. */
@@ -2634,6 +2711,8 @@ export interface components {
             deal: components["schemas"]["TimelineDeal"] | null;
             /** @description `workflow.run`: an automation run for the record. */
             run: components["schemas"]["TimelineRun"] | null;
+            /** @description `record.linked`, `record.unlinked`: a link of this record, made or removed. */
+            link: components["schemas"]["TimelineLink"] | null;
         };
         /** @description Who wrote the comment or logged the call. */
         TimelineActor: {
@@ -2701,6 +2780,15 @@ export interface components {
             status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
             /** @description Why the run failed, when it did. */
             error: string | null;
+        };
+        TimelineLink: {
+            /** @description The RELATION field of this record; null when the relation has no field on this side. */
+            field: string | null;
+            /** @description The other record of the link */
+            recordId: string;
+            /** @description The other record's current title; null once it is gone. */
+            title: string | null;
+            label: string | null;
         };
         Run: {
             /** @example run_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -5741,7 +5829,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Deal"][];
+                        data: components["schemas"]["LinkedDeal"][];
                         meta: components["schemas"]["ListMeta"];
                     };
                 };
@@ -5799,7 +5887,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Task"][];
+                        data: components["schemas"]["LinkedTask"][];
                         meta: components["schemas"]["ListMeta"];
                     };
                 };

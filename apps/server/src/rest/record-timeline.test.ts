@@ -92,7 +92,16 @@ describe('GET /records/{id}/timeline', () => {
     expect(res.headers.get('etag')).toBeNull();
     expect(res.body.meta).toEqual({ page: 1, pageSize: 50, hasMore: false, nextCursor: null });
     const entries = res.body.data;
-    const none = { actor: null, changes: null, comment: null, call: null, task: null, deal: null, run: null };
+    const none = {
+      actor: null,
+      changes: null,
+      comment: null,
+      call: null,
+      task: null,
+      deal: null,
+      run: null,
+      link: null,
+    };
     const instant = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(entries).toEqual([
       {

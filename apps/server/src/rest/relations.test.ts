@@ -131,9 +131,22 @@ describe('relations over REST', () => {
       ['Alan Turing', 'Billing', false],
     ]);
     const adasDeals = await ok('GET', `/records/${people['Ada Lovelace']}/deals`);
-    expect(adasDeals.data.map((d: { id: string }) => d.id)).toEqual([deal]);
+    expect(adasDeals.data.map((d: { id: string; link: object }) => [d.id, d.link])).toEqual([
+      [deal, { label: 'Decision maker', primary: false, createdAt: expect.any(String) }],
+    ]);
+    // Both sides' timelines show the link.
+    const acmeTimeline = await ok('GET', `/records/${acme}/timeline`);
+    expect(acmeTimeline.data.filter((e: { kind: string }) => e.kind === 'record.linked')).toHaveLength(3);
+    const adaTimeline = await ok('GET', `/records/${people['Ada Lovelace']}/timeline`);
+    expect(adaTimeline.data.find((e: { kind: string }) => e.kind === 'record.linked').link).toEqual({
+      field: 'employer',
+      recordId: acme,
+      title: 'Acme',
+      label: null,
+    });
     const acmesDeals = await ok('GET', `/records/${acme}/deals?pipelineId=${pipeline.id}&count=true`);
     expect(acmesDeals.meta.total).toBe(1);
+    expect(acmesDeals.data[0].link).toMatchObject({ label: null, primary: true });
     // Unlinking the primary record clears the deal's recordId; the record may also be named
     // in a JSON body or the query string of DELETE /deals/{id}/links.
     await ok('DELETE', `/deals/${deal}/links/${acme}`);

@@ -29,5 +29,15 @@ export const events = pgTable(
         t.id.desc().nullsFirst(),
       )
       .where(sql`(${t.payload} ->> 'recordId') is not null`),
+    // The other side of the links in a timeline: link events name their `from` record as
+    // `recordId` (the index above) and the linked one as `to` (docs/api.md, "Relations").
+    index('events_link_to_idx')
+      .on(
+        t.workspaceId,
+        sql`(${t.payload} ->> 'to')`,
+        t.occurredAt.desc().nullsFirst(),
+        t.id.desc().nullsFirst(),
+      )
+      .where(sql`${t.type} in ('record.linked', 'record.unlinked')`),
   ],
 );

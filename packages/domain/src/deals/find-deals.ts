@@ -4,7 +4,7 @@ import { eq, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadPipeline } from '../pipelines/load-pipeline.ts';
 import { loadRecord } from '../records/load-record.ts';
-import { linkedToRecord } from '../relations/participants.ts';
+import { linkedToRecord, withLinkTo } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { columnField, jsonField, type ListField } from '../shared/list-fields.ts';
@@ -60,7 +60,11 @@ export async function findRecordDeals(
 ) {
   const { id, ...rest } = input;
   await loadRecord(db, actor, id);
-  return listDeals(db, actor, rest, { scope: linkedToRecord('deal', actor, id), print: ['linked', id] });
+  const page = await listDeals(db, actor, rest, {
+    scope: linkedToRecord('deal', actor, id),
+    print: ['linked', id],
+  });
+  return withLinkTo(db, actor, 'deal', id, page);
 }
 
 async function listDeals(

@@ -17,6 +17,8 @@ export const timelineKinds = [
   'task.completed',
   'deal.stage_changed',
   'workflow.run',
+  'record.linked',
+  'record.unlinked',
 ] as const;
 
 export type TimelineKind = (typeof timelineKinds)[number];
@@ -86,6 +88,23 @@ const run = z
   })
   .meta({ id: 'TimelineRun' });
 
+const link = z
+  .object({
+    field: z
+      .string()
+      .nullable()
+      .meta({
+        description: 'The RELATION field of this record; null when the relation has no field on this side.',
+      }),
+    recordId: z.string().meta({ description: 'The other record of the link' }),
+    title: z
+      .string()
+      .nullable()
+      .meta({ description: "The other record's current title; null once it is gone." }),
+    label: z.string().nullable(),
+  })
+  .meta({ id: 'TimelineLink' });
+
 /**
  * One entry of a record's timeline. Every entry has every key; the one that describes its
  * `kind` is set and the others are null (docs/api.md, "Record timeline").
@@ -111,6 +130,9 @@ export const timelineEntryOutput = z
     task: task.nullable().meta({ description: '`task.created`, `task.completed`' }),
     deal: deal.nullable().meta({ description: '`deal.stage_changed`: a deal linked to the record moved.' }),
     run: run.nullable().meta({ description: '`workflow.run`: an automation run for the record.' }),
+    link: link
+      .nullable()
+      .meta({ description: '`record.linked`, `record.unlinked`: a link of this record, made or removed.' }),
   })
   .meta({ id: 'TimelineEntry' });
 

@@ -109,7 +109,8 @@ describe('findTimeline', () => {
       ).toBe(false);
       const indexesOf = (relation: string) =>
         nodes.filter((n) => n.relation === relation).map((n) => n.index ?? n.type);
-      expect(indexesOf('events'), summary).toEqual(['events_record_idx']);
+      // The events about the record, and the link events naming it as the linked record.
+      expect(indexesOf('events'), summary).toEqual(['events_record_idx', 'events_link_to_idx']);
       expect(indexesOf('comments'), summary).toEqual(['comments_record_idx']);
       expect(indexesOf('call_logs'), summary).toEqual(['call_logs_record_idx']);
       expect(new Set(nodes.filter((n) => n.type === 'Bitmap Index Scan').map((n) => n.index))).toEqual(

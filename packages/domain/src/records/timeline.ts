@@ -19,6 +19,8 @@ const EVENT_KINDS = [
   'task.created',
   'task.completed',
   'deal.stage_changed',
+  'record.linked',
+  'record.unlinked',
 ] as const;
 
 interface TimelineRow extends Record<string, unknown> {
@@ -31,7 +33,7 @@ interface TimelineRow extends Record<string, unknown> {
 /**
  * A live record's history, newest first (docs/api.md, "Record timeline"): the events written
  * about it (changes, Trash and restore, its tasks created and completed, stage moves of deals
- * linked to it), its comments and calls, the automation runs started for it or that took it
+ * linked to it, links made and removed on either side), its comments and calls, the automation runs started for it or that took it
  * as their context record, and its creation. An unknown, other workspace's or trashed record
  * is NOT_FOUND, as for `GET /records/{id}`.
  *
@@ -54,6 +56,8 @@ export async function findTimeline(
       ? sql`and (${at} < ${paging.after.createdAt}::timestamptz
               or (${at} = ${paging.after.createdAt}::timestamptz and ${id} < ${paging.after.id}))`
       : sql``;
+  const titleOf = (id: SQL) =>
+    sql`(select x.title from records x where x.workspace_id = ${ws} and x.id = ${id})`;
   const stageName = (key: string) =>
     sql`(select s.name from stages s where s.workspace_id = ${ws} and s.id = e.payload->>${key})`;
 
@@ -71,6 +75,9 @@ export async function findTimeline(
                   'toStageId', e.payload->'toStageId', 'toStageName', ${stageName('toStageId')})
                 when e.type in ('task.created', 'task.completed') then jsonb_build_object(
                   'taskId', e.payload->'taskId', 'title', e.payload->'task'->'title')
+                when e.type in ('record.linked', 'record.unlinked') then jsonb_build_object(
+                  'field', e.payload->'field', 'recordId', e.payload->'to', 'label', e.payload->'label',
+                  'title', ${titleOf(sql`e.payload->>'to'`)})
               end as detail
          from events e
         where e.workspace_id = ${ws} and e.payload->>'recordId' = ${record.id}
@@ -78,6 +85,16 @@ export async function findTimeline(
             EVENT_KINDS.map((k) => sql`${k}`),
             sql`, `,
           )})
+          ${after(sql`e.occurred_at`, sql`e.id`)}
+        order by e.occurred_at desc, e.id desc
+        limit ${each})
+      union all
+      (select e.id, e.occurred_at, e.type,
+              jsonb_build_object('field', e.payload->'inverseField', 'recordId', e.payload->'from',
+                'label', e.payload->'label', 'title', ${titleOf(sql`e.payload->>'from'`)})
+         from events e
+        where e.workspace_id = ${ws} and e.payload->>'to' = ${record.id}
+          and e.type in ('record.linked', 'record.unlinked')
           ${after(sql`e.occurred_at`, sql`e.id`)}
         order by e.occurred_at desc, e.id desc
         limit ${each})
@@ -131,6 +148,7 @@ const empty = {
   task: null,
   deal: null,
   run: null,
+  link: null,
 } satisfies Partial<TimelineEntryOutput>;
 
 function toEntry(row: TimelineRow): TimelineEntryOutput {
@@ -174,6 +192,12 @@ function toEntry(row: TimelineRow): TimelineEntryOutput {
           from: { id: String(d.fromStageId), name: str(d.fromStageName) },
           to: { id: String(d.toStageId), name: str(d.toStageName) },
         },
+      };
+    case 'record.linked':
+    case 'record.unlinked':
+      return {
+        ...base,
+        link: { field: str(d.field), recordId: String(d.recordId), title: str(d.title), label: str(d.label) },
       };
     case 'workflow.run':
       return {

@@ -246,3 +246,48 @@ export function participantLinks(
       findParticipants(db, actor, kind, input),
   };
 }
+
+/** How a deal or task links the record a list of them was asked for (`GET /records/{id}/deals`, `…/tasks`). */
+export const linkOfOwnerOutput = z
+  .object({
+    label: z.string().nullable(),
+    primary: z.boolean().meta({ description: 'True when the record is its `recordId`' }),
+    createdAt: instantOutput(),
+  })
+  .meta({ description: 'The link to the record the list was asked for' });
+
+/**
+ * Adds to each deal or task of a page its link to `recordId`, read in one statement for the
+ * page. Every item of such a page is linked (the list is made of what links the record).
+ */
+export async function withLinkTo<T extends { id: string; recordId: string | null }, M>(
+  db: Executor,
+  actor: Actor,
+  kind: ParticipantKind,
+  recordId: string,
+  page: { data: T[]; meta: M },
+): Promise<{ data: (T & { link: z.infer<typeof linkOfOwnerOutput> })[]; meta: M }> {
+  const t = TABLES[kind];
+  const ids = page.data.map((item) => item.id);
+  const links = new Map<string, { label: string | null; created_at: string }>();
+  if (ids.length > 0) {
+    const { rows } = await db.execute<{ owner: string; label: string | null; created_at: string }>(sql`
+      select ${t.owner} as owner, label, created_at from ${t.links}
+       where workspace_id = ${actor.workspaceId} and record_id = ${recordId} and ${t.owner} in ${ids}`);
+    for (const row of rows) links.set(row.owner, row);
+  }
+  return {
+    ...page,
+    data: page.data.map((item) => {
+      const link = links.get(item.id);
+      return {
+        ...item,
+        link: {
+          label: link?.label ?? null,
+          primary: item.recordId === recordId,
+          createdAt: new Date(link?.created_at ?? 0).toISOString(),
+        },
+      };
+    }),
+  };
+}

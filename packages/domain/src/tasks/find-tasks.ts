@@ -3,7 +3,7 @@ import { schema } from '@crm/db';
 import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/db/schema';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { loadRecord } from '../records/load-record.ts';
-import { linkedToRecord } from '../relations/participants.ts';
+import { linkedToRecord, withLinkTo } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { columnField, type ListField } from '../shared/list-fields.ts';
 import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
@@ -116,7 +116,11 @@ export async function findTasks(
 export async function findRecordTasks(db: Database, actor: Actor, input: FindRecordTasksInput) {
   const { id, ...rest } = input;
   await loadRecord(db, actor, id);
-  return findTasks(db, actor, rest, { scope: linkedToRecord('task', actor, id), print: ['linked', id] });
+  const page = await findTasks(db, actor, rest, {
+    scope: linkedToRecord('task', actor, id),
+    print: ['linked', id],
+  });
+  return withLinkTo(db, actor, 'task', id, page);
 }
 
 export async function getTask(db: Database, actor: Actor, id: string): Promise<TaskOutput> {

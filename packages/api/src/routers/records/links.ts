@@ -11,6 +11,7 @@ import {
   findRelatedInput,
   getLink,
   linkedRecordOutput,
+  linkOfOwnerOutput,
   linkOutput,
   linkPathInput,
   linkRecord,
@@ -162,13 +163,17 @@ export const recordLinkProcedures = {
           tags,
           summary: 'List the deals linked to a record',
           description:
-            'Deals whose primary record it is or that link it as a participant, newest first unless sorted, with the filters, sorts and paging of `GET /deals` (`pipelineId` optional). A record in Trash is not found.',
+            'Deals whose primary record it is or that link it as a participant, newest first unless sorted, with the filters, sorts and paging of `GET /deals` (`pipelineId` optional); each adds `link: { label, primary, createdAt }`. A record in Trash is not found.',
         },
         errors: [404],
       }),
     )
     .input(findRecordDealsInput)
-    .concat(declaredOutput(filteredListEnvelope(dealOutput)))
+    .concat(
+      declaredOutput(
+        filteredListEnvelope(dealOutput.extend({ link: linkOfOwnerOutput }).meta({ id: 'LinkedDeal' })),
+      ),
+    )
     .query(({ ctx, input }) => findRecordDeals(ctx.db, ctx.actor, input)),
 
   tasks: authedProcedure
@@ -180,12 +185,16 @@ export const recordLinkProcedures = {
           tags,
           summary: 'List the tasks linked to a record',
           description:
-            'Tasks whose primary record it is or that link it, newest first unless sorted, with the filters, sorts and paging of `GET /tasks`. A record in Trash is not found.',
+            'Tasks whose primary record it is or that link it, newest first unless sorted, with the filters, sorts and paging of `GET /tasks`; each adds `link: { label, primary, createdAt }`. A record in Trash is not found.',
         },
         errors: [404],
       }),
     )
     .input(findRecordTasksInput)
-    .concat(declaredOutput(filteredListEnvelope(taskOutput)))
+    .concat(
+      declaredOutput(
+        filteredListEnvelope(taskOutput.extend({ link: linkOfOwnerOutput }).meta({ id: 'LinkedTask' })),
+      ),
+    )
     .query(({ ctx, input }) => findRecordTasks(ctx.db, ctx.actor, input)),
 };
