@@ -22,6 +22,9 @@ const AutomationPage = lazy(() =>
 const AutomationsPage = lazy(() =>
   import('./pages/settings/automations.tsx').then((m) => ({ default: m.AutomationsPage })),
 );
+const FoldersPage = lazy(() =>
+  import('./pages/settings/folders.tsx').then((m) => ({ default: m.FoldersPage })),
+);
 const KeysPage = lazy(() => import('./pages/settings/keys.tsx').then((m) => ({ default: m.KeysPage })));
 const MembersPage = lazy(() =>
   import('./pages/settings/members.tsx').then((m) => ({ default: m.MembersPage })),
@@ -95,10 +98,15 @@ export function App() {
             <NavItem to="/tasks" label="Tasks" current={path === '/tasks'} />
             <NavItem to="/reports" label="Reports" current={path === '/reports'} />
           </ul>
-          {canManage(session) ? (
-            <>
-              <p className="nav-heading">Settings</p>
-              <ul>
+          <p className="nav-heading">Settings</p>
+          <ul>
+            <NavItem
+              to="/settings/folders"
+              label="Folders and fields"
+              current={path === '/settings/folders'}
+            />
+            {canManage(session) ? (
+              <>
                 <NavItem to="/settings/keys" label="API keys" current={path === '/settings/keys'} />
                 <NavItem
                   to="/settings/webhooks"
@@ -111,9 +119,9 @@ export function App() {
                   current={path.startsWith('/settings/automations')}
                 />
                 <NavItem to="/settings/members" label="Members" current={path === '/settings/members'} />
-              </ul>
-            </>
-          ) : null}
+              </>
+            ) : null}
+          </ul>
           <ul>
             <li>
               <a href="/docs">API reference</a>
@@ -164,6 +172,8 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (path === '/pipeline') return <PipelinePage />;
   if (path === '/tasks') return <TasksPage />;
   if (path === '/reports') return <ReportsPage />;
+  // Every member changes folders and fields, as any key with the write scope may.
+  if (path === '/settings/folders') return <FoldersPage />;
   if (path.startsWith('/settings/') && !canManage(session)) {
     return <p className="problem">Only an owner or admin can open the settings.</p>;
   }

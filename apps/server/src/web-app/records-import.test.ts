@@ -1,11 +1,14 @@
 import { createRecordInput, DomainError, validateCustomValues } from '@crm/domain';
 import { describe, expect, it } from 'vitest';
 import { csvCell, parseCsv, readCell, toCsv } from '../../../web/src/lib/csv.ts';
-import { type FieldLike, recordProblems, type ValueProblem } from '../../../web/src/lib/record-checks.ts';
+import { recordProblems, type ValueProblem } from '../../../web/src/lib/record-checks.ts';
 import {
   guessMapping,
+  type ImportField,
   importRows,
+  matchNames,
   repeatedTargets,
+  rowProblems,
   rowValues,
   targetsOf,
 } from '../../../web/src/pages/records/import-rows.ts';
@@ -16,7 +19,7 @@ import {
  * an import sends its rows in batches and reports each refusal.
  */
 
-const fields: (FieldLike & { label: string })[] = [
+const fields: ImportField[] = [
   { key: 'company', label: 'Company', type: 'TEXT' },
   { key: 'stage', label: 'Stage', type: 'SELECT', options: ['Lead', 'Customer'] },
   { key: 'score', label: 'Score', type: 'NUMBER' },
@@ -25,6 +28,12 @@ const fields: (FieldLike & { label: string })[] = [
   { key: 'work', label: 'Work email', type: 'EMAIL' },
   { key: 'site', label: 'Site', type: 'URL' },
   { key: 'tags', label: 'Tags', type: 'MULTI_SELECT', options: ['a', 'b', 'c'] },
+  {
+    key: 'employer',
+    label: 'Employer',
+    type: 'RELATION',
+    relation: { folderId: 'fld_companies', cardinality: 'ONE' },
+  },
 ];
 
 /** What the server refuses in a new record's values: its schema, then the custom values. */
@@ -91,6 +100,12 @@ describe('the browser’s checks of a record', () => {
       ['tags', ['a', 'a']],
       ['tags', ['d']],
       ['tags', 'a'],
+      ['employer', { title: 'Acme' }],
+      ['employer', { email: 'hello@acme.example' }],
+      ['employer', { title: '  ' }],
+      ['employer', { name: 'Acme' }],
+      ['employer', 'Acme'],
+      ['employer', 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5'],
       ['nope', 'x'],
     ].map(([key, value]) => ({ title: 'Ada', data: { [key as string]: value } })),
   ];
@@ -232,5 +247,116 @@ describe('mapping and sending an import', () => {
       },
     });
     await expect(stopped).rejects.toThrow('refused');
+  });
+});
+
+describe('a column mapped to a relation', () => {
+  const withRelations: ImportField[] = [
+    ...fields,
+    {
+      key: 'projects',
+      label: 'Projects',
+      type: 'RELATION',
+      relation: { folderId: 'fld_projects', cardinality: 'MANY' },
+    },
+  ];
+  const targets = targetsOf(withRelations);
+
+  it('offers a relation to one record by title and by email, and none to several', () => {
+    expect(
+      targets.filter((t) => t.key.startsWith('data.employer') || t.key.startsWith('data.projects')),
+    ).toEqual([
+      expect.objectContaining({ key: 'data.employer:title', label: 'Employer (by title)', by: 'title' }),
+      expect.objectContaining({ key: 'data.employer:email', label: 'Employer (by email)', by: 'email' }),
+    ]);
+  });
+
+  it('guesses by title from the field’s name, by email from the name and "email"', () => {
+    expect(guessMapping(['Name', 'Employer'], targets)).toEqual(['title', 'data.employer:title']);
+    expect(guessMapping(['Name', 'Employer email'], targets)).toEqual(['title', 'data.employer:email']);
+    // One field, one column: by title and by email are the same field.
+    expect(guessMapping(['Employer', 'Employer email'], targets)).toEqual(['data.employer:title', '']);
+    expect(repeatedTargets(['data.employer:title', 'data.employer:email', 'title'])).toEqual([
+      'data.employer:title',
+      'data.employer:email',
+    ]);
+  });
+
+  it('sends the linked record’s title or email for the server to resolve', () => {
+    expect(rowValues(['Ada', ' Acme '], ['title', 'data.employer:title'], targets)).toEqual({
+      title: 'Ada',
+      data: { employer: { title: 'Acme' } },
+    });
+    expect(rowValues(['Ada', 'HELLO@acme.example'], ['title', 'data.employer:email'], targets)).toEqual({
+      title: 'Ada',
+      data: { employer: { email: 'HELLO@acme.example' } },
+    });
+    expect(rowValues(['Ada', ''], ['title', 'data.employer:title'], targets)).toEqual({ title: 'Ada' });
+  });
+
+  it('looks the names up 100 a call and reports those that match no record or several', async () => {
+    const cells = [
+      'Acme',
+      'Nowhere',
+      'Umbrella',
+      "'=Acme",
+      'Acme',
+      ...Array.from({ length: 150 }, (_, i) => `Co ${i}`),
+    ];
+    const stored = [
+      'Acme',
+      'Umbrella',
+      'Umbrella',
+      'Umbrella',
+      '=Acme',
+      ...Array.from({ length: 150 }, (_, i) => `Co ${i}`),
+    ];
+    const calls: unknown[] = [];
+    const matches = await matchNames({
+      folderId: 'fld_companies',
+      folderName: 'Companies',
+      by: 'title',
+      cells,
+      query: async (input) => {
+        calls.push(input.filter);
+        const wanted = (input.filter as { value: string[] }).value;
+        const data = stored.filter((t) => wanted.includes(t)).map((title) => ({ title, email: null }));
+        return { data: data as never, meta: { nextCursor: null } as never };
+      },
+    });
+    // Each name once, the formula guard taken off: 154 names in two calls.
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatchObject({ field: 'title', op: 'in' });
+    expect(matches.counts.get('Acme')).toBe(1);
+    expect(matches.counts.get('=Acme')).toBe(1);
+    expect(matches.counts.get('Nowhere')).toBe(0);
+    expect(matches.counts.get('Umbrella')).toBe(2);
+    const mapping = ['title', 'data.employer:title'];
+    const problems = (row: string[]) =>
+      rowProblems(row, mapping, targets, new Map([['data.employer:title', matches]]));
+    expect(problems(['Ada', 'Acme'])).toEqual([]);
+    expect(problems(['Ada', 'Nowhere'])).toEqual([
+      { path: 'data.employer', message: 'no live record of folder Companies has the title "Nowhere"' },
+    ]);
+    expect(problems(['Ada', 'Umbrella'])).toEqual([
+      {
+        path: 'data.employer',
+        message: 'several live records of folder Companies have the title "Umbrella"; give the id of one',
+      },
+    ]);
+  });
+
+  it('compares emails in any letter case, as the server does', async () => {
+    const matches = await matchNames({
+      folderId: 'fld_companies',
+      folderName: 'Companies',
+      by: 'email',
+      cells: ['Hello@Acme.example'],
+      query: async () => ({
+        data: [{ title: 'Acme', email: 'hello@acme.example' }] as never,
+        meta: { nextCursor: null } as never,
+      }),
+    });
+    expect(matches.counts.get('hello@acme.example')).toBe(1);
   });
 });

@@ -263,3 +263,44 @@ export function ListView<T>({
     </>
   );
 }
+
+/**
+ * A modal dialog (the browser's own `<dialog>`, opened with `showModal`): the page behind it
+ * is inert, the focus moves into it and goes back where it was when it closes, and Escape
+ * closes it. `onClose` hears every way it closes (Escape, the Close button, the caller).
+ */
+export function Dialog({
+  title,
+  onClose,
+  children,
+  className,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  className?: string;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const shown = dialog.current;
+    if (shown && !shown.open) shown.showModal();
+    return () => shown?.close();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={`${id}-title`}
+      className={`dialog${className ? ` ${className}` : ''}`}
+      onClose={onClose}
+    >
+      <header className="dialog-header">
+        <h2 id={`${id}-title`}>{title}</h2>
+        <button type="button" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
+      </header>
+      {children}
+    </dialog>
+  );
+}

@@ -5,6 +5,7 @@ import { Field, Loading, PageHeader, ProblemMessage, SelectField } from '../lib/
 import { formatMoney } from '../lib/format.ts';
 import { NoPipeline, PipelinePicker, usePipelineChoice } from '../lib/pipeline-picker.tsx';
 import { api, type Outputs, problemOf, queryClient } from '../lib/query.ts';
+import { DealDialog } from './deals/deal-dialog.tsx';
 
 /** Deals a column shows at first, and adds with each "Show more". */
 const COLUMN_PAGE = 50;
@@ -22,7 +23,7 @@ const columnInput = (pipelineId: string, stageId: string) => ({ pipelineId, stag
  * moves with its "Move to" menu (keyboard and screen reader friendly) or by dragging it onto
  * another column; either is the same deals.update call as PATCH /api/v1/deals/:id, so the
  * same deal.stage_changed event fires. The move shows at once and is undone if the server
- * refuses it.
+ * refuses it. A deal's title opens it in a dialog with the records it involves.
  */
 export function PipelinePage() {
   const choice = usePipelineChoice();
@@ -32,6 +33,7 @@ export function PipelinePage() {
     enabled: Boolean(pipelineId),
   });
   const [dragging, setDragging] = useState<string | null>(null);
+  const [opened, setOpened] = useState<string | null>(null);
   const move = useMoveDeal(pipeline);
   // A refused move says the deal is back where it was (one object per error: announced once).
   const refused = useMemo(() => {
@@ -75,6 +77,7 @@ export function PipelinePage() {
                 onDrop={onDrop(stage.id)}
                 onDrag={setDragging}
                 onMove={moveTo}
+                onOpen={setOpened}
               />
             ))}
           </div>
@@ -90,6 +93,7 @@ export function PipelinePage() {
           />
         </>
       )}
+      {opened ? <DealDialog id={opened} onClose={() => setOpened(null)} /> : null}
     </>
   );
 }
@@ -103,6 +107,7 @@ function StageColumn({
   onDrop,
   onDrag,
   onMove,
+  onOpen,
 }: {
   pipelineId: string;
   stage: Stage;
@@ -112,6 +117,7 @@ function StageColumn({
   onDrop: (event: DragEvent) => void;
   onDrag: (dealId: string | null) => void;
   onMove: (deal: Deal, stageId: string) => void;
+  onOpen: (dealId: string) => void;
 }) {
   const deals = useInfiniteQuery(
     api.deals.list.infiniteQueryOptions(columnInput(pipelineId, stage.id), {
@@ -149,7 +155,14 @@ function StageColumn({
             }}
             onDragEnd={() => onDrag(null)}
           >
-            <strong>{deal.title}</strong>
+            <button
+              type="button"
+              className="link deal-title"
+              aria-haspopup="dialog"
+              onClick={() => onOpen(deal.id)}
+            >
+              {deal.title ?? 'Untitled deal'}
+            </button>
             {deal.amount !== null ? (
               <span>
                 {' '}

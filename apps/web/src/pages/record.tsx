@@ -14,6 +14,7 @@ import {
 import { optionsFromText, valueText } from '../lib/format.ts';
 import { api, type Inputs, type Outputs, problemOf, queryClient } from '../lib/query.ts';
 import { Link } from '../lib/router.tsx';
+import { RecordDeals, RelatedRecords } from './record/related.tsx';
 import { TaskList } from './tasks.tsx';
 
 type RecordData = Outputs['records']['get']['data'];
@@ -46,6 +47,9 @@ export function RecordPage({ id }: { id: string }) {
     enabled: Boolean(r?.folderId),
   });
   const fields = folder.data?.data.fields;
+  const folders = useQuery(api.folders.list.queryOptions({ pageSize: 200 }));
+  const folderName = (fid: string) => folders.data?.data.find((f) => f.id === fid)?.name ?? '';
+  const relations = (fields ?? []).flatMap((f) => (f.relation ? [{ field: f, relation: f.relation }] : []));
   return (
     <>
       <p>
@@ -68,6 +72,22 @@ export function RecordPage({ id }: { id: string }) {
           ) : (
             <Loading what="the fields" />
           )}
+          {relations.length > 0 ? (
+            <section aria-labelledby="related-heading" className="card">
+              <h2 id="related-heading">Related records</h2>
+              {relations.map(({ field, relation }) => (
+                <RelatedRecords
+                  key={field.key}
+                  recordId={id}
+                  recordTitle={r.title}
+                  field={field}
+                  relation={relation}
+                  folderName={folderName(relation.folderId)}
+                />
+              ))}
+            </section>
+          ) : null}
+          <RecordDeals recordId={id} />
           <div className="columns">
             <Comments recordId={id} />
             <Calls recordId={id} />
@@ -83,8 +103,12 @@ export function RecordPage({ id }: { id: string }) {
   );
 }
 
-/** The record's own and custom fields as a form; only what changed is sent (PATCH merges). */
-function RecordFields({ record, fields }: { record: RecordData; fields: FolderField[] }) {
+/**
+ * The record's own and custom fields as a form; only what changed is sent (PATCH merges).
+ * Relations are not typed in here: the related records below link and unlink them.
+ */
+function RecordFields({ record, fields: all }: { record: RecordData; fields: FolderField[] }) {
+  const fields = all.filter((f) => !f.relation);
   const [title, setTitle] = useState(record.title);
   const [email, setEmail] = useState(record.email ?? '');
   const [phone, setPhone] = useState(record.phone ?? '');
@@ -390,8 +414,16 @@ function Timeline({ recordId, fields }: { recordId: string; fields: FolderField[
     ...fields.map((f): [string, string] => [`data.${f.key}`, f.label]),
   ]);
   const shown = timeline.data ? { data: timeline.data.pages.flatMap((page) => page.data) } : undefined;
-  const value = (field: string, v: unknown) =>
-    field === 'ownerId' && typeof v === 'string' ? (names.get(v) ?? v) : showValue(v);
+  // A relation's value is a record's id: the timeline names the record (read once, cached).
+  const relations = new Set(fields.flatMap((f) => (f.relation ? [`data.${f.key}`] : [])));
+  const value = (field: string, v: unknown): ReactNode =>
+    field === 'ownerId' && typeof v === 'string' ? (
+      (names.get(v) ?? v)
+    ) : relations.has(field) && typeof v === 'string' ? (
+      <RecordName id={v} />
+    ) : (
+      showValue(v)
+    );
   return (
     <section aria-labelledby="timeline-heading" className="timeline">
       <header className="section-header">
@@ -431,7 +463,7 @@ function Timeline({ recordId, fields }: { recordId: string; fields: FolderField[
 function describe(
   entry: TimelineEntry,
   label: (field: string) => string,
-  value: (field: string, v: unknown) => string,
+  value: (field: string, v: unknown) => ReactNode,
 ): ReactNode {
   switch (entry.kind) {
     case 'record.created':
@@ -439,11 +471,19 @@ function describe(
     case 'record.updated':
       return (entry.changes ?? []).map((c) => (
         <p key={c.field}>
-          {c.from === null
-            ? `${label(c.field)} set to ${value(c.field, c.to)}`
-            : c.to === null
-              ? `${label(c.field)} cleared (was ${value(c.field, c.from)})`
-              : `${label(c.field)} changed from ${value(c.field, c.from)} to ${value(c.field, c.to)}`}
+          {c.from === null ? (
+            <>
+              {label(c.field)} set to {value(c.field, c.to)}
+            </>
+          ) : c.to === null ? (
+            <>
+              {label(c.field)} cleared (was {value(c.field, c.from)})
+            </>
+          ) : (
+            <>
+              {label(c.field)} changed from {value(c.field, c.from)} to {value(c.field, c.to)}
+            </>
+          )}
         </p>
       ));
     case 'record.trashed':
@@ -485,6 +525,21 @@ function describe(
         </p>
       );
     }
+    case 'record.linked':
+    case 'record.unlinked': {
+      const link = entry.link;
+      if (!link) return null;
+      const other = link.title ? `“${link.title}”` : 'a record since removed';
+      const through = link.field ? ` (${label(`data.${link.field}`)})` : '';
+      return (
+        <p>
+          {entry.kind === 'record.linked' ? 'Linked to' : 'Unlinked from'}{' '}
+          <Link to={`/records/${link.recordId}`}>{other}</Link>
+          {through}
+          {link.label ? `, as ${link.label}` : ''}
+        </p>
+      );
+    }
     case 'workflow.run': {
       const run = entry.run;
       if (!run) return null;
@@ -504,6 +559,13 @@ function describe(
       );
     }
   }
+}
+
+/** A linked record by its title, a link to it; its id while it is read, or when it is in Trash. */
+function RecordName({ id }: { id: string }) {
+  const record = useQuery({ ...api.records.get.queryOptions({ id }), retry: false });
+  const title = record.data?.data.title;
+  return title === undefined ? id : <Link to={`/records/${id}`}>{title}</Link>;
 }
 
 /** A field's value as text: nothing is "nothing", lists are joined, yes/no for booleans. */

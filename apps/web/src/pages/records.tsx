@@ -4,7 +4,7 @@ import { announce } from '../lib/announcer.tsx';
 import { Field, ListView, Loading, PageHeader, ProblemMessage, usePager } from '../lib/components.tsx';
 import { downloadCsv } from '../lib/download.ts';
 import { api, problemOf } from '../lib/query.ts';
-import { navigate } from '../lib/router.tsx';
+import { Link, navigate } from '../lib/router.tsx';
 import { toProblem } from '../lib/trpc.ts';
 import { BulkActions } from './records/bulk.tsx';
 import { ColumnPicker, FilterBar, ViewsBar } from './records/controls.tsx';
@@ -13,6 +13,7 @@ import { ImportPanel } from './records/import.tsx';
 import {
   columnsOf,
   defaultDefinition,
+  expandOf,
   type Folder,
   listInput,
   type SavedView,
@@ -55,6 +56,11 @@ export function RecordsPage() {
           ) : (
             <Loading what="folders" />
           )}
+          {folder ? (
+            <Link to={`/settings/folders?folder=${encodeURIComponent(folder.id)}`} className="folder-fields">
+              Fields of {folder.name}
+            </Link>
+          ) : null}
         </nav>
         {/* A folder of its own starts with its own view, selection and pages. */}
         {folder ? <FolderRecords key={folder.id} folder={folder} /> : null}
@@ -77,10 +83,11 @@ function FolderRecords({ folder }: { folder: Folder }) {
   const pager = usePager(JSON.stringify([view.sort, view.filters, applied]));
   // A selection belongs to the page it was made on.
   useEffect(() => setSelected(new Set()), [pager.cursor]);
-  const input = listInput(folder.id, view, applied, pager.cursor);
+  const shown = view.columns.flatMap((key) => columns.filter((c) => c.key === key));
+  // The records ONE relation columns link to come with the page (`expand`): no request per row.
+  const input = listInput(folder.id, view, applied, pager.cursor, undefined, expandOf(shown));
   const records = useQuery({ ...api.records.list.queryOptions(input), placeholderData: keepPreviousData });
   const rows = records.data?.data ?? [];
-  const shown = view.columns.flatMap((key) => columns.filter((c) => c.key === key));
 
   const change = (next: Partial<ViewDefinition>) => {
     setView((v) => ({ ...v, ...next }));

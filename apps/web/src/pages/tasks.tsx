@@ -54,7 +54,11 @@ export function TasksPage() {
 
 type TaskFilter = Pick<Inputs['tasks']['list'], 'recordId' | 'status' | 'assigneeId'>;
 
-/** Tasks by due date (soonest first), each ticked done or reopened in place, and a form to add one. */
+/**
+ * Tasks by due date (soonest first), each ticked done or reopened in place, and a form to add
+ * one. On a record's page (`recordId`) the tasks linked to the record (`records.tasks`): those
+ * made for it and those it was linked to afterwards.
+ */
 export function TaskList({
   filter,
   recordId,
@@ -65,11 +69,19 @@ export function TaskList({
   assignToMe?: boolean;
 }) {
   const session = useSession();
-  const pager = usePager(JSON.stringify(filter));
-  const tasks = useQuery({
-    ...api.tasks.list.queryOptions({ ...filter, sort: 'dueAt', pageSize: 50, cursor: pager.cursor }),
+  const pager = usePager(JSON.stringify([filter, recordId]));
+  const page = { sort: 'dueAt' as const, pageSize: 50, cursor: pager.cursor };
+  const listed = useQuery({
+    ...api.tasks.list.queryOptions({ ...filter, ...page }),
     placeholderData: keepPreviousData,
+    enabled: !recordId,
   });
+  const linked = useQuery({
+    ...api.records.tasks.queryOptions({ id: recordId ?? '', ...page }),
+    placeholderData: keepPreviousData,
+    enabled: Boolean(recordId),
+  });
+  const tasks = recordId ? linked : listed;
   // A ticked box shows its new state at once; it flips back if the change is refused.
   const [ticked, setTicked] = useState<Record<string, boolean>>({});
   const toggle = useMutation(
@@ -125,6 +137,7 @@ export function TaskList({
 function invalidateTasks(recordId: string | undefined) {
   return Promise.all([
     queryClient.invalidateQueries(api.tasks.pathFilter()),
+    queryClient.invalidateQueries(api.records.tasks.pathFilter()),
     recordId ? queryClient.invalidateQueries(api.records.timeline.pathFilter()) : undefined,
   ]);
 }

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import { Field, ProblemMessage, SelectField } from '../../lib/components.tsx';
 import { api, problemOf, queryClient } from '../../lib/query.ts';
+import { type PickedRecord, RecordChip, RecordPicker, useRecordTitles } from '../../lib/record-picker.tsx';
 import {
   type Column,
   describeFilter,
@@ -231,7 +232,9 @@ export function ColumnPicker({
 /**
  * The view's filters, each removable, and a form that adds one: a field, an operator its type
  * takes, a value. They go to the list as `filter[<field>][<op>]=<value>` (docs/api.md,
- * "Filters, sorts and counts"); a value the list refuses is reported with its message.
+ * "Filters, sorts and counts"); a value the list refuses is reported with its message. A
+ * relation's value is a record found with a search ("Company is Acme": the records linked to
+ * it), kept in the view by its id and shown by its title.
  */
 export function FilterBar({
   columns,
@@ -249,23 +252,32 @@ export function FilterBar({
   const ops = operatorsOf(column);
   const [op, setOp] = useState<FilterOp>(ops[0]!);
   const [value, setValue] = useState('');
+  const [picked, setPicked] = useState<PickedRecord | null>(null);
   const [error, setError] = useState<string | undefined>();
   const currentOp = ops.includes(op) ? op : ops[0]!;
   const options = valueOptions(column, currentOp, members);
+  const picking = Boolean(column.relatesTo) && currentOp !== 'empty';
+  const relationValues = filters.flatMap((f) =>
+    columns.find((c) => c.key === f.field)?.relatesTo && f.op !== 'empty' ? [f.value] : [],
+  );
+  const read = useRecordTitles(relationValues);
+  const titles = new Map(read);
+  if (picked) titles.set(picked.id, picked.title);
   const onAdd = (event: FormEvent) => {
     event.preventDefault();
     // A choice shows its first option until another is picked.
-    const given = options ? value || (options[0]?.value ?? '') : value.trim();
+    const given = picking ? (picked?.id ?? '') : options ? value || (options[0]?.value ?? '') : value.trim();
     if (given === '') {
-      setError('Give a value to compare with.');
+      setError(picking ? 'Find the record to compare with.' : 'Give a value to compare with.');
       return;
     }
     const rest = filters.filter((f) => !(f.field === column.key && f.op === currentOp));
     onChange([...rest, { field: column.key, op: currentOp, value: given }]);
     setValue('');
+    setPicked(null);
     setError(undefined);
     announce(
-      `Filter added: ${describeFilter({ field: column.key, op: currentOp, value: given }, columns, members)}.`,
+      `Filter added: ${describeFilter({ field: column.key, op: currentOp, value: given }, columns, members, titles)}.`,
     );
   };
   return (
@@ -273,7 +285,7 @@ export function FilterBar({
       {filters.length > 0 ? (
         <ul className="chips">
           {filters.map((f) => {
-            const said = describeFilter(f, columns, members);
+            const said = describeFilter(f, columns, members, titles);
             return (
               <li key={`${f.field} ${f.op}`}>
                 {said}{' '}
@@ -301,6 +313,7 @@ export function FilterBar({
             onChange={(e) => {
               setField(e.target.value);
               setValue('');
+              setPicked(null);
             }}
             options={columns.map((c) => ({ value: c.key, label: c.label }))}
           />
@@ -313,7 +326,21 @@ export function FilterBar({
             }}
             options={ops.map((o) => ({ value: o, label: OPERATOR_LABELS[o] }))}
           />
-          {options ? (
+          {picking && column.relatesTo ? (
+            picked ? (
+              <div className="field">
+                <span className="field-label">Value</span>
+                <span>
+                  <RecordChip id={picked.id} title={picked.title} />{' '}
+                  <button type="button" onClick={() => setPicked(null)}>
+                    Choose another
+                  </button>
+                </span>
+              </div>
+            ) : (
+              <RecordPicker label="Value" folderId={column.relatesTo} onPick={setPicked} error={error} />
+            )
+          ) : options ? (
             <SelectField
               label="Value"
               value={value || options[0]!.value}

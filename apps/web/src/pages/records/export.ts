@@ -2,6 +2,7 @@ import { toCsv } from '../../lib/csv.ts';
 import { trpc } from '../../lib/trpc.ts';
 import {
   type Column,
+  expandOf,
   exportText,
   listInput,
   type Member,
@@ -14,7 +15,8 @@ const EXPORT_PAGE = 200;
 
 /**
  * The rows of a view as CSV: its columns in its order (their labels as the header), every page
- * of its sort, filters and search, walked by cursor. `onProgress` hears the rows read so far.
+ * of its sort, filters and search, walked by cursor; a ONE relation as the linked record's
+ * title, which the import reads back "by title". `onProgress` hears the rows read so far.
  */
 export async function exportView({
   folderId,
@@ -34,7 +36,9 @@ export async function exportView({
   const records: RecordItem[] = [];
   let cursor: string | undefined;
   do {
-    const page = await trpc.records.list.query(listInput(folderId, view, search, cursor, EXPORT_PAGE));
+    const page = await trpc.records.list.query(
+      listInput(folderId, view, search, cursor, EXPORT_PAGE, expandOf(columns)),
+    );
     records.push(...page.data);
     cursor = page.meta.nextCursor ?? undefined;
     onProgress?.(records.length);

@@ -1,3 +1,4 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, useId, useMemo, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import { ProblemMessage, SelectField } from '../../lib/components.tsx';
@@ -10,8 +11,13 @@ import {
   guessMapping,
   type ImportResult,
   importRows,
+  MAX_CHECKED_NAMES,
+  matchNames,
+  pathOf,
+  type RelationMatches,
   repeatedTargets,
   rowProblems,
+  type Target,
   targetsOf,
 } from './import-rows.ts';
 import type { Folder } from './model.ts';
@@ -29,11 +35,13 @@ const LISTED_REFUSALS = 200;
  * rows with each value judged as the server would judge it, then import: batches of 100 rows,
  * upserted by email, with a progress bar. The result counts what was created, updated and
  * refused, lists each refused row with its reason, and offers them as a CSV file to fix and
- * import again.
+ * import again. A column may fill a relation to one record by the linked record's title or
+ * email; the preview looks the names up in the field's folder and says which rows name no
+ * record, or several, which the server refuses.
  */
 export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () => void }) {
   const targets = useMemo(() => targetsOf(folder.fields), [folder.fields]);
-  const [file, setFile] = useState<(CsvFile & { name: string }) | null>(null);
+  const [file, setFile] = useState<(CsvFile & { name: string; serial: number }) | null>(null);
   const [mapping, setMapping] = useState<string[]>([]);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
@@ -51,7 +59,7 @@ export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () =
       setProblem({ message: `${chosen.name} holds no rows under a header row.`, fields: {}, status: null });
       return;
     }
-    setFile({ ...parsed, name: chosen.name });
+    setFile((last) => ({ ...parsed, name: chosen.name, serial: (last?.serial ?? 0) + 1 }));
     setMapping(guessMapping(parsed.columns, targets));
     announce(`Read ${parsed.rows.length} rows and ${parsed.columns.length} columns from ${chosen.name}.`);
   };
@@ -147,6 +155,12 @@ export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () =
           {!titled ? (
             <p className="field-error">Choose the column that holds the title: every record needs one.</p>
           ) : null}
+          {targets.some((t) => t.by) ? (
+            <p className="hint">
+              A relation column names the linked record by its title (exactly as written) or its email; a row
+              whose name matches no record of that folder, or several, is refused.
+            </p>
+          ) : null}
           <Preview file={file} mapping={mapping} targets={targets} />
           <div className="actions">
             <button
@@ -224,22 +238,26 @@ export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () =
   );
 }
 
-/** The first rows as they would be sent, each value judged as the server would judge it. */
+/**
+ * The first rows as they would be sent, each value judged as the server would judge it: in the
+ * browser, and for relation columns by the names' look-up in the field's folder.
+ */
 function Preview({
   file,
   mapping,
   targets,
 }: {
-  file: CsvFile;
+  file: CsvFile & { serial: number };
   mapping: string[];
-  targets: ReturnType<typeof targetsOf>;
+  targets: Target[];
 }) {
   const used = mapping.flatMap((key, i) => (key ? [{ key, column: i }] : []));
   const shown = file.rows.slice(0, PREVIEW_ROWS);
+  const { matches, checking, unchecked } = useRelationMatches(file, mapping, targets);
   // Every row is judged once per mapping, not again on each render (the import's progress re-renders).
   const judged = useMemo(
-    () => file.rows.map((row) => rowProblems(row, mapping, targets)),
-    [file, mapping, targets],
+    () => file.rows.map((row) => rowProblems(row, mapping, targets, matches)),
+    [file, mapping, targets, matches],
   );
   const bad = judged.flatMap((problems, r) => (problems.length > 0 ? [{ line: r + 2, problems }] : []));
   return (
@@ -250,6 +268,17 @@ function Preview({
           ? `All ${file.rows.length} rows pass the checks.`
           : `${bad.length} of ${file.rows.length} rows would be refused as they are.`}
       </p>
+      {checking.length > 0 ? (
+        <p className="hint" aria-busy="true" data-testid="preview-checking">
+          Looking up the names of {checking.join(', ')}…
+        </p>
+      ) : null}
+      {unchecked.map(({ label, count }) => (
+        <p className="hint" key={label}>
+          The first {MAX_CHECKED_NAMES} names of {label} were looked up; the other {count} are checked by the
+          server when the rows are sent.
+        </p>
+      ))}
       {bad.length > 0 ? (
         <ul className="would-refuse">
           {bad.slice(0, LISTED_PROBLEMS).map(({ line, problems }) => (
@@ -283,7 +312,7 @@ function Preview({
                 <tr key={r} className={problems.length > 0 ? 'invalid' : undefined}>
                   <td>{r + 2}</td>
                   {used.map(({ key, column }) => {
-                    const problem = problems.find((p) => p.path === key);
+                    const problem = problems.find((p) => p.path === pathOf(key));
                     return (
                       <td key={key} className={problem ? 'invalid' : undefined}>
                         {readCell(row[column] ?? '')}
@@ -306,4 +335,56 @@ function Preview({
       </div>
     </>
   );
+}
+
+/**
+ * The look-up of each relation column's names in its field's folder (import-rows.ts,
+ * `matchNames`), once per file and column: the counts found, the columns still being looked
+ * up, and those with more names than the preview looks up.
+ */
+function useRelationMatches(file: CsvFile & { serial: number }, mapping: string[], targets: Target[]) {
+  const folders = useQuery(api.folders.list.queryOptions({ pageSize: 200 }));
+  const columns = mapping.flatMap((key, column) => {
+    const target = targets.find((t) => t.key === key);
+    const folderId = target?.field?.relation?.folderId;
+    return target?.by && folderId ? [{ key, column, target, folderId, by: target.by }] : [];
+  });
+  const folderName = (id: string) => folders.data?.data.find((f) => f.id === id)?.name ?? id;
+  const results = useQueries({
+    queries: columns.map(({ key, column, folderId, by }) => ({
+      queryKey: ['import-names', file.serial, column, key],
+      queryFn: () =>
+        matchNames({
+          folderId,
+          folderName: folderName(folderId),
+          by,
+          cells: file.rows.map((row) => row[column] ?? ''),
+          query: (input) => trpc.records.query.query(input),
+        }),
+      enabled: Boolean(folders.data),
+      staleTime: Number.POSITIVE_INFINITY,
+    })),
+  });
+  const found = results.map((r) => r.data);
+  // A new map only when an answer arrives, so the rows are not judged again on every render.
+  const answered = `${file.serial} ${results.map((r, i) => `${columns[i]?.key}@${r.dataUpdatedAt}`).join(' ')}`;
+  // Keyed by `answered`, which changes exactly when `found` does.
+  const matches = useMemo(() => {
+    const map: RelationMatches = new Map();
+    columns.forEach(({ key }, i) => {
+      const answer = found[i];
+      if (answer) map.set(key, answer);
+    });
+    return map;
+  }, [answered]);
+  return {
+    matches,
+    checking: columns.flatMap(({ target }, i) =>
+      results[i]?.isPending ? [target.field?.label ?? target.label] : [],
+    ),
+    unchecked: columns.flatMap(({ target }, i) => {
+      const count = found[i]?.unchecked ?? 0;
+      return count > 0 ? [{ label: target.field?.label ?? target.label, count }] : [];
+    }),
+  };
 }

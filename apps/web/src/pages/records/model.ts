@@ -26,6 +26,9 @@ export type Member = Outputs['workspace']['members']['data'][number];
 /** Rows a page of the table shows (the batch limit is 100, so a page's selection is one batch). */
 const PAGE_SIZE = 50;
 
+/** Most ONE relation fields a list expands at once (the API's limit, docs/api.md "Relations"). */
+export const MAX_EXPAND = 5;
+
 export interface Column {
   /** `title`, `email`, `createdAt` … or `data.<key>`: what a view names. */
   key: string;
@@ -37,6 +40,8 @@ export interface Column {
   sortable: boolean;
   /** A cell of it can be edited in place. */
   editable: boolean;
+  /** For a ONE relation column: the folder of the records it links to. */
+  relatesTo?: string;
 }
 
 const OWN_LABELS: Record<RecordColumn, string> = {
@@ -50,7 +55,19 @@ const OWN_LABELS: Record<RecordColumn, string> = {
 const SORTABLE = new Set<string>(['title', 'createdAt', 'updatedAt']);
 const EDITABLE = new Set<string>(['title', 'email', 'phone']);
 
-/** Every column the folder's table can show, in the default order. */
+/**
+ * A field the table has a column for: every custom field but a relation to several records,
+ * whose links are not kept in `data` and are listed on the record's page instead.
+ */
+export function isTableField(field: FieldDef): boolean {
+  return field.relation?.cardinality !== 'MANY';
+}
+
+/**
+ * Every column the folder's table can show, in the default order. A ONE relation column holds
+ * the linked record's id; it is neither sorted by (the API refuses it) nor typed into: its
+ * editor is a search (table.tsx).
+ */
 export function columnsOf(folder: Folder): Column[] {
   const own = (Object.keys(recordColumns) as RecordColumn[]).map((key) => ({
     key,
@@ -59,14 +76,17 @@ export function columnsOf(folder: Folder): Column[] {
     sortable: SORTABLE.has(key),
     editable: EDITABLE.has(key),
   }));
-  const custom = folder.fields.map((field) => ({
-    key: `data.${field.key}`,
-    label: field.label,
-    kind: filterKindOfFieldType[field.type],
-    field,
-    sortable: true,
-    editable: true,
-  }));
+  const custom = folder.fields.filter(isTableField).map(
+    (field): Column => ({
+      key: `data.${field.key}`,
+      label: field.label,
+      kind: filterKindOfFieldType[field.type],
+      field,
+      sortable: !field.relation,
+      editable: true,
+      ...(field.relation ? { relatesTo: field.relation.folderId } : {}),
+    }),
+  );
   // Title, email, phone, the folder's fields, then owner and the instants.
   return [...own.slice(0, 3), ...custom, ...own.slice(3)];
 }
@@ -74,7 +94,13 @@ export function columnsOf(folder: Folder): Column[] {
 /** The view a folder opens with: title, email, phone, its fields and when each was created. */
 export function defaultDefinition(folder: Folder): ViewDefinition {
   return {
-    columns: ['title', 'email', 'phone', ...folder.fields.map((f) => `data.${f.key}`), 'createdAt'],
+    columns: [
+      'title',
+      'email',
+      'phone',
+      ...folder.fields.filter(isTableField).map((f) => `data.${f.key}`),
+      'createdAt',
+    ],
     sort: null,
     filters: [],
   };
@@ -92,25 +118,46 @@ export const OPERATOR_LABELS: Record<FilterOp, string> = {
   empty: 'is empty',
 };
 
-/** The operators a column's filter offers: those the list takes for its kind. */
+/**
+ * The operators a column's filter offers: those the list takes for its kind (a relation's
+ * "is one of" aside: its record is picked with a search, one at a time).
+ */
 export function operatorsOf(column: Column): readonly FilterOp[] {
-  return filterOperatorsByKind[column.kind] as readonly FilterOp[];
+  const ops = filterOperatorsByKind[column.kind] as readonly FilterOp[];
+  return column.relatesTo ? ops.filter((op) => op !== 'in') : ops;
 }
 
-/** A filter in words: `Score is at least 50`, `Email is empty`. */
-export function describeFilter(filter: ViewFilter, columns: Column[], members: Member[]): string {
+/**
+ * A filter in words: `Score is at least 50`, `Email is empty`, `Company is Acme` (a relation's
+ * record by its title, from `titles`, when known).
+ */
+export function describeFilter(
+  filter: ViewFilter,
+  columns: Column[],
+  members: Member[],
+  titles: ReadonlyMap<string, string> = new Map(),
+): string {
   const label = columns.find((c) => c.key === filter.field)?.label ?? filter.field;
   if (filter.op === 'empty') return `${label} ${filter.value === 'true' ? 'is empty' : 'is not empty'}`;
   const value =
     filter.field === 'ownerId'
       ? (members.find((m) => m.id === filter.value)?.name ?? filter.value)
-      : filter.value;
+      : (titles.get(filter.value) ?? filter.value);
   return `${label} ${OPERATOR_LABELS[filter.op]} ${value}`;
 }
 
 /**
+ * The ONE relation fields a list of these columns expands, so that each row comes with the
+ * records it links to and no row needs a request of its own: the first MAX_EXPAND shown.
+ */
+export function expandOf(columns: Column[]): string[] {
+  return columns.flatMap((c) => (c.relatesTo && c.field ? [c.field.key] : [])).slice(0, MAX_EXPAND);
+}
+
+/**
  * The list query of a view, in the list's own parameters (docs/api.md, "Filters, sorts and
- * counts"): `filter[<field>][<op>]=<value>` for each filter, `sort`, the search text.
+ * counts"): `filter[<field>][<op>]=<value>` for each filter, `sort`, the search text, and
+ * `expand` for the ONE relation fields named.
  */
 export function listInput(
   folderId: string,
@@ -118,6 +165,7 @@ export function listInput(
   search: string,
   cursor: string | undefined,
   pageSize = PAGE_SIZE,
+  expand: string[] = [],
 ): Inputs['records']['list'] {
   const filter: Record<string, Record<string, string>> = {};
   for (const f of view.filters) {
@@ -130,7 +178,21 @@ export function listInput(
     ...(search ? { search } : {}),
     ...(view.sort ? { sort: view.sort } : {}),
     ...(view.filters.length > 0 ? { filter } : {}),
+    ...(expand.length > 0 ? { expand: expand.join(',') } : {}),
   };
+}
+
+/**
+ * The record a ONE relation cell links to, as the list expanded it: `undefined` when the list
+ * did not expand that field (past MAX_EXPAND), `null` when it links to none (or to a record in
+ * Trash).
+ */
+export function linkedRecord(record: RecordItem, column: Column): RecordItem | null | undefined {
+  if (!column.field) return null;
+  const key = column.field.key;
+  if (record.data[key] === undefined || record.data[key] === null) return null;
+  if (!record.expanded || !(key in record.expanded)) return undefined;
+  return record.expanded[key] ?? null;
 }
 
 /** A record's value of a column, as the API holds it. */
@@ -143,6 +205,7 @@ function recordValue(record: RecordItem, key: string): unknown {
 export function cellText(record: RecordItem, column: Column, members: Member[]): string {
   const value = recordValue(record, column.key);
   if (value === undefined || value === null) return '';
+  if (column.relatesTo) return linkedRecord(record, column)?.title ?? String(value);
   if (column.key === 'ownerId') return members.find((m) => m.id === value)?.name ?? String(value);
   if (column.kind === 'instant') return formatInstant(String(value));
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
@@ -152,11 +215,12 @@ export function cellText(record: RecordItem, column: Column, members: Member[]):
 /**
  * A value as the CSV export writes it: what an import reads back to the same value (instants
  * in ISO 8601, booleans `true`/`false`, a MULTI_SELECT's options joined by `, `), the owner by
- * email.
+ * email, a ONE relation by the linked record's title (its id when the list did not expand it).
  */
 export function exportText(record: RecordItem, column: Column, members: Member[]): string {
   const value = recordValue(record, column.key);
   if (column.key === 'ownerId' && value) return members.find((m) => m.id === value)?.email ?? String(value);
+  if (column.relatesTo && value) return linkedRecord(record, column)?.title ?? String(value);
   return valueText(value);
 }
 

@@ -1,12 +1,14 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, type MouseEvent, useEffect, useId, useRef, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import { api, problemOf, queryClient } from '../../lib/query.ts';
+import { type PickedRecord, RecordChip, RecordPicker } from '../../lib/record-picker.tsx';
 import { Link } from '../../lib/router.tsx';
 import {
   type Column,
   cellText,
   editText,
+  linkedRecord,
   type Member,
   type RecordItem,
   updateInput,
@@ -18,7 +20,9 @@ import {
  * view's columns in its order, a sort button in each sortable header (`aria-sort` says the
  * order), and cells edited in place: Enter or a double click opens the editor, Enter saves
  * through `records.update`, Escape cancels. A value the server refuses keeps its editor open
- * with the typed text and the server's message under it.
+ * with the typed text and the server's message under it. A ONE relation cell shows the linked
+ * record as a chip that opens it; its editor searches the field's folder and saves the record
+ * picked (or none) at once.
  */
 export function RecordsTable({
   records,
@@ -138,7 +142,11 @@ function Cell({ record, column, members }: { record: RecordItem; column: Column;
   if (editing) {
     return (
       <td className="editing" data-column={column.key}>
-        <CellEditor record={record} column={column} onDone={close} />
+        {column.relatesTo ? (
+          <RelationEditor record={record} column={column} folderId={column.relatesTo} onDone={close} />
+        ) : (
+          <CellEditor record={record} column={column} onDone={close} />
+        )}
       </td>
     );
   }
@@ -150,6 +158,23 @@ function Cell({ record, column, members }: { record: RecordItem; column: Column;
     if (event.detail === 0 || event.detail === 2) setEditing(true);
   };
   const label = `Edit ${column.label} of ${record.title}`;
+  if (column.relatesTo) {
+    const value = record.data[column.field?.key ?? ''];
+    return (
+      <td data-column={column.key} className="relation-cell" onDoubleClick={() => setEditing(true)}>
+        {typeof value === 'string' ? <LinkedChip record={record} column={column} id={value} /> : null}{' '}
+        <button
+          ref={opener}
+          type="button"
+          className="cell-edit"
+          aria-label={`${label}: ${text || 'empty'}`}
+          onClick={open}
+        >
+          <span aria-hidden="true">{typeof value === 'string' ? '✎' : '+'}</span>
+        </button>
+      </td>
+    );
+  }
   if (column.key === 'title') {
     return (
       <td data-column={column.key} className="title-cell" onDoubleClick={() => setEditing(true)}>
@@ -176,6 +201,101 @@ function Cell({ record, column, members }: { record: RecordItem; column: Column;
 }
 
 /**
+ * The chip of a ONE relation cell: the linked record's title from the page's `expand`. Only
+ * when the list could not expand the field (more ONE columns shown than it expands at once)
+ * is the record read on its own.
+ */
+function LinkedChip({ record, column, id }: { record: RecordItem; column: Column; id: string }) {
+  const known = linkedRecord(record, column);
+  const fetched = useQuery({ ...api.records.get.queryOptions({ id }), enabled: known === undefined });
+  if (known === null) return <span className="hint">(in Trash)</span>;
+  const title = known?.title ?? fetched.data?.data.title;
+  return <RecordChip id={id} title={title ?? '…'} />;
+}
+
+/**
+ * The editor of a ONE relation cell: a search over the field's folder. Picking a record saves
+ * it at once (`records.update` with `data.<key>` set to its id); Clear saves none; Escape or
+ * Cancel gives up. A refusal shows the server's message under the search and keeps it open.
+ */
+function RelationEditor({
+  record,
+  column,
+  folderId,
+  onDone,
+}: {
+  record: RecordItem;
+  column: Column;
+  folderId: string;
+  onDone: () => void;
+}) {
+  const key = column.field?.key ?? '';
+  const picked = useRef<PickedRecord | null>(null);
+  const save = useMutation(
+    api.records.update.mutationOptions({
+      onSuccess: (answer, input) => {
+        const saved = answer.data;
+        const linked = (input.data?.[key] ?? null) === null ? null : picked.current;
+        // The answer has no `expanded`: the row keeps its others and gets the record picked.
+        queryClient.setQueriesData<{ data: RecordItem[] }>(api.records.list.pathFilter(), (page) =>
+          page
+            ? {
+                ...page,
+                data: page.data.map((r) =>
+                  r.id === saved.id ? { ...saved, expanded: { ...r.expanded, [key]: linked } } : r,
+                ),
+              }
+            : page,
+        );
+        void queryClient.invalidateQueries(api.records.pathFilter());
+        announce(
+          linked
+            ? `Linked “${saved.title}” to “${linked.title}” as its ${column.label}.`
+            : `Cleared ${column.label} of “${saved.title}”.`,
+        );
+        onDone();
+      },
+    }),
+  );
+  const problem = problemOf(save.error);
+  const error = problem ? (problem.fields[`data.${key}`] ?? problem.message) : null;
+  const current = record.data[key];
+  const choose = (value: PickedRecord | null) => {
+    if (save.isPending) return;
+    picked.current = value;
+    save.mutate({ id: record.id, data: { [key]: value ? value.id : null } });
+  };
+  return (
+    <div className="cell-editor relation-editor">
+      <RecordPicker
+        label={`${column.label} of ${record.title}`}
+        labelHidden
+        autoFocus
+        folderId={folderId}
+        exclude={[record.id, ...(typeof current === 'string' ? [current] : [])]}
+        onPick={choose}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            event.preventDefault();
+            onDone();
+          }
+        }}
+        error={error}
+        disabled={save.isPending}
+      />
+      <span className="cell-editor-actions">
+        <button type="button" onClick={() => choose(null)} disabled={save.isPending || current === undefined}>
+          Clear
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/**
  * The editor of a cell. Enter saves, Escape (or Cancel) gives up; leaving it with Tab or the
  * mouse keeps what was typed until one of them is chosen. A refusal shows the server's message
  * for the field under the input and keeps the text.
@@ -188,8 +308,16 @@ function CellEditor({ record, column, onDone }: { record: RecordItem; column: Co
     api.records.update.mutationOptions({
       onSuccess: (answer) => {
         const saved = answer.data;
+        // The answer has no `expanded`; the row's linked records have not changed.
         queryClient.setQueriesData<{ data: RecordItem[] }>(api.records.list.pathFilter(), (page) =>
-          page ? { ...page, data: page.data.map((r) => (r.id === saved.id ? saved : r)) } : page,
+          page
+            ? {
+                ...page,
+                data: page.data.map((r) =>
+                  r.id === saved.id ? (r.expanded ? { ...saved, expanded: r.expanded } : saved) : r,
+                ),
+              }
+            : page,
         );
         // The row may now sort or filter elsewhere: the server says where.
         void queryClient.invalidateQueries(api.records.list.pathFilter());
