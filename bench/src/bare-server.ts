@@ -18,8 +18,9 @@
  *      - POST /api/v1/records: in a transaction, the folder row FOR SHARE, the insert and the
  *        record.created event;
  *      - POST /api/v1/deals: in a transaction, the pipeline, its stages, the linked record
- *        FOR SHARE (when given), the workspace currency, the insert, the linked record's
- *        snapshot (when any) and the deal.created event;
+ *        FOR SHARE (when given), the workspace currency, the insert, the link to that
+ *        record (deal_links, when given), the linked record's snapshot (when any) and the
+ *        deal.created event;
  *      - PATCH /api/v1/deals/:id (stageId only): in a transaction, the deal FOR UPDATE, the
  *        pipeline's stages, the update, and the deal.updated and deal.stage_changed events,
  *        each with the linked record's snapshot (when any);
@@ -153,6 +154,12 @@ const DEAL_COLUMNS =
 const INSERT_DEAL_SQL =
   `insert into "deals" (${DEAL_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, default, default) ` +
   `returning ${DEAL_COLUMNS}`;
+
+/** linkPrimary's statement: a deal's primary record is one of its links (deal_links). */
+const LINK_PRIMARY_SQL = `
+    insert into deal_links (workspace_id, deal_id, record_id)
+    values ($1, $2, $3)
+    on conflict do nothing`;
 
 const DEAL_FOR_UPDATE_SQL = `select ${DEAL_COLUMNS} from "deals" where ("deals"."workspace_id" = $1 and "deals"."id" = $2) for update`;
 
@@ -776,6 +783,7 @@ async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow
       recordId,
     ]);
     const deal = inserted.rows[0]!;
+    if (deal.record_id !== null) await client.query(LINK_PRIMARY_SQL, [ws, deal.id, deal.record_id]);
     await appendEvent(client, ws, 'deal.created', await dealFields(client, ws, deal));
     return deal;
   });

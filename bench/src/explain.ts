@@ -26,7 +26,7 @@ export const TASKS_BY_DUE_SQL =
 export interface PlanSummary {
   /** What was explained, e.g. `q="son"` or `list`. */
   statement: string;
-  kind: SearchTerm['kind'] | 'list' | 'tasks' | 'list-query';
+  kind: SearchTerm['kind'] | 'list' | 'tasks' | 'list-query' | 'relation';
   /** Rows of the workspace the statement's filter matches (before the limit). */
   matchingRows: number;
   /** The top node and the one under it, e.g. `Limit <- Sort`. */
@@ -37,7 +37,7 @@ export interface PlanSummary {
   usesSearchIndex: boolean;
   /** One line per plan node, indented like EXPLAIN's text format. */
   outline: string[];
-  /** The statement and its parameters as the service sent them (list queries, from its SQL trace). */
+  /** The statement and its parameters as the service sent them (list queries and relations, from its SQL trace). */
   sql?: { text: string; values: unknown[] };
 }
 

@@ -2,8 +2,9 @@
  * `pnpm bench`: seeds a fresh database, runs the real service and a bare node:http + pg
  * server side by side as child processes, load-tests record, deal and task routes against both,
  * measures `q` search and list-query (filter, sort, count) latency at 100k and 1M records,
- * prints a table and writes
- * bench/results/latest.json. Everything it starts is stopped at the end, also on failure.
+ * and reads across relations and batch links at 1M records and about 2M links, prints a
+ * table and writes bench/results/latest.json. Everything it starts is stopped at the end,
+ * also on failure.
  */
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -35,6 +36,20 @@ import {
 } from './list-queries.ts';
 import { checkParity } from './parity.ts';
 import { type Child, startTsxChild, waitUntilReady } from './processes.ts';
+import {
+  attachRelationPlans,
+  type BatchLinkResult,
+  batchLinkChecks,
+  batchLinkResult,
+  batchLinkScenario,
+  captureRelationStatements,
+  countLinks,
+  explainRelations,
+  measureRelations,
+  type RelationsResult,
+  relationSamples,
+} from './relations.ts';
+import { createRelationFolders, planRelations, seedRelations } from './relations-seed.ts';
 import {
   type BenchResults,
   formatResults,
@@ -69,7 +84,7 @@ const RESULTS_FILE = join(benchDir, 'results', 'latest.json');
 
 /** BENCH_SCENARIOS: the load scenarios to run, comma-separated ids (default all). */
 function scenariosEnv(): Scenario['id'][] {
-  const known = [...SCENARIOS.map((s) => s.id), batchCreate.id];
+  const known = [...SCENARIOS.map((s) => s.id), batchCreate.id, 'batch-link' as const];
   const value = process.env.BENCH_SCENARIOS?.trim();
   if (!value) return known;
   const chosen = value.split(',').map((id) => id.trim());
@@ -106,6 +121,14 @@ const config = {
   searchBudgetMs: intEnv('BENCH_SEARCH_BUDGET_MS', 90_000),
   /** Longest a list-query series may take before it is cut short (reported as such). */
   listBudgetMs: intEnv('BENCH_LIST_BUDGET_MS', 60_000),
+  /** 0 leaves out the relations: no ONE values in the top-up, no step 9. */
+  relations: intEnv('BENCH_RELATIONS', 1) !== 0,
+  /** Links wanted in all at step 9 (ONE values, then previousCompanies up to this). */
+  links: intEnv('BENCH_LINKS', 2 * intEnv('BENCH_LARGE_RECORDS', 1_000_000)),
+  /** Sequential requests of each relation read per series. */
+  relationRequests: intEnv('BENCH_RELATION_REQUESTS', 100),
+  /** Longest the relation reads may take before they are cut short (reported as such). */
+  relationBudgetMs: intEnv('BENCH_RELATION_BUDGET_MS', 60_000),
 };
 
 const t0 = performance.now();
@@ -170,7 +193,7 @@ async function main(): Promise<BenchResults> {
   const seeding: SeedTiming[] = [];
   const to = new Date(Date.now() - 60_000);
   const from = new Date(to.getTime() - 3 * 365 * 24 * 3600_000);
-  const seed = async (count: number, seedValue: number) => {
+  const seed = async (count: number, seedValue: number, relate?: (id: string) => Record<string, string>) => {
     const started = performance.now();
     let reported = 0;
     const ids = await seedRecords(pool, {
@@ -179,6 +202,7 @@ async function main(): Promise<BenchResults> {
       seed: seedValue,
       from,
       to,
+      ...(relate ? { relate } : {}),
       onProgress: (done) => {
         if (done - reported >= 100_000 || done === count) {
           reported = done;
@@ -510,9 +534,17 @@ async function main(): Promise<BenchResults> {
   }
 
   const missing = config.largeRecords - (await liveRecords());
+  // The people the top-up adds get their company and manager in `data` as they are made; the
+  // companies, fields and links come at step 9 (relations-seed.ts).
+  const plan = config.relations && missing > 0 ? planRelations(missing, 5) : undefined;
+  if (config.relations && !plan) {
+    log(
+      'relations left out: the table holds BENCH_LARGE_RECORDS already, and step 9 needs people the top-up adds',
+    );
+  }
   if (missing > 0) {
     log(`seeding ${missing.toLocaleString('en-US')} more records`);
-    await seed(missing, 2);
+    await seed(missing, 2, plan?.relate);
   }
   await runSearch();
   await runLists();
@@ -529,6 +561,114 @@ async function main(): Promise<BenchResults> {
   log('EXPLAIN for the plain list');
   plans.push(await explainList(pool, fixture.workspaceId));
 
+  // Step 9: relations, in the same workspace at 1M records, against the service.
+  let relations: RelationsResult | undefined;
+  if (plan) {
+    const started = performance.now();
+    log('relations: a Companies folder, RELATION fields on People, companies and links');
+    const folders = await createRelationFolders(db, pool, fixture);
+    const seeded = await seedRelations(pool, {
+      fixture,
+      folders,
+      plan,
+      links: config.links,
+      seed: 6,
+      from,
+      to,
+    });
+    const seedSeconds = round((performance.now() - started) / 1000);
+    seeding.push({
+      rows: `${seeded.companies.toLocaleString('en-US')} companies, ${seeded.links.total.toLocaleString('en-US')} links`,
+      seconds: seedSeconds,
+    });
+    log(
+      `  ${seeded.companies.toLocaleString('en-US')} companies, ${seeded.links.total.toLocaleString('en-US')} links ` +
+        `(account ${seeded.links.account}, manager ${seeded.links.manager}, previousCompanies ${seeded.links.previousCompanies}) in ${seedSeconds} s ` +
+        `(${Object.entries(seeded.seconds)
+          .map(([part, sec]) => `${part} ${sec} s`)
+          .join(', ')})`,
+    );
+    const samples = relationSamples(plan, seeded, folders, 7);
+    const statements = await captureRelationStatements(
+      service.url,
+      fixture.apiKey,
+      { pid: service.process.pid!, traceFile: traces.service },
+      samples,
+    );
+    const records = await liveRecords();
+    log(
+      `relations: ${config.relationRequests} sequential requests of each read at ${records.toLocaleString('en-US')} records`,
+    );
+    const series = await measureRelations(
+      service.url,
+      fixture.apiKey,
+      records,
+      samples,
+      config.relationRequests,
+      config.relationBudgetMs,
+    );
+    log('EXPLAIN of the relation reads');
+    const relationPlans = await explainRelations(pool, service.url, fixture.apiKey, statements, records);
+    attachRelationPlans(series, statements, relationPlans);
+    for (const q of series.queries) {
+      log(
+        `  ${q.label}: p50 ${q.p50} ms, p95 ${q.p95} ms${q.plan ? ` (${q.plan.indexesUsed.join(', ') || 'no index'})` : ''}`,
+      );
+    }
+    let batchLink: BatchLinkResult | undefined;
+    if (config.scenarios.includes('batch-link') && seeded.settled.length === 0) {
+      log('batch-link left out: no person has both a company and a manager');
+    } else if (config.scenarios.includes('batch-link')) {
+      const scenario = batchLinkScenario(plan, seeded, 8);
+      const oneRelations = [folders.relationIds.account, folders.relationIds.manager];
+      const before = await countLinks(pool, fixture.workspaceId, oneRelations);
+      const runs: Run[] = [];
+      const redone: NonNullable<BatchLinkResult['redone']> = [];
+      for (const step of [0, 1]) {
+        log(`batch-link against the service (run ${step + 1} of 2)`);
+        const settings = {
+          ...config.load,
+          warmup: step === 0 ? config.load.warmup : 1,
+          ...(databasePid === undefined ? {} : { databasePid }),
+        };
+        const { run, discarded } = await quietRun(
+          (s, tag) => measure(scenario, targets.service, context, s, tag),
+          settings,
+          `link${step}`,
+        );
+        if (discarded) redone.push({ target: 'batch', discarded });
+        runs.push(run);
+      }
+      const checks = batchLinkChecks(
+        before,
+        await countLinks(pool, fixture.workspaceId, oneRelations),
+        scenario.answers,
+      );
+      batchLink = batchLinkResult(combine('service', runs), scenario.mix, checks, redone);
+      log(
+        `  ${batchLink.linksPerSecond} links/s in batches of ${batchLink.batchSize} (account ${scenario.mix.account}, ` +
+          `manager ${scenario.mix.manager}, previousCompanies ${scenario.mix.previousCompanies} items sent)`,
+      );
+    }
+    relations = {
+      records,
+      people: seeded.people,
+      companies: seeded.companies,
+      links: seeded.links,
+      seedSeconds,
+      seedParts: seeded.seconds,
+      samples: {
+        people: samples.people.length,
+        typicalCompanies: samples.typical.ids.length,
+        typicalPeople: `${samples.typical.minPeople}-${samples.typical.maxPeople}`,
+        largestCompanyPeople: samples.largest.people,
+      },
+      series,
+      ...(batchLink ? { batchLink } : {}),
+      plans: relationPlans,
+    };
+  }
+
   const finishedAt = new Date();
   return {
     startedAt: startedAt.toISOString(),
@@ -540,7 +680,12 @@ async function main(): Promise<BenchResults> {
       platform: `${process.platform}-${process.arch}`,
     },
     database: database.server,
-    settings: { ...config.load, searchRequests: config.searchRequests, listRequests: config.listRequests },
+    settings: {
+      ...config.load,
+      searchRequests: config.searchRequests,
+      listRequests: config.listRequests,
+      relationRequests: config.relationRequests,
+    },
     seeding,
     parity,
     scenarios,
@@ -548,6 +693,7 @@ async function main(): Promise<BenchResults> {
     search,
     lists,
     plans,
+    ...(relations ? { relations } : {}),
   };
 }
 
@@ -572,6 +718,19 @@ try {
         .map((q) => `${q.label} p95 ${q.p95} ms >= ${largestList!.targetMs} ms`)
         .join(', ')}`,
     );
+  }
+  const relationSeries = results.relations?.series;
+  const slowRelations = relationSeries?.queries.filter((q) => q.inTarget && !q.meetsTarget) ?? [];
+  if (slowRelations.length > 0) {
+    log(
+      `below target at ${relationSeries!.records.toLocaleString('en-US')} records: ${slowRelations
+        .map((q) => `${q.label} p95 ${q.p95} ms >= ${q.targetMs} ms`)
+        .join(', ')}`,
+    );
+  }
+  const batchLink = results.relations?.batchLink;
+  if (batchLink && !batchLink.meetsTarget) {
+    log(`below target: batch-link ${batchLink.linksPerSecond} < ${batchLink.target} links/s`);
   }
   if (results.batchCreate && !results.batchCreate.meetsTarget) {
     log(

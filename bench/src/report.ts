@@ -4,6 +4,7 @@ import type { BatchCreateResult } from './batch.ts';
 import type { PlanSummary } from './explain.ts';
 import type { ListLatency } from './list-queries.ts';
 import type { ParityReport } from './parity.ts';
+import type { RelationsResult } from './relations.ts';
 import type { Measurement, Run, Scenario } from './scenarios.ts';
 import type { SearchLatency } from './search.ts';
 
@@ -48,6 +49,7 @@ export interface BenchResults {
     warmup: number;
     searchRequests: number;
     listRequests: number;
+    relationRequests: number;
   };
   seeding: SeedTiming[];
   /** What the parity check compared, and statements sent on different kinds of pools. */
@@ -59,6 +61,8 @@ export interface BenchResults {
   /** Filters, sorts, counts and a cursor page of records, at 100k and at 1M records. */
   lists: ListLatency[];
   plans: PlanSummary[];
+  /** Reads across relations and batch links at 1M records (step 9), with their plans. */
+  relations?: RelationsResult;
 }
 
 /** A text table: the first `left` columns aligned left, the others right. */
@@ -236,12 +240,13 @@ export function formatResults(results: BenchResults): string {
     );
   }
   if (results.lists.length > 0) out.push('', ...formatLists(results.lists));
-  for (const plan of results.plans) {
+  if (results.relations) out.push('', ...formatRelations(results.relations));
+  for (const plan of [...results.plans, ...(results.relations?.plans ?? [])]) {
     out.push('');
     out.push(
       `EXPLAIN (ANALYZE, BUFFERS) ${plan.statement} (${plan.kind}, ${plan.matchingRows} matching rows): ` +
         `${plan.topNode}, execution ${fixed(plan.executionMs, 2)} ms, planning ${fixed(plan.planningMs, 2)} ms, ` +
-        (plan.kind === 'tasks' || plan.kind === 'list-query'
+        (plan.kind === 'tasks' || plan.kind === 'list-query' || plan.kind === 'relation'
           ? ''
           : `records_search_idx ${plan.usesSearchIndex ? 'USED' : 'NOT used'}, `) +
         `indexes: ${plan.indexesUsed.join(', ') || 'none'}`,
@@ -250,6 +255,88 @@ export function formatResults(results: BenchResults): string {
     for (const line of plan.outline) out.push(`    ${line}`);
   }
   return out.join('\n');
+}
+
+/** The relations step: one row per read series, then the batch-link scenario. */
+function formatRelations(r: RelationsResult): string[] {
+  const series = r.series;
+  const rows = series.queries.map((q) => [
+    q.label,
+    `${q.requests}${q.cutShort ? ' (budget hit)' : ''}`,
+    fixed(q.p50),
+    fixed(q.p95),
+    fixed(q.max),
+    String(q.rows),
+    q.plan ? q.plan.indexesUsed.join(', ') || 'none' : '',
+    q.plan ? fixed(q.plan.executionMs, 2) : '',
+    q.targetMs === undefined ? '(not in target)' : `< ${q.targetMs} ${q.meetsTarget ? 'PASS' : 'FAIL'}`,
+  ]);
+  const out = [
+    `Relations through the service at ${r.records.toLocaleString('en-US')} records (${r.people.toLocaleString('en-US')} people, ` +
+      `${r.companies.toLocaleString('en-US')} companies; ${r.links.total.toLocaleString('en-US')} links: account ` +
+      `${r.links.account.toLocaleString('en-US')}, manager ${r.links.manager.toLocaleString('en-US')}, previousCompanies ` +
+      `${r.links.previousCompanies.toLocaleString('en-US')}; made in ${fixed(r.seedSeconds)} s), sequential, in turn, latency in ms:`,
+    table(
+      ['Read', 'Requests', 'p50', 'p95', 'max', 'rows', 'index (EXPLAIN)', 'plan ms', 'p95 target'],
+      rows,
+    ),
+    `rows: median expanded records (expand) or records on the page; samples: ${r.samples.people} people with both ONE ` +
+      `values, ${r.samples.typicalCompanies} companies of ${r.samples.typicalPeople} people (median to 75th percentile), the ` +
+      `largest company with ${r.samples.largestCompanyPeople.toLocaleString('en-US')} people. index (EXPLAIN): the indexes ` +
+      'of the plans of every statement on records the service sent for a sample request, plan ms their summed execution (full plans below).',
+  ];
+  if ((series.otherCores ?? 0) >= OTHER_LOAD_WARNING) {
+    out.push(
+      `WARNING: other processes used ${fixed(series.otherCores!, 2)} cores while the relation reads ran; their latencies are less reliable`,
+    );
+  } else if (series.otherCores !== undefined) {
+    out.push(`Other processes used ${fixed(series.otherCores, 2)} cores meanwhile.`);
+  }
+  const b = r.batchLink;
+  if (b) {
+    const m = b.batch;
+    const perLink = (us: number | undefined) => (us === undefined ? '-' : fixed(us / b.batchSize, 0));
+    const most = Math.max(0, ...m.runs.map((run) => run.otherCores ?? 0));
+    out.push(
+      '',
+      `Linking records through the service, record.linked (and for ONE values record.updated) events included (2 runs, ${b.batchSize} items a batch):`,
+      table(
+        [
+          'Scenario',
+          'req/s',
+          'links/s',
+          'p50 ms',
+          'p99 ms',
+          'CPU µs/link',
+          'PG µs/link',
+          'non-2xx',
+          'target',
+        ],
+        [
+          [
+            b.label,
+            fixed(m.requestsPerSecond, 0),
+            fixed(b.linksPerSecond, 0),
+            fixed(m.latencyP50, 0),
+            fixed(m.latencyP99, 0),
+            perLink(m.cpuPerRequestUs),
+            perLink(m.databaseCpuPerRequestUs),
+            String(m.non2xx),
+            `>= ${b.target} ${b.meetsTarget ? 'PASS' : 'FAIL'}`,
+          ],
+        ],
+      ),
+      `batch-link items sent: account ${b.mix.account}, manager ${b.mix.manager}, previousCompanies ${b.mix.previousCompanies}; ` +
+        `checks: ${Object.entries(b.checks)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      ...(b.redone?.length ? [`Runs disturbed and run again: ${b.redone.length}`] : []),
+      ...(most >= OTHER_LOAD_WARNING
+        ? [`WARNING: other processes used up to ${fixed(most, 2)} cores during the batch-link runs`]
+        : []),
+    );
+  }
+  return out;
 }
 
 /** The list-query series: one row per query and size, with the index its plan used. */

@@ -49,12 +49,25 @@ export interface ScenarioContext {
 }
 
 export interface Scenario {
-  id: 'get-one' | 'list' | 'create' | 'deal-create' | 'deal-move' | 'task-list' | 'batch-create';
+  id:
+    | 'get-one'
+    | 'list'
+    | 'create'
+    | 'deal-create'
+    | 'deal-move'
+    | 'task-list'
+    | 'batch-create'
+    | 'batch-link';
   label: string;
   /** Lowest acceptable service/bare throughput ratio. */
   target: number;
   /** Lowest acceptable service/floor throughput ratio, for the scenarios measured against the floor. */
   floorTarget?: number;
+  /**
+   * Seconds a warm-up lasts at least, for a scenario whose requests take seconds under load:
+   * a warm-up that no answer ends in time fails the run.
+   */
+  minWarmup?: number;
   /** Fresh request specs per run, so counters and bodies never repeat across runs. */
   requests(context: ScenarioContext, tag: string): RequestSpec[];
 }
@@ -279,7 +292,7 @@ export async function measure(
       scenario.requests(context, `${tag}w`),
       context.apiKey,
       settings.connections,
-      settings.warmup,
+      Math.max(settings.warmup, scenario.minWarmup ?? 0),
     );
     assertClean(scenario, target, warm, 'warm-up');
     warmupCompleted = warm['2xx'];

@@ -39,18 +39,27 @@ export async function createFixture(
     if (!row) throw new Error('the new workspace has no default folder');
     return row;
   };
-  const owner: Actor = {
-    workspaceId,
-    userId,
+  const { id: folderId } = await folderOf();
+  await addFolderField(db, ownerOf({ workspaceId, userId }), {
+    id: folderId,
+    key: 'score',
+    label: 'Score',
+    type: 'NUMBER',
+  });
+  const { fields } = await folderOf();
+  return { workspaceId, userId, folderId, apiKey: secret, fields };
+}
+
+/** The workspace's owner, as the domain's functions take a caller. */
+export function ownerOf(fixture: Pick<Fixture, 'workspaceId' | 'userId'>): Actor {
+  return {
+    workspaceId: fixture.workspaceId,
+    userId: fixture.userId,
     userName: 'Bench Owner',
     role: 'OWNER',
     apiKeyId: null,
     scopes: ['read', 'write'],
   };
-  const { id: folderId } = await folderOf();
-  await addFolderField(db, owner, { id: folderId, key: 'score', label: 'Score', type: 'NUMBER' });
-  const { fields } = await folderOf();
-  return { workspaceId, userId, folderId, apiKey: secret, fields };
 }
 
 export interface SeedOptions {
@@ -68,6 +77,11 @@ export interface SeedOptions {
   from: Date;
   to: Date;
   onProgress?: (done: number) => void;
+  /**
+   * Custom values to add to the record of id `id` (the relations' ONE values, see
+   * relations-seed.ts), drawn from a generator of their own so the records stay the same.
+   */
+  relate?: (id: string) => Record<string, string>;
 }
 
 const BATCH = 5_000;
@@ -80,6 +94,39 @@ const INSERT = `
   from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::timestamptz[],
               $10::timestamptz[])
     as t(id, title, email, phone, data, search_text, created_at, updated_at)`;
+
+/** Records of one folder in the form of their columns (data as JSON text, instants as ISO text). */
+export interface RecordColumns {
+  id: string[];
+  title: string[];
+  email: (string | null)[];
+  phone: (string | null)[];
+  data: string[];
+  searchText: string[];
+  createdAt: string[];
+  updatedAt: string[];
+}
+
+/** Inserts records of one folder in one statement (unnest arrays). */
+export async function insertRecords(
+  client: pg.Pool | pg.PoolClient,
+  workspaceId: string,
+  folderId: string,
+  c: RecordColumns,
+): Promise<void> {
+  await client.query(INSERT, [
+    workspaceId,
+    folderId,
+    c.id,
+    c.title,
+    c.email,
+    c.phone,
+    c.data,
+    c.searchText,
+    c.createdAt,
+    c.updatedAt,
+  ]);
+}
 
 /**
  * Inserts records in batches of unnest arrays. Ids come from the domain's `newId`, the
@@ -99,19 +146,20 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
   let done = 0;
 
   const buildBatch = (size: number) => {
-    const columns = {
-      id: [] as string[],
-      title: [] as string[],
-      email: [] as (string | null)[],
-      phone: [] as (string | null)[],
-      data: [] as string[],
-      searchText: [] as string[],
-      createdAt: [] as string[],
-      updatedAt: [] as string[],
+    const columns: RecordColumns = {
+      id: [],
+      title: [],
+      email: [],
+      phone: [],
+      data: [],
+      searchText: [],
+      createdAt: [],
+      updatedAt: [],
     };
     for (let i = 0; i < size; i++) {
       const record = withListFields(generateRecord(random), random, lifecycleOptions, hasScore);
       const id = newId('record');
+      if (options.relate) Object.assign(record.data, options.relate(id));
       ids.push(id);
       columns.id.push(id);
       columns.title.push(record.title);
@@ -134,19 +182,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
         const size = Math.min(BATCH, options.count - next);
         if (size <= 0) return;
         next += size;
-        const c = buildBatch(size);
-        await client.query(INSERT, [
-          options.workspaceId,
-          options.folderId,
-          c.id,
-          c.title,
-          c.email,
-          c.phone,
-          c.data,
-          c.searchText,
-          c.createdAt,
-          c.updatedAt,
-        ]);
+        await insertRecords(client, options.workspaceId, options.folderId, buildBatch(size));
         done += size;
         options.onProgress?.(done);
       }
@@ -188,16 +224,22 @@ export interface SeededDeals {
   stageIndex: number[];
 }
 
+/** Deals, and the link of each to its record (deal_links), as createDeal's linkPrimary writes it. */
 const INSERT_DEALS = `
-  insert into deals (workspace_id, id, pipeline_id, stage_id, title, amount, currency, data, record_id, created_at, updated_at)
-  select $1, t.id, $2, t.stage_id, t.title, t.amount, 'USD', t.data, t.record_id, t.created_at, t.created_at
-  from unnest($3::text[], $4::text[], $5::text[], $6::numeric[], $7::jsonb[], $8::text[], $9::timestamptz[])
-    as t(id, stage_id, title, amount, data, record_id, created_at)`;
+  with deal as (
+    insert into deals (workspace_id, id, pipeline_id, stage_id, title, amount, currency, data, record_id, created_at, updated_at)
+    select $1, t.id, $2, t.stage_id, t.title, t.amount, 'USD', t.data, t.record_id, t.created_at, t.created_at
+    from unnest($3::text[], $4::text[], $5::text[], $6::numeric[], $7::jsonb[], $8::text[], $9::timestamptz[])
+      as t(id, stage_id, title, amount, data, record_id, created_at)
+    returning workspace_id, id, record_id, created_at
+  )
+  insert into deal_links (workspace_id, deal_id, record_id, created_at)
+  select workspace_id, id, record_id, created_at from deal where record_id is not null`;
 
 /**
  * Inserts `count` deals into the pipeline with SQL (not through the API): stages spread
- * evenly, amounts with cents, about a third linked to one of `recordIds`, created_at spread
- * over [from, to).
+ * evenly, amounts with cents, about a third linked to one of `recordIds` (with the deal_links
+ * row the service writes beside `record_id`), created_at spread over [from, to).
  */
 export async function seedDeals(
   pool: pg.Pool,
@@ -277,14 +319,20 @@ export async function seedTwinDeals(
   return ids;
 }
 
+/** Tasks, and the link of each to its record (task_links), as insertTask's linkPrimary writes it. */
 const INSERT_TASKS = `
-  insert into tasks (workspace_id, id, title, due_at, assignee_id, record_id, status, priority, type, recurrence,
-                     completed_at, created_at, updated_at)
-  select $1, t.id, t.title, t.due_at, t.assignee_id, t.record_id, t.status, t.priority, t.type, t.recurrence,
-         t.completed_at, t.created_at, t.created_at
-  from unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[],
-              $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[])
-    as t(id, title, due_at, assignee_id, record_id, status, priority, type, recurrence, completed_at, created_at)`;
+  with task as (
+    insert into tasks (workspace_id, id, title, due_at, assignee_id, record_id, status, priority, type, recurrence,
+                       completed_at, created_at, updated_at)
+    select $1, t.id, t.title, t.due_at, t.assignee_id, t.record_id, t.status, t.priority, t.type, t.recurrence,
+           t.completed_at, t.created_at, t.created_at
+    from unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[],
+                $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[])
+      as t(id, title, due_at, assignee_id, record_id, status, priority, type, recurrence, completed_at, created_at)
+    returning workspace_id, id, record_id, created_at
+  )
+  insert into task_links (workspace_id, task_id, record_id, created_at)
+  select workspace_id, id, record_id, created_at from task where record_id is not null`;
 
 const TASK_VERBS = ['Call', 'Email', 'Follow up with', 'Send proposal to', 'Meet', 'Check in with'];
 const PRIORITIES = ['LOW', 'MEDIUM', 'MEDIUM', 'HIGH', 'URGENT'];
@@ -293,7 +341,7 @@ const TYPES = ['TODO', 'TODO', 'CALL', 'EMAIL', 'MEETING'];
 /**
  * Inserts `count` tasks with SQL: about 60 % OPEN and 40 % DONE (with completed_at), due
  * times spread from 90 days ago to 180 days ahead with about 10 % none, a third linked to
- * one of `recordIds`, some assigned to the owner, a few recurring.
+ * one of `recordIds` (with its task_links row), some assigned to the owner, a few recurring.
  */
 export async function seedTasks(
   pool: pg.Pool,
