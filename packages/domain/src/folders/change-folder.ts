@@ -18,7 +18,7 @@ import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { addField } from './add-field.ts';
 import { assertFieldOptions as checkOptions, normalizeField } from './field-definition.ts';
-import { ensureFieldIndexes } from './field-indexes.ts';
+import { ensureFieldIndexes, withInverse } from './field-indexes.ts';
 import { loadFolder } from './load-folder.ts';
 import { refreshSearchText, saveFields } from './save-fields.ts';
 import type { addFieldInput, changeFieldInput, removeFieldInput, updateFolderInput } from './schemas.ts';
@@ -37,7 +37,7 @@ export async function addFolderField(db: Database, actor: Actor, input: z.infer<
   assertFieldShape(definition);
   // The field's index is made first, outside the transaction (field-indexes.ts); a 404 before it.
   await loadFolder(db, actor, id);
-  await ensureFieldIndexes(db, [definition]);
+  await ensureFieldIndexes(db, withInverse([definition]));
   return db.transaction(async (tx) => {
     await loadFolder(tx, actor, id);
     return serializeFolder(await addField(tx, actor, id, definition));

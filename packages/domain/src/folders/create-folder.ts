@@ -7,7 +7,7 @@ import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
 import { addField } from './add-field.ts';
 import { assertFieldOptions, normalizeField } from './field-definition.ts';
-import { ensureFieldIndexes } from './field-indexes.ts';
+import { ensureFieldIndexes, withInverse } from './field-indexes.ts';
 import type { createFolderInput } from './schemas.ts';
 import { serializeFolder } from './serialize.ts';
 
@@ -23,7 +23,7 @@ export async function createFolder(db: Database, actor: Actor, input: z.infer<ty
     assertFieldOptions(field);
     assertFieldShape(field);
   }
-  await ensureFieldIndexes(db, fields);
+  await ensureFieldIndexes(db, withInverse(fields));
   const plain = fields.filter((f) => f.type !== 'RELATION');
   return db.transaction(async (tx) => {
     let folder = await insertFolder(tx, actor.workspaceId, input.name, plain);

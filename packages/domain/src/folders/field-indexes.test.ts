@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
+import { addFolderField } from './change-folder.ts';
 import { createFolder } from './create-folder.ts';
-import { fieldIndexName, fieldStatisticsName } from './field-indexes.ts';
+import { fieldIndexName, fieldStatisticsName, linkIndexName, linkStatisticsName } from './field-indexes.ts';
 
 /** The index a field of an ordered type gets when its key first appears (docs/api.md, "Indexes"). */
 
@@ -34,5 +35,43 @@ describe('field indexes', () => {
       [fieldStatisticsName(key)],
     );
     expect(statistics).toEqual([{ expression: `{"(data -> '${key}'::text)"}` }]);
+  });
+
+  it('give a ONE relation key, and its inverse when ONE, an index of the ids it names, with statistics', async () => {
+    const { actor, peopleFolderId } = await newWorkspace(t.db, 'Links');
+    const key = `l${Date.now().toString(36)}`;
+    const inverse = `${key}_of`;
+    await addFolderField(t.db, actor, {
+      id: peopleFolderId,
+      key,
+      label: 'Buddy',
+      type: 'RELATION',
+      relation: { folderId: peopleFolderId, cardinality: 'ONE' },
+      inverse: { key: inverse, label: 'Buddy of', cardinality: 'ONE' },
+    });
+    for (const k of [key, inverse]) {
+      const [index] = await t.query<{ definition: string }>(
+        `select pg_get_indexdef(c.oid) as definition from pg_class c where c.relname = $1`,
+        [linkIndexName(k)],
+      );
+      expect(index?.definition).toContain(`"left"((data ->> '${k}'::text), 64)`);
+      expect(index?.definition).toContain(`WHERE ((trashed_at IS NULL) AND (data ? '${k}'::text))`);
+      const statistics = await t.query<{ expression: string }>(
+        `select (pg_get_statisticsobjdef_expressions(oid))[1] as expression from pg_statistic_ext where stxname = $1`,
+        [linkStatisticsName(k)],
+      );
+      expect(statistics).toEqual([{ expression: `"left"((data ->> '${k}'::text), 64)` }]);
+    }
+    // A MANY field needs none: its links are read from the links table.
+    await addFolderField(t.db, actor, {
+      id: peopleFolderId,
+      key: `${key}_many`,
+      label: 'Friends',
+      type: 'RELATION',
+      relation: { folderId: peopleFolderId, cardinality: 'MANY' },
+    });
+    expect(
+      await t.query('select 1 from pg_class where relname = $1', [linkIndexName(`${key}_many`)]),
+    ).toEqual([]);
   });
 });

@@ -100,7 +100,11 @@ export async function recordFields(
         if (definition.type === 'RELATION') {
           throw invalid(`filter[${name}]`, 'a filter crosses one relation, not two');
         }
-        target = customField(linked.data, definition);
+        // Without the `data ? '<key>'` of the field's own index: the planner would count it
+        // apart from the condition, expect a few linked records where there are thousands, and
+        // start from them (docs/api.md, "Relations").
+        const { present: _present, ...withoutPresent } = customField(linked.data, definition);
+        target = withoutPresent;
       }
       if (!target) {
         throw invalid(

@@ -90,12 +90,9 @@ const run = z
 
 const link = z
   .object({
-    field: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'The RELATION field of this record; null when the relation has no field on this side.',
-      }),
+    field: z.string().nullable().meta({
+      description: 'The RELATION field of this record; null when the relation has no field on this side.',
+    }),
     recordId: z.string().meta({ description: 'The other record of the link' }),
     title: z
       .string()

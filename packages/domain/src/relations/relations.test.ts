@@ -1,13 +1,19 @@
+import { schema } from '@crm/db';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFolderField, removeFolderField } from '../folders/change-folder.ts';
 import { createFolder } from '../folders/create-folder.ts';
+import { loadFolder } from '../folders/load-folder.ts';
 import { createRecords } from '../records/batch-create-records.ts';
 import { createRecord } from '../records/create-record.ts';
 import { findRecords, findRelated, getRecord } from '../records/find-records.ts';
+import { recordFields } from '../records/record-fields.ts';
 import { purgeTrash, restoreRecord, trashRecord } from '../records/trash-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { DomainError } from '../shared/errors.ts';
+import { fieldsOf, treeFromParam } from '../shared/list-filter.ts';
+import { filterSql } from '../shared/list-query.ts';
 import {
   expectDomainError,
   newWorkspace,
@@ -235,6 +241,46 @@ describe('filters and expand', () => {
     expect(one.expanded).toEqual({ employer: expect.objectContaining({ id: gold.id }) });
     await expectDomainError(getRecord(t.db, actor, grace.id, 'nope'), 'VALIDATION_FAILED');
     void alan;
+  });
+});
+
+describe('filters across a relation, both forms', () => {
+  it('check each row when too many linked records match to name them, with the same answer', async () => {
+    const { actor, company, person, people } = await companiesAndPeople();
+    const gold = await company('Acme', 'Gold');
+    const silver = await company('Globex', 'Silver');
+    await person('Ada', { employer: gold.id });
+    await person('Grace', { employer: silver.id });
+    await person('Alan');
+    const folder = await loadFolder(t.db, actor, people);
+    const filters: Record<string, unknown>[] = [
+      { 'employer.data.tier': 'Gold' },
+      { 'employer.data.tier': { ne: 'Gold' } },
+      { 'employer.title': { empty: 'true' } },
+      { 'employer.title': { contains: 'glob' } },
+    ];
+    for (const filter of filters) {
+      const tree = treeFromParam(filter as never)!;
+      const fields = await recordFields(t.db, actor, folder, fieldsOf(tree), 'createdAt');
+      const r = schema.records;
+      // Without prepare, the condition cannot name the linked records: it checks each row.
+      const walked = await t.db
+        .select({ title: r.title })
+        .from(r)
+        .where(
+          and(eq(r.workspaceId, actor.workspaceId), eq(r.folderId, people), filterSql(tree, fields.table)),
+        )
+        .orderBy(r.title);
+      const named = await findRecords(t.db, actor, {
+        folderId: people,
+        filter: filter as never,
+        sort: 'title',
+      });
+      expect(
+        walked.map((w) => w.title),
+        JSON.stringify(filter),
+      ).toEqual(named.data.map((d) => d.title));
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { type FilterFieldKind, filterKindOfFieldType, filterOperatorsByKind } from '@crm/constants';
+import type { Executor } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -44,6 +45,11 @@ export interface ListField {
    * a field of the linked record), when it writes its own: the operator was checked first.
    */
   condition?(leaf: FilterLeaf, negated: boolean): SQL;
+  /**
+   * Reads what the condition of `leaf` needs to know before its SQL is written (a filter
+   * across a relation asks how many linked records match), once per request.
+   */
+  prepare?(db: Executor, leaf: FilterLeaf): Promise<void>;
 }
 
 /** A column of the table, read from the row under `prop`. */

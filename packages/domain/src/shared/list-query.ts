@@ -72,6 +72,20 @@ export function checkFilterFields(tree: FilterTree | undefined, table: FieldTabl
   }
 }
 
+/** Lets each condition of the filter whose field asks for it read what its SQL needs (ListField.prepare). */
+export async function prepareFilter(
+  db: Executor,
+  tree: FilterTree | undefined,
+  table: FieldTable,
+): Promise<void> {
+  if (!tree) return;
+  if (tree.kind === 'leaf') {
+    await table.fieldOf(tree.field)?.prepare?.(db, tree);
+    return;
+  }
+  for (const node of tree.kind === 'not' ? [tree.node] : tree.nodes) await prepareFilter(db, node, table);
+}
+
 /** The filter as SQL; `not` is pushed down to the conditions, which know what their negation means. */
 export function filterSql(tree: FilterTree, table: FieldTable, negated = false): SQL {
   switch (tree.kind) {
@@ -123,6 +137,7 @@ export async function findListPage<Row extends { id: string }, Item>(
   const size = paging.pageSize;
   const offset = paging.kind === 'offset' ? paging.offset : 0;
   const cursor = request.cursor ? readCursor(request) : undefined;
+  await prepareFilter(db, request.filter, spec.fields);
   const where = and(...spec.scope, request.filter ? filterSql(request.filter, spec.fields) : undefined);
   const select = (condition: SQL | undefined, order: SQL[], limit: number, offset = 0) => {
     const built = (spec.columns ? db.select(spec.columns) : db.select())
