@@ -587,7 +587,10 @@ describe('relations', () => {
     ]);
     await runToEnd(started!.id);
     expect((await run(actor, started!.id)).status).toBe('SUCCEEDED');
-    const [comment] = await t.db.select().from(schema.comments).where(eq(schema.comments.recordId, person.id));
+    const [comment] = await t.db
+      .select()
+      .from(schema.comments)
+      .where(eq(schema.comments.recordId, person.id));
     expect(comment!.text).toBe(`Now at ${acme.id} as Lead contact`);
     // A name that matches no record fails the step, clearly.
     const failing = await queue(actor, intake.id, { name: 'Grace', company: 'Nobody Inc' });
