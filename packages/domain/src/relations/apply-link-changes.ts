@@ -37,6 +37,8 @@ export type LinkOutcome =
   | { ok: false; error: DomainError };
 
 export interface ApplyOptions {
+  /** Records the caller read in this transaction (the `from` records of link requests), for the events. */
+  rows?: ReadonlyMap<string, RecordRow>;
   /**
    * `<recordId> <key>` of the ONE values the caller wrote into `data` itself (a create or a
    * PATCH), with their `record.updated` event: those are left as they are.
@@ -60,10 +62,10 @@ const keyOf = (relationId: string, fromId: string, toId: string) => `${relationI
  * its own error and writes nothing; the others go on.
  *
  * The records whose ONE values change are locked FOR UPDATE, in id order and in one
- * statement, and the ends of new links FOR SHARE (so they stay out of Trash until the
- * transaction ends); links are read after the locks, so what a ONE side holds cannot change
- * meanwhile. The ends of `link` changes must have been checked by the caller (live records
- * of the relation's folders); an end that went to Trash since is that change's 400.
+ * statement, and the records a new ONE value names FOR SHARE (so they stay out of Trash until
+ * the transaction ends); links are read after the locks, so what a ONE side holds cannot
+ * change meanwhile. The ends of `link` changes must have been checked by the caller (live
+ * records of the relation's folders); an end that went to Trash since is that change's 400.
  */
 export async function applyLinkChanges(
   tx: Executor,
@@ -95,20 +97,30 @@ export async function applyLinkChanges(
   }
   const rows = new Map<string, RecordRow>();
   for (const row of await lockRecords(tx, ws, [...owners], 'update')) rows.set(row.id, row);
-  const ends = new Set<string>();
+  // The ends of new links: a record whose id goes into the ONE value of another is locked FOR
+  // SHARE, so that it cannot go to Trash before that value is written (the Trash would not
+  // see the value to hide), and checked again once locked. The others were checked by the
+  // caller in this transaction and are not read again (a MANY link made while its record goes
+  // to Trash is a hidden link, as if made just before); the `from` records the events show
+  // are read at the end, unless the caller gave them (`options.rows`).
+  const shared = new Set<string>();
   for (const c of changes) {
     if (c.op !== 'link') continue;
-    ends.add(c.fromId);
-    ends.add(c.toId);
+    if (c.relation.from.cardinality === 'ONE') shared.add(c.toId);
+    if (c.relation.to.cardinality === 'ONE') shared.add(c.fromId);
   }
+  const locked = new Set(owners);
   for (const row of await lockRecords(
     tx,
     ws,
-    [...ends].filter((id) => !rows.has(id)),
+    [...shared].filter((id) => !rows.has(id)),
     'share',
   )) {
     rows.set(row.id, row);
+    locked.add(row.id);
   }
+  for (const id of shared) locked.add(id);
+  for (const [id, row] of options.rows ?? []) if (!rows.has(id)) rows.set(id, row);
 
   // 2. What is there: the links the changes name, every link of the ONE sides they touch,
   //    and how many links the MANY sides hold.
@@ -170,7 +182,11 @@ export async function applyLinkChanges(
       outcomes.push({ ok: true, status: 200, removed: [current] });
       continue;
     }
-    const dead = [change.fromId, change.toId].find((id) => rows.get(id)?.trashedAt !== null);
+    // A locked end must be live (a locked one not found was purged); the others were checked.
+    const dead = [change.fromId, change.toId].find((id) => {
+      const row = rows.get(id);
+      return locked.has(id) && (!row || row.trashedAt !== null);
+    });
     if (dead !== undefined) {
       outcomes.push({ ok: false, error: trashedEnd(dead) });
       continue;

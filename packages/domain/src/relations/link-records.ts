@@ -2,6 +2,7 @@ import type { Database, Executor } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { relationReference } from '../records/custom-values.ts';
+import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
 import type { Actor } from '../shared/actor.ts';
 import { type BatchOutcome, itemError, refusedItem } from '../shared/batch.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
@@ -55,13 +56,9 @@ export async function unlinkRecord(db: Database, actor: Actor, input: z.output<t
 
 /** `GET /records/{id}/links/{field}/{to}`: the link between two live records, or 404. */
 export async function getLink(db: Database, actor: Actor, input: z.output<typeof linkPathInput>) {
-  const [prepared] = await prepareItems(
-    db,
-    actor,
-    [{ from: input.id, field: input.field, to: input.to }],
-    'path',
-    true,
-  );
+  const {
+    prepared: [prepared],
+  } = await prepareItems(db, actor, [{ from: input.id, field: input.field, to: input.to }], 'path', true);
   if (prepared instanceof DomainError) throw prepared;
   const { relation, fromId, toId, field } = prepared!;
   const { rows } = await db.execute<{ label: string | null; created_at: string }>(sql`
@@ -145,7 +142,7 @@ function eachLinkItem<I extends { from: string; field: string; to: LinkItem['to'
 ): Promise<BatchOutcome<T>[]> {
   return db.transaction(async (tx) => {
     const valid = items.flatMap((item, index) => (item.ok ? [{ index, input: item.input }] : []));
-    const prepared = await prepareItems(
+    const { prepared, rows } = await prepareItems(
       tx,
       actor,
       valid.map((v) => v.input),
@@ -167,7 +164,7 @@ function eachLinkItem<I extends { from: string; field: string; to: LinkItem['to'
       changes.push(change);
       owners.push({ index, item: item as Prepared, input });
     });
-    const applied = await applyLinkChanges(tx, actor, changes);
+    const applied = await applyLinkChanges(tx, actor, changes, { rows });
     applied.forEach((outcome, n) => {
       const { index, item, input } = owners[n]!;
       outcomes[index] = spec.answer(outcome, item, input);
@@ -221,16 +218,20 @@ async function prepareItems(
   items: { from: string; field: string; to: LinkItem['to'] }[],
   where: 'path' | 'body',
   unlinking = false,
-): Promise<(Prepared | DomainError)[]> {
+): Promise<{ prepared: (Prepared | DomainError)[]; rows: Map<string, RecordRow> }> {
   const ws = actor.workspaceId;
   const fromIds = [...new Set(items.map((i) => i.from).filter((id) => isId('record', id)))];
-  const froms = new Map<string, string>();
+  const fromRows = new Map<string, RecordRow>();
   if (fromIds.length > 0) {
-    const { rows } = await tx.execute<{ id: string; folder_id: string }>(sql`
-      select id, folder_id from records
+    const { rows } = await tx.execute(sql`
+      select ${recordColumnsOf('records')} from records
        where workspace_id = ${ws} and id in ${fromIds} and trashed_at is null`);
-    for (const row of rows) froms.set(row.id, row.folder_id);
+    for (const raw of rows) {
+      const row = recordRowFromDriver(raw);
+      fromRows.set(row.id, row);
+    }
   }
+  const froms = new Map([...fromRows.values()].map((row) => [row.id, row.folderId]));
   const folders = new FolderCache(tx, actor);
   const found: (
     | { field: RelationField; relation: Relation; from: string; ref: { by: string; value: string } }
@@ -286,5 +287,5 @@ async function prepareItems(
     const { fromId, toId } = linkKeyOf(f.field, f.from, match[0]!);
     prepared.push({ field: f.field, relation: f.relation, fromId, toId });
   }
-  return prepared;
+  return { prepared, rows: fromRows };
 }
