@@ -3210,7 +3210,7 @@ export interface components {
                 };
             };
         };
-        /** @description A request with the same Idempotency-Key is still running */
+        /** @description A request with the same Idempotency-Key is still running; or a conflict the operation names (a field at its 10,000 links, a RELATION field that still has links) */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -12,6 +12,67 @@ import { problemOf } from './query.ts';
 import { takeHeadingFocus } from './router.tsx';
 import type { Problem } from './trpc.ts';
 
+/**
+ * The hint and the error under an input, with the ids its `aria-describedby` names
+ * (`<id>-hint`, `<id>-error`).
+ */
+export function FieldNotes({
+  id,
+  hint,
+  error,
+}: {
+  id: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+}) {
+  return (
+    <>
+      {hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      ) : null}
+      {error ? (
+        <small id={`${id}-error`} className="field-error">
+          {error}
+        </small>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The folders as a list of buttons, the current one marked, for the pages that show one folder
+ * at a time (records, folder settings).
+ */
+export function FolderList({
+  folders,
+  current,
+  onChoose,
+}: {
+  folders: { id: string; name: string }[] | undefined;
+  current: string | undefined;
+  onChoose: (id: string) => void;
+}) {
+  if (!folders) return <Loading what="folders" />;
+  return (
+    <ul>
+      {folders.map((f) => (
+        <li key={f.id}>
+          <button
+            type="button"
+            className="link"
+            aria-current={f.id === current ? 'true' : undefined}
+            onClick={() => onChoose(f.id)}
+          >
+            {f.name}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A labelled input with its error right under it, tied together for screen readers. */
 export function Field({
   label,
@@ -30,16 +91,7 @@ export function Field({
         aria-describedby={described || undefined}
         {...input}
       />
-      {hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {hint}
-        </small>
-      ) : null}
-      {error ? (
-        <small id={`${id}-error`} className="field-error">
-          {error}
-        </small>
-      ) : null}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

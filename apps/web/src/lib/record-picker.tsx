@@ -1,5 +1,6 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
+import { FieldNotes } from './components.tsx';
 import { api, type Outputs } from './query.ts';
 import { Link } from './router.tsx';
 
@@ -127,16 +128,7 @@ export function RecordPicker({
         onBlur={() => setOpen(false)}
         onKeyDown={keyDown}
       />
-      {hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {hint}
-        </small>
-      ) : null}
-      {error ? (
-        <small id={`${id}-error`} className="field-error">
-          {error}
-        </small>
-      ) : null}
+      <FieldNotes id={id} hint={hint} error={error ?? undefined} />
       <div className="picker-popup" hidden={!expanded}>
         <div
           id={listId}

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { announce } from '../lib/announcer.tsx';
-import { Field, ListView, Loading, PageHeader, ProblemMessage, usePager } from '../lib/components.tsx';
+import { Field, FolderList, ListView, PageHeader, ProblemMessage, usePager } from '../lib/components.tsx';
 import { downloadCsv } from '../lib/download.ts';
 import { api, problemOf } from '../lib/query.ts';
 import { Link, navigate } from '../lib/router.tsx';
@@ -38,24 +38,7 @@ export function RecordsPage() {
       <div className="split">
         <nav aria-label="Folders" className="folders">
           <h2>Folders</h2>
-          {folders.data ? (
-            <ul>
-              {folders.data.data.map((f) => (
-                <li key={f.id}>
-                  <button
-                    type="button"
-                    className="link"
-                    aria-current={f.id === folder?.id ? 'true' : undefined}
-                    onClick={() => setFolderId(f.id)}
-                  >
-                    {f.name}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Loading what="folders" />
-          )}
+          <FolderList folders={folders.data?.data} current={folder?.id} onChoose={setFolderId} />
           {folder ? (
             <Link to={`/settings/folders?folder=${encodeURIComponent(folder.id)}`} className="folder-fields">
               Fields of {folder.name}

@@ -23,7 +23,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'No, unknown, revoked or expired API key',
   403: 'The API key lacks the scope for this call',
   404: 'No such resource in this workspace',
-  409: 'A request with the same Idempotency-Key is still running',
+  409: 'A request with the same Idempotency-Key is still running; or a conflict the operation names (a field at its 10,000 links, a RELATION field that still has links)',
   412: 'If-Match names a version that is no longer current; read the resource again',
   413: 'The body is larger than 1 MiB',
   415: 'The body is not application/json',

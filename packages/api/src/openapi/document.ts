@@ -45,7 +45,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
     version: options.version,
     baseUrl: `${options.baseUrl.replace(/\/$/, '')}/api/v1`,
     description:
-      'Records in folders, comments and calls, pipelines and deals, tasks. Every call needs `Authorization: Bearer <API key>`. Successful bodies are `{ "data": … }` (lists add `meta`); errors are `{ "error": { code, message, details?, requestId } }`. Requests are limited per workspace (120 a minute by default); every response carries `X-Request-Id`.',
+      'Records in folders, comments and calls, pipelines and deals, tasks. Every call needs `Authorization: Bearer <API key>`. Successful bodies are `{ "data": … }` (lists add `meta`); errors are `{ "error": { code, message, details?, requestId } }`. Requests are limited per workspace (120 a minute by default); every response carries `X-Request-Id`. Limits: bodies up to 1 MiB, batches up to 100 items, at most 10,000 links per record and RELATION field (409 beyond), `expand` of at most 5 fields.',
     license: { name: 'MIT', identifier: 'MIT' },
     contact: { name: 'CRM workspace service maintainers' },
     securitySchemes: {

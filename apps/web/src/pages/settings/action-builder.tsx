@@ -9,7 +9,7 @@ import {
   taskTypes,
 } from '@crm/constants';
 import { useId } from 'react';
-import { Field, SelectField } from '../../lib/components.tsx';
+import { Field, FieldNotes, SelectField } from '../../lib/components.tsx';
 import type { Outputs } from '../../lib/query.ts';
 
 /**
@@ -399,16 +399,7 @@ function TextArea({
         aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
         onChange={(e) => onChange(e.target.value)}
       />
-      {hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {hint}
-        </small>
-      ) : null}
-      {error ? (
-        <small id={`${id}-error`} className="field-error">
-          {error}
-        </small>
-      ) : null}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

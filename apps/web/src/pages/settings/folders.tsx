@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
-import { Dialog, Field, Loading, PageHeader, ProblemMessage, SelectField } from '../../lib/components.tsx';
+import { Dialog, Field, FolderList, PageHeader, ProblemMessage, SelectField } from '../../lib/components.tsx';
 import { optionsFromText } from '../../lib/format.ts';
 import { api, type Inputs, type Outputs, problemOf, queryClient } from '../../lib/query.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
@@ -91,24 +91,7 @@ export function FoldersPage() {
       <div className="split">
         <nav aria-label="Folders" className="folders">
           <h2>Folders</h2>
-          {folders.data ? (
-            <ul>
-              {all.map((f) => (
-                <li key={f.id}>
-                  <button
-                    type="button"
-                    className="link"
-                    aria-current={f.id === folder?.id ? 'true' : undefined}
-                    onClick={() => choose(f.id)}
-                  >
-                    {f.name}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Loading what="folders" />
-          )}
+          <FolderList folders={folders.data ? all : undefined} current={folder?.id} onChoose={choose} />
           <NewFolderForm onCreated={choose} />
         </nav>
         {folder ? <FolderFields key={folder.id} folder={folder} folders={all} /> : null}
