@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
   closePool,
@@ -12,6 +12,7 @@ import {
 } from '@crm/db';
 import pg from 'pg';
 import type { Cleanups } from './cleanup.ts';
+import { intEnv } from './env.ts';
 import { withTimeout } from './time.ts';
 
 export interface BenchDatabase {
@@ -19,7 +20,20 @@ export interface BenchDatabase {
   connectionString: string;
   /** `embedded` or the server of DATABASE_URL (password hidden). */
   server: string;
+  /** The server's `shared_buffers`, as it reports it (`6GB`). */
+  sharedBuffers?: string;
   drop(): Promise<void>;
+}
+
+/**
+ * The embedded server's `shared_buffers`, in MiB: BENCH_PG_SHARED_BUFFERS, or a quarter of the
+ * machine's memory (at most 8 GiB), what a server tuned for its machine is given. At
+ * 1,000,000 records the database is about 4 GiB; with initdb's 128 MiB, reads went to the
+ * kernel's page cache, which these machines empty of pages unused for a few seconds, and a
+ * random read's latency measured the disk (README, "What a run does").
+ */
+function sharedBuffersMiB(): number {
+  return intEnv('BENCH_PG_SHARED_BUFFERS', Math.min(8192, Math.floor(totalmem() / 4 / 2 ** 20)), 16);
 }
 
 /**
@@ -33,7 +47,12 @@ export async function openDatabase(log: (line: string) => void): Promise<BenchDa
   log(`starting embedded PostgreSQL in ${dataDir}`);
   let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
   try {
-    embedded = await startEmbeddedPostgres({ dataDir, port: 0, database: 'crm_bench' });
+    embedded = await startEmbeddedPostgres({
+      dataDir,
+      port: 0,
+      database: 'crm_bench',
+      settings: { shared_buffers: `${sharedBuffersMiB()}MB` },
+    });
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
@@ -50,7 +69,13 @@ export async function openDatabase(log: (line: string) => void): Promise<BenchDa
     await drop();
     throw error;
   }
-  return { connectionString: embedded.connectionString, server: 'embedded', drop };
+  const sharedBuffers = await showSharedBuffers(embedded.connectionString);
+  return {
+    connectionString: embedded.connectionString,
+    server: 'embedded',
+    ...(sharedBuffers ? { sharedBuffers } : {}),
+    drop,
+  };
 }
 
 async function createOnServer(given: string, log: (line: string) => void): Promise<BenchDatabase> {
@@ -62,6 +87,11 @@ async function createOnServer(given: string, log: (line: string) => void): Promi
   url.pathname = `/${name}`;
   const connectionString = url.toString();
   const drop = async () => {
+    // BENCH_KEEP_DATABASE=1 leaves the database for a look at its plans afterwards (README).
+    if (process.env.BENCH_KEEP_DATABASE === '1') {
+      log(`BENCH_KEEP_DATABASE=1: ${connectionString} is kept`);
+      return;
+    }
     await withTimeout(
       admin(given, (client) => client.query(`drop database if exists ${name} with (force)`)),
       20_000,
@@ -74,7 +104,14 @@ async function createOnServer(given: string, log: (line: string) => void): Promi
     await drop();
     throw error;
   }
-  return { connectionString, server, drop };
+  const sharedBuffers = await showSharedBuffers(connectionString);
+  return { connectionString, server, ...(sharedBuffers ? { sharedBuffers } : {}), drop };
+}
+
+function showSharedBuffers(connectionString: string): Promise<string | undefined> {
+  return admin(connectionString, (client) =>
+    client.query<{ shared_buffers: string }>('show shared_buffers'),
+  ).then((r) => r.rows[0]?.shared_buffers);
 }
 
 async function admin<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {

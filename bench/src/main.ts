@@ -683,6 +683,7 @@ async function main(): Promise<BenchResults> {
       platform: `${process.platform}-${process.arch}`,
     },
     database: database.server,
+    ...(database.sharedBuffers ? { sharedBuffers: database.sharedBuffers } : {}),
     settings: {
       ...config.load,
       searchRequests: config.searchRequests,

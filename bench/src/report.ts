@@ -43,6 +43,8 @@ export interface BenchResults {
   seconds: number;
   machine: { cpus: number; node: string; platform: string };
   database: string;
+  /** The database server's `shared_buffers` (embedded: set by the benchmark, see database.ts). */
+  sharedBuffers?: string;
   settings: {
     connections: number;
     duration: number;
@@ -86,7 +88,8 @@ export function formatResults(results: BenchResults): string {
   const out: string[] = [];
   const s = results.settings;
   out.push(
-    `CRM bench: ${results.machine.cpus} CPUs, Node ${results.machine.node}, PostgreSQL ${results.database}; ` +
+    `CRM bench: ${results.machine.cpus} CPUs, Node ${results.machine.node}, PostgreSQL ${results.database}` +
+      `${results.sharedBuffers ? ` (shared_buffers ${results.sharedBuffers})` : ''}; ` +
       `${s.connections} connections, ${s.duration} s measured per run, ` +
       `2 runs per server in A-B-B-A order, A-B-C-C-B-A with the floor (first warm-up ${s.warmup} s, second 1 s); figures are the means of the 2 runs`,
   );

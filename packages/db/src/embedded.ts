@@ -11,6 +11,8 @@ export interface EmbeddedOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. */
   port?: number;
   database?: string;
+  /** Server settings given on the command line (`shared_buffers` …), over the defaults of initdb. */
+  settings?: Record<string, string>;
   onLog?: (line: string) => void;
 }
 
@@ -52,7 +54,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (message: unknown) => log(String(message)),
     onError: (message: unknown) => log(String(message)),
   });
