@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { addFolderField } from './change-folder.ts';
 import { createFolder } from './create-folder.ts';
-import { fieldIndexName, fieldStatisticsName, linkIndexName, linkStatisticsName } from './field-indexes.ts';
+import {
+  fieldIndexName,
+  fieldStatisticsName,
+  linkIndexName,
+  linkOrderIndexName,
+  linkStatisticsName,
+} from './field-indexes.ts';
 
 /** The index a field of an ordered type gets when its key first appears (docs/api.md, "Indexes"). */
 
@@ -37,7 +43,7 @@ describe('field indexes', () => {
     expect(statistics).toEqual([{ expression: `{"(data -> '${key}'::text)"}` }]);
   });
 
-  it('give a ONE relation key, and its inverse when ONE, an index of the ids it names, with statistics', async () => {
+  it('give a ONE relation key, and its inverse when ONE, an index of the ids it names, with statistics, and its two list orders', async () => {
     const { actor, peopleFolderId } = await newWorkspace(t.db, 'Links');
     const key = `l${Date.now().toString(36)}`;
     const inverse = `${key}_of`;
@@ -61,6 +67,15 @@ describe('field indexes', () => {
         [linkStatisticsName(k)],
       );
       expect(statistics).toEqual([{ expression: `"left"((data ->> '${k}'::text), 64)` }]);
+      // The two orders lists walk, over the records that hold a value.
+      for (const order of ['created', 'updated'] as const) {
+        const [walk] = await t.query<{ definition: string }>(
+          `select pg_get_indexdef(c.oid) as definition from pg_class c where c.relname = $1`,
+          [linkOrderIndexName(k, order)],
+        );
+        expect(walk?.definition).toContain(`(workspace_id, ${order}_at DESC, id DESC)`);
+        expect(walk?.definition).toContain(`WHERE ((trashed_at IS NULL) AND (data ? '${k}'::text))`);
+      }
     }
     // A MANY field needs none: its links are read from the links table.
     await addFolderField(t.db, actor, {
@@ -71,7 +86,11 @@ describe('field indexes', () => {
       relation: { folderId: peopleFolderId, cardinality: 'MANY' },
     });
     expect(
-      await t.query('select 1 from pg_class where relname = $1', [linkIndexName(`${key}_many`)]),
+      await t.query('select 1 from pg_class where relname in ($1, $2, $3)', [
+        linkIndexName(`${key}_many`),
+        linkOrderIndexName(`${key}_many`, 'created'),
+        linkOrderIndexName(`${key}_many`, 'updated'),
+      ]),
     ).toEqual([]);
   });
 });

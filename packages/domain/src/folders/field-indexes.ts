@@ -40,8 +40,25 @@ import { FIELD_KEY } from './schemas.ts';
  * the planner choose between reading the records that name a few linked ones through the
  * index and walking the list's order: without them it took a company with 100 people for one
  * with 4,500 and walked 500,000 records to fill a page (2.5 s at 1,000,000 records; 3 ms with).
+ *
+ * A filter that names many linked records (a tenth of the companies) is answered by walking
+ * the list's order until the page is full, and the records without a value are never among
+ * its rows: so the key also gets the two orders lists walk over the records that hold it,
+ *
+ *   records (workspace_id, created_at desc, id desc) where trashed_at is null and data ? '<key>'
+ *   records (workspace_id, updated_at desc, id desc) where trashed_at is null and data ? '<key>'
+ *
+ * (`records_link_<key>_created_idx`, `records_link_<key>_updated_idx`). Without them, a
+ * workspace whose newest 230,000 people had no company walked all of them to find 50 at Gold
+ * companies (`filter[account.data.tier]=Gold&sort=-updatedAt`, 160 ms at 1,000,000 records;
+ * 0.6 ms with).
  */
 const INDEXED_TYPES: ReadonlySet<FieldDefinition['type']> = new Set(['SELECT', 'NUMBER', 'DATE', 'BOOLEAN']);
+
+/** True when fields of this type get an index of their values (unless past MAX_FIELD_INDEXES keys). */
+export function hasValueIndex(type: FieldDefinition['type']): boolean {
+  return INDEXED_TYPES.has(type);
+}
 
 /**
  * Most field indexes in the database. Every insert into records checks the predicate of each
@@ -71,6 +88,11 @@ export function fieldStatisticsName(key: string): string {
   return objectName(key, 'stats');
 }
 
+/** The walk of a ONE relation key's records in one list order: `records_link_<key>_created_idx` or `…_updated_idx`. */
+export function linkOrderIndexName(key: string, order: 'created' | 'updated'): string {
+  return objectName(key, `${order}_idx`, 'link');
+}
+
 /** The statistics of a ONE relation key's values, the expression of its link index: `records_link_<key>_stats`. */
 export function linkStatisticsName(key: string): string {
   return objectName(key, 'stats', 'link');
@@ -89,23 +111,31 @@ export function linkValueSql(key: string, alias = 'records'): string {
   return `left(${alias}.data ->> '${key}', 64)`;
 }
 
-/** A key's index to make: of its values (`data`), or of the ids its ONE relation values name (`link`). */
+/**
+ * A key's index to make: of its values (`data`), of the ids its ONE relation values name
+ * (`link`), or of the records holding a ONE relation value in a list order (`created`,
+ * `updated`).
+ */
 interface WantedIndex {
   key: string;
-  kind: 'data' | 'link';
+  kind: 'data' | 'link' | 'created' | 'updated';
   name: string;
-  /** The name of the statistics on the index's expression. */
-  statistics: string;
+  /** The name of the statistics on the index's expression, for the indexes that have one. */
+  statistics?: string;
 }
+
+const INDEX_COLUMNS: Record<WantedIndex['kind'], (key: string) => string> = {
+  data: (key) => `(workspace_id, (data -> '${key}'), created_at desc, id desc)`,
+  link: (key) => `(workspace_id, (${linkValueSql(key).replace('records.', '')}))`,
+  created: () => '(workspace_id, created_at desc, id desc)',
+  updated: () => '(workspace_id, updated_at desc, id desc)',
+};
 
 /** The statement, in the form of the index the migrations create for `lifecycle`, or of a link index. */
 function createIndexSql(index: WantedIndex, concurrently: boolean): string {
   const { key } = index;
   if (!FIELD_KEY.test(key)) throw new Error(`not a field key: ${key}`);
-  const columns =
-    index.kind === 'data'
-      ? `(workspace_id, (data -> '${key}'), created_at desc, id desc)`
-      : `(workspace_id, (${linkValueSql(key).replace('records.', '')}))`;
+  const columns = INDEX_COLUMNS[index.kind](key);
   return (
     `create index ${concurrently ? 'concurrently ' : ''}if not exists "${index.name}" on records ` +
     `using btree ${columns} where trashed_at is null and data ? '${key}'`
@@ -113,7 +143,7 @@ function createIndexSql(index: WantedIndex, concurrently: boolean): string {
 }
 
 /** The statistics of a key's value, the same expression as its index's second column. */
-function createStatisticsSql(index: WantedIndex): string {
+function createStatisticsSql(index: WantedIndex & { statistics: string }): string {
   const { key } = index;
   if (!FIELD_KEY.test(key)) throw new Error(`not a field key: ${key}`);
   const expression = index.kind === 'data' ? `data -> '${key}'` : linkValueSql(key).replace('records.', '');
@@ -152,16 +182,15 @@ export async function ensureFieldIndexes(
       name: fieldIndexName(key),
       statistics: fieldStatisticsName(key),
     })),
-    ...linkKeys.map((key) => ({
-      key,
-      kind: 'link' as const,
-      name: linkIndexName(key),
-      statistics: linkStatisticsName(key),
-    })),
+    ...linkKeys.flatMap((key) => [
+      { key, kind: 'link' as const, name: linkIndexName(key), statistics: linkStatisticsName(key) },
+      { key, kind: 'created' as const, name: linkOrderIndexName(key, 'created') },
+      { key, kind: 'updated' as const, name: linkOrderIndexName(key, 'updated') },
+    ]),
   ];
   if (wanted.length === 0) return;
   const names = wanted.map((w) => w.name);
-  const statisticsNames = wanted.map((w) => w.statistics);
+  const statisticsNames = wanted.flatMap((w) => (w.statistics ? [w.statistics] : []));
   const existing = await db.execute<{ name: string; valid: boolean }>(
     sql`select c.relname as name, i.indisvalid as valid from pg_index i
         join pg_class c on c.oid = i.indexrelid
@@ -183,7 +212,10 @@ export async function ensureFieldIndexes(
   // Statistics for every key that has or gets an index: also those indexed by a version that
   // made none, or whose statistics a failure between the two statements left out.
   const unmeasured = wanted.filter(
-    (w) => (validNames.has(w.name) || missing.includes(w)) && !validNames.has(w.statistics),
+    (w): w is WantedIndex & { statistics: string } =>
+      w.statistics !== undefined &&
+      (validNames.has(w.name) || missing.includes(w)) &&
+      !validNames.has(w.statistics),
   );
   if (missing.length === 0 && unmeasured.length === 0) return;
   const pool = (db as Partial<Database>).$client as pg.Pool | undefined;

@@ -1,9 +1,9 @@
 import { schema } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { linkValueSql } from '../folders/field-indexes.ts';
+import { hasValueIndex, linkValueSql } from '../folders/field-indexes.ts';
 import { recordColumnsOf } from '../records/serialize.ts';
-import { conditionSql, type ListField, readBoolean, readList } from '../shared/list-fields.ts';
+import { conditionSql, customField, type ListField, readBoolean, readList } from '../shared/list-fields.ts';
 import { conditionError, type FilterLeaf } from '../shared/list-filter.ts';
 import { type RelationField, sideOf } from './relation-fields.ts';
 
@@ -115,11 +115,15 @@ export const HOP_PROBE_ROWS = 20_000;
  *
  * Which linked records match decides the plan, and the planner cannot tell (it takes a
  * company's folder and its tier for independent): so the condition is first tried on the
- * linked folder (`prepare`, one statement reading at most HOP_PROBE_ROWS of its records). When
- * at most HOP_TARGETS match, the list names them (`company in (…)`): the planner then knows
- * from the statistics of the link index how many records name them, and reads them through
- * it when they are few or walks the list's order when they are many. When more match, or the
- * folder is larger than the probe reads, each record of the list's order is checked in turn.
+ * linked folder (`prepare`, one statement). A condition on a custom field with an index of its
+ * values reads the matches through that index, at most HOP_TARGETS + 1 of them, whatever the
+ * folder's size; any other reads at most HOP_PROBE_ROWS records of the folder. When at most
+ * HOP_TARGETS match, the list names them (`company in (…)`): the planner then knows from the
+ * statistics of the link index how many records name them, and reads them through it when
+ * they are few or walks the list's order over the records that have a value (the key's
+ * created and updated indexes, folders/field-indexes.ts) when they are many. When more match,
+ * or the folder is larger than the probe reads, each record of the list's order is checked in
+ * turn.
  */
 export function hopField(ws: string, field: RelationField, target: ListField): ListField {
   const one = field.relation.cardinality === 'ONE' ? pointerOf(field) : null;
@@ -150,12 +154,28 @@ export function hopField(ws: string, field: RelationField, target: ListField): L
            where l.workspace_id = ${ws} and l.relation_id = ${field.relation.id}
              and l.${sql.raw(self)} = ${r.id} and l.${sql.raw(other)} in (${list}))`;
   };
+  // The condition with the `data ? '<key>'` of the field's own index, for the probe to read through it.
+  const indexed =
+    target.definition && hasValueIndex(target.definition.type)
+      ? customField(linked.data, target.definition)
+      : undefined;
   return {
     ...target,
     nullable: true,
     valueOf: () => null,
     async prepare(db, leaf) {
       const { leaf: positive } = positiveOf(leaf, false);
+      if (indexed) {
+        const { rows } = await db.execute<{ ids: string[] | null }>(sql`
+          select array_agg(id) as ids from (
+            select ${linked.id} as id from records ${sql.identifier('linked')}
+             where ${linked.workspaceId} = ${ws} and ${linked.folderId} = ${field.relation.folderId}
+               and ${linked.trashedAt} is null and ${conditionSql(indexed, positive, false)}
+             limit ${HOP_TARGETS + 1}) as matching`);
+        const ids = rows[0]?.ids ?? [];
+        found.set(leaf, ids.length > HOP_TARGETS ? null : ids);
+        return;
+      }
       const { rows } = await db.execute<{ scanned: number; ids: string[] | null }>(sql`
         select count(*)::int as scanned,
                (array_agg(${linked.id}) filter (where ${conditionSql(target, positive, false)}))[1:${HOP_TARGETS + 1}] as ids
