@@ -14,9 +14,9 @@ import { configureSecretKeysFrom, RateLimitBatcher, sealStoredSecrets } from '@c
 import type pg from 'pg';
 import { createApp } from './app.ts';
 import { type Env, type Role, roleOf } from './env.ts';
+import { startCaches } from './http/caches.ts';
 import { answerClientErrors } from './http/client-error.ts';
 import { trackRequests } from './http/in-flight.ts';
-import { startKeyCache } from './http/key-cache.ts';
 import { listenOn } from './http/listen.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Metrics } from './ops/metrics.ts';
@@ -176,7 +176,7 @@ interface ApiParts {
   metrics: Metrics;
 }
 
-/** The HTTP API: its app, key cache, rate-limit counting and listener. */
+/** The HTTP API: its app, key and folder caches, rate-limit counting and listener. */
 async function startApi(env: Env, parts: ApiParts) {
   const { db, pool, connectionString, logger, metrics } = parts;
   // Rate-limit counters commit without waiting for the disk: every request of a workspace
@@ -189,13 +189,13 @@ async function startApi(env: Env, parts: ApiParts) {
   });
   metrics.watchPool('counters', countersPool);
   const countersDb = createDatabase(countersPool);
-  const keys = startKeyCache({ db, pool, logger });
+  const caches = startCaches({ db, pool, logger });
   const limits = new RateLimitBatcher(countersDb);
   const tracker = trackRequests();
   const services = apiServices(parts.outbound.allow, env.PUBLIC_URL ?? '');
   const app = createApp({
     db,
-    keys: keys.cache,
+    keys: caches.keys,
     limits,
     services,
     pool,
@@ -237,7 +237,7 @@ async function startApi(env: Env, parts: ApiParts) {
       await tracker.idle(Math.max(0, deadline - performance.now()));
     },
     async stop() {
-      await keys.stop();
+      await caches.stop();
       // Leased rate-limit tokens not used are given back before the pool closes.
       await limits.close();
       await closePool(countersPool);

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 
 export interface ChannelHandlers {
-  /** A notification arrived, with its payload ('' when none was given). */
-  notified(payload: string): void;
+  /** A notification arrived on `channel`, with its payload ('' when none was given). */
+  notified(payload: string, channel: string): void;
   /**
    * The LISTEN took effect (first time, or again after a lost connection). Whatever was
    * notified while not listening is lost, so callers catch up here.
@@ -20,19 +20,27 @@ export interface ChannelListener {
 }
 
 /**
- * LISTENs to `channel` on a connection of its own taken from `pool`, reconnecting a second
- * after a failure (the server restarting or away: docs/operations.md, "Database restarts and
- * outages"). Each connection is given up once, whichever comes first of its 'error' events (a
- * server shutting down sends one, and closing the socket another) and a failed LISTEN; then
- * one reconnection follows.
+ * LISTENs to `channel` (or to several channels) on a connection of its own taken from `pool`,
+ * reconnecting a second after a failure (the server restarting or away: docs/operations.md,
+ * "Database restarts and outages"). Each connection is given up once, whichever comes first
+ * of its 'error' events (a server shutting down sends one, and closing the socket another)
+ * and a failed LISTEN; then one reconnection follows.
  */
-export function listenToChannel(pool: pg.Pool, channel: string, handlers: ChannelHandlers): ChannelListener {
-  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a plain channel name: ${channel}`);
+export function listenToChannel(
+  pool: pg.Pool,
+  channel: string | readonly string[],
+  handlers: ChannelHandlers,
+): ChannelListener {
+  const channels = typeof channel === 'string' ? [channel] : [...channel];
+  for (const name of channels) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a plain channel name: ${name}`);
+  }
+  if (channels.length === 0) throw new Error('No channel to listen to');
   let client: pg.PoolClient | undefined;
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
   const onNotification = (message: pg.Notification) => {
-    if (message.channel === channel) handlers.notified(message.payload ?? '');
+    if (channels.includes(message.channel)) handlers.notified(message.payload ?? '', message.channel);
   };
   const reconnect = () => {
     if (closed) return;
@@ -67,7 +75,7 @@ export function listenToChannel(pool: pg.Pool, channel: string, handlers: Channe
     connected.on('error', (error) => giveUp(error, 'connection'));
     connected.on('notification', onNotification);
     try {
-      await connected.query(`listen ${channel}`);
+      await connected.query(channels.map((name) => `listen ${name}`).join('; '));
     } catch (error) {
       giveUp(asError(error), 'listen');
       return;
@@ -95,7 +103,7 @@ export function listenToChannel(pool: pg.Pool, channel: string, handlers: Channe
       if (!current) return;
       current.removeListener('notification', onNotification);
       try {
-        await current.query(`unlisten ${channel}`);
+        await current.query(channels.map((name) => `unlisten ${name}`).join('; '));
         current.release();
       } catch (error) {
         try {

@@ -13,6 +13,7 @@ export * from './events/index.ts';
 export * from './folders/change-folder.ts';
 export * from './folders/create-folder.ts';
 export * from './folders/find-folders.ts';
+export * from './folders/folder-cache.ts';
 export * from './folders/load-folder.ts';
 export * from './folders/schemas.ts';
 export * from './idempotency/idempotency-keys.ts';

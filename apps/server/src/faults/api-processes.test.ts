@@ -1,4 +1,4 @@
-import { AUTH_CHANNEL, createApiKey, revokeApiKey, setWorkspaceRateLimit } from '@crm/domain';
+import { AUTH_CHANNEL, createApiKey, FOLDER_CHANNEL, revokeApiKey, setWorkspaceRateLimit } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awayFromMinuteBoundary } from '../testing/minute-boundary.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
@@ -30,7 +30,7 @@ async function authListeners(): Promise<number> {
   const result = await app.service.pool.query(
     `select count(*)::int as n from pg_stat_activity
       where datname = current_database() and query = $1 and state = 'idle'`,
-    [`listen ${AUTH_CHANNEL}`],
+    [`listen ${AUTH_CHANNEL}; listen ${FOLDER_CHANNEL}`],
   );
   return result.rows[0].n;
 }
@@ -124,6 +124,40 @@ describe('three API processes on one database', () => {
     // Four of the ten were spent: one by createWorkspace, three above.
     expect(results.filter((res) => res.status === 200)).toHaveLength(6);
     expect(results.filter((res) => res.status === 429)).toHaveLength(24);
+  });
+});
+
+describe('three API processes on one database, and folders', () => {
+  it('see a field added through one of them within a second in every other', async () => {
+    const ws = await app.createWorkspace({ rateLimitPerMinute: 1_000_000 });
+    const people = (await app.api(ws.apiKey, 'GET', '/api/v1/folders')).body.data[0];
+    const list = (url: string) =>
+      fetch(`${url}/api/v1/records?folderId=${people.id}&filter[data.region]=EU`, {
+        headers: { Authorization: `Bearer ${ws.apiKey}` },
+      }).then(async (res) => {
+        await res.arrayBuffer();
+        return res.status;
+      });
+    // Each process reads the folder, without the field, and keeps it.
+    for (const server of servers) expect(await list(server.url)).toBe(400);
+    const since = Date.now();
+    const added = await app.api(ws.apiKey, 'POST', `/api/v1/folders/${people.id}/fields`, {
+      key: 'region',
+      label: 'Region',
+      type: 'SELECT',
+      options: ['EU', 'US'],
+    });
+    expect(added.status).toBe(201);
+    const delays = await Promise.all(
+      servers.map(async (server) => {
+        for (let i = 0; i < 200; i++) {
+          if ((await list(server.url)) === 200) return Date.now() - since;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        throw new Error(`${server.url} still lists with the folder as it was`);
+      }),
+    );
+    expect(Math.max(...delays)).toBeLessThan(1_000);
   });
 });
 

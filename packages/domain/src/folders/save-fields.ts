@@ -4,9 +4,13 @@ import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { searchTextSql } from '../records/search-text.ts';
 import type { Actor } from '../shared/actor.ts';
+import { announceFolderChange } from './folder-cache.ts';
 import type { FolderRow } from './serialize.ts';
 
-/** Writes a folder's fields (and name), one row write, and answers the folder as saved. */
+/**
+ * Writes a folder's fields (and name), one row write, and answers the folder as saved. Every
+ * change of a folder goes through here: it tells every process's folder cache (folder-cache.ts).
+ */
 export async function saveFields(
   tx: Executor,
   actor: Actor,
@@ -14,6 +18,7 @@ export async function saveFields(
   fields?: FieldDefinition[],
   name?: string,
 ) {
+  await announceFolderChange(tx, actor.workspaceId, id);
   const [row] = await tx
     .update(schema.folders)
     .set({ ...(fields ? { fields } : {}), ...(name ? { name } : {}), updatedAt: sql`now()` })

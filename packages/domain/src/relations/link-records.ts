@@ -9,7 +9,7 @@ import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { applyLinkChanges, type LinkChange, type LinkOutcome, type LinkRow } from './apply-link-changes.ts';
 import { matchReferences, referenceProblem } from './one-values.ts';
-import { FolderCache, type Relation, relationOf } from './relation.ts';
+import { CallFolders, type Relation, relationOf } from './relation.ts';
 import { linkKeyOf, type RelationField, relationFieldOf } from './relation-fields.ts';
 import type {
   batchLinkItem,
@@ -148,6 +148,7 @@ function eachLinkItem<I extends { from: string; field: string; to: LinkItem['to'
       valid.map((v) => v.input),
       spec.where,
       spec.unlinking,
+      db,
     );
     const outcomes: BatchOutcome<T>[] = items.map((item) =>
       item.ok ? (undefined as never) : refusedItem(item),
@@ -210,7 +211,8 @@ const linkNotFound = (from: string, field: string, to: string) =>
  * records (live, of this workspace: otherwise 404), their folders, the field (a RELATION field
  * of that folder: otherwise 400 naming `field`, or 404 when it came in a path) and the `to`
  * record, which must be a live record of the field's folder (400 naming `to`; for an unlink a
- * link to anything else is simply not there: 404).
+ * link to anything else is simply not there: 404). The `from` records and the `to` records
+ * named by id are read in one statement; folders come through `db` when given (CallFolders).
  */
 async function prepareItems(
   tx: Executor,
@@ -218,21 +220,32 @@ async function prepareItems(
   items: { from: string; field: string; to: LinkItem['to'] }[],
   where: 'path' | 'body',
   unlinking = false,
+  db?: Database,
 ): Promise<{ prepared: (Prepared | DomainError)[]; rows: Map<string, RecordRow> }> {
   const ws = actor.workspaceId;
-  const fromIds = [...new Set(items.map((i) => i.from).filter((id) => isId('record', id)))];
+  const fromIds = new Set(items.map((i) => i.from).filter((id) => isId('record', id)));
+  const toIds = new Set(
+    items.flatMap((i) => {
+      const ref = relationReference(i.to);
+      return ref?.by === 'id' && isId('record', ref.value) ? [ref.value] : [];
+    }),
+  );
   const fromRows = new Map<string, RecordRow>();
-  if (fromIds.length > 0) {
+  /** The folder of each live record named by id, `from` or `to`. */
+  const liveFolder = new Map<string, string>();
+  const named = [...new Set([...fromIds, ...toIds])];
+  if (named.length > 0) {
     const { rows } = await tx.execute(sql`
       select ${recordColumnsOf('records')} from records
-       where workspace_id = ${ws} and id in ${fromIds} and trashed_at is null`);
+       where workspace_id = ${ws} and id in ${named} and trashed_at is null`);
     for (const raw of rows) {
       const row = recordRowFromDriver(raw);
-      fromRows.set(row.id, row);
+      liveFolder.set(row.id, row.folderId);
+      if (fromIds.has(row.id)) fromRows.set(row.id, row);
     }
   }
   const froms = new Map([...fromRows.values()].map((row) => [row.id, row.folderId]));
-  const folders = new FolderCache(tx, actor);
+  const folders = new CallFolders(tx, actor, db);
   const found: (
     | { field: RelationField; relation: Relation; from: string; ref: { by: string; value: string } }
     | DomainError
@@ -260,10 +273,11 @@ async function prepareItems(
       found.push(itemError(error));
     }
   }
+  // References by email or title are matched in one more statement; those by id were read above.
   const refs = found.flatMap((f) =>
-    f instanceof DomainError
+    f instanceof DomainError || f.ref.by === 'id'
       ? []
-      : [{ folder: f.field.relation.folderId, by: f.ref.by as 'id', v: f.ref.value }],
+      : [{ folder: f.field.relation.folderId, by: f.ref.by as 'email' | 'title', v: f.ref.value }],
   );
   const matches = refs.length === 0 ? new Map<number, string[]>() : await matchReferences(tx, ws, refs);
   let n = 0;
@@ -273,7 +287,12 @@ async function prepareItems(
       prepared.push(f);
       continue;
     }
-    const match = matches.get(n++) ?? [];
+    const match =
+      f.ref.by === 'id'
+        ? liveFolder.get(f.ref.value) === f.field.relation.folderId
+          ? [f.ref.value]
+          : []
+        : (matches.get(n++) ?? []);
     if (match.length !== 1) {
       const target = (await folders.get(f.field.relation.folderId)).name;
       const item = items[i]!;

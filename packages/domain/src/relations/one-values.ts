@@ -5,7 +5,7 @@ import { relationReference } from '../records/custom-values.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, type ErrorDetail } from '../shared/errors.ts';
 import { applyLinkChanges, type LinkChange } from './apply-link-changes.ts';
-import { FolderCache, relationOf } from './relation.ts';
+import { CallFolders, relationOf } from './relation.ts';
 import { linkKeyOf, oneFieldsOf } from './relation-fields.ts';
 
 /** A record's custom values as a write gives them, checked but for what needs the database. */
@@ -25,7 +25,7 @@ export async function resolveOneValues(
   tx: Executor,
   actor: Actor,
   writes: ValuesToResolve[],
-  folders = new FolderCache(tx, actor),
+  folders = new CallFolders(tx, actor),
 ): Promise<(DomainError | null)[]> {
   const refs: { i: number; key: string; folder: string; by: 'id' | 'email' | 'title'; v: string }[] = [];
   writes.forEach(({ folder, data }, i) => {
@@ -144,7 +144,7 @@ export async function linkWrittenValues(
   tx: Executor,
   actor: Actor,
   written: WrittenOneValues[],
-  folders = new FolderCache(tx, actor),
+  folders = new CallFolders(tx, actor),
 ): Promise<DomainError | null> {
   const changes: LinkChange[] = [];
   const paths: string[] = [];

@@ -30,18 +30,24 @@ export function sideField(relation: Relation, side: 'from' | 'to'): RelationSide
   return side === 'from' ? relation.from : relation.to;
 }
 
-/** Folders read once per call, with their fields: several links of one request often share them. */
-export class FolderCache {
+/**
+ * Folders read once per call, with their fields: several links of one request often share
+ * them. They are read in `tx`, or through `db` when given (the server's handle, whose reads
+ * come from the process's folder cache, folders/folder-cache.ts): a call that locks no folder
+ * sees them as the last committed change left them either way.
+ */
+export class CallFolders {
   readonly #folders = new Map<string, Promise<FolderRow>>();
   constructor(
     private readonly tx: Executor,
     private readonly actor: Actor,
+    private readonly db?: Executor,
   ) {}
 
   get(id: string): Promise<FolderRow> {
     let folder = this.#folders.get(id);
     if (!folder) {
-      folder = loadFolder(this.tx, this.actor, id);
+      folder = loadFolder(this.db ?? this.tx, this.actor, id);
       this.#folders.set(id, folder);
       folder.catch(() => this.#folders.delete(id));
     }
@@ -55,7 +61,7 @@ export class FolderCache {
 }
 
 /** The relation of a RELATION field, both sides filled in from the field and its pair. */
-export async function relationOf(field: RelationField, folders: FolderCache): Promise<Relation> {
+export async function relationOf(field: RelationField, folders: CallFolders): Promise<Relation> {
   const def = field.relation;
   const here: RelationSide = { folderId: field.folderId, key: field.key, cardinality: def.cardinality };
   let there: RelationSide = { folderId: def.folderId, key: null, cardinality: 'MANY' };
