@@ -4,7 +4,13 @@ import { and, eq, gte, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-o
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
-import { expandKeys, expandRecords, workspaceFolders } from '../relations/expand.ts';
+import {
+  expandKeys,
+  expandRecord,
+  expandRecords,
+  readRecordExpanded,
+  workspaceFolders,
+} from '../relations/expand.ts';
 import { relationFieldOf, sideOf } from '../relations/relation-fields.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -167,16 +173,20 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
 export async function getRecord(db: Database, actor: Actor, id: string, expand?: string) {
   const keys = expandKeys(expand);
   if (!isId('record', id)) throw notFound('Record', id);
+  if (keys.length > 0) {
+    // The record and the records it links to in one statement; its folder, whose fields say
+    // which keys are ONE relations, from the folder cache.
+    const read = await readRecordExpanded(db, actor, id, keys);
+    if (!read) throw notFound('Record', id);
+    const folder = await loadFolder(db, actor, read.row.folderId);
+    return expandRecord(serializeRecord(read.row), keys, folder, read.linked);
+  }
   const [row] = await driverRows(prepared(db, 'get_live_record', liveRecordById), {
     workspaceId: actor.workspaceId,
     id,
   });
   if (!row) throw notFound('Record', id);
-  const record = serializeRecord(recordRowFromDriver(row));
-  if (keys.length === 0) return record;
-  const folder = await loadFolder(db, actor, record.folderId);
-  const [expanded] = await expandRecords(db, actor, [record], keys, [folder]);
-  return expanded!;
+  return serializeRecord(recordRowFromDriver(row));
 }
 
 function liveRecordById(db: Database) {

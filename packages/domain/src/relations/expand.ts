@@ -4,7 +4,12 @@ import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FolderRow } from '../folders/serialize.ts';
 import type { RecordOutput } from '../records/schemas.ts';
-import { recordColumnsOf, recordRowFromDriver, serializeRecord } from '../records/serialize.ts';
+import {
+  type RecordRow,
+  recordColumnsOf,
+  recordRowFromDriver,
+  serializeRecord,
+} from '../records/serialize.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { oneFieldsOf } from './relation-fields.ts';
@@ -45,15 +50,7 @@ export async function expandRecords<T extends RecordOutput>(
   folders: Pick<FolderRow, 'id' | 'fields'>[],
 ): Promise<T[]> {
   if (keys.length === 0) return records;
-  const ones = folders.map((f) => ({ id: f.id, fields: oneFieldsOf(f) }));
-  for (const key of keys) {
-    if (ones.some((f) => f.fields.has(key))) continue;
-    throw invalid(
-      'expand',
-      `${key} is not a ONE relation field of ${folders.length === 1 ? 'this folder' : 'any folder'}; a MANY field is read with GET /records/{id}/related/{field}`,
-    );
-  }
-  const fieldsOf = new Map(ones.map((f) => [f.id, f.fields]));
+  const fieldsOf = expandableFields(keys, folders);
   const wanted = new Set<string>();
   for (const record of records) {
     for (const key of keys) {
@@ -71,6 +68,72 @@ export async function expandRecords<T extends RecordOutput>(
       found.set(record.id, record);
     }
   }
+  return withExpanded(records, keys, fieldsOf, found);
+}
+
+/**
+ * The ONE relation fields of each folder, once every key was found to be one in some folder
+ * (otherwise a 400 naming `expand`).
+ */
+function expandableFields(keys: string[], folders: Pick<FolderRow, 'id' | 'fields'>[]) {
+  const ones = folders.map((f) => ({ id: f.id, fields: oneFieldsOf(f) }));
+  for (const key of keys) {
+    if (ones.some((f) => f.fields.has(key))) continue;
+    throw invalid(
+      'expand',
+      `${key} is not a ONE relation field of ${folders.length === 1 ? 'this folder' : 'any folder'}; a MANY field is read with GET /records/{id}/related/{field}`,
+    );
+  }
+  return new Map(ones.map((f) => [f.id, f.fields]));
+}
+
+/**
+ * One live record and the live records its values under `keys` name, in one statement: the
+ * record first (`part` 0), then the others (`part` 1), whatever the keys turn out to be (the
+ * caller checks them against the record's folder). Null when the record is not a live record
+ * of the workspace.
+ */
+export async function readRecordExpanded(
+  db: Executor,
+  actor: Actor,
+  id: string,
+  keys: string[],
+): Promise<{ row: RecordRow; linked: Map<string, RecordOutput> } | null> {
+  const ws = actor.workspaceId;
+  const { rows } = await db.execute(sql`
+    select 0 as part, ${recordColumnsOf('r')} from records r
+     where r.workspace_id = ${ws} and r.id = ${id} and r.trashed_at is null
+    union all
+    select 1 as part, ${recordColumnsOf('x')} from records r
+     cross join lateral jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k(key)
+      join records x on x.workspace_id = ${ws} and x.id = r.data ->> k.key and x.trashed_at is null
+     where r.workspace_id = ${ws} and r.id = ${id} and r.trashed_at is null`);
+  let row: RecordRow | undefined;
+  const linked = new Map<string, RecordOutput>();
+  for (const raw of rows) {
+    const read = recordRowFromDriver(raw);
+    if (raw.part === 0) row = read;
+    else linked.set(read.id, serializeRecord(read));
+  }
+  return row ? { row, linked } : null;
+}
+
+/** `record` with `expanded`, its linked records taken from `linked` (read with it). */
+export function expandRecord<T extends RecordOutput>(
+  record: T,
+  keys: string[],
+  folder: Pick<FolderRow, 'id' | 'fields'>,
+  linked: Map<string, RecordOutput>,
+): T & { expanded: Record<string, RecordOutput | null> } {
+  return withExpanded([record], keys, expandableFields(keys, [folder]), linked)[0]!;
+}
+
+function withExpanded<T extends RecordOutput>(
+  records: T[],
+  keys: string[],
+  fieldsOf: Map<string, Map<string, unknown>>,
+  found: Map<string, RecordOutput>,
+) {
   return records.map((record) => {
     const expanded: Record<string, RecordOutput | null> = {};
     for (const key of keys) {
