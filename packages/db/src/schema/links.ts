@@ -29,11 +29,11 @@ export const recordLinks = pgTable(
     primaryKey({ name: 'record_links_pkey', columns: [t.workspaceId, t.relationId, t.fromId, t.toId] }),
     index('record_links_to_idx').on(t.workspaceId, t.relationId, t.toId, t.fromId),
     // How many links a record holds through a MANY field is counted before each new link
-    // (at most 10,000, docs/api.md, "Relations"). These two indexes have one key per record
-    // and side, which PostgreSQL stores once with the list of its rows (deduplication): a
-    // count reads them at about a third of the cost of the indexes above, whose every entry
-    // is distinct, and each is a twentieth of their size.
-    index('record_links_from_count_idx').on(t.workspaceId, t.relationId, t.fromId),
+    // (at most 10,000, docs/api.md, "Relations"). This index has one key per record of the
+    // `to` side, which PostgreSQL stores once with the list of its rows (deduplication): a
+    // count reads it at about a third of the cost of record_links_to_idx, whose every entry
+    // is distinct, and it is a twentieth of its size. The `to` side is where thousands of
+    // links gather (a company's people); a `from` side is counted on the primary key.
     index('record_links_to_count_idx').on(t.workspaceId, t.relationId, t.toId),
     foreignKey({
       name: 'record_links_from_fk',
