@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type IdKind, idPrefixes, isId, newId } from './ids.ts';
+import { encodeIdBytes, type IdKind, idPrefixes, isId, newId } from './ids.ts';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
@@ -94,5 +95,30 @@ describe('isId', () => {
     expect(isId('record', null)).toBe(false);
     expect(isId('record', 42)).toBe(false);
     expect(isId('record', { id: record })).toBe(false);
+  });
+});
+
+describe('encodeIdBytes', () => {
+  /** The reference: the 16 bytes read as one 128-bit number, written in base32 from the top. */
+  const reference = (bytes: Uint8Array) => {
+    let value = 0n;
+    for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+    let out = '';
+    for (let i = 0; i < 26; i++) {
+      out = ALPHABET[Number(value & 31n)] + out;
+      value >>= 5n;
+    }
+    return out;
+  };
+
+  it('writes 16 bytes as the 128-bit number they make, five bits a character from the top', () => {
+    const cases = [
+      new Uint8Array(16),
+      new Uint8Array(16).fill(0xff),
+      Uint8Array.from({ length: 16 }, (_, i) => i),
+    ];
+    for (let n = 0; n < 2000; n++) cases.push(randomBytes(16));
+    for (const bytes of cases) expect(encodeIdBytes(bytes)).toBe(reference(bytes));
+    expect(encodeIdBytes(new Uint8Array(16).fill(0xff))).toBe('7zzzzzzzzzzzzzzzzzzzzzzzzz');
   });
 });
