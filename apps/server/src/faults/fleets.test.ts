@@ -1,10 +1,11 @@
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRAIN_MS } from '../service.ts';
 import { awayFromMinuteBoundary } from '../testing/minute-boundary.ts';
 import { eventually } from '../testing/receiver.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { type ServerProcess, startServerProcess } from '../testing/worker-process.ts';
+import { SERVER_START_MS, type ServerProcess, startServerProcess } from '../testing/worker-process.ts';
 
 /**
  * API and worker fleets apart (docs/operations.md, "Roles"): three API processes (ROLE=api)
@@ -287,66 +288,73 @@ describe('three API processes and two workers on one database', () => {
     expect([...receiver.calls].sort((a, b) => a - b)).toEqual(Array.from({ length: RUNS }, (_, n) => n));
   });
 
-  it('loses no accepted request while each API process is restarted in turn under load', async () => {
-    const ws = await app.createWorkspace({ rateLimitPerMinute: 1_000_000 });
-    const urls = apis.map((api) => api.url);
-    let stop = false;
-    let next = 0;
-    const outcomes: { title: string; tries: (number | string)[] }[] = [];
-    /** A client behind a load balancer: a connection refused is sent to the next process. */
-    const loop = async (loopIndex: number) => {
-      for (let i = 0; !stop && i < 2_000; i++) {
-        const title = `Rolling ${loopIndex}.${i}`;
-        const tries: (number | string)[] = [];
-        for (let attempt = 0; attempt < 10; attempt++) {
-          const url = urls[next++ % urls.length]!;
-          const result = await post(url, ws.apiKey, { folderId: ws.folderId, title });
-          tries.push(result);
-          // An answer ends it; a connection refused or reset is sent to the next process.
-          if (typeof result === 'number') break;
+  it(
+    'loses no accepted request while each API process is restarted in turn under load',
+    async () => {
+      const ws = await app.createWorkspace({ rateLimitPerMinute: 1_000_000 });
+      const urls = apis.map((api) => api.url);
+      let stop = false;
+      let next = 0;
+      const outcomes: { title: string; tries: (number | string)[] }[] = [];
+      /** A client behind a load balancer: a connection refused is sent to the next process. */
+      const loop = async (loopIndex: number) => {
+        for (let i = 0; !stop && i < 2_000; i++) {
+          const title = `Rolling ${loopIndex}.${i}`;
+          const tries: (number | string)[] = [];
+          for (let attempt = 0; attempt < 10; attempt++) {
+            const url = urls[next++ % urls.length]!;
+            const result = await post(url, ws.apiKey, { folderId: ws.folderId, title });
+            tries.push(result);
+            // An answer ends it; a connection refused or reset is sent to the next process.
+            if (typeof result === 'number') break;
+          }
+          outcomes.push({ title, tries });
         }
-        outcomes.push({ title, tries });
+      };
+      const loops = Array.from({ length: 6 }, (_, i) => loop(i));
+      const restarts: { drainMs: number }[] = [];
+      for (let i = 0; i < apis.length; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        const old = apis[i]!;
+        const began = Date.now();
+        old.proc.kill('SIGTERM');
+        await old.exited;
+        restarts.push({ drainMs: Date.now() - began });
+        expect(old.proc.exitCode).toBe(0);
+        const fresh = await startServerProcess(app.service.connectionString, { ROLE: 'api' });
+        apis[i] = fresh;
+        urls[i] = fresh.url;
       }
-    };
-    const loops = Array.from({ length: 6 }, (_, i) => loop(i));
-    const restarts: { drainMs: number }[] = [];
-    for (let i = 0; i < apis.length; i++) {
       await new Promise((resolve) => setTimeout(resolve, 700));
-      const old = apis[i]!;
-      const began = Date.now();
-      old.proc.kill('SIGTERM');
-      await old.exited;
-      restarts.push({ drainMs: Date.now() - began });
-      expect(old.proc.exitCode).toBe(0);
-      const fresh = await startServerProcess(app.service.connectionString, { ROLE: 'api' });
-      apis[i] = fresh;
-      urls[i] = fresh.url;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    stop = true;
-    await Promise.all(loops);
+      stop = true;
+      await Promise.all(loops);
 
-    // Every request ended with a 201; tries before it failed on the connection alone.
-    const failed = outcomes.filter((o) => o.tries.at(-1) !== 201);
-    expect(failed).toEqual([]);
-    const retried = outcomes.flatMap((o) => o.tries.slice(0, -1));
-    expect(retried.filter((t) => typeof t === 'number')).toEqual([]);
-    // Each stored exactly once: a try that failed on its connection was never carried out,
-    // and no request that was carried out went unanswered.
-    const stored = await app.service.pool.query<{ title: string; n: number }>(
-      `select title, count(*)::int as n from records where workspace_id = $1 group by title`,
-      [ws.workspaceId],
-    );
-    expect(stored.rows).toHaveLength(outcomes.length);
-    expect(stored.rows.every((row) => row.n === 1)).toBe(true);
-    console.log(
-      JSON.stringify({
-        requests: outcomes.length,
-        retriedTries: Object.fromEntries(
-          [...new Set(retried)].map((code) => [code, retried.filter((t) => t === code).length]),
-        ),
-        restarts,
-      }),
-    );
-  });
+      // Every request ended with a 201; tries before it failed on the connection alone.
+      const failed = outcomes.filter((o) => o.tries.at(-1) !== 201);
+      expect(failed).toEqual([]);
+      const retried = outcomes.flatMap((o) => o.tries.slice(0, -1));
+      expect(retried.filter((t) => typeof t === 'number')).toEqual([]);
+      // Each stored exactly once: a try that failed on its connection was never carried out,
+      // and no request that was carried out went unanswered.
+      const stored = await app.service.pool.query<{ title: string; n: number }>(
+        `select title, count(*)::int as n from records where workspace_id = $1 group by title`,
+        [ws.workspaceId],
+      );
+      expect(stored.rows).toHaveLength(outcomes.length);
+      expect(stored.rows.every((row) => row.n === 1)).toBe(true);
+      console.log(
+        JSON.stringify({
+          requests: outcomes.length,
+          retriedTries: Object.fromEntries(
+            [...new Set(retried)].map((code) => [code, retried.filter((t) => t === code).length]),
+          ),
+          restarts,
+        }),
+      );
+      // Its budget: each of the three restarts waits 700 ms, drains its process (at most
+      // DRAIN_MS) and starts a new one (at most SERVER_START_MS), with six clients loading the
+      // machine meanwhile.
+    },
+    3 * (700 + DRAIN_MS + SERVER_START_MS) + 10_000,
+  );
 });

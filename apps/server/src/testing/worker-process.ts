@@ -15,10 +15,23 @@ export interface ServerProcess {
   exited: Promise<void>;
 }
 
+/** How long a service process may take to listen (a loaded 2-core machine takes several seconds). */
+export const SERVER_START_MS = 30_000;
+
+/**
+ * The processes started here and still running: killed when the test's own process exits,
+ * whether its tests passed, failed or timed out, so that none outlives the test file.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const proc of running) proc.kill('SIGKILL');
+});
+
 /**
  * A separate service process on `connectionString` (`node --import tsx main.ts`, port 0 on
  * loopback), for tests that kill one mid-request or mid-job. Resolves once it listens, with
- * the URL from its start-up log line; rejects after 30 s or when it exits first.
+ * the URL from its start-up log line; after SERVER_START_MS, or when it exits first, it is
+ * killed and the promise rejects.
  */
 export function startServerProcess(
   connectionString: string,
@@ -38,9 +51,18 @@ export function startServerProcess(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  running.add(proc);
+  const exited = new Promise<void>((resolve) =>
+    proc.once('exit', () => {
+      running.delete(proc);
+      resolve();
+    }),
+  );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('service process did not start')), 30_000);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error('service process did not start'));
+    }, SERVER_START_MS);
     let pending = '';
     const onData = (chunk: Buffer) => {
       pending += chunk.toString();
@@ -65,7 +87,7 @@ export function startServerProcess(
 
 /**
  * A separate server process running the worker on `connectionString`, as in production, for
- * tests that kill one mid-job. Resolves once it listens; rejects after 30 s.
+ * tests that kill one mid-job. Resolves once it listens; rejects after SERVER_START_MS.
  */
 export async function startWorkerProcess(connectionString: string): Promise<ChildProcess> {
   const { proc } = await startServerProcess(connectionString, {
