@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   closePool,
@@ -26,14 +26,15 @@ export interface BenchDatabase {
 }
 
 /**
- * The embedded server's `shared_buffers`, in MiB: BENCH_PG_SHARED_BUFFERS, or a quarter of the
- * machine's memory (at most 8 GiB), what a server tuned for its machine is given. At
- * 1,000,000 records the database is about 4 GiB; with initdb's 128 MiB, reads went to the
- * kernel's page cache, which these machines empty of pages unused for a few seconds, and a
- * random read's latency measured the disk (README, "What a run does").
+ * BENCH_PG_SHARED_BUFFERS, in MiB: the embedded server's `shared_buffers` when set, else
+ * initdb's 128 MiB. A quarter of the machine's memory (6 GiB here) was measured and made
+ * every figure worse on these machines: a fresh server maps each buffer on its first use
+ * (a page fault per 4 KiB), which a six-minute run never finishes paying — PostgreSQL CPU
+ * per link made rose from 395 to 566 µs, and the relation reads were no faster (README).
  */
-function sharedBuffersMiB(): number {
-  return intEnv('BENCH_PG_SHARED_BUFFERS', Math.min(8192, Math.floor(totalmem() / 4 / 2 ** 20)), 16);
+function sharedBuffersSetting(): Record<string, string> {
+  const mib = process.env.BENCH_PG_SHARED_BUFFERS ? intEnv('BENCH_PG_SHARED_BUFFERS', 128, 16) : undefined;
+  return mib === undefined ? {} : { shared_buffers: `${mib}MB` };
 }
 
 /**
@@ -51,7 +52,7 @@ export async function openDatabase(log: (line: string) => void): Promise<BenchDa
       dataDir,
       port: 0,
       database: 'crm_bench',
-      settings: { shared_buffers: `${sharedBuffersMiB()}MB` },
+      settings: sharedBuffersSetting(),
     });
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
