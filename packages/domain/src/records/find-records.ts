@@ -25,7 +25,6 @@ import {
 import { checkFilterFields, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { driverRows, prepared } from '../shared/prepared.ts';
-import { loadRecord } from './load-record.ts';
 import { recordFields } from './record-fields.ts';
 import type { findRecordsInput, findRelatedInput, queryRecordsInput, RecordOutput } from './schemas.ts';
 import { likePattern } from './search-text.ts';
@@ -64,7 +63,7 @@ export async function queryRecords(db: Database, actor: Actor, input: QueryInput
  */
 export async function findRelated(db: Database, actor: Actor, input: z.infer<typeof findRelatedInput>) {
   const { id, field: key, filter, count, ...rest } = input;
-  const record = await loadRecord(db, actor, id);
+  const record = await liveRecordRow(db, actor, id);
   const field = relationFieldOf(await loadFolder(db, actor, record.folderId), key);
   const { self, other } = sideOf(field.relation);
   const ws = actor.workspaceId;
@@ -181,12 +180,18 @@ export async function getRecord(db: Database, actor: Actor, id: string, expand?:
     const folder = await loadFolder(db, actor, read.row.folderId);
     return expandRecord(serializeRecord(read.row), keys, folder, read.linked);
   }
+  return serializeRecord(await liveRecordRow(db, actor, id));
+}
+
+/** A live record of the workspace by the prepared statement of `getRecord`, or NOT_FOUND. */
+async function liveRecordRow(db: Database, actor: Actor, id: string): Promise<RecordRow> {
+  if (!isId('record', id)) throw notFound('Record', id);
   const [row] = await driverRows(prepared(db, 'get_live_record', liveRecordById), {
     workspaceId: actor.workspaceId,
     id,
   });
   if (!row) throw notFound('Record', id);
-  return serializeRecord(recordRowFromDriver(row));
+  return recordRowFromDriver(row);
 }
 
 function liveRecordById(db: Database) {

@@ -20,11 +20,14 @@ export const recordColumns = (() => {
  * `recordRowFromDriver`.
  */
 export function recordColumnsOf(alias: string): SQL {
-  return sql.raw(
-    Object.keys(recordColumns)
-      .map((key) => `${alias}.${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`)
-      .join(', '),
-  );
+  return sql.raw(recordColumnsText(alias));
+}
+
+/** `recordColumnsOf` as text, for a statement written whole (a named one). */
+export function recordColumnsText(alias: string): string {
+  return Object.keys(recordColumns)
+    .map((key) => `${alias}.${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`)
+    .join(', ');
 }
 
 /**

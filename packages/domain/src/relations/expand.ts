@@ -1,4 +1,4 @@
-import type { Executor } from '@crm/db';
+import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import type { RecordOutput } from '../records/schemas.ts';
 import {
   type RecordRow,
   recordColumnsOf,
+  recordColumnsText,
   recordRowFromDriver,
   serializeRecord,
 } from '../records/serialize.ts';
@@ -94,20 +95,18 @@ function expandableFields(keys: string[], folders: Pick<FolderRow, 'id' | 'field
  * of the workspace.
  */
 export async function readRecordExpanded(
-  db: Executor,
+  db: Database,
   actor: Actor,
   id: string,
   keys: string[],
 ): Promise<{ row: RecordRow; linked: Map<string, RecordOutput> } | null> {
-  const ws = actor.workspaceId;
-  const { rows } = await db.execute(sql`
-    select 0 as part, ${recordColumnsOf('r')} from records r
-     where r.workspace_id = ${ws} and r.id = ${id} and r.trashed_at is null
-    union all
-    select 1 as part, ${recordColumnsOf('x')} from records r
-     cross join lateral jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as k(key)
-      join records x on x.workspace_id = ${ws} and x.id = r.data ->> k.key and x.trashed_at is null
-     where r.workspace_id = ${ws} and r.id = ${id} and r.trashed_at is null`);
+  // A named statement, like the plain read of a record: planned once per connection (a
+  // statement on records weighs its many indexes and statistics at every planning).
+  const { rows } = await db.$client.query<Record<string, unknown>>({
+    name: 'get_live_record_expanded',
+    text: READ_EXPANDED,
+    values: [actor.workspaceId, id, JSON.stringify(keys)],
+  });
   let row: RecordRow | undefined;
   const linked = new Map<string, RecordOutput>();
   for (const raw of rows) {
@@ -117,6 +116,15 @@ export async function readRecordExpanded(
   }
   return row ? { row, linked } : null;
 }
+
+const READ_EXPANDED = `
+  select 0 as part, ${recordColumnsText('r')} from records r
+   where r.workspace_id = $1 and r.id = $2 and r.trashed_at is null
+  union all
+  select 1 as part, ${recordColumnsText('x')} from records r
+   cross join lateral jsonb_array_elements_text($3::jsonb) as k(key)
+    join records x on x.workspace_id = $1 and x.id = r.data ->> k.key and x.trashed_at is null
+   where r.workspace_id = $1 and r.id = $2 and r.trashed_at is null`;
 
 /** `record` with `expanded`, its linked records taken from `linked` (read with it). */
 export function expandRecord<T extends RecordOutput>(
