@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { explain, type PlanSummary } from './explain.ts';
+import { getJson } from './http-client.ts';
 import { traceOf } from './parity.ts';
 import { percentile, round } from './time.ts';
 
@@ -97,12 +98,9 @@ interface Page {
 }
 
 async function getPage(url: string, apiKey: string, query: string): Promise<Page> {
-  const response = await fetch(`${url}/api/v1/records?pageSize=50&${query}`, {
-    headers: { authorization: `Bearer ${apiKey}` },
-  });
-  const body = (await response.json()) as Partial<Page>;
-  if (response.status !== 200 || !Array.isArray(body.data) || !body.meta) {
-    throw new Error(`GET /api/v1/records?${query} answered ${response.status}: ${JSON.stringify(body)}`);
+  const { status, body } = await getJson<Partial<Page>>(url, `/api/v1/records?pageSize=50&${query}`, apiKey);
+  if (status !== 200 || !Array.isArray(body.data) || !body.meta) {
+    throw new Error(`GET /api/v1/records?${query} answered ${status}: ${JSON.stringify(body)}`);
   }
   return body as Page;
 }

@@ -26,6 +26,7 @@ import { SEARCH_TERMS } from './data.ts';
 import { openBenchDatabase } from './database.ts';
 import { intEnv } from './env.ts';
 import { explainList, explainSearch, explainTasks, type PlanSummary } from './explain.ts';
+import { closeHttpClients } from './http-client.ts';
 import {
   attachPlans,
   captureListStatements,
@@ -746,6 +747,7 @@ try {
   exitCode = 1;
 } finally {
   log('stopping everything');
+  closeHttpClients();
   await cleanUp();
   log('done');
 }

@@ -9,6 +9,7 @@ import type { RequestSpec } from 'autocannon';
 import type pg from 'pg';
 import { createRandom } from './data.ts';
 import { explain, type PlanSummary } from './explain.ts';
+import { getJson } from './http-client.ts';
 import { withOtherLoad } from './load.ts';
 import { traceOf } from './parity.ts';
 import type { RelationFolders, RelationPlan, SeededRelations } from './relations-seed.ts';
@@ -126,10 +127,9 @@ export const RELATION_QUERIES: RelationQuery[] = [
 ];
 
 async function get(url: string, apiKey: string, path: string): Promise<Body> {
-  const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
-  const body = (await response.json()) as Partial<Body>;
-  if (response.status !== 200 || body.data === undefined) {
-    throw new Error(`GET ${path} answered ${response.status}: ${JSON.stringify(body)}`);
+  const { status, body } = await getJson<Partial<Body>>(url, path, apiKey);
+  if (status !== 200 || body.data === undefined) {
+    throw new Error(`GET ${path} answered ${status}: ${JSON.stringify(body)}`);
   }
   return body as Body;
 }

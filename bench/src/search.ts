@@ -1,4 +1,5 @@
 import { SEARCH_TERMS, type SearchTerm } from './data.ts';
+import { getJson } from './http-client.ts';
 import { percentile, round } from './time.ts';
 
 export interface SearchLatency {
@@ -35,13 +36,14 @@ export async function measureSearch(
     }
     const term = SEARCH_TERMS[i % SEARCH_TERMS.length]!;
     const t0 = performance.now();
-    const response = await fetch(`${url}/api/v1/records?q=${encodeURIComponent(term.term)}&pageSize=50`, {
-      headers: { authorization: `Bearer ${apiKey}` },
-    });
-    const body = (await response.json()) as { data?: unknown[] };
+    const { status, body } = await getJson<{ data?: unknown[] }>(
+      url,
+      `/api/v1/records?q=${encodeURIComponent(term.term)}&pageSize=50`,
+      apiKey,
+    );
     const ms = performance.now() - t0;
-    if (response.status !== 200 || !Array.isArray(body.data)) {
-      throw new Error(`search for ${term.term} answered ${response.status}: ${JSON.stringify(body)}`);
+    if (status !== 200 || !Array.isArray(body.data)) {
+      throw new Error(`search for ${term.term} answered ${status}: ${JSON.stringify(body)}`);
     }
     samples.push({ term, ms, rows: body.data.length });
   }
