@@ -53,7 +53,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     password: PASSWORD,
     persistent: true,
     createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    // PostgreSQL's built-in C.UTF-8: code-point order and Unicode case folding, as the C
+    // library's C.UTF-8, with byte-wise comparisons (docs/operations.md, "Start, stop, migrate").
+    initdbFlags: [
+      '--encoding=UTF8',
+      '--locale-provider=builtin',
+      '--builtin-locale=C.UTF-8',
+      '--locale=C.UTF-8',
+    ],
     postgresFlags: [
       '-c',
       'listen_addresses=127.0.0.1',
