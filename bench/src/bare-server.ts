@@ -171,7 +171,7 @@ const MOVE_DEAL_SQL =
 const RECORD_SNAPSHOT_SQL = GET_RECORD_SQL;
 
 /**
- * appendEvent's statement: the event, and in the same statement one delivery per matching
+ * appendEvent's statement (prepared as `append_event`): the event, and in the same statement one delivery per matching
  * enabled subscription, and the ids of the events a workflow listens to. The wake-up and the
  * workflow job are a second statement, sent only when there are some (the benchmark's
  * workspace has neither).
@@ -687,24 +687,18 @@ async function appendEvent(
   const id = newId('event');
   const occurredAt = new Date().toISOString();
   const payload = { id, event: type, workspaceId, occurredAt, ...fields };
-  const made = await client.query<{ deliveries: number; starts: string[] }>(APPEND_EVENT_SQL, [
-    workspaceId,
-    id,
-    type,
-    JSON.stringify(payload),
-    occurredAt,
-    workspaceId,
-    workspaceId,
-  ]);
+  const made = await client.query<{ deliveries: number; starts: string[] }>({
+    name: 'append_event',
+    text: APPEND_EVENT_SQL,
+    values: [workspaceId, id, type, JSON.stringify(payload), occurredAt, workspaceId, workspaceId],
+  });
   const { deliveries, starts } = made.rows[0]!;
   if (deliveries > 0 || starts.length > 0) {
-    await client.query(EVENT_FOLLOW_UPS_SQL, [
-      'crm_deliveries',
-      workspaceId,
-      deliveries,
-      workspaceId,
-      JSON.stringify(starts),
-    ]);
+    await client.query({
+      name: 'queue_event_follow_ups',
+      text: EVENT_FOLLOW_UPS_SQL,
+      values: ['crm_deliveries', workspaceId, deliveries, workspaceId, JSON.stringify(starts)],
+    });
   }
 }
 

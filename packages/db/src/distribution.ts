@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { type Executor, poolOfClient } from './client.ts';
+import { connectionOf } from './drizzle-session.ts';
 
 const known = new WeakMap<pg.Pool | pg.ClientBase, Promise<boolean>>();
 
@@ -26,9 +27,8 @@ export function isSharded(db: Executor | pg.Pool): Promise<boolean> {
 
 /** The pool behind a handle or a transaction, or the transaction's own connection. */
 function connectionsOf(db: Executor | pg.Pool): pg.Pool | pg.ClientBase {
-  if ('$client' in db) return db.$client;
-  if (!('session' in db)) return db as pg.Pool;
-  const client = (db as unknown as { session: { client: pg.Pool | pg.ClientBase } }).session.client;
+  if (!('$client' in db) && !('session' in db)) return db as pg.Pool;
+  const client = connectionOf(db as Executor);
   return ('totalCount' in client ? undefined : poolOfClient(client)) ?? client;
 }
 

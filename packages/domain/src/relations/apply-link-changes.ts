@@ -1,4 +1,4 @@
-import type { Executor } from '@crm/db';
+import { type Executor, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
 import { toRecordSnapshot } from '../records/snapshot.ts';
@@ -372,12 +372,16 @@ async function writeOneValues(
     previous.set(recordId, before);
   }
   if (writes.size === 0) return [];
-  const { rows: written } = await tx.execute(sql`
+  const written = await runNamedSql(
+    tx,
+    'link_write_one_values',
+    sql`
     update records r
        set data = (r.data - w.unset) || w.set, updated_at = now()
       from jsonb_to_recordset(${JSON.stringify([...writes.values()])}::jsonb) as w(id text, set jsonb, unset text[])
      where r.workspace_id = ${actor.workspaceId} and r.id = w.id
-    returning ${recordColumnsOf('r')}`);
+    returning ${recordColumnsOf('r')}`,
+  );
   return written.map((raw) => {
     const row = recordRowFromDriver(raw);
     rows.set(row.id, row);
@@ -393,18 +397,27 @@ async function lockRecords(
   mode: 'update' | 'share',
 ): Promise<RecordRow[]> {
   if (ids.length === 0) return [];
-  const { rows } = await tx.execute(sql`
+  const rows = await runNamedSql(
+    tx,
+    `link_lock_records_${mode}`,
+    sql`
     select ${recordColumnsOf('r')} from records r
-     where r.workspace_id = ${ws} and r.id in ${[...new Set(ids)]}
+     where r.workspace_id = ${ws} and r.id = any(${sql.param([...new Set(ids)])}::text[])
      order by r.id
-       for ${sql.raw(mode)}`);
+       for ${sql.raw(mode)}`,
+  );
   return rows.map(recordRowFromDriver);
 }
 
 async function readRecords(tx: Executor, ws: string, ids: string[]): Promise<RecordRow[]> {
   if (ids.length === 0) return [];
-  const { rows } = await tx.execute(sql`
-    select ${recordColumnsOf('r')} from records r where r.workspace_id = ${ws} and r.id in ${[...new Set(ids)]}`);
+  const rows = await runNamedSql(
+    tx,
+    'link_read_records',
+    sql`
+    select ${recordColumnsOf('r')} from records r
+     where r.workspace_id = ${ws} and r.id = any(${sql.param([...new Set(ids)])}::text[])`,
+  );
   return rows.map(recordRowFromDriver);
 }
 
@@ -425,13 +438,16 @@ async function readLinks(tx: Executor, ws: string, changes: LinkChange[]): Promi
     if (c.relation.from.cardinality === 'ONE') sides.push({ r: c.relation.id, s: 'from', id: c.fromId });
     if (c.relation.to.cardinality === 'ONE') sides.push({ r: c.relation.id, s: 'to', id: c.toId });
   }
-  const { rows } = await tx.execute<{
+  const rows = await runNamedSql<{
     relation_id: string;
     from_id: string;
     to_id: string;
     label: string | null;
     created_at: string;
-  }>(sql`
+  }>(
+    tx,
+    'link_read_links',
+    sql`
     select l.relation_id, l.from_id, l.to_id, l.label, l.created_at
       from jsonb_to_recordset(${JSON.stringify(exact)}::jsonb) as k(r text, f text, t text)
       join record_links l on l.workspace_id = ${ws} and l.relation_id = k.r and l.from_id = k.f and l.to_id = k.t
@@ -442,7 +458,8 @@ async function readLinks(tx: Executor, ws: string, changes: LinkChange[]): Promi
     union
     select l.relation_id, l.from_id, l.to_id, l.label, l.created_at
       from jsonb_to_recordset(${JSON.stringify(sides.filter((s) => s.s === 'to'))}::jsonb) as k(r text, id text)
-      join record_links l on l.workspace_id = ${ws} and l.relation_id = k.r and l.to_id = k.id`);
+      join record_links l on l.workspace_id = ${ws} and l.relation_id = k.r and l.to_id = k.id`,
+  );
   return rows.map((r) => ({
     relationId: r.relation_id,
     fromId: r.from_id,
@@ -473,7 +490,10 @@ async function countLinks(tx: Executor, ws: string, changes: LinkChange[]): Prom
   if (wanted.size === 0) return counts;
   const of = (side: 'from' | 'to') => JSON.stringify([...wanted.values()].filter((w) => w.s === side));
   const limit = MAX_LINKS_PER_FIELD + 1;
-  const { rows } = await tx.execute<{ r: string; s: 'from' | 'to'; id: string; n: number }>(sql`
+  const rows = await runNamedSql<{ r: string; s: 'from' | 'to'; id: string; n: number }>(
+    tx,
+    'link_count_links',
+    sql`
     select k.r, 'from' as s, k.id, (
       select count(*)::int from (
         select 1 from record_links l
@@ -484,7 +504,8 @@ async function countLinks(tx: Executor, ws: string, changes: LinkChange[]): Prom
       select count(*)::int from (
         select 1 from record_links l
          where l.workspace_id = ${ws} and l.relation_id = k.r and l.to_id = k.id limit ${limit}) as held) as n
-      from jsonb_to_recordset(${of('to')}::jsonb) as k(r text, id text)`);
+      from jsonb_to_recordset(${of('to')}::jsonb) as k(r text, id text)`,
+  );
   for (const row of rows) counts.set(countKey(row.r, row.s, row.id), row.n);
   return counts;
 }
@@ -492,10 +513,14 @@ async function countLinks(tx: Executor, ws: string, changes: LinkChange[]): Prom
 async function deleteLinks(tx: Executor, ws: string, links: LinkRow[]): Promise<void> {
   if (links.length === 0) return;
   const keys = links.map((l) => ({ r: l.relationId, f: l.fromId, t: l.toId }));
-  await tx.execute(sql`
+  await runNamedSql(
+    tx,
+    'link_delete_links',
+    sql`
     delete from record_links l
      using jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(r text, f text, t text)
-     where l.workspace_id = ${ws} and l.relation_id = k.r and l.from_id = k.f and l.to_id = k.t`);
+     where l.workspace_id = ${ws} and l.relation_id = k.r and l.from_id = k.f and l.to_id = k.t`,
+  );
 }
 
 async function insertLinks(tx: Executor, ws: string, links: Held[]): Promise<void> {
@@ -507,17 +532,25 @@ async function insertLinks(tx: Executor, ws: string, links: Held[]): Promise<voi
     label: l.label,
     at: l.createdAt,
   }));
-  await tx.execute(sql`
+  await runNamedSql(
+    tx,
+    'link_insert_links',
+    sql`
     insert into record_links (workspace_id, relation_id, from_id, to_id, label, created_at)
     select ${ws}, k.r, k.f, k.t, k.label, k.at
-      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as k(r text, f text, t text, label text, at timestamptz)`);
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as k(r text, f text, t text, label text, at timestamptz)`,
+  );
 }
 
 async function relabel(tx: Executor, ws: string, links: LinkRow[]): Promise<void> {
   if (links.length === 0) return;
   const values = links.map((l) => ({ r: l.relationId, f: l.fromId, t: l.toId, label: l.label }));
-  await tx.execute(sql`
+  await runNamedSql(
+    tx,
+    'link_relabel_links',
+    sql`
     update record_links l set label = k.label
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as k(r text, f text, t text, label text)
-     where l.workspace_id = ${ws} and l.relation_id = k.r and l.from_id = k.f and l.to_id = k.t`);
+     where l.workspace_id = ${ws} and l.relation_id = k.r and l.from_id = k.f and l.to_id = k.t`,
+  );
 }

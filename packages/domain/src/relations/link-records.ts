@@ -1,4 +1,4 @@
-import type { Database, Executor } from '@crm/db';
+import { type Database, type Executor, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { relationReference } from '../records/custom-values.ts';
@@ -235,9 +235,13 @@ async function prepareItems(
   const liveFolder = new Map<string, string>();
   const named = [...new Set([...fromIds, ...toIds])];
   if (named.length > 0) {
-    const { rows } = await tx.execute(sql`
+    const rows = await runNamedSql(
+      tx,
+      'link_read_ends',
+      sql`
       select ${recordColumnsOf('records')} from records
-       where workspace_id = ${ws} and id in ${named} and trashed_at is null`);
+       where workspace_id = ${ws} and id = any(${sql.param(named)}::text[]) and trashed_at is null`,
+    );
     for (const raw of rows) {
       const row = recordRowFromDriver(raw);
       liveFolder.set(row.id, row.folderId);

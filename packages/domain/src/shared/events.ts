@@ -1,5 +1,5 @@
 import { type EventType, eventTypes } from '@crm/constants';
-import type { Executor } from '@crm/db';
+import { type Executor, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from '../webhooks/fan-out.ts';
 import { newId } from './ids.ts';
@@ -62,7 +62,10 @@ async function queueEventFollowUps(
   made: { deliveries: number; starts: string[] } | undefined,
 ): Promise<void> {
   if (!made || (made.deliveries === 0 && made.starts.length === 0)) return;
-  await tx.execute(sql`
+  await runNamedSql(
+    tx,
+    'queue_event_follow_ups',
+    sql`
     with wake as (select pg_notify(${DELIVERY_CHANNEL}, ${workspaceId}::text) where ${made.deliveries}::int > 0),
     start_workflows as (
       select graphile_worker.add_job('start_event_workflows',
@@ -70,7 +73,8 @@ async function queueEventFollowUps(
       from jsonb_array_elements_text(${JSON.stringify(made.starts)}::jsonb) as e(id)
       where coalesce(current_setting('crm.workflow_run', true), '') = ''
     )
-    select (select count(*) from wake) + (select count(*) from start_workflows) as follow_ups`);
+    select (select count(*) from wake) + (select count(*) from start_workflows) as follow_ups`,
+  );
 }
 
 /**
@@ -89,12 +93,16 @@ export async function appendEvent(
   fields: Record<string, unknown>,
 ): Promise<AppendedEvent> {
   const event = buildEvent(workspaceId, { type, fields });
-  const { rows } = await tx.execute<{ deliveries: number; starts: string[] }>(sql`
+  const rows = await runNamedSql<{ deliveries: number; starts: string[] }>(
+    tx,
+    'append_event',
+    sql`
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
       values (${workspaceId}, ${event.id}, ${type}, ${JSON.stringify(event.payload)}::jsonb, ${event.occurredAt}::timestamptz)
       returning id, workspace_id, type, payload
-    ), ${eventRows(workspaceId)}`);
+    ), ${eventRows(workspaceId)}`,
+  );
   await queueEventFollowUps(tx, workspaceId, rows[0]);
   return event;
 }
@@ -111,14 +119,18 @@ export async function appendEvents(
   if (events.length === 0) return [];
   const built = events.map((event) => buildEvent(workspaceId, event));
   const rows = built.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt }));
-  const made = await tx.execute<{ deliveries: number; starts: string[] }>(sql`
+  const made = await runNamedSql<{ deliveries: number; starts: string[] }>(
+    tx,
+    'append_events',
+    sql`
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
       select ${workspaceId}, e.id, e.type, e.payload, e.occurred_at
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           as e(id text, type text, payload jsonb, occurred_at timestamptz)
       returning id, workspace_id, type, payload
-    ), ${eventRows(workspaceId)}`);
-  await queueEventFollowUps(tx, workspaceId, made.rows[0]);
+    ), ${eventRows(workspaceId)}`,
+  );
+  await queueEventFollowUps(tx, workspaceId, made[0]);
   return built;
 }
