@@ -37,6 +37,7 @@ import {
 } from './list-queries.ts';
 import { checkParity } from './parity.ts';
 import { type Child, startTsxChild, waitUntilReady } from './processes.ts';
+import { countUpdated, type RecordPatchResult, recordPatch, recordPatchChecks } from './record-patch.ts';
 import {
   attachRelationPlans,
   type BatchLinkResult,
@@ -85,7 +86,7 @@ const RESULTS_FILE = join(benchDir, 'results', 'latest.json');
 
 /** BENCH_SCENARIOS: the load scenarios to run, comma-separated ids (default all). */
 function scenariosEnv(): Scenario['id'][] {
-  const known = [...SCENARIOS.map((s) => s.id), batchCreate.id, 'batch-link' as const];
+  const known = [...SCENARIOS.map((s) => s.id), batchCreate.id, recordPatch.id, 'batch-link' as const];
   const value = process.env.BENCH_SCENARIOS?.trim();
   if (!value) return known;
   const chosen = value.split(',').map((id) => id.trim());
@@ -534,6 +535,40 @@ async function main(): Promise<BenchResults> {
     );
   }
 
+  // Record updates, against the service only (the bare server has no PATCH of records): two
+  // runs, as the other scenarios' runs of one server.
+  let patch: RecordPatchResult | undefined;
+  if (config.scenarios.includes(recordPatch.id)) {
+    const before = await countUpdated(pool, fixture.workspaceId);
+    const runs: Run[] = [];
+    const redone: NonNullable<RecordPatchResult['redone']> = [];
+    for (const step of [0, 1]) {
+      log(`record-patch against the service (run ${step + 1} of 2)`);
+      const settings = {
+        ...config.load,
+        warmup: step === 0 ? config.load.warmup : 1,
+        ...(databasePid === undefined ? {} : { databasePid }),
+      };
+      const { run, discarded } = await quietRun(
+        (s, tag) => measure(recordPatch, targets.service, context, s, tag),
+        settings,
+        `patchr${step}`,
+      );
+      if (discarded) redone.push({ target: 'service', discarded });
+      runs.push(run);
+    }
+    patch = {
+      id: 'record-patch',
+      label: recordPatch.label,
+      service: combine('service', runs),
+      checks: recordPatchChecks(before, await countUpdated(pool, fixture.workspaceId), runs),
+      ...(redone.length > 0 ? { redone } : {}),
+    };
+    log(
+      `  ${patch.service.requestsPerSecond} req/s (${patch.service.cpuPerRequestUs ?? '-'} µs CPU a request)`,
+    );
+  }
+
   const missing = config.largeRecords - (await liveRecords());
   // The people the top-up adds get their company and manager in `data` as they are made; the
   // companies, fields and links come at step 9 (relations-seed.ts).
@@ -695,6 +730,7 @@ async function main(): Promise<BenchResults> {
     parity,
     scenarios,
     ...(batch ? { batchCreate: batch } : {}),
+    ...(patch ? { recordPatch: patch } : {}),
     search,
     lists,
     plans,

@@ -4,6 +4,7 @@ import type { BatchCreateResult } from './batch.ts';
 import type { PlanSummary } from './explain.ts';
 import type { ListLatency } from './list-queries.ts';
 import type { ParityReport } from './parity.ts';
+import type { RecordPatchResult } from './record-patch.ts';
 import type { BatchLinkResult, RelationsResult } from './relations.ts';
 import type { Measurement, Run, Scenario } from './scenarios.ts';
 import type { SearchLatency } from './search.ts';
@@ -59,6 +60,8 @@ export interface BenchResults {
   scenarios: ScenarioResult[];
   /** Records a second through `POST /records/batch` beside `POST /records` (when run). */
   batchCreate?: BatchCreateResult;
+  /** `PATCH /records/:id` through the service (when run). */
+  recordPatch?: RecordPatchResult;
   search: SearchLatency[];
   /** Filters, sorts, counts and a cursor page of records, at 100k and at 1M records. */
   lists: ListLatency[];
@@ -200,6 +203,7 @@ export function formatResults(results: BenchResults): string {
     }
   }
   if (results.batchCreate) out.push('', ...formatBatch(results.batchCreate));
+  if (results.recordPatch) out.push('', ...formatRecordPatch(results.recordPatch));
   out.push('');
   out.push('q search through the service (sequential, pageSize=50), latency in ms:');
   const searchRows: string[][] = [];
@@ -385,6 +389,29 @@ function formatLists(lists: ListLatency[]): string[] {
 }
 
 /** The batch-create scenario: records a second in batches beside one by one. */
+function formatRecordPatch(r: RecordPatchResult): string[] {
+  const m = r.service;
+  return [
+    'Updating records through the service, record.updated events included (2 runs):',
+    table(
+      ['Scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'PG µs/req', 'stmt/req', 'non-2xx'],
+      [
+        [
+          r.label,
+          fixed(m.requestsPerSecond, 0),
+          fixed(m.latencyP50, 1),
+          fixed(m.latencyP99, 1),
+          m.cpuPerRequestUs === undefined ? '-' : fixed(m.cpuPerRequestUs, 0),
+          m.databaseCpuPerRequestUs === undefined ? '-' : fixed(m.databaseCpuPerRequestUs, 0),
+          m.statementsPerRequest === undefined ? '-' : fixed(m.statementsPerRequest, 2),
+          String(m.non2xx),
+        ],
+      ],
+    ),
+    `record-patch checks: answered2xx ${r.checks.answered2xx}, updatedEvents ${r.checks.updatedEvents}`,
+  ];
+}
+
 function formatBatch(b: BatchCreateResult): string[] {
   const row = (kind: 'single' | 'batch', label: string, perRequest: number) => {
     const m = b[kind];

@@ -57,6 +57,7 @@ export interface Scenario {
     | 'deal-move'
     | 'task-list'
     | 'batch-create'
+    | 'record-patch'
     | 'batch-link';
   label: string;
   /** Lowest acceptable service/bare throughput ratio. */
