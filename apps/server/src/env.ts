@@ -99,6 +99,8 @@ const envSchema = z.object({
    * (docs/operations.md, "Memory").
    */
   HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(50),
+  /** Days an audit log entry is kept (docs/api.md, "Audit log"): a year by default. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -138,6 +138,8 @@ interface Ids {
   key: string;
   /** A record of the folder that `record` links to through `rel`, a RELATION field with the label `L`. */
   other: string;
+  /** A history entry of `record`, `deal` and `task` each (a change of its title). */
+  entries: { record: string; deal: string; task: string };
 }
 
 async function prepare(ws: TestWorkspace): Promise<Ids> {
@@ -156,15 +158,29 @@ async function prepare(ws: TestWorkspace): Promise<Ids> {
   await post(`/folders/${folder.id}/fields`, { key: 'rel', label: 'Related', type: 'RELATION', relation });
   const other = await post('/records', { folderId: folder.id, title: 'Other' });
   await post(`/records/${record.id}/links`, { field: 'rel', to: other.id });
+  const deal = (await post('/deals', { pipelineId: pipeline.id, title: 'Deal' })).id;
+  const task = (await post('/tasks', { title: 'Task' })).id;
+  /** Renames the subject and answers the history entry of that change. */
+  const entryOf = async (kind: 'records' | 'deals' | 'tasks', id: string) => {
+    await app.api(ws.apiKey, 'PATCH', `${PREFIX}/${kind}/${id}`, { title: 'Renamed' });
+    const res = await app.api(ws.apiKey, 'GET', `${PREFIX}/${kind}/${id}/history`);
+    return res.body.data[0].id as string;
+  };
+  const entries = {
+    record: await entryOf('records', record.id),
+    deal: await entryOf('deals', deal),
+    task: await entryOf('tasks', task),
+  };
   return {
+    entries,
     other: other.id,
     folder: folder.id,
     key: 'stage',
     record: record.id,
     pipeline: pipeline.id,
     stage: pipeline.stages[0].id,
-    deal: (await post('/deals', { pipelineId: pipeline.id, title: 'Deal' })).id,
-    task: (await post('/tasks', { title: 'Task' })).id,
+    deal,
+    task,
     webhook: (await post('/webhooks', { url: 'http://127.0.0.1:1/hook', events: ['*'] })).id,
     workflow: (
       await post('/workflows', {
@@ -219,6 +235,24 @@ const fixtures: Record<string, (ids: Ids) => Base> = {
   'POST /records/batch/trash': () => ({ body: { ids: ['rec_01jq3v6f6ve7s9t8m1k2c3d4e5'] } }),
   'GET /records/{id}/comments': (ids) => ({ params: { id: ids.record } }),
   'GET /records/{id}/timeline': (ids) => ({ params: { id: ids.record } }),
+  'GET /records/{id}/history': (ids) => ({ params: { id: ids.record } }),
+  'GET /deals/{id}/history': (ids) => ({ params: { id: ids.deal } }),
+  'GET /tasks/{id}/history': (ids) => ({ params: { id: ids.task } }),
+  // Forced: each value reverts the same entry again.
+  'POST /records/{id}/history/{entryId}/revert': (ids) => ({
+    params: { id: ids.record, entryId: ids.entries.record },
+    query: { force: 'true' },
+  }),
+  'POST /deals/{id}/history/{entryId}/revert': (ids) => ({
+    params: { id: ids.deal, entryId: ids.entries.deal },
+    query: { force: 'true' },
+  }),
+  'POST /tasks/{id}/history/{entryId}/revert': (ids) => ({
+    params: { id: ids.task, entryId: ids.entries.task },
+    query: { force: 'true' },
+  }),
+  'GET /audit-log': () => ({}),
+  'GET /records/export': (ids) => ({ query: { folderId: ids.folder } }),
   'POST /records/{id}/comments': (ids) => ({ params: { id: ids.record }, body: { text: 'Hello' } }),
   'GET /records/{id}/calls': (ids) => ({ params: { id: ids.record } }),
   'POST /records/{id}/calls': (ids) => ({

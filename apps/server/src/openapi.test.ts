@@ -1,4 +1,4 @@
-import { createApiKey } from '@crm/domain';
+import { allScopes, createApiKey, type Scope } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Call,
@@ -38,9 +38,8 @@ const CREATES_OR_FOUND = [
   'POST /deals/{id}/links',
   'POST /tasks/{id}/links',
 ];
-/** Operations that need the read scope: every GET, and the query sent as a POST. */
-const readsOnly = (method: string, path: string) =>
-  method === 'GET' || (method === 'POST' && path === '/records/query');
+/** The operations any valid key may call: who the caller is, and the members to assign work to. */
+const NO_SCOPE = ['GET /me', 'GET /members'];
 /** Error statuses answered after the key was accepted and counted (contract §5: RateLimit-* on every response). */
 const AFTER_GATE = new Set([400, 403, 404, 409, 413, 415, 422, 429]);
 
@@ -100,7 +99,11 @@ describe('the document served at /api/v1/openapi.json', () => {
       expect(operation.operationId, what).toEqual(expect.any(String));
       expect(operation.summary, what).toEqual(expect.stringMatching(/\S/));
       expect(operation.tags, what).toHaveLength(1);
-      expect(operation.security, what).toEqual([{ bearerAuth: [] }]);
+      // The bearer requirement names the scope the operation needs (docs/api.md, "Scopes").
+      const scope = operation['x-required-scope'];
+      expect(operation.security, what).toEqual([{ bearerAuth: scope ? [scope] : [] }]);
+      if (scope) expect(operation.description, what).toContain(`Needs the \`${scope}\` scope.`);
+      else expect(NO_SCOPE, what).toContain(what);
     }
   });
 
@@ -281,23 +284,78 @@ describe('real responses conform to the document', () => {
     await call('crm_not-a-real-key', 'GET', '/records', 401);
   });
 
-  it('a key without the needed scope is a documented 403 on every operation', async () => {
+  it('a key lacking exactly the scope an operation needs is a documented 403 naming it, on every operation', async () => {
     const ws = await app.createWorkspace();
-    const key = async (scopes: ('read' | 'write')[]) =>
-      (
-        await createApiKey(app.service.db, {
-          workspaceId: ws.workspaceId,
-          userId: ws.userId,
-          name: 'scoped',
-          scopes,
-        })
-      ).secret;
-    const readOnly = await key(['read']);
-    const writeOnly = await key(['write']);
-    for (const { method, path } of restOperations()) {
-      const res = await call(readsOnly(method, path) ? writeOnly : readOnly, method, path, 403);
-      expect(res.body.error.code).toBe('FORBIDDEN');
+    const keys = new Map<string, string>();
+    /** A key holding every scope but `missing`. */
+    const keyWithout = async (missing: Scope) => {
+      let secret = keys.get(missing);
+      if (!secret) {
+        secret = (
+          await createApiKey(app.service.db, {
+            workspaceId: ws.workspaceId,
+            userId: ws.userId,
+            name: `all but ${missing}`,
+            scopes: allScopes.filter((scope) => scope !== missing),
+          })
+        ).secret;
+        keys.set(missing, secret);
+      }
+      return secret;
+    };
+    let walked = 0;
+    for (const { method, path, operation } of restOperations()) {
+      const needed = operation['x-required-scope'] as Scope | null;
+      if (needed === null) continue;
+      const res = await call(await keyWithout(needed), method, path, 403);
+      expect(res.body.error, `${method} ${path}`).toMatchObject({
+        code: 'FORBIDDEN',
+        message: `This API key lacks the ${needed} scope`,
+        details: [{ path: 'scope', message: `needs ${needed}` }],
+      });
+      walked++;
     }
+    expect(walked).toBe(restOperations().length - NO_SCOPE.length);
+  });
+
+  it('a key limited to folders finds nothing outside them (404), and works inside them', async () => {
+    const ws = await app.createWorkspace();
+    const inside = await app.api(ws.apiKey, 'POST', `${PREFIX}/folders`, { name: 'Inside' });
+    const insideRecord = await app.api(ws.apiKey, 'POST', `${PREFIX}/records`, {
+      folderId: inside.body.data.id,
+      title: 'Seen',
+    });
+    const outsideRecord = await app.api(ws.apiKey, 'POST', `${PREFIX}/records`, {
+      folderId: ws.folderId,
+      title: 'Hidden',
+    });
+    const { secret } = await createApiKey(app.service.db, {
+      workspaceId: ws.workspaceId,
+      userId: ws.userId,
+      name: 'one folder',
+      folderIds: [inside.body.data.id],
+    });
+    const hidden = outsideRecord.body.data.id;
+    const seen = insideRecord.body.data.id;
+    await call(secret, 'GET', '/records/{id}', 404, { params: { id: hidden } });
+    await call(secret, 'PATCH', '/records/{id}', 404, { params: { id: hidden }, body: { title: 'x' } });
+    await call(secret, 'DELETE', '/records/{id}', 404, { params: { id: hidden } });
+    await call(secret, 'GET', '/records/{id}/comments', 404, { params: { id: hidden } });
+    await call(secret, 'POST', '/records/{id}/calls', 404, { params: { id: hidden }, body: {} });
+    await call(secret, 'GET', '/records/{id}/history', 404, { params: { id: hidden } });
+    await call(secret, 'GET', '/folders/{id}', 404, { params: { id: ws.folderId } });
+    // A folder the key does not reach is one that does not exist, as a body names it (400).
+    const refused = await call(secret, 'POST', '/records', 400, {
+      body: { folderId: ws.folderId, title: 'Nope' },
+    });
+    expect(refused.body.error.details).toEqual([
+      { path: 'folderId', message: `folder ${ws.folderId} does not exist` },
+    ]);
+    const list = await call(secret, 'GET', '/records', 200);
+    expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([seen]);
+    const folders = await call(secret, 'GET', '/folders', 200);
+    expect(folders.body.data.map((f: { id: string }) => f.id)).toEqual([inside.body.data.id]);
+    await call(secret, 'GET', '/records/{id}', 200, { params: { id: seen } });
   });
 
   it('every body-reading operation answers a documented 413 over 1 MiB and 415 for another media type', async () => {

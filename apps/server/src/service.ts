@@ -121,6 +121,7 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
         pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
         deliveryConcurrency: env.WEBHOOK_CONCURRENCY,
         deliveryBatchSize: env.WEBHOOK_BATCH_SIZE,
+        auditRetentionDays: env.AUDIT_RETENTION_DAYS,
         metrics,
       });
       closing.push(() => worker!.stop());

@@ -8,7 +8,7 @@ export * from './storable-input.ts';
 export {
   type ApiMeta,
   createCallerFactory,
-  manageProcedure,
+  missingScope,
   noteErrorRequestId,
   settingsProcedure,
 } from './trpc.ts';

@@ -25,7 +25,8 @@ export function restRoute(meta: ApiMeta): ApiMeta {
   if (kind.conditional) requestHeaders['If-Match'] = REQUEST_HEADERS['If-Match'];
   const statuses = [
     ...new Set([
-      ...COMMON_ERRORS,
+      // A route any valid key may call (`scope: 'none'`) never answers 403 for a scope.
+      ...COMMON_ERRORS.filter((status) => status !== 403 || meta.scope !== 'none'),
       ...(kind.writes ? WRITE_ERRORS : []),
       ...(kind.conditional ? [412] : []),
       ...(meta.errors ?? []),

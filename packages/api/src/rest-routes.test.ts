@@ -129,11 +129,15 @@ describe('route declarations', () => {
   it('declare every REST route through restRoute, with its headers and error statuses', () => {
     let declared = 0;
     forEachOpenApiProcedure(procedures, ({ path, meta }) => {
-      const { openapi } = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
+      const { openapi, scope } = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
       expect(openapi.errorResponses, `${path}: declared without restRoute`).toBeDefined();
       expect(openapi.responseHeaders, path).toBeDefined();
+      expect(scope, `${path}: declares no scope`).toBeDefined();
       const statuses = Object.keys(openapi.errorResponses ?? {}).map(Number);
-      expect(statuses, path).toEqual(expect.arrayContaining([400, 401, 403, 429, 500, 503]));
+      expect(statuses, path).toEqual(expect.arrayContaining([400, 401, 429, 500, 503]));
+      // 403 is the answer to a missing scope: a route any key may call never gives it.
+      if (scope === 'none') expect(statuses, path).not.toContain(403);
+      else expect(statuses, path).toContain(403);
       if (openapi.method === 'POST' || openapi.method === 'PATCH') {
         expect(statuses, path).toEqual(expect.arrayContaining([409, 413, 415, 422]));
         expect(Object.keys(openapi.requestHeaders?.shape ?? {}), path).toContain('Idempotency-Key');

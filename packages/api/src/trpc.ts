@@ -1,4 +1,4 @@
-import { DomainError } from '@crm/domain';
+import { type Actor, DomainError, type Scope } from '@crm/domain';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
@@ -38,6 +38,12 @@ export type ApiMeta = OpenApiMeta & {
    * a `Link`, no ETag.
    */
   resource?: 'volatile' | 'list';
+  /**
+   * What a caller must hold to call it (docs/api.md, "Scopes"): `<resource>:<action>`, or
+   * `none` for what any valid credential may call (`/me`). Every procedure behind a credential
+   * declares one (`scopes.test.ts`); the check is authedProcedure's, for REST, /trpc and MCP alike.
+   */
+  scope?: Scope | 'none';
 };
 
 /**
@@ -111,8 +117,12 @@ export const publicProcedure = t.procedure.use(async ({ ctx, meta, next, getRawI
   return result;
 });
 
-/** Needs a valid credential; queries need the `read` scope, mutations `write` (contract §5). */
-export const authedProcedure = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
+/**
+ * Needs a valid credential holding the procedure's scope (docs/api.md, "Scopes"): an API key's
+ * scopes within its maker's role, or a signed-in user's role. The scopes are in memory with
+ * the credential, so the check costs no statement.
+ */
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   ctx.response.status = meta?.successStatus ?? 200;
   const actor = ctx.actor;
   if (!actor) {
@@ -122,15 +132,25 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, type, next, g
       }),
     );
   }
-  const scope = type === 'mutation' ? 'write' : 'read';
-  if (!actor.scopes.includes(scope)) {
-    throw toTRPCError(new DomainError('FORBIDDEN', `This API key lacks the ${scope} scope`));
+  const scope = meta?.scope;
+  if (scope === undefined) {
+    throw toTRPCError(new DomainError('INTERNAL', 'This procedure declares no scope'));
   }
+  if (scope !== 'none' && !actor.scopes.has(scope)) throw toTRPCError(missingScope(actor, scope));
   await checkRawInput(getRawInput);
   const result = await next({ ctx: { actor } });
   if (!result.ok) throw toTRPCError(toDomainError(result.error));
   return result;
 });
+
+/** 403 naming the scope a call needs (docs/api.md, "Scopes"). */
+export function missingScope(actor: Actor, scope: Scope): DomainError {
+  const message =
+    actor.apiKeyId !== null
+      ? `This API key lacks the ${scope} scope`
+      : `Your role (${actor.role}) does not allow this: it needs ${scope}, which only an owner or admin holds`;
+  return new DomainError('FORBIDDEN', message, { details: [{ path: 'scope', message: `needs ${scope}` }] });
+}
 
 async function checkRawInput(getRawInput: () => Promise<unknown>): Promise<void> {
   try {
@@ -140,26 +160,17 @@ async function checkRawInput(getRawInput: () => Promise<unknown>): Promise<void>
   }
 }
 
-/** Roles that may manage API keys, webhooks, automations and invitations. */
+/** Roles that manage API keys and invitations. */
 const MANAGER_ROLES: readonly string[] = ['OWNER', 'ADMIN'];
-
-/**
- * Managing keys, webhooks and automations: a signed-in user needs the OWNER or ADMIN role
- * (docs/web-app.md, "Roles"). API keys keep their read/write scopes and are not asked for a
- * role, so integrations that manage their own webhook subscriptions keep working.
- */
-export const manageProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.actor.apiKeyId === null && !MANAGER_ROLES.includes(ctx.actor.role)) {
-    throw new DomainError('FORBIDDEN', `Only an owner or admin can do this; your role is ${ctx.actor.role}`);
-  }
-  return next();
-});
 
 /**
  * Settings that only a signed-in OWNER or ADMIN reaches (API keys, invitations): an API key
  * cannot mint further keys, so a leaked key cannot outlive its revocation.
  */
-export const settingsProcedure = manageProcedure.use(({ ctx, next }) => {
+export const settingsProcedure = authedProcedure.meta({ scope: 'none' }).use(({ ctx, next }) => {
+  if (ctx.actor.apiKeyId === null && !MANAGER_ROLES.includes(ctx.actor.role)) {
+    throw new DomainError('FORBIDDEN', `Only an owner or admin can do this; your role is ${ctx.actor.role}`);
+  }
   if (ctx.actor.apiKeyId !== null) {
     throw new DomainError(
       'FORBIDDEN',

@@ -108,7 +108,9 @@ describe('the CLI', () => {
       'read',
     );
     expect(created).toMatchObject({ name: 'reporting', scopes: ['read'], revokedAt: null });
-    expect((await authenticateApiKey(db, created.apiKey)).scopes).toEqual(['read']);
+    const verified = await authenticateApiKey(db, created.apiKey);
+    expect([...verified.scopes].every((scope) => scope.endsWith(':read'))).toBe(true);
+    expect(verified.scopes.has('records:read')).toBe(true);
     const list = await crm('keys', 'list', '--workspace', workspaceId);
     expect(list.map((k: { id: string }) => k.id)).toContain(created.id);
     expect(JSON.stringify(list)).not.toContain(created.apiKey);

@@ -1,5 +1,6 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
+import { apiKeyScopes } from '@crm/db/schema';
 import {
   createApiKey,
   createWorkspace,
@@ -11,6 +12,7 @@ import {
   secretKeysConfigured,
   setPassword,
   setWorkspaceRateLimit,
+  systemProvenance,
 } from '@crm/domain';
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -40,7 +42,11 @@ export async function bootstrap(
     ...(input['rate-limit'] ? { rateLimitPerMinute: input['rate-limit'] } : {}),
   });
   if (input.password) await setPassword(db, input.email, input.password);
-  const { secret } = await createApiKey(db, { workspaceId, userId, name: 'bootstrap' });
+  const { secret } = await createApiKey(
+    db,
+    { workspaceId, userId, name: 'bootstrap' },
+    systemProvenance('cli'),
+  );
   return { workspaceId, userId, apiKey: secret };
 }
 
@@ -67,22 +73,29 @@ export async function keysCreate(db: Database, options: Record<string, string | 
       user: z.string().optional(),
       name: z.string().min(1).default('cli'),
       scopes: z.string().default('read,write'),
+      folders: z.string().optional(),
       'expires-at': z.string().optional(),
     })
     .parse(options);
   await assertWorkspace(db, input.workspace);
   const userId = input.user ?? (await workspaceOwner(db, input.workspace));
   const scopes = z
-    .array(z.enum(['read', 'write']))
+    .array(z.enum(apiKeyScopes))
     .min(1)
     .parse(input.scopes.split(',').map((s) => s.trim()));
-  const { key, secret } = await createApiKey(db, {
-    workspaceId: input.workspace,
-    userId,
-    name: input.name,
-    scopes,
-    expiresAt: input['expires-at'] ? new Date(input['expires-at']).toISOString() : null,
-  });
+  const folderIds = input.folders ? input.folders.split(',').map((s) => s.trim()) : null;
+  const { key, secret } = await createApiKey(
+    db,
+    {
+      workspaceId: input.workspace,
+      userId,
+      name: input.name,
+      scopes,
+      folderIds,
+      expiresAt: input['expires-at'] ? new Date(input['expires-at']).toISOString() : null,
+    },
+    systemProvenance('cli'),
+  );
   return { ...key, apiKey: secret };
 }
 
@@ -101,7 +114,7 @@ export async function keysRevoke(
   const id = positional[0] ?? options.id;
   if (!id) throw new Error('keys revoke needs the key id: crm keys revoke <key_…> --workspace <ws_…>');
   await assertWorkspace(db, input.workspace);
-  return revokeApiKey(db, input.workspace, id);
+  return revokeApiKey(db, input.workspace, id, systemProvenance('cli'));
 }
 
 /**

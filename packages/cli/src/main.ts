@@ -24,7 +24,7 @@ Commands:
   users set-password --email EMAIL [--password PASSWORD]
       Set a user's web sign-in password (or take it from CRM_OWNER_PASSWORD); every session
       of the user ends.
-  keys create --workspace WS_ID [--user USR_ID] [--name NAME] [--scopes read,write] [--expires-at ISO]
+  keys create --workspace WS_ID [--user USR_ID] [--name NAME] [--scopes read,write|records:read,…] [--folders FLD_ID,…] [--expires-at ISO]
   keys list --workspace WS_ID
   keys revoke KEY_ID --workspace WS_ID
   workspaces set-rate-limit WS_ID --rate-limit N
@@ -56,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       user: { type: 'string' },
       scopes: { type: 'string' },
+      folders: { type: 'string' },
       'expires-at': { type: 'string' },
       'rate-limit': { type: 'string' },
       id: { type: 'string' },

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log
+         * @description Changes to keys, webhooks, workflows, members and invitations, and to the fields of folders; sign-ins and failed sign-ins, exports and purges: newest first, each with its actor, surface and request. Narrow by `actorType`, `actorId`, `action` and `since`; page with `cursor`. Kept a year (`AUDIT_RETENTION_DAYS`). Needs `audit:read`: an owner or admin, or a key of one with that scope. Needs the `audit:read` scope.
+         */
+        get: operations["audit-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/records/{id}/calls": {
         parameters: {
             query?: never;
@@ -13,13 +33,13 @@ export interface paths {
         };
         /**
          * List a record's call logs
-         * @description Oldest logged first. Page with `page` or `cursor`. A record in Trash is not found.
+         * @description Oldest logged first. Page with `page` or `cursor`. A record in Trash is not found. Needs the `calls:read` scope.
          */
         get: operations["calls-list"];
         put?: never;
         /**
          * Log a call on a record
-         * @description Answers 201 with the call log. Defaults: direction OUTBOUND, outcome CONNECTED, calledAt now, phone the record's phone.
+         * @description Answers 201 with the call log. Defaults: direction OUTBOUND, outcome CONNECTED, calledAt now, phone the record's phone. Needs the `calls:write` scope.
          */
         post: operations["calls-create"];
         delete?: never;
@@ -37,7 +57,7 @@ export interface paths {
         };
         /**
          * Get a call log of a record
-         * @description A record in Trash is not found.
+         * @description A record in Trash is not found. Needs the `calls:read` scope.
          */
         get: operations["calls-get"];
         put?: never;
@@ -57,13 +77,13 @@ export interface paths {
         };
         /**
          * List a record's comments
-         * @description Oldest first. Page with `page` or `cursor`. A record in Trash is not found.
+         * @description Oldest first. Page with `page` or `cursor`. A record in Trash is not found. Needs the `comments:read` scope.
          */
         get: operations["comments-list"];
         put?: never;
         /**
          * Comment on a record
-         * @description Answers 201 with the comment; its `author` is the display name of the API key's user.
+         * @description Answers 201 with the comment; its `author` is the display name of the API key's user. Needs the `comments:write` scope.
          */
         post: operations["comments-create"];
         delete?: never;
@@ -81,7 +101,7 @@ export interface paths {
         };
         /**
          * Get a comment of a record
-         * @description A record in Trash is not found.
+         * @description A record in Trash is not found. Needs the `comments:read` scope.
          */
         get: operations["comments-get"];
         put?: never;
@@ -103,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * Create deals in a batch
-         * @description Each item is the body of `POST /deals` and is created as that call would create it (201). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each item is the body of `POST /deals` and is created as that call would create it (201). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `deals:write` scope.
          */
         post: operations["deals-batchCreate"];
         delete?: never;
@@ -111,7 +131,7 @@ export interface paths {
         head?: never;
         /**
          * Update deals in a batch
-         * @description Each item is `{ id, … }` with the body of `PATCH /deals/{id}`, applied in order as that call would apply it (200; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each item is `{ id, … }` with the body of `PATCH /deals/{id}`, applied in order as that call would apply it (200; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `deals:write` scope.
          */
         patch: operations["deals-batchUpdate"];
         trace?: never;
@@ -127,9 +147,49 @@ export interface paths {
         put?: never;
         /**
          * Delete deals permanently in a batch
-         * @description Each id is deleted as `DELETE /deals/{id}` would delete it (200 `{ id, deleted: true }`; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each id is deleted as `DELETE /deals/{id}` would delete it (200 `{ id, deleted: true }`; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `deals:delete` scope.
          */
         post: operations["deals-batchDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a deal's field history
+         * @description Every change of a field of the deal, newest first: the field, its value before and after, who made the change (`actor`), through which surface (`source`) and in which request (`requestId`). Kept as long as the deal exists. `field` and `since` narrow it; page with `cursor`. Needs the `deals:read` scope.
+         */
+        get: operations["deals-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/{id}/history/{entryId}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a deal's field back to before a change
+         * @description Sets the entry's field back to its `from` value, as a new change made by the caller (checked, recorded in the history and announced like a PATCH), and answers the deal as it now is. 409 when the field changed after the entry, unless `force=true`. Needs the `deals:write` scope.
+         */
+        post: operations["deals-revertHistory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -145,18 +205,18 @@ export interface paths {
         };
         /**
          * List the records a deal involves
-         * @description The live records linked to the deal, oldest link first, each with `link: { label, primary, createdAt }`. Page with `page` or `cursor`.
+         * @description The live records linked to the deal, oldest link first, each with `link: { label, primary, createdAt }`. Page with `page` or `cursor`. Needs the `deals:read` scope.
          */
         get: operations["deals-records"];
         put?: never;
         /**
          * Link a record to a deal
-         * @description Adds a live record to the deal's links with an optional `label` ("Decision maker"). Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). The deal's `recordId`, its primary record, is always one of its links.
+         * @description Adds a live record to the deal's links with an optional `label` ("Decision maker"). Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). The deal's `recordId`, its primary record, is always one of its links. Needs the `deals:write` scope.
          */
         post: operations["deals-linkRecord"];
         /**
          * Unlink a record from a deal (`to` in the query or body)
-         * @description As `DELETE /deals/{id}/links/{to}`, the record named by `to` in the query string or in a JSON body `{ "to": "rec_…" }`.
+         * @description As `DELETE /deals/{id}/links/{to}`, the record named by `to` in the query string or in a JSON body `{ "to": "rec_…" }`. Needs the `deals:write` scope.
          */
         delete: operations["deals-unlinkRecordByBody"];
         options?: never;
@@ -176,7 +236,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink a record from a deal
-         * @description Removes the record from the deal's links; removing its primary record clears `recordId` (with `deal.updated`). Not linked: 404. If-Match (the deal's ETag) makes it conditional.
+         * @description Removes the record from the deal's links; removing its primary record clears `recordId` (with `deal.updated`). Not linked: 404. If-Match (the deal's ETag) makes it conditional. Needs the `deals:write` scope.
          */
         delete: operations["deals-unlinkRecord"];
         options?: never;
@@ -193,13 +253,13 @@ export interface paths {
         };
         /**
          * List the deals of a pipeline
-         * @description `pipelineId` is required (400 without, 404 when unknown). Filter by `stageId`, `recordId`, and any deal field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed). Newest first, or as `sort` says (`amount`, `-closeDate`, `data.<key>` …); `count=true` adds `meta.total`.
+         * @description `pipelineId` is required (400 without, 404 when unknown). Filter by `stageId`, `recordId`, and any deal field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed). Newest first, or as `sort` says (`amount`, `-closeDate`, `data.<key>` …); `count=true` adds `meta.total`. Needs the `deals:read` scope.
          */
         get: operations["deals-list"];
         put?: never;
         /**
          * Create a deal
-         * @description Without `stageId` the deal starts in the pipeline’s first stage.
+         * @description Without `stageId` the deal starts in the pipeline’s first stage. Needs the `deals:write` scope.
          */
         post: operations["deals-create"];
         delete?: never;
@@ -217,21 +277,21 @@ export interface paths {
         };
         /**
          * Get a deal
-         * @description The deal with its stage, amount, currency, close date, linked record and data. Carries an ETag; If-None-Match answers 304.
+         * @description The deal with its stage, amount, currency, close date, linked record and data. Carries an ETag; If-None-Match answers 304. Needs the `deals:read` scope.
          */
         get: operations["deals-get"];
         put?: never;
         post?: never;
         /**
          * Delete a deal permanently
-         * @description Deletes the deal for good (deals have no Trash) and answers `{ id, deleted: true }`. If-Match makes it conditional.
+         * @description Deletes the deal for good (deals have no Trash) and answers `{ id, deleted: true }`. If-Match makes it conditional. Needs the `deals:delete` scope.
          */
         delete: operations["deals-delete"];
         options?: never;
         head?: never;
         /**
          * Update a deal or move it to another stage
-         * @description Fields not given stay; `data` merges. A stage change emits `deal.stage_changed`.
+         * @description Fields not given stay; `data` merges. A stage change emits `deal.stage_changed`. Needs the `deals:write` scope.
          */
         patch: operations["deals-update"];
         trace?: never;
@@ -245,7 +305,7 @@ export interface paths {
         };
         /**
          * List events (polling feed)
-         * @description The workspace’s events, oldest first, with the payloads webhook receivers get; kept 30 days. A polling fallback and a way to catch up after an outage: page with `after` = the returned `meta.nextCursor` and keep it for the next poll. Events are listed once committed and settled (a few seconds after they happen), so paging by the cursor never skips one. `types` filters by comma-separated kinds (an unknown kind is a 400).
+         * @description The workspace’s events, oldest first, with the payloads webhook receivers get; kept 30 days. A polling fallback and a way to catch up after an outage: page with `after` = the returned `meta.nextCursor` and keep it for the next poll. Events are listed once committed and settled (a few seconds after they happen), so paging by the cursor never skips one. `types` filters by comma-separated kinds (an unknown kind is a 400). Needs the `events:read` scope.
          */
         get: operations["events-list"];
         put?: never;
@@ -265,13 +325,13 @@ export interface paths {
         };
         /**
          * List folders with their fields
-         * @description The workspace's folders with their custom fields, newest first. Page with `page` or `cursor`.
+         * @description The workspace's folders with their custom fields, newest first. Page with `page` or `cursor`. Needs the `folders:read` scope.
          */
         get: operations["folders-list"];
         put?: never;
         /**
          * Create a folder
-         * @description Creates a folder with its custom fields (key, label, type, options). Fields of type SELECT, NUMBER, DATE or BOOLEAN get an index for filters and sorts. Answers 201 with Location.
+         * @description Creates a folder with its custom fields (key, label, type, options). Fields of type SELECT, NUMBER, DATE or BOOLEAN get an index for filters and sorts. Answers 201 with Location. Needs the `folders:write` scope.
          */
         post: operations["folders-create"];
         delete?: never;
@@ -289,7 +349,7 @@ export interface paths {
         };
         /**
          * Get a folder
-         * @description The folder and its custom fields. Carries an ETag; If-None-Match answers 304.
+         * @description The folder and its custom fields. Carries an ETag; If-None-Match answers 304. Needs the `folders:read` scope.
          */
         get: operations["folders-get"];
         put?: never;
@@ -299,7 +359,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a folder
-         * @description Renames the folder. If-Match makes it conditional.
+         * @description Renames the folder. If-Match makes it conditional. Needs the `folders:write` scope.
          */
         patch: operations["folders-rename"];
         trace?: never;
@@ -315,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Add a custom field to a folder
-         * @description Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field. A RELATION field gives `relation: { folderId, cardinality, labels? }`, and with `inverse: { key, label, cardinality }` its paired field is added to the target folder in the same change (docs/api.md, "Relations").
+         * @description Adds a custom field and answers 201 with the folder; `Location` names the folder, which holds the field. A RELATION field gives `relation: { folderId, cardinality, labels? }`, and with `inverse: { key, label, cardinality }` its paired field is added to the target folder in the same change (docs/api.md, "Relations"). Needs the `folders:write` scope.
          */
         post: operations["folders-addField"];
         delete?: never;
@@ -336,14 +396,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a field and its values
-         * @description Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional. A RELATION field that still links records answers 409 unless `force=true`: then its inverse and every link go too, each link with a `record.unlinked` event.
+         * @description Removes a custom field and its values from every record of the folder. If-Match (the folder's ETag) makes it conditional. A RELATION field that still links records answers 409 unless `force=true`: then its inverse and every link go too, each link with a `record.unlinked` event. Needs the `folders:delete` scope.
          */
         delete: operations["folders-removeField"];
         options?: never;
         head?: never;
         /**
          * Change a field: label, type, options or link labels
-         * @description A type or options change is refused (400) while stored values would not fit it. A RELATION field keeps its type and target; `relation: { labels }` changes its link labels, on both fields of a pair.
+         * @description A type or options change is refused (400) while stored values would not fit it. A RELATION field keeps its type and target; `relation: { labels }` changes its link labels, on both fields of a pair. Needs the `folders:write` scope.
          */
         patch: operations["folders-changeField"];
         trace?: never;
@@ -357,13 +417,13 @@ export interface paths {
         };
         /**
          * List pipelines with their stages
-         * @description The workspace's pipelines, newest first, with their stages in order. Page with `page` or `cursor`.
+         * @description The workspace's pipelines, newest first, with their stages in order. Page with `page` or `cursor`. Needs the `pipelines:read` scope.
          */
         get: operations["pipelines-list"];
         put?: never;
         /**
          * Create a pipeline
-         * @description Creates a pipeline with its stages in order (at most 50). Answers 201 with Location.
+         * @description Creates a pipeline with its stages in order (at most 50). Answers 201 with Location. Needs the `pipelines:write` scope.
          */
         post: operations["pipelines-create"];
         delete?: never;
@@ -381,7 +441,7 @@ export interface paths {
         };
         /**
          * Get a pipeline with its stages in order
-         * @description The pipeline and its stages in order. Carries an ETag; If-None-Match answers 304.
+         * @description The pipeline and its stages in order. Carries an ETag; If-None-Match answers 304. Needs the `pipelines:read` scope.
          */
         get: operations["pipelines-get"];
         put?: never;
@@ -391,7 +451,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a pipeline
-         * @description Renames the pipeline. If-Match makes it conditional.
+         * @description Renames the pipeline. If-Match makes it conditional. Needs the `pipelines:write` scope.
          */
         patch: operations["pipelines-rename"];
         trace?: never;
@@ -405,7 +465,7 @@ export interface paths {
         };
         /**
          * Deal counts and amounts by stage, per currency
-         * @description Over all deals of the pipeline: for each stage (in order, also those without deals) and for the whole pipeline, how many deals there are and the sum of their amounts in each currency. Amounts in different currencies are never added together. Sums are exact to the cent.
+         * @description Over all deals of the pipeline: for each stage (in order, also those without deals) and for the whole pipeline, how many deals there are and the sum of their amounts in each currency. Amounts in different currencies are never added together. Sums are exact to the cent. Needs the `deals:read` scope.
          */
         get: operations["pipelines-summary"];
         put?: never;
@@ -427,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Add a stage (last, or at a position)
-         * @description Adds a stage at the end (or at `position`) and answers 201 with the pipeline; `Location` names the pipeline, which holds the stage.
+         * @description Adds a stage at the end (or at `position`) and answers 201 with the pipeline; `Location` names the pipeline, which holds the stage. Needs the `pipelines:write` scope.
          */
         post: operations["pipelines-addStage"];
         delete?: never;
@@ -448,14 +508,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a stage
-         * @description A stage that holds deals is removed only with `moveDealsTo`, another stage of the pipeline that takes its deals (400 otherwise).
+         * @description A stage that holds deals is removed only with `moveDealsTo`, another stage of the pipeline that takes its deals (400 otherwise). Needs the `pipelines:delete` scope.
          */
         delete: operations["pipelines-removeStage"];
         options?: never;
         head?: never;
         /**
          * Rename a stage
-         * @description Renames or moves a stage; positions stay gap-free. If-Match (the pipeline's ETag) makes it conditional.
+         * @description Renames or moves a stage; positions stay gap-free. If-Match (the pipeline's ETag) makes it conditional. Needs the `pipelines:write` scope.
          */
         patch: operations["pipelines-renameStage"];
         trace?: never;
@@ -471,7 +531,7 @@ export interface paths {
         put?: never;
         /**
          * Reorder the stages
-         * @description `stageIds` lists every stage of the pipeline once, in the new order.
+         * @description `stageIds` lists every stage of the pipeline once, in the new order. Needs the `pipelines:write` scope.
          */
         post: operations["pipelines-reorderStages"];
         delete?: never;
@@ -491,7 +551,7 @@ export interface paths {
         put?: never;
         /**
          * Create records in a batch (or upsert by email)
-         * @description Each item is the body of `POST /records` and is created as that call would create it (201). With `?upsert=email` each item updates the live record of its folder with the same email instead (200), items applied in order. Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each item is the body of `POST /records` and is created as that call would create it (201). With `?upsert=email` each item updates the live record of its folder with the same email instead (200), items applied in order. Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `records:write` scope.
          */
         post: operations["records-batchCreate"];
         delete?: never;
@@ -499,7 +559,7 @@ export interface paths {
         head?: never;
         /**
          * Update records in a batch
-         * @description Each item is `{ id, … }` with the body of `PATCH /records/{id}`, applied in order as that call would apply it (200; an unknown or trashed id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each item is `{ id, … }` with the body of `PATCH /records/{id}`, applied in order as that call would apply it (200; an unknown or trashed id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `records:write` scope.
          */
         patch: operations["records-batchUpdate"];
         trace?: never;
@@ -515,7 +575,7 @@ export interface paths {
         put?: never;
         /**
          * Move records to Trash in a batch
-         * @description Each id is moved to Trash as `DELETE /records/{id}` would move it (200 with the record; not found or already in Trash: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each id is moved to Trash as `DELETE /records/{id}` would move it (200 with the record; not found or already in Trash: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `records:delete` scope.
          */
         post: operations["records-batchTrash"];
         delete?: never;
@@ -535,7 +595,7 @@ export interface paths {
         put?: never;
         /**
          * Link records in a batch
-         * @description Each item `{ from, field, to, label? }` is linked as `POST /records/{from}/links` would link it (201 new, 200 already linked). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are applied in order (a later item sees what an earlier one linked); one that fails writes nothing. At most 100 items; counts as one request against the rate limit.
+         * @description Each item `{ from, field, to, label? }` is linked as `POST /records/{from}/links` would link it (201 new, 200 already linked). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are applied in order (a later item sees what an earlier one linked); one that fails writes nothing. At most 100 items; counts as one request against the rate limit. Needs the `records:write` scope.
          */
         post: operations["records-linkBatch"];
         delete?: never;
@@ -555,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * Unlink records in a batch
-         * @description Each item `{ from, field, to }` is unlinked as `DELETE /records/{from}/links/{field}/{to}` would unlink it (200; no such link: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are applied in order (a later item sees what an earlier one linked); one that fails writes nothing. At most 100 items; counts as one request against the rate limit.
+         * @description Each item `{ from, field, to }` is unlinked as `DELETE /records/{from}/links/{field}/{to}` would unlink it (200; no such link: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are applied in order (a later item sees what an earlier one linked); one that fails writes nothing. At most 100 items; counts as one request against the rate limit. Needs the `records:write` scope.
          */
         post: operations["records-unlinkBatch"];
         delete?: never;
@@ -575,7 +635,7 @@ export interface paths {
         put?: never;
         /**
          * Link a record to another
-         * @description Links the record through one of its RELATION fields to a live record of the field’s folder (`to`: an id, or `{ "email" }` / `{ "title" }` naming one), with one of the field’s `labels` if it has them. Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). On a ONE side the new link replaces the previous one, and the ONE value in `data` follows. A field holds at most 10,000 links (409 beyond).
+         * @description Links the record through one of its RELATION fields to a live record of the field’s folder (`to`: an id, or `{ "email" }` / `{ "title" }` naming one), with one of the field’s `labels` if it has them. Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). On a ONE side the new link replaces the previous one, and the ONE value in `data` follows. A field holds at most 10,000 links (409 beyond). Needs the `records:write` scope.
          */
         post: operations["records-link"];
         delete?: never;
@@ -593,14 +653,14 @@ export interface paths {
         };
         /**
          * Get a link
-         * @description The link between the record and `to` through `field`, with its label. A link to or from a record in Trash is not found.
+         * @description The link between the record and `to` through `field`, with its label. A link to or from a record in Trash is not found. Needs the `records:read` scope.
          */
         get: operations["records-getLink"];
         put?: never;
         post?: never;
         /**
          * Unlink two records
-         * @description Removes the link (from both sides of a pair of fields; a ONE value in `data` is cleared). No such link between live records: 404. If-Match (the link’s ETag) makes it conditional.
+         * @description Removes the link (from both sides of a pair of fields; a ONE value in `data` is cleared). No such link between live records: 404. If-Match (the link’s ETag) makes it conditional. Needs the `records:write` scope.
          */
         delete: operations["records-unlink"];
         options?: never;
@@ -617,7 +677,7 @@ export interface paths {
         };
         /**
          * List the records a record links to
-         * @description The live records linked through the RELATION field, newest first unless sorted, with the same `filter`, `sort`, `q`, `updatedSince`, `count`, `expand` and paging as `GET /records` (the folder is the field’s). Each item adds `link: { label, createdAt }`. A record in Trash, or a field that is not a RELATION field of its folder, is not found.
+         * @description The live records linked through the RELATION field, newest first unless sorted, with the same `filter`, `sort`, `q`, `updatedSince`, `count`, `expand` and paging as `GET /records` (the folder is the field’s). Each item adds `link: { label, createdAt }`. A record in Trash, or a field that is not a RELATION field of its folder, is not found. Needs the `records:read` scope.
          */
         get: operations["records-related"];
         put?: never;
@@ -637,7 +697,7 @@ export interface paths {
         };
         /**
          * List the deals linked to a record
-         * @description Deals whose primary record it is or that link it as a participant, newest first unless sorted, with the filters, sorts and paging of `GET /deals` (`pipelineId` optional); each adds `link: { label, primary, createdAt }`. A record in Trash is not found.
+         * @description Deals whose primary record it is or that link it as a participant, newest first unless sorted, with the filters, sorts and paging of `GET /deals` (`pipelineId` optional); each adds `link: { label, primary, createdAt }`. A record in Trash is not found. Needs the `deals:read` scope.
          */
         get: operations["records-deals"];
         put?: never;
@@ -657,9 +717,69 @@ export interface paths {
         };
         /**
          * List the tasks linked to a record
-         * @description Tasks whose primary record it is or that link it, newest first unless sorted, with the filters, sorts and paging of `GET /tasks`; each adds `link: { label, primary, createdAt }`. A record in Trash is not found.
+         * @description Tasks whose primary record it is or that link it, newest first unless sorted, with the filters, sorts and paging of `GET /tasks`; each adds `link: { label, primary, createdAt }`. A record in Trash is not found. Needs the `tasks:read` scope.
          */
         get: operations["records-tasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a record's field history
+         * @description Every change of a field of the record, newest first: the field, its value before and after, who made the change (`actor`), through which surface (`source`) and in which request (`requestId`). Kept as long as the record exists. `field` and `since` narrow it; page with `cursor`. Needs the `records:read` scope.
+         */
+        get: operations["records-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/{id}/history/{entryId}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a record's field back to before a change
+         * @description Sets the entry's field back to its `from` value, as a new change made by the caller (checked, recorded in the history and announced like a PATCH), and answers the record as it now is. 409 when the field changed after the entry, unless `force=true`. Needs the `records:write` scope.
+         */
+        post: operations["records-revertHistory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/records/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export records
+         * @description The list of `GET /records` (the same filters, sort, search, paging and `expand`), for a bulk export: the first page of each export is in the audit log, with what was exported. The web app’s CSV export reads through it. Needs the `records:read` scope.
+         */
+        get: operations["records-export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -677,13 +797,13 @@ export interface paths {
         };
         /**
          * List records
-         * @description Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed), across a relation too (`filter[company]=rec_…`, `filter[company.data.tier]=Gold`); `trashed=true` lists the Trash; `count=true` adds `meta.total`; `expand=<key>` adds the records ONE relation fields link to. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first.
+         * @description Newest first, or as `sort` says. Filter by folder, by text (`search` or `q`), by `updatedSince`, and by any field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed), across a relation too (`filter[company]=rec_…`, `filter[company.data.tier]=Gold`); `trashed=true` lists the Trash; `count=true` adds `meta.total`; `expand=<key>` adds the records ONE relation fields link to. Page with `page` or `cursor`. `sort=-updatedAt&updatedSince=…` polls newest change first. Needs the `records:read` scope.
          */
         get: operations["records-list"];
         put?: never;
         /**
          * Create a record (or upsert by email)
-         * @description Answers 201 with the new record. With `?upsert=email` the live record of the folder with the same email is updated instead, and the answer is 200.
+         * @description Answers 201 with the new record. With `?upsert=email` the live record of the folder with the same email is updated instead, and the answer is 200. Needs the `records:write` scope.
          */
         post: operations["records-create"];
         delete?: never;
@@ -703,7 +823,7 @@ export interface paths {
         put?: never;
         /**
          * Query records with a nested filter
-         * @description The list with its parameters as JSON and a filter of `and`, `or` and `not`: `{ "filter": { "or": [ { "field": "data.lifecycle", "op": "eq", "value": "Lead" }, … ] }, "sort": "-updatedAt", "pageSize": 50, "cursor": … }`. Answers like `GET /records`. Needs the read scope only.
+         * @description The list with its parameters as JSON and a filter of `and`, `or` and `not`: `{ "filter": { "or": [ { "field": "data.lifecycle", "op": "eq", "value": "Lead" }, … ] }, "sort": "-updatedAt", "pageSize": 50, "cursor": … }`. Answers like `GET /records`. Needs the read scope only. Needs the `records:read` scope.
          */
         post: operations["records-query"];
         delete?: never;
@@ -721,21 +841,21 @@ export interface paths {
         };
         /**
          * Get a record
-         * @description The record with its custom values; `expand=<key>[,<key>]` adds the records its ONE relation fields link to under `expanded`. A record in Trash is not found. Carries an ETag; If-None-Match answers 304.
+         * @description The record with its custom values; `expand=<key>[,<key>]` adds the records its ONE relation fields link to under `expanded`. A record in Trash is not found. Carries an ETag; If-None-Match answers 304. Needs the `records:read` scope.
          */
         get: operations["records-get"];
         put?: never;
         post?: never;
         /**
          * Move a record to Trash
-         * @description Moves the record to Trash and answers it with `trashedAt` set; Trash is purged after 30 days. If-Match makes it conditional.
+         * @description Moves the record to Trash and answers it with `trashedAt` set; Trash is purged after 30 days. If-Match makes it conditional. Needs the `records:delete` scope.
          */
         delete: operations["records-trash"];
         options?: never;
         head?: never;
         /**
          * Update a record
-         * @description Fields not given stay. `data` merges: keys given replace, a key given as null is removed.
+         * @description Fields not given stay. `data` merges: keys given replace, a key given as null is removed. Needs the `records:write` scope.
          */
         patch: operations["records-update"];
         trace?: never;
@@ -749,7 +869,7 @@ export interface paths {
         };
         /**
          * A record's timeline
-         * @description What happened to the record, newest first, one entry per thing: created, changed (each field from what to what), moved to Trash and restored, comments, calls, its tasks created and completed, stage moves of deals linked to it, and automation runs for it. `kind` says which; the key named after it holds the details, the others are null. Page with `page` or `cursor`. A record in Trash is not found. Changes, tasks, stage moves and runs are kept 30 days, comments and calls as long as they exist.
+         * @description What happened to the record, newest first, one entry per thing: created, changed (each field from what to what), moved to Trash and restored, comments, calls, its tasks created and completed, stage moves of deals linked to it, and automation runs for it. `kind` says which; the key named after it holds the details, the others are null. Page with `page` or `cursor`. A record in Trash is not found. Changes, tasks, stage moves and runs are kept 30 days, comments and calls as long as they exist. Needs the `records:read` scope.
          */
         get: operations["records-timeline"];
         put?: never;
@@ -771,7 +891,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a record from Trash
-         * @description Brings the record back from Trash. Restoring a live record changes nothing and answers 200, so it is safe to retry.
+         * @description Brings the record back from Trash. Restoring a live record changes nothing and answers 200, so it is safe to retry. Needs the `records:delete` scope.
          */
         post: operations["records-restore"];
         delete?: never;
@@ -789,7 +909,7 @@ export interface paths {
         };
         /**
          * Get a workflow run
-         * @description One workflow run with its steps: each step's input, output, error and attempts.
+         * @description One workflow run with its steps: each step's input, output, error and attempts. Needs the `workflows:read` scope.
          */
         get: operations["runs-get"];
         put?: never;
@@ -811,7 +931,7 @@ export interface paths {
         put?: never;
         /**
          * Run a finished run again
-         * @description Queues a new run (its `rerunOf` this one) with the same input and context record and the workflow’s current actions. 409 while this run is still QUEUED or RUNNING; 400 when the workflow is disabled.
+         * @description Queues a new run (its `rerunOf` this one) with the same input and context record and the workflow’s current actions. 409 while this run is still QUEUED or RUNNING; 400 when the workflow is disabled. Needs the `workflows:write` scope.
          */
         post: operations["runs-rerun"];
         delete?: never;
@@ -831,7 +951,7 @@ export interface paths {
         put?: never;
         /**
          * Create tasks in a batch
-         * @description Each item is the body of `POST /tasks` and is created as that call would create it (201). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each item is the body of `POST /tasks` and is created as that call would create it (201). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `tasks:write` scope.
          */
         post: operations["tasks-batchCreate"];
         delete?: never;
@@ -839,7 +959,7 @@ export interface paths {
         head?: never;
         /**
          * Update tasks in a batch
-         * @description Each item is `{ id, … }` with the body of `PATCH /tasks/{id}`, applied in order as that call would apply it (200; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each item is `{ id, … }` with the body of `PATCH /tasks/{id}`, applied in order as that call would apply it (200; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `tasks:write` scope.
          */
         patch: operations["tasks-batchUpdate"];
         trace?: never;
@@ -855,9 +975,49 @@ export interface paths {
         put?: never;
         /**
          * Delete tasks permanently in a batch
-         * @description Each id is deleted as `DELETE /tasks/{id}` would delete it (200 `{ id, deleted: true }`; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.
+         * @description Each id is deleted as `DELETE /tasks/{id}` would delete it (200 `{ id, deleted: true }`; an unknown id: 404). Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit. Needs the `tasks:delete` scope.
          */
         post: operations["tasks-batchDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a task's field history
+         * @description Every change of a field of the task, newest first: the field, its value before and after, who made the change (`actor`), through which surface (`source`) and in which request (`requestId`). Kept as long as the task exists. `field` and `since` narrow it; page with `cursor`. Needs the `tasks:read` scope.
+         */
+        get: operations["tasks-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{id}/history/{entryId}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a task's field back to before a change
+         * @description Sets the entry's field back to its `from` value, as a new change made by the caller (checked, recorded in the history and announced like a PATCH), and answers the task as it now is. 409 when the field changed after the entry, unless `force=true`. Needs the `tasks:write` scope.
+         */
+        post: operations["tasks-revertHistory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -873,18 +1033,18 @@ export interface paths {
         };
         /**
          * List the records a task involves
-         * @description The live records linked to the task, oldest link first, each with `link: { label, primary, createdAt }`. Page with `page` or `cursor`.
+         * @description The live records linked to the task, oldest link first, each with `link: { label, primary, createdAt }`. Page with `page` or `cursor`. Needs the `tasks:read` scope.
          */
         get: operations["tasks-records"];
         put?: never;
         /**
          * Link a record to a task
-         * @description Adds a live record to the task's links with an optional `label` ("Decision maker"). Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). The task's `recordId`, its primary record, is always one of its links.
+         * @description Adds a live record to the task's links with an optional `label` ("Decision maker"). Answers 201 with the link, or 200 with the link that was there (its label changed when another is given). The task's `recordId`, its primary record, is always one of its links. Needs the `tasks:write` scope.
          */
         post: operations["tasks-linkRecord"];
         /**
          * Unlink a record from a task (`to` in the query or body)
-         * @description As `DELETE /tasks/{id}/links/{to}`, the record named by `to` in the query string or in a JSON body `{ "to": "rec_…" }`.
+         * @description As `DELETE /tasks/{id}/links/{to}`, the record named by `to` in the query string or in a JSON body `{ "to": "rec_…" }`. Needs the `tasks:write` scope.
          */
         delete: operations["tasks-unlinkRecordByBody"];
         options?: never;
@@ -904,7 +1064,7 @@ export interface paths {
         post?: never;
         /**
          * Unlink a record from a task
-         * @description Removes the record from the task's links; removing its primary record clears `recordId` (with `task.updated`). Not linked: 404. If-Match (the task's ETag) makes it conditional.
+         * @description Removes the record from the task's links; removing its primary record clears `recordId` (with `task.updated`). Not linked: 404. If-Match (the task's ETag) makes it conditional. Needs the `tasks:write` scope.
          */
         delete: operations["tasks-unlinkRecord"];
         options?: never;
@@ -921,13 +1081,13 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Newest first, or with `sort=dueAt` soonest due first (tasks without a due time last), or as `sort` says (`-dueAt`, `title`, `updatedAt` …). Filter by `recordId` (a live record, 404 otherwise), `status` and `assigneeId`, and any task field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `count=true` adds `meta.total`. Page with `page` or `cursor`.
+         * @description Newest first, or with `sort=dueAt` soonest due first (tasks without a due time last), or as `sort` says (`-dueAt`, `title`, `updatedAt` …). Filter by `recordId` (a live record, 404 otherwise), `status` and `assigneeId`, and any task field with `filter[<field>]` / `filter[<field>][<op>]` (ANDed); `count=true` adds `meta.total`. Page with `page` or `cursor`. Needs the `tasks:read` scope.
          */
         get: operations["tasks-list"];
         put?: never;
         /**
          * Create a task
-         * @description Answers 201 with the new task, always OPEN. `assigneeId` must be a member of the workspace and `recordId` a live record (400 otherwise).
+         * @description Answers 201 with the new task, always OPEN. `assigneeId` must be a member of the workspace and `recordId` a live record (400 otherwise). Needs the `tasks:write` scope.
          */
         post: operations["tasks-create"];
         delete?: never;
@@ -945,21 +1105,21 @@ export interface paths {
         };
         /**
          * Get a task
-         * @description The task. Carries an ETag; If-None-Match answers 304.
+         * @description The task. Carries an ETag; If-None-Match answers 304. Needs the `tasks:read` scope.
          */
         get: operations["tasks-get"];
         put?: never;
         post?: never;
         /**
          * Delete a task permanently
-         * @description Deletes the task for good and answers `{ id, deleted: true }`. If-Match makes it conditional.
+         * @description Deletes the task for good and answers `{ id, deleted: true }`. If-Match makes it conditional. Needs the `tasks:delete` scope.
          */
         delete: operations["tasks-delete"];
         options?: never;
         head?: never;
         /**
          * Update a task
-         * @description Fields not given stay. `status` DONE sets `completedAt` (OPEN clears it); completing a recurring task creates its next occurrence, OPEN and due one period later. `recurrence` cannot be changed.
+         * @description Fields not given stay. `status` DONE sets `completedAt` (OPEN clears it); completing a recurring task creates its next occurrence, OPEN and due one period later. `recurrence` cannot be changed. Needs the `tasks:write` scope.
          */
         patch: operations["tasks-update"];
         trace?: never;
@@ -973,13 +1133,13 @@ export interface paths {
         };
         /**
          * List webhook subscriptions
-         * @description Newest first. Secrets are never listed; custom header values are masked.
+         * @description Newest first. Secrets are never listed; custom header values are masked. Needs the `webhooks:read` scope.
          */
         get: operations["webhooks-list"];
         put?: never;
         /**
          * Create a webhook subscription (REST hooks: subscribe)
-         * @description Zapier-style REST hooks subscribe is exactly this call. The answer carries the signing `secret`, shown only here and on rotation. The URL must be http(s) and resolve to a public address. At most 50 subscriptions per workspace.
+         * @description Zapier-style REST hooks subscribe is exactly this call. The answer carries the signing `secret`, shown only here and on rotation. The URL must be http(s) and resolve to a public address. At most 50 subscriptions per workspace. Needs the `webhooks:write` scope.
          */
         post: operations["webhooks-create"];
         delete?: never;
@@ -997,21 +1157,21 @@ export interface paths {
         };
         /**
          * Get a webhook subscription
-         * @description The subscription without its secret; custom header values are masked. Carries an ETag; If-None-Match answers 304.
+         * @description The subscription without its secret; custom header values are masked. Carries an ETag; If-None-Match answers 304. Needs the `webhooks:read` scope.
          */
         get: operations["webhooks-get"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook subscription (REST hooks: unsubscribe)
-         * @description Zapier-style REST hooks unsubscribe is exactly this call. Its deliveries are deleted with it.
+         * @description Zapier-style REST hooks unsubscribe is exactly this call. Its deliveries are deleted with it. Needs the `webhooks:delete` scope.
          */
         delete: operations["webhooks-delete"];
         options?: never;
         head?: never;
         /**
          * Update a webhook subscription
-         * @description Fields not given stay; `headers` replaces the set. `enabled: true` re-enables a subscription the service disabled and clears `disabledReason`.
+         * @description Fields not given stay; `headers` replaces the set. `enabled: true` re-enables a subscription the service disabled and clears `disabledReason`. Needs the `webhooks:write` scope.
          */
         patch: operations["webhooks-update"];
         trace?: never;
@@ -1027,7 +1187,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret of a webhook subscription
-         * @description Returns the new secret once. For 24 hours the previous secret keeps signing next to it: `X-Service-Signature` is made with the new secret, `X-Service-Signature-Previous` with the previous one, and `webhook-signature` carries both, newest first. Rotating again within them drops the older secret.
+         * @description Returns the new secret once. For 24 hours the previous secret keeps signing next to it: `X-Service-Signature` is made with the new secret, `X-Service-Signature-Previous` with the previous one, and `webhook-signature` carries both, newest first. Rotating again within them drops the older secret. Needs the `webhooks:write` scope.
          */
         post: operations["webhooks-rotateSecret"];
         delete?: never;
@@ -1047,7 +1207,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to a webhook subscription
-         * @description Queues a `webhook.test` event (no record, `test: true`) to this subscription only and answers with the queued delivery; follow it in the deliveries list. 400 when the subscription is disabled.
+         * @description Queues a `webhook.test` event (no record, `test: true`) to this subscription only and answers with the queued delivery; follow it in the deliveries list. 400 when the subscription is disabled. Needs the `webhooks:write` scope.
          */
         post: operations["webhooks-test"];
         delete?: never;
@@ -1065,7 +1225,7 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook subscription
-         * @description Newest first, each with its attempts in order (status, response code, duration, first 4 KiB of the response). Kept 30 days.
+         * @description Newest first, each with its attempts in order (status, response code, duration, first 4 KiB of the response). Kept 30 days. Needs the `webhooks:read` scope.
          */
         get: operations["webhooks-deliveries"];
         put?: never;
@@ -1085,7 +1245,7 @@ export interface paths {
         };
         /**
          * Get a delivery
-         * @description One delivery with its attempts in order, as the deliveries list shows it.
+         * @description One delivery with its attempts in order, as the deliveries list shows it. Needs the `webhooks:read` scope.
          */
         get: operations["webhooks-delivery"];
         put?: never;
@@ -1107,7 +1267,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Creates a new delivery of the same event (same event id, so the same `webhook-id`) with `redeliveryOf` set, queued now even if the original succeeded. 400 when the subscription is disabled or the event is older than 30 days.
+         * @description Creates a new delivery of the same event (same event id, so the same `webhook-id`) with `redeliveryOf` set, queued now even if the original succeeded. 400 when the subscription is disabled or the event is older than 30 days. Needs the `webhooks:write` scope.
          */
         post: operations["webhooks-redeliver"];
         delete?: never;
@@ -1125,13 +1285,13 @@ export interface paths {
         };
         /**
          * List workflows (automations)
-         * @description The workspace's workflows, newest first. Page with `page` or `cursor`.
+         * @description The workspace's workflows, newest first. Page with `page` or `cursor`. Needs the `workflows:read` scope.
          */
         get: operations["workflows-list"];
         put?: never;
         /**
          * Create a workflow
-         * @description A trigger (INCOMING_WEBHOOK, whose `trigger.url` is the address to POST to, or an event kind) and up to 20 actions, each `{ type, ...parameters }`, checked now: a bad parameter or template is a 400 naming it. With `requireSignature: true` the answer carries the `secret`, shown only here and on rotation. The answer's `meta.warnings` lists action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending — "", "undefined", "null" where a value is expected — each `{ path, message }`; it is empty when nothing looks wrong, and the workflow is saved either way.
+         * @description A trigger (INCOMING_WEBHOOK, whose `trigger.url` is the address to POST to, or an event kind) and up to 20 actions, each `{ type, ...parameters }`, checked now: a bad parameter or template is a 400 naming it. With `requireSignature: true` the answer carries the `secret`, shown only here and on rotation. The answer's `meta.warnings` lists action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending — "", "undefined", "null" where a value is expected — each `{ path, message }`; it is empty when nothing looks wrong, and the workflow is saved either way. Needs the `workflows:write` scope.
          */
         post: operations["workflows-create"];
         delete?: never;
@@ -1149,21 +1309,21 @@ export interface paths {
         };
         /**
          * Get a workflow
-         * @description The workflow with its trigger URL and actions as saved. Carries an ETag; If-None-Match answers 304.
+         * @description The workflow with its trigger URL and actions as saved. Carries an ETag; If-None-Match answers 304. Needs the `workflows:read` scope.
          */
         get: operations["workflows-get"];
         put?: never;
         post?: never;
         /**
          * Delete a workflow
-         * @description Permanent; its run history goes with it.
+         * @description Permanent; its run history goes with it. Needs the `workflows:delete` scope.
          */
         delete: operations["workflows-delete"];
         options?: never;
         head?: never;
         /**
          * Update a workflow
-         * @description Fields not given stay; `actions` replaces the list. Runs already queued keep the actions they started with. `secret` is set only when `requireSignature: true` created one. The answer's `meta.warnings` lists action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending — "", "undefined", "null" where a value is expected — each `{ path, message }`; it is empty when nothing looks wrong, and the workflow is saved either way.
+         * @description Fields not given stay; `actions` replaces the list. Runs already queued keep the actions they started with. `secret` is set only when `requireSignature: true` created one. The answer's `meta.warnings` lists action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending — "", "undefined", "null" where a value is expected — each `{ path, message }`; it is empty when nothing looks wrong, and the workflow is saved either way. Needs the `workflows:write` scope.
          */
         patch: operations["workflows-update"];
         trace?: never;
@@ -1179,7 +1339,7 @@ export interface paths {
         put?: never;
         /**
          * Enable a workflow
-         * @description Enables the workflow: its trigger URL accepts calls again, or its event trigger starts runs again.
+         * @description Enables the workflow: its trigger URL accepts calls again, or its event trigger starts runs again. Needs the `workflows:write` scope.
          */
         post: operations["workflows-enable"];
         delete?: never;
@@ -1199,7 +1359,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a workflow
-         * @description Its trigger URL answers 404 and its events start nothing until it is enabled again.
+         * @description Its trigger URL answers 404 and its events start nothing until it is enabled again. Needs the `workflows:write` scope.
          */
         post: operations["workflows-disable"];
         delete?: never;
@@ -1219,7 +1379,7 @@ export interface paths {
         put?: never;
         /**
          * Create or rotate the signing secret of a workflow
-         * @description Returns the new secret once; from now on incoming calls must be signed. A previous secret is still accepted for 24 hours.
+         * @description Returns the new secret once; from now on incoming calls must be signed. A previous secret is still accepted for 24 hours. Needs the `workflows:write` scope.
          */
         post: operations["workflows-rotateSecret"];
         delete?: never;
@@ -1237,7 +1397,7 @@ export interface paths {
         };
         /**
          * List the runs of a workflow
-         * @description Newest first, each with every step’s input, output or error and timings. Kept 30 days.
+         * @description Newest first, each with every step’s input, output or error and timings. Kept 30 days. Needs the `workflows:read` scope.
          */
         get: operations["workflows-runs"];
         put?: never;
@@ -1510,6 +1670,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "task.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.updated delivered to a subscription
+         * @description A task changed (its status too). POSTed to every enabled subscription of the workspace that listens to `task.updated` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_task_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "task.completed": {
         parameters: {
             query?: never;
@@ -1568,10 +1748,30 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string;
             folderId: string;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
             record: components["schemas"]["Record"];
+        };
+        Actor: {
+            /**
+             * @description `user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself).
+             * @enum {string}
+             */
+            type: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system";
+            /** @description The user, key, run (run_…) or job that made the change. */
+            id: string;
+            /** @description Its name when the change was made. */
+            name: string;
         };
         /** @description With `expand=<key>,…`: the record each ONE relation field named links to, or null (docs/api.md, "Relations"). */
         ExpandedRecords: {
@@ -1617,6 +1817,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string;
             folderId: string;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
@@ -1626,6 +1835,13 @@ export interface components {
             /** @description The values of exactly the changed fields before the change */
             previous: {
                 [key: string]: unknown;
+            };
+            /** @description Each changed field with its value before and after (null for none) */
+            changes: {
+                [key: string]: {
+                    from: unknown;
+                    to: unknown;
+                };
             };
         };
         /** @description A record went to Trash (`record.trashedAt` set). */
@@ -1643,6 +1859,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string;
             folderId: string;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
@@ -1663,6 +1888,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string;
             folderId: string;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
@@ -1683,6 +1917,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             /** @description The `from` record */
             recordId: string;
             folderId: string;
@@ -1715,6 +1958,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             /** @description The `from` record */
             recordId: string;
             folderId: string;
@@ -1745,6 +1997,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string | null;
             folderId: string | null;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
@@ -1797,6 +2058,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string | null;
             folderId: string | null;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
@@ -1810,6 +2080,13 @@ export interface components {
             /** @description The values of exactly the changed fields before the change */
             previous: {
                 [key: string]: unknown;
+            };
+            /** @description Each changed field with its value before and after (null for none) */
+            changes: {
+                [key: string]: {
+                    from: unknown;
+                    to: unknown;
+                };
             };
         };
         /** @description A deal moved to another stage. */
@@ -1827,6 +2104,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string | null;
             folderId: string | null;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
@@ -1853,6 +2139,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string | null;
             folderId: string | null;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
@@ -1890,6 +2185,51 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description A task changed (its status too). */
+        TaskUpdatedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "task.updated";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
+            recordId: string | null;
+            folderId: string | null;
+            /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
+            record: components["schemas"]["Record"] | null;
+            taskId: string;
+            /** @description As `GET /api/v1/tasks/{id}` answers it, as of the event */
+            task: components["schemas"]["Task"];
+            /** @description `title`, `email`, `data.<key>` … */
+            changedFields: string[];
+            /** @description The values of exactly the changed fields before the change */
+            previous: {
+                [key: string]: unknown;
+            };
+            /** @description Each changed field with its value before and after (null for none) */
+            changes: {
+                [key: string]: {
+                    from: unknown;
+                    to: unknown;
+                };
+            };
+        };
         /** @description A task was completed. */
         TaskCompletedEvent: {
             /**
@@ -1905,6 +2245,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: string | null;
             folderId: string | null;
             /** @description As `GET /api/v1/records/{id}` answers it, as of the event */
@@ -1930,6 +2279,15 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
             recordId: null;
             folderId: null;
             record: null;
@@ -1960,7 +2318,7 @@ export interface components {
              * @description INCOMING_WEBHOOK (a URL to POST to) or an event kind (runs on every such event)
              * @enum {string}
              */
-            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed";
+            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed";
         };
         /** @description Creates a record (or upserts it by email); it becomes the context record. */
         CreateRecordAction: {
@@ -2136,6 +2494,37 @@ export interface components {
             operator: "EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "EXISTS" | "NOT_EXISTS" | "GREATER_THAN" | "LESS_THAN";
             right?: unknown;
         };
+        AuditEntry: {
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            at: string;
+            /** @enum {string} */
+            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+            actor: components["schemas"]["Actor"];
+            /** @enum {string} */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            requestId: string | null;
+            /** @description What the action was on (`api_key` and its id, `webhook`, `folder`, `user` …). */
+            target: {
+                type: string;
+                id: string;
+            } | null;
+            /** @description The particulars of the action: a key’s scopes, a field’s key and type, a count. Never a secret. */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        PageMeta: {
+            /** @description Page number when paging by `page`; null when paging by cursor. */
+            page: number | null;
+            pageSize: number;
+            hasMore: boolean;
+            /** @description Pass as `cursor` to get the next page; null on the last page. */
+            nextCursor: string | null;
+        };
         CallLog: {
             /** @example call_01jq3v6f6ve7s9t8m1k2c3d4e5 */
             id: string;
@@ -2165,14 +2554,6 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
-        };
-        PageMeta: {
-            /** @description Page number when paging by `page`; null when paging by cursor. */
-            page: number | null;
-            pageSize: number;
-            hasMore: boolean;
-            /** @description Pass as `cursor` to get the next page; null on the last page. */
-            nextCursor: string | null;
         };
         Comment: {
             /** @example note_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -2261,6 +2642,28 @@ export interface components {
                 /** @description Items answered with an error */
                 failed: number;
             };
+        };
+        HistoryEntry: {
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            at: string;
+            /** @description `title`, `stageId`, `data.<key>` … as `changes` of the `*.updated` event names it. */
+            field: string;
+            /** @description The value before the change; null when there was none. */
+            from: unknown;
+            /** @description The value after the change; null when it was removed. */
+            to: unknown;
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through.
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work. */
+            requestId: string | null;
         };
         ParticipantLink: {
             /**
@@ -2699,6 +3102,7 @@ export interface components {
             kind: "record.created" | "record.updated" | "record.trashed" | "record.restored" | "comment.added" | "call.logged" | "task.created" | "task.completed" | "deal.stage_changed" | "workflow.run" | "record.linked" | "record.unlinked";
             /** @description Set on `comment.added` and `call.logged`; null otherwise. */
             actor: components["schemas"]["TimelineActor"] | null;
+            by: components["schemas"]["TimelineProvenance"];
             /** @description `record.updated`: each changed field, from what to what. */
             changes: components["schemas"]["TimelineChange"][] | null;
             /** @description `comment.added` */
@@ -2721,6 +3125,13 @@ export interface components {
             /** @description Display name of the user at the time. */
             name: string;
         };
+        /** @description Who made the change, through which surface, in which request (docs/api.md, "History and provenance"): on the entries of changes (record.*, links, tasks, deal moves); null on comments, calls and runs, and on changes made before provenance was kept. */
+        TimelineProvenance: {
+            actor: components["schemas"]["Actor"];
+            /** @enum {string} */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            requestId: string | null;
+        } | null;
         TimelineChange: {
             /** @description `title`, `email`, `phone`, `ownerId` or `data.<key>` */
             field: string;
@@ -3027,7 +3438,7 @@ export interface components {
         };
         WorkflowTrigger: {
             /** @enum {string} */
-            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed";
+            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed";
             /** @description For INCOMING_WEBHOOK: the URL to POST to (its id is the secret); null otherwise */
             url: string | null;
         };
@@ -3090,9 +3501,14 @@ export interface components {
                 name: string;
                 /** @description First characters of the secret, for recognising it */
                 prefix: string;
-                scopes: ("read" | "write")[];
+                /** @description The scopes the key lists. */
+                scopes: ("read" | "write" | "records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read")[];
+                /** @description The folders the key reaches; null for every folder. */
+                folderIds: string[] | null;
                 expiresAt: string | null;
             } | null;
+            /** @description What this caller may do now, scope by scope: the key's scopes within its maker's role, or a signed-in user's role (docs/api.md, "Scopes"). */
+            scopes: ("records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read")[];
             /** @description The workspace rate limit as of this request (this request counted), read from the same window as the RateLimit-* headers. */
             rateLimit: {
                 limit: number;
@@ -3383,6 +3799,53 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "audit-list": {
+        parameters: {
+            query?: {
+                /** @description Only actions of this kind of actor. */
+                actorType?: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system";
+                /** @description Only actions of this user, key, run or job. */
+                actorId?: string;
+                /** @description Only this action. */
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+                /** @description Only actions at or after this instant. */
+                since?: string;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "calls-list": {
         parameters: {
             query?: {
@@ -3867,6 +4330,106 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-history": {
+        parameters: {
+            query?: {
+                /** @description Only changes of this field (`title`, `data.stage` …). */
+                field?: string;
+                /** @description Only changes made at or after this instant. */
+                since?: string;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the record, deal or task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntry"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "deals-revertHistory": {
+        parameters: {
+            query?: {
+                /** @description `true` sets the field back even though it changed after this entry (otherwise 409). */
+                force?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Id of the record, deal or task */
+                id: string;
+                /** @description The history entry (hst_…) whose change is undone */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Deal"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5901,6 +6464,170 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "records-history": {
+        parameters: {
+            query?: {
+                /** @description Only changes of this field (`title`, `data.stage` …). */
+                field?: string;
+                /** @description Only changes made at or after this instant. */
+                since?: string;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the record, deal or task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntry"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-revertHistory": {
+        parameters: {
+            query?: {
+                /** @description `true` sets the field back even though it changed after this entry (otherwise 409). */
+                force?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Id of the record, deal or task */
+                id: string;
+                /** @description The history entry (hst_…) whose change is undone */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "records-export": {
+        parameters: {
+            query?: {
+                /** @description Only records of this folder */
+                folderId?: string;
+                /** @description Case-insensitive substring of title, email, phone or a TEXT value */
+                search?: string;
+                /** @description Same as `search` */
+                q?: string;
+                /** @description Only records changed at or after this instant. An offset whose `+` was sent unencoded (read as a space, `2026-11-22T10:00:00 01:00`) means `+01:00`. */
+                updatedSince?: string;
+                /** @description `true` lists only the Trash */
+                trashed?: "true" | "false";
+                /** @description Conditions, all of which must hold: `filter[<field>]=<value>` (equality) or `filter[<field>][<op>]=<value>` with op `eq`, `ne`, `in` (comma-separated), `gt`, `gte`, `lt`, `lte`, `contains`, `empty` (`true`/`false`). See docs/api.md, "Filters, sorts and counts". */
+                filter?: {
+                    [key: string]: (string | number | boolean) | {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+                /** @description ONE relation fields whose linked records to add under `expanded`, comma-separated (at most 5, one level deep). */
+                expand?: string;
+                /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
+                sort?: string;
+                /** @description `true` adds `meta.total`, the number of records the filters match. */
+                count?: "true" | "false";
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Record"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "records-list": {
         parameters: {
             query?: {
@@ -6619,6 +7346,106 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "tasks-history": {
+        parameters: {
+            query?: {
+                /** @description Only changes of this field (`title`, `data.stage` …). */
+                field?: string;
+                /** @description Only changes made at or after this instant. */
+                since?: string;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the record, deal or task */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntry"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "tasks-revertHistory": {
+        parameters: {
+            query?: {
+                /** @description `true` sets the field back even though it changed after this entry (otherwise 409). */
+                force?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Id of the record, deal or task */
+                id: string;
+                /** @description The history entry (hst_…) whose change is undone */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Task"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "tasks-records": {
         parameters: {
             query?: {
@@ -7165,12 +7992,13 @@ export interface operations {
                      *       "deal.stage_changed"
                      *     ]
                      */
-                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed" | "*")[];
+                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "*")[];
                     /**
-                     * @description Only with `record.updated` or `*`: deliver `record.updated` only when one of these fields changed (`title`, `email`, `phone`, `ownerId`, `folderId`, `data.<key>`). Empty: any change.
+                     * @description Only with `record.updated`, `deal.updated`, `task.updated` or `*`: deliver those events only when one of these fields changed (a record’s `title`, `email`, `phone`, `ownerId`, `folderId`; a deal’s `stageId`, `title`, `amount`, `currency`, `closeDate`, `recordId`; a task’s `title`, `dueAt`, `assigneeId`, `recordId`, `status`, `priority`, `type`; `data.<key>` of records and deals). Empty: any change. Other events are sent as usual.
                      * @example [
                      *       "title",
-                     *       "data.lifecycle"
+                     *       "data.lifecycle",
+                     *       "stageId"
                      *     ]
                      */
                     fields?: string[];
@@ -7335,12 +8163,13 @@ export interface operations {
                      *       "deal.stage_changed"
                      *     ]
                      */
-                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.completed" | "*")[];
+                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "*")[];
                     /**
-                     * @description Only with `record.updated` or `*`: deliver `record.updated` only when one of these fields changed (`title`, `email`, `phone`, `ownerId`, `folderId`, `data.<key>`). Empty: any change.
+                     * @description Only with `record.updated`, `deal.updated`, `task.updated` or `*`: deliver those events only when one of these fields changed (a record’s `title`, `email`, `phone`, `ownerId`, `folderId`; a deal’s `stageId`, `title`, `amount`, `currency`, `closeDate`, `recordId`; a task’s `title`, `dueAt`, `assigneeId`, `recordId`, `status`, `priority`, `type`; `data.<key>` of records and deals). Empty: any change. Other events are sent as usual.
                      * @example [
                      *       "title",
-                     *       "data.lifecycle"
+                     *       "data.lifecycle",
+                     *       "stageId"
                      *     ]
                      */
                     fields?: string[];
@@ -8062,7 +8891,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -8103,7 +8931,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -8821,6 +9648,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TaskCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_task_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUpdatedEvent"];
             };
         };
         responses: {

@@ -18,6 +18,7 @@ export const eventTypes = [
   'deal.updated',
   'deal.stage_changed',
   'task.created',
+  'task.updated',
   'task.completed',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
@@ -153,3 +154,83 @@ export type RecordColumn = keyof typeof recordColumns;
 
 /** Limits of a saved view of the records table. */
 export const savedViewLimits = { name: 100, columns: 60, filters: 20, perUser: 200 } as const;
+
+/**
+ * What an API key may do (docs/api.md, "Scopes"): `<resource>:<action>` for the resources
+ * below, each with the actions it has. `read` and `write` are shorthands for every resource;
+ * `write` also grants `delete`, as a key made before scopes could delete with it.
+ */
+export const scopeResources = {
+  records: ['read', 'write', 'delete'],
+  folders: ['read', 'write', 'delete'],
+  comments: ['read', 'write'],
+  calls: ['read', 'write'],
+  pipelines: ['read', 'write', 'delete'],
+  deals: ['read', 'write', 'delete'],
+  tasks: ['read', 'write', 'delete'],
+  webhooks: ['read', 'write', 'delete'],
+  workflows: ['read', 'write', 'delete'],
+  events: ['read'],
+  audit: ['read'],
+} as const satisfies Record<string, readonly ('read' | 'write' | 'delete')[]>;
+export type ScopeResource = keyof typeof scopeResources;
+export type ScopeAction = 'read' | 'write' | 'delete';
+export type Scope = {
+  [R in ScopeResource]: `${R}:${(typeof scopeResources)[R][number]}`;
+}[ScopeResource];
+
+/** Every scope, resource by resource in the order above. */
+export const allScopes: readonly Scope[] = Object.entries(scopeResources).flatMap(([resource, actions]) =>
+  actions.map((action) => `${resource}:${action}` as Scope),
+);
+
+/** The two scopes every key had before scopes were per resource, kept as shorthands. */
+export const scopeShorthands = ['read', 'write'] as const;
+export type ScopeShorthand = (typeof scopeShorthands)[number];
+
+/** What a key's `scopes` may list: shorthands and scopes. */
+export type KeyScope = ScopeShorthand | Scope;
+export const keyScopes: readonly KeyScope[] = [...scopeShorthands, ...allScopes];
+
+/**
+ * What the audit log records (docs/api.md, "Audit log"): changes to who may do what and to the
+ * shape of the data (keys, webhooks, workflows, members, folder fields), sign-ins and failed
+ * sign-ins, exports and purges.
+ */
+export const auditActions = [
+  'api_key.created',
+  'api_key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'workflow.created',
+  'workflow.updated',
+  'workflow.enabled',
+  'workflow.disabled',
+  'workflow.deleted',
+  'workflow.secret_rotated',
+  'invitation.created',
+  'invitation.revoked',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'user.signed_in',
+  'user.sign_in_failed',
+  'records.exported',
+  'records.purged',
+  'folder.created',
+  'folder.renamed',
+  'folder.field_added',
+  'folder.field_changed',
+  'folder.field_removed',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/** Who made a change, as events, history and the audit log name it (docs/api.md, "History and provenance"). */
+export const actorTypes = ['user', 'apiKey', 'workflow', 'import', 'mcp', 'system'] as const;
+export type ActorType = (typeof actorTypes)[number];
+
+/** Through which surface a change came. */
+export const changeSources = ['web', 'rest', 'trpc', 'mcp', 'workflow', 'import', 'system'] as const;
+export type ChangeSource = (typeof changeSources)[number];

@@ -5,14 +5,15 @@ import {
   getRecord,
   type RowRef,
   type RunRow,
+  rightsOf,
   type TemplateScope,
 } from '@crm/domain';
 import { and, eq, sql } from 'drizzle-orm';
 
 /**
- * Who a run acts as: the user who created the workflow (comment author, the actor of the
- * events it causes), or, once that user has left the workspace, its owner. Null when the
- * workspace has no member left.
+ * Who a run acts as: the user who created the workflow (comment author, whose rights it
+ * has), or, once that user has left the workspace, its owner; the changes it makes are
+ * recorded as the run's. Null when the workspace has no member left.
  */
 export interface RunWithActor {
   run: RunRow;
@@ -25,6 +26,9 @@ export async function loadRunWithActor(db: Database, ref: RowRef): Promise<RunWi
   const [row] = await db
     .select({
       run: r,
+      workflowName: sql<string | null>`(
+        select w.name from workflows w
+         where w.workspace_id = workflow_runs.workspace_id and w.id = workflow_runs.workflow_id)`,
       member: sql<{ id: string; name: string; role: Actor['role'] } | null>`(
         select json_build_object('id', u.id, 'name', u.name, 'role', m.role)
           from memberships m
@@ -37,7 +41,7 @@ export async function loadRunWithActor(db: Database, ref: RowRef): Promise<RunWi
     .from(r)
     .where(ref.workspaceId ? and(eq(r.workspaceId, ref.workspaceId), eq(r.id, ref.id)) : eq(r.id, ref.id));
   if (!row) return undefined;
-  const { run, member } = row;
+  const { run, member, workflowName } = row;
   return {
     run,
     actor: member
@@ -47,7 +51,14 @@ export async function loadRunWithActor(db: Database, ref: RowRef): Promise<RunWi
           userName: member.name,
           role: member.role,
           apiKeyId: null,
-          scopes: ['read', 'write'],
+          scopes: rightsOf(member.role),
+          folderIds: null,
+          // What the run changes is recorded as the run's (docs/api.md, "History and provenance").
+          provenance: {
+            actor: { type: 'workflow', id: run.id, name: workflowName ?? run.workflowId },
+            source: 'workflow',
+            requestId: null,
+          },
         }
       : null,
   };

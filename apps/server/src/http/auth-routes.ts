@@ -61,6 +61,7 @@ export function authRoutes(db: Database, options: AuthOptions): Router<AppState>
   const refuseForeignOrigin = (ctx: Ctx) => refuseOtherOrigin(ctx, ownOrigin);
   const source = (ctx: Ctx): SignInSource => ({
     address: ctx.ip,
+    requestId: ctx.state.requestId,
     ...(options.signInLimits ? { limits: options.signInLimits } : {}),
   });
 

@@ -29,6 +29,7 @@ export interface GateDeps {
 export async function passGate(
   ctx: ParameterizedContext<AppState>,
   { keys, limits }: GateDeps,
+  source: 'rest' | 'trpc' = 'rest',
 ): Promise<Actor> {
   const key = await keys.authenticate(bearerToken(requestHeader(ctx.req, 'authorization')));
   const actor: Actor = {
@@ -38,6 +39,13 @@ export async function passGate(
     role: key.role,
     apiKeyId: key.keyId,
     scopes: key.scopes,
+    folderIds: key.folderIds,
+    // Changes made with the key are recorded as the key's (docs/api.md, "History and provenance").
+    provenance: {
+      actor: { type: 'apiKey', id: key.keyId, name: key.keyName },
+      source,
+      requestId: ctx.state.requestId,
+    },
   };
   ctx.state.actor = actor;
   const limit = await limits.consume(workspaceRateLimitSubject(key.workspaceId), key.rateLimitPerMinute);
@@ -59,6 +67,11 @@ export async function passGate(
 export const SESSION_REQUESTS_PER_MINUTE = 600;
 export const SESSION_COOKIE = 'crm_session';
 export const CSRF_HEADER = 'X-CSRF-Token';
+/**
+ * Sent by the web app's CSV import on the writes it makes (`import`): they are recorded as
+ * an import by the signed-in user. Read only on session requests.
+ */
+export const CHANGE_SOURCE_HEADER = 'X-Change-Source';
 
 /**
  * The /trpc gate: a bearer key as on /api/v1, or else the session cookie of the web app.
@@ -68,13 +81,23 @@ export const CSRF_HEADER = 'X-CSRF-Token';
  * REST limit, so a busy browser tab cannot starve the integrations.
  */
 export async function passTrpcGate(ctx: ParameterizedContext<AppState>, deps: GateDeps): Promise<Actor> {
-  if (ctx.get('Authorization') || !ctx.cookies.get(SESSION_COOKIE)) return passGate(ctx, deps);
+  if (ctx.get('Authorization') || !ctx.cookies.get(SESSION_COOKIE)) return passGate(ctx, deps, 'trpc');
   const session = await authenticateSession(deps.db, ctx.cookies.get(SESSION_COOKIE));
   if (!session) throw new DomainError('UNAUTHORIZED', 'Your session has ended; sign in again');
   if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
     throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
   }
-  ctx.state.actor = session.actor;
+  // A signed-in user in the web app; its CSV import marks its writes as an import.
+  const importing = ctx.get(CHANGE_SOURCE_HEADER) === 'import';
+  const actor: Actor = {
+    ...session.actor,
+    provenance: {
+      actor: { type: importing ? 'import' : 'user', id: session.actor.userId, name: session.actor.userName },
+      source: importing ? 'import' : 'web',
+      requestId: ctx.state.requestId,
+    },
+  };
+  ctx.state.actor = actor;
   const limit = await deps.limits.consume(
     `session-user:${session.actor.userId}`,
     SESSION_REQUESTS_PER_MINUTE,
@@ -84,7 +107,7 @@ export async function passTrpcGate(ctx: ParameterizedContext<AppState>, deps: Ga
       headers: { 'Retry-After': String(limit.retryAfterSeconds) },
     });
   }
-  return session.actor;
+  return actor;
 }
 
 export function sameToken(given: string, expected: string): boolean {

@@ -318,13 +318,16 @@ describe('API keys and roles', () => {
       expect(refused.data?.httpStatus).toBe(403);
       expect(refused.message).toContain('owner or admin');
     }
-    // A key of that member keeps its scopes: it may manage webhooks as integrations do.
+    // A key never gets more than its maker has: a member's key reads records, not webhooks.
     const { secret } = await createApiKey(app.service.db, {
       workspaceId: ws.workspaceId,
       userId: (await member.workspace.me.query({})).data.user.id,
       name: 'member key',
     });
-    expect((await app.api(secret, 'GET', '/api/v1/webhooks')).status).toBe(200);
+    expect((await app.api(secret, 'GET', `/api/v1/records?folderId=${ws.folderId}`)).status).toBe(200);
+    const hooks = await app.api(secret, 'GET', '/api/v1/webhooks');
+    expect(hooks.status).toBe(403);
+    expect(hooks.body.error.details).toEqual([{ path: 'scope', message: 'needs webhooks:read' }]);
     const invitations = await owner.invitations.list.query();
     expect(invitations.data[0]).toMatchObject({ email: memberEmail, status: 'ACCEPTED' });
   });

@@ -108,6 +108,10 @@ describe('POST /records/batch', () => {
         folderId: ws.folderId,
         // The record exactly as the batch answered it (the shape of GET /records/{id}).
         record,
+        // Who made the change: the key, through REST, in this request (docs/api.md, "History and provenance").
+        actor: { type: 'apiKey', id: expect.stringMatching(/^key_/), name: expect.any(String) },
+        source: 'rest',
+        requestId: res.headers.get('x-request-id'),
       });
     }
     expect(await count('deliveries where webhook_id = $1', [hook.body.data.id])).toBe(96);
@@ -134,6 +138,7 @@ describe('POST /records/batch', () => {
       id: 'evt',
       occurredAt: 'at',
       recordId: 'rec',
+      requestId: 'req',
       record: { ...(payload.record as object), id: 'rec', createdAt: 'at', updatedAt: 'at' },
     }));
     expect(b).toEqual(a);

@@ -83,6 +83,8 @@ function fill(route: RestRoute): string {
       if (name === 'key') return 'score';
       if (name === 'field') return 'partners';
       if (name === 'to') return ids.to!;
+      // A history entry of the record, deal or task the path names.
+      if (name === 'entryId') return ids[`${segments[1]}:entry`]!;
       const kind = segments[i - 1]!;
       const id = ids[kind];
       if (!id) throw new Error(`no id for ${kind} in ${route.path}`);
@@ -138,6 +140,10 @@ beforeAll(async () => {
   for (const owner of ['deals', 'tasks']) {
     await ok('POST', `/${owner}/${ids[owner]}/links`, { to: ids.records, label: 'Primary contact' });
     await ok('POST', `/${owner}/${ids[owner]}/links`, { to: ids.to });
+  }
+  for (const owner of ['records', 'deals', 'tasks']) {
+    await ok('PATCH', `/${owner}/${ids[owner]}`, { title: `Renamed ${owner}` });
+    ids[`${owner}:entry`] = (await ok('GET', `/${owner}/${ids[owner]}/history?field=title`))[0].id;
   }
   for (let i = 0; i < 2; i++) {
     ids.webhooks = (await ok('POST', '/webhooks', { url: `http://127.0.0.1:1/hook${i}`, events: ['*'] })).id;

@@ -94,6 +94,7 @@ describe('GET /records/{id}/timeline', () => {
     const entries = res.body.data;
     const none = {
       actor: null,
+      by: null,
       changes: null,
       comment: null,
       call: null,
@@ -103,12 +104,24 @@ describe('GET /records/{id}/timeline', () => {
       link: null,
     };
     const instant = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // Who made each change (docs/api.md, "History and provenance"): the key, over REST, in its
+    // request; the run of the workflow, which has no request.
+    const byKey = {
+      actor: { type: 'apiKey', id: expect.stringMatching(/^key_/), name: 'test' },
+      source: 'rest',
+      requestId: expect.any(String),
+    };
     expect(entries).toEqual([
       {
         ...none,
         id: expect.stringMatching(/^evt_/),
         at: instant,
         kind: 'record.updated',
+        by: {
+          actor: { type: 'workflow', id: runId, name: 'Mark as customer' },
+          source: 'workflow',
+          requestId: null,
+        },
         changes: [{ field: 'title', from: 'Ada', to: 'Ada Lovelace' }],
       },
       {
@@ -124,13 +137,14 @@ describe('GET /records/{id}/timeline', () => {
           error: null,
         },
       },
-      { ...none, id: expect.stringMatching(/^evt_/), at: instant, kind: 'record.restored' },
-      { ...none, id: expect.stringMatching(/^evt_/), at: instant, kind: 'record.trashed' },
+      { ...none, id: expect.stringMatching(/^evt_/), at: instant, kind: 'record.restored', by: byKey },
+      { ...none, id: expect.stringMatching(/^evt_/), at: instant, kind: 'record.trashed', by: byKey },
       {
         ...none,
         id: expect.stringMatching(/^evt_/),
         at: instant,
         kind: 'deal.stage_changed',
+        by: byKey,
         deal: {
           id: deal.id,
           title: 'Big one',
@@ -144,6 +158,7 @@ describe('GET /records/{id}/timeline', () => {
         id: expect.stringMatching(/^evt_/),
         at: instant,
         kind: 'task.completed',
+        by: byKey,
         task: { id: task.id, title: 'Send the final offer' },
       },
       {
@@ -151,6 +166,7 @@ describe('GET /records/{id}/timeline', () => {
         id: expect.stringMatching(/^evt_/),
         at: instant,
         kind: 'task.created',
+        by: byKey,
         task: { id: task.id, title: 'Send the offer' },
       },
       {
@@ -181,6 +197,7 @@ describe('GET /records/{id}/timeline', () => {
         id: expect.stringMatching(/^evt_/),
         at: instant,
         kind: 'record.updated',
+        by: byKey,
         changes: expect.arrayContaining([
           { field: 'email', from: 'a@x.test', to: 'b@x.test' },
           { field: 'phone', from: null, to: '+1 555 0100' },

@@ -300,11 +300,23 @@ describe('task events', () => {
       },
     ]);
     await app.api(ws.apiKey, 'PATCH', `/api/v1/tasks/${task.id}`, { title: 'Renamed' });
-    expect(await eventsAbout(task.id)).toHaveLength(1);
+    const renamed = await eventsAbout(task.id);
+    expect(renamed.map((e) => e.type)).toEqual(['task.created', 'task.updated']);
+    expect(renamed[1]!.payload).toMatchObject({
+      changedFields: ['title'],
+      changes: { title: { from: 'Evented', to: 'Renamed' } },
+      actor: { type: 'apiKey' },
+      source: 'rest',
+    });
     const done = await app.api(ws.apiKey, 'PATCH', `/api/v1/tasks/${task.id}`, { status: 'DONE' });
     const events = await eventsAbout(task.id);
-    expect(events.map((e) => e.type)).toEqual(['task.created', 'task.completed']);
-    expect(events[1]!.payload).toMatchObject({ task: done.body.data, nextTaskId: null, recordId: record.id });
+    expect(events.map((e) => e.type)).toEqual([
+      'task.created',
+      'task.updated',
+      'task.updated',
+      'task.completed',
+    ]);
+    expect(events[3]!.payload).toMatchObject({ task: done.body.data, nextTaskId: null, recordId: record.id });
   });
 
   it('writes no event for a refused create or a refused completion', async () => {
@@ -376,6 +388,7 @@ describe('tasks over tRPC', () => {
     expect(done.data.completedAt).toEqual(expect.stringMatching(INSTANT_MS));
     expect((await eventsAbout(created.data.id)).map((e) => e.type)).toEqual([
       'task.created',
+      'task.updated',
       'task.completed',
     ]);
     expect(await trpc.tasks.delete.mutate({ id: created.data.id })).toEqual({

@@ -1,5 +1,5 @@
 import type { AppRouter } from '@crm/api';
-import { addMember, createApiKey } from '@crm/domain';
+import { addMember, allScopes, createApiKey } from '@crm/domain';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +40,11 @@ describe('GET /api/v1/me', () => {
         name: 'test',
         prefix: ws.apiKey.slice(0, res.body.data.key.prefix.length),
         scopes: ['read', 'write'],
+        folderIds: null,
         expiresAt: null,
       },
+      // What the key may do: every scope, as its maker is the owner.
+      scopes: [...allScopes],
       rateLimit: { limit: 75, remaining: expect.any(Number), resetSeconds: expect.any(Number) },
     });
     expect(res.body.data.key.prefix.length).toBeGreaterThanOrEqual(8);
@@ -64,8 +67,10 @@ describe('GET /api/v1/me', () => {
       name: 'Read-only sync',
       prefix: key.prefix,
       scopes: ['read'],
+      folderIds: null,
       expiresAt,
     });
+    expect(res.body.data.scopes.every((scope: string) => scope.endsWith(':read'))).toBe(true);
   });
 
   it('reports a rateLimit that matches the RateLimit-* headers and drops by one per request', async () => {

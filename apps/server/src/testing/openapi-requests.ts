@@ -212,6 +212,66 @@ export const successWalks: Record<string, Walk> = {
     await send('GET', '/records/{id}/timeline', 200, { params: { id }, query: { pageSize: '2' } });
   },
 
+  async 'history and the audit log'(send, ws) {
+    // A record's history, newest first, and a revert of its latest change (docs/api.md, "History and provenance").
+    const rec = (await send('POST', '/records', 201, { body: { folderId: ws.folderId, title: 'First' } }))
+      .body.data.id;
+    await send('PATCH', '/records/{id}', 200, { params: { id: rec }, body: { title: 'Second' } });
+    await send('PATCH', '/records/{id}', 200, { params: { id: rec }, body: { title: 'Third' } });
+    const history = await send('GET', '/records/{id}/history', 200, {
+      params: { id: rec },
+      query: { field: 'title', pageSize: '10' },
+    });
+    const [latest, older] = history.body.data;
+    expect([latest.to, older.to]).toEqual(['Third', 'Second']);
+    await send('POST', '/records/{id}/history/{entryId}/revert', 409, {
+      params: { id: rec, entryId: older.id },
+    });
+    const reverted = await send('POST', '/records/{id}/history/{entryId}/revert', 200, {
+      params: { id: rec, entryId: latest.id },
+    });
+    expect(reverted.body.data.title).toBe('Second');
+    await send('POST', '/records/{id}/history/{entryId}/revert', 200, {
+      params: { id: rec, entryId: older.id },
+      query: { force: 'true' },
+    });
+    // A deal's stage move and a task's completion, and their reverts.
+    const pipeline = (await send('GET', '/pipelines', 200)).body.data[0];
+    const deal = (await send('POST', '/deals', 201, { body: { pipelineId: pipeline.id, title: 'History' } }))
+      .body.data;
+    await send('PATCH', '/deals/{id}', 200, {
+      params: { id: deal.id },
+      body: { stageId: pipeline.stages[2].id },
+    });
+    const moves = await send('GET', '/deals/{id}/history', 200, { params: { id: deal.id } });
+    expect(moves.body.data[0]).toMatchObject({
+      field: 'stageId',
+      from: deal.stageId,
+      to: pipeline.stages[2].id,
+    });
+    await send('POST', '/deals/{id}/history/{entryId}/revert', 200, {
+      params: { id: deal.id, entryId: moves.body.data[0].id },
+    });
+    const task = (await send('POST', '/tasks', 201, { body: { title: 'History' } })).body.data;
+    await send('PATCH', '/tasks/{id}', 200, { params: { id: task.id }, body: { status: 'DONE' } });
+    const done = await send('GET', '/tasks/{id}/history', 200, { params: { id: task.id } });
+    expect(done.body.data[0]).toMatchObject({ field: 'status', from: 'OPEN', to: 'DONE', source: 'rest' });
+    await send('POST', '/tasks/{id}/history/{entryId}/revert', 200, {
+      params: { id: task.id, entryId: done.body.data[0].id },
+    });
+    // An export, in the audit log with what it exported.
+    await send('GET', '/records/export', 200, { query: { folderId: ws.folderId, pageSize: '200' } });
+    const log = await send('GET', '/audit-log', 200, {
+      query: { action: 'records.exported', pageSize: '5' },
+    });
+    expect(log.body.data[0]).toMatchObject({
+      action: 'records.exported',
+      actor: { type: 'apiKey' },
+      source: 'rest',
+      details: { folderId: ws.folderId },
+    });
+  },
+
   async workspace(send, ws) {
     const me = await send('GET', '/me', 200);
     expect(me.body.data).toMatchObject({ workspace: { id: ws.workspaceId }, user: { id: ws.userId } });
@@ -275,6 +335,18 @@ export const notFoundWalks: Record<string, Walk> = {
     });
     await send('GET', '/records/{id}/calls/{callId}', 404, { params: { ...record, callId: 'call_x' } });
     await send('GET', '/records/{id}/timeline', 404, { params: record });
+    await send('GET', '/records/{id}/history', 404, { params: record });
+    await send('GET', '/records/export', 404, { query: { folderId: MISSING.folder } });
+    const entry = { ...record, entryId: 'hst_01jq3v6f6ve7s9t8m1k2c3d4e5' };
+    await send('POST', '/records/{id}/history/{entryId}/revert', 404, { params: entry });
+    await send('GET', '/deals/{id}/history', 404, { params: { id: MISSING.deal } });
+    await send('POST', '/deals/{id}/history/{entryId}/revert', 404, {
+      params: { ...entry, id: MISSING.deal },
+    });
+    await send('GET', '/tasks/{id}/history', 404, { params: { id: MISSING.task } });
+    await send('POST', '/tasks/{id}/history/{entryId}/revert', 404, {
+      params: { ...entry, id: MISSING.task },
+    });
   },
 
   async tasks(send) {

@@ -1,4 +1,5 @@
 import { closePool, createDatabase, createPool, type Database } from '@crm/db';
+import { AUDIT_RETENTION_DAYS } from '@crm/domain';
 import { type DeliveryOptions, startDispatcher } from '@crm/webhooks';
 import type { EngineOptions } from '@crm/workflows';
 import { Logger as GraphileLogger, type Runner, run, type Logger as WorkerLogger } from 'graphile-worker';
@@ -22,6 +23,8 @@ export interface WorkerOptions {
   deliveryBatchSize?: number;
   /** Where delivery outcomes and the dispatcher's pool are reported. */
   metrics?: Metrics;
+  /** Days audit log entries are kept (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays?: number;
 }
 
 export interface Worker {
@@ -55,7 +58,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         worker: { localQueue: { size: concurrency + 1 }, completeJobBatchDelay: 2, failJobBatchDelay: 2 },
       },
       pollInterval: pollIntervalMs,
-      taskList: createTaskList(options.db, log, options.workflows),
+      taskList: createTaskList(options.db, log, options.workflows, {
+        auditRetentionDays: options.auditRetentionDays ?? AUDIT_RETENTION_DAYS,
+      }),
       crontab,
       noHandleSignals: true,
       logger,

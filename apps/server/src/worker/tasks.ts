@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import {
   fanOutEvent,
+  pruneAuditLog,
   pruneIdempotencyKeys,
   pruneRateLimitBuckets,
   pruneRuns,
@@ -25,7 +26,12 @@ const runJob = z.object({ runId: z.string(), workspaceId: z.string().optional() 
  * Webhook deliveries are not jobs: the dispatcher sends them from the deliveries table.
  * `fan_out_event` and `deliver_webhook` remain for jobs queued by earlier versions.
  */
-export function createTaskList(db: Database, logger: Logger, workflows: EngineOptions): TaskList {
+export function createTaskList(
+  db: Database,
+  logger: Logger,
+  workflows: EngineOptions,
+  options: { auditRetentionDays: number },
+): TaskList {
   return {
     fan_out_event: async (payload) => {
       const { eventId, workspaceId } = eventJob.parse(payload);
@@ -67,13 +73,18 @@ export function createTaskList(db: Database, logger: Logger, workflows: EngineOp
     prune_sessions: async () => {
       await pruneSessions(db);
     },
+    prune_audit_log: async () => {
+      const removed = await pruneAuditLog(db, options.auditRetentionDays);
+      if (removed > 0) logger.info({ removed }, 'removed audit log entries past their retention');
+    },
   };
 }
 
 /**
  * Records in Trash are purged daily (contract §4); rate-limit buckets every 10 minutes;
  * Idempotency-Key records past their 24 hours, and events, delivery attempts and workflow
- * runs past their 30 days, every hour; web sessions past their end daily; jobs of dead workers
+ * runs past their 30 days, every hour; web sessions past their end and audit log entries past
+ * AUDIT_RETENTION_DAYS daily; jobs of dead workers
  * are released every minute.
  */
 export const crontab = [
@@ -84,4 +95,5 @@ export const crontab = [
   '23 * * * * prune_webhook_history ?max=1',
   '29 * * * * prune_workflow_runs ?max=1',
   '41 4 * * * prune_sessions ?max=1',
+  '53 4 * * * prune_audit_log ?max=1',
 ].join('\n');

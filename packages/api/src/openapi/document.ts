@@ -52,7 +52,8 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
       bearerAuth: {
         type: 'http',
         scheme: 'bearer',
-        description: 'An API key (`crm_…`) created in the settings area or with the CLI.',
+        description:
+          'An API key (`crm_…`) created in the settings area or with the CLI. Each operation names the scope it needs in its `security` requirement (OpenAPI 3.1 lets a scheme list roles) and in `x-required-scope`; a key without it is answered 403 with `details: [{ "path": "scope", "message": "needs <scope>" }]` (docs/api.md, "Scopes").',
       },
     },
     paths: triggerPaths(options.baseUrl),
@@ -73,6 +74,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
       if (m.queryParams?.length) moveBodyKeysToQuery(operation, m.queryParams);
       relaxOptionalBody(operation);
       describeParameters(operation, procedure);
+      stateScope(operation, m);
       for (const tag of m.openapi.tags ?? []) if (!usedTags.includes(tag)) usedTags.push(tag);
     },
   );
@@ -181,6 +183,24 @@ function moveBodyKeysToQuery(operation: Json, keys: string[]) {
     if (schema.required) schema.required = schema.required.filter((r) => r !== key);
   }
   operation.parameters = parameters;
+}
+
+/**
+ * The scope an operation needs (docs/api.md, "Scopes"): in its security requirement, in
+ * `x-required-scope` for tools that read extensions, and at the end of its description.
+ */
+function stateScope(operation: Json, meta: RouteMeta) {
+  const scope = meta.scope;
+  if (scope === undefined) throw new Error(`${meta.openapi.method} ${meta.openapi.path}: no scope declared`);
+  if (scope === 'none') {
+    operation.security = [{ bearerAuth: [] }];
+    operation['x-required-scope'] = null;
+    return;
+  }
+  operation.security = [{ bearerAuth: [scope] }];
+  operation['x-required-scope'] = scope;
+  const said = `Needs the \`${scope}\` scope.`;
+  operation.description = operation.description ? `${operation.description} ${said}` : said;
 }
 
 /** The server reads a missing body as `{}`, so a body with no required key may be left out. */

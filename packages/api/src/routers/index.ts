@@ -1,4 +1,5 @@
 import { router } from '../trpc.ts';
+import { auditRouter } from './audit/index.ts';
 import { callsRouter } from './calls/index.ts';
 import { commentsRouter } from './comments/index.ts';
 import { dealsRouter } from './deals/index.ts';
@@ -17,6 +18,7 @@ import { workflowsRouter } from './workflows/index.ts';
 import { workspaceRouter } from './workspace/index.ts';
 
 export const appRouter = router({
+  audit: auditRouter,
   calls: callsRouter,
   comments: commentsRouter,
   deals: dealsRouter,

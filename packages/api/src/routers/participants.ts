@@ -27,6 +27,7 @@ export function participantProcedures(
     linkRecord: authedProcedure
       .meta(
         restRoute({
+          scope: `${kind}s:write`,
           openapi: {
             method: 'POST',
             path: base,
@@ -51,6 +52,7 @@ export function participantProcedures(
     unlinkRecord: authedProcedure
       .meta(
         restRoute({
+          scope: `${kind}s:write`,
           openapi: {
             method: 'DELETE',
             path: `${base}/{to}`,
@@ -68,6 +70,7 @@ export function participantProcedures(
     unlinkRecordByBody: authedProcedure
       .meta(
         restRoute({
+          scope: `${kind}s:write`,
           openapi: {
             method: 'DELETE',
             path: base,
@@ -86,6 +89,7 @@ export function participantProcedures(
     records: authedProcedure
       .meta(
         restRoute({
+          scope: `${kind}s:read`,
           openapi: {
             method: 'GET',
             path: base,

@@ -1,9 +1,11 @@
+import { type KeyScope, keyScopes } from '@crm/constants';
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, instant } from './columns.ts';
 import { users, workspaces } from './workspaces.ts';
 
-export const apiKeyScopes = ['read', 'write'] as const;
-export type ApiKeyScope = (typeof apiKeyScopes)[number];
+/** What a key's `scopes` may list (docs/api.md, "Scopes"): `read`, `write`, or `<resource>:<action>`. */
+export const apiKeyScopes = keyScopes;
+export type ApiKeyScope = KeyScope;
 
 export const apiKeys = pgTable(
   'api_keys',
@@ -20,7 +22,12 @@ export const apiKeys = pgTable(
     prefix: text().notNull(),
     /** Hex SHA-256 of the whole secret; the secret itself is never stored. */
     secretHash: text().notNull(),
-    scopes: text({ enum: apiKeyScopes }).array().notNull(),
+    scopes: text().array().$type<ApiKeyScope[]>().notNull(),
+    /**
+     * The folders the key's record, comment, call and link calls may reach; null for every
+     * folder. Records elsewhere are not found for it (docs/api.md, "Scopes").
+     */
+    folderIds: text().array(),
     expiresAt: instant(),
     revokedAt: instant(),
     lastUsedAt: instant(),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ApiKeyScope } from '@crm/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
@@ -9,7 +10,9 @@ import {
   type TestDb,
   type TestWorkspace,
 } from '../testing/fixtures.ts';
+import { addMember } from '../workspaces/create-workspace.ts';
 import { authenticateApiKey, createApiKey, findApiKeys, revokeApiKey } from './api-keys.ts';
+import { keyRights } from './scopes.ts';
 import { generateSecret } from './secrets.ts';
 
 let t: TestDb;
@@ -19,7 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const newKey = (ws: TestWorkspace, extra: { expiresAt?: string; scopes?: ('read' | 'write')[] } = {}) =>
+const newKey = (
+  ws: TestWorkspace,
+  extra: { expiresAt?: string; scopes?: ApiKeyScope[]; folderIds?: string[] } = {},
+) =>
   createApiKey(t.db, {
     workspaceId: ws.actor.workspaceId,
     userId: ws.actor.userId,
@@ -78,7 +84,64 @@ describe('createApiKey', () => {
     const ws = await newWorkspace(t.db);
     const { key, secret } = await newKey(ws, { scopes: ['read', 'read'] });
     expect(key.scopes).toEqual(['read']);
-    expect((await authenticateApiKey(t.db, secret)).scopes).toEqual(['read']);
+    expect([...(await authenticateApiKey(t.db, secret)).scopes].every((s) => s.endsWith(':read'))).toBe(true);
+  });
+
+  it('takes scopes per resource and folders of the workspace', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key, secret } = await newKey(ws, {
+      scopes: ['records:read', 'deals:write'],
+      folderIds: [ws.peopleFolderId],
+    });
+    expect(key).toMatchObject({ scopes: ['deals:write', 'records:read'], folderIds: [ws.peopleFolderId] });
+    const verified = await authenticateApiKey(t.db, secret);
+    expect([...verified.scopes].sort()).toEqual(['deals:write', 'records:read']);
+    expect(verified.folderIds).toEqual([ws.peopleFolderId]);
+  });
+
+  it('refuses scopes beyond its maker’s role, and folders of other workspaces', async () => {
+    const ws = await newWorkspace(t.db);
+    const other = await newWorkspace(t.db, 'Other');
+    // The other workspace's owner, a member here.
+    const member = { userId: other.actor.userId };
+    await t.db.transaction((tx) => addMember(tx, ws.actor.workspaceId, member.userId, 'MEMBER'));
+    const beyond = await expectDomainError(
+      createApiKey(t.db, {
+        workspaceId: ws.actor.workspaceId,
+        userId: member.userId,
+        name: 'k',
+        scopes: ['webhooks:write'],
+      }),
+      'VALIDATION_FAILED',
+    );
+    expect(beyond.message).toMatch(/webhooks:write is beyond what a MEMBER may do/);
+    const foreign = await expectDomainError(
+      newKey(ws, { folderIds: [other.peopleFolderId] }),
+      'VALIDATION_FAILED',
+    );
+    expect(foreign.message).toMatch(/no such folder/);
+    // `write` from a member stands for what a member holds: no webhook, workflow or audit right.
+    const { secret } = await createApiKey(t.db, {
+      workspaceId: ws.actor.workspaceId,
+      userId: member.userId,
+      name: 'member key',
+    });
+    const verified = await authenticateApiKey(t.db, secret);
+    expect(verified.scopes.has('records:delete')).toBe(true);
+    expect(verified.scopes.has('webhooks:read')).toBe(false);
+    expect(verified.scopes.has('audit:read')).toBe(false);
+  });
+
+  it('loses what its maker’s role loses', async () => {
+    const ws = await newWorkspace(t.db);
+    const { secret } = await newKey(ws, { scopes: ['webhooks:read', 'records:read'] });
+    expect((await authenticateApiKey(t.db, secret)).scopes.has('webhooks:read')).toBe(true);
+    await t.query(`update memberships set role = 'MEMBER' where workspace_id = $1 and user_id = $2`, [
+      ws.actor.workspaceId,
+      ws.actor.userId,
+    ]);
+    const now = await authenticateApiKey(t.db, secret);
+    expect([...now.scopes]).toEqual(['records:read']);
   });
 });
 
@@ -91,8 +154,10 @@ describe('authenticateApiKey', () => {
       workspaceId: ws.actor.workspaceId,
       userId: ws.actor.userId,
       userName: ws.actor.userName,
+      keyName: key.name,
       role: 'OWNER',
-      scopes: ['read', 'write'],
+      scopes: keyRights(['read', 'write'], 'OWNER'),
+      folderIds: null,
       rateLimitPerMinute: 120,
     });
   });

@@ -1,12 +1,16 @@
+import type { Scope } from '@crm/constants';
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import type { ApiKeyScope } from '@crm/db/schema';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { appendAudit } from '../audit/append-audit.ts';
+import { type Actor, type Provenance, systemProvenance } from '../shared/actor.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
 import { prepared } from '../shared/prepared.ts';
 import { changeAuth } from './auth-changes.ts';
 import type { ApiKeyOutput } from './schemas.ts';
+import { keyRights, scopesBeyond } from './scopes.ts';
 import { displayPrefix, generateSecret, hashSecret } from './secrets.ts';
 
 type ApiKeyRow = typeof schema.apiKeys.$inferSelect;
@@ -17,6 +21,7 @@ export function serializeApiKey(row: ApiKeyRow): ApiKeyOutput {
     name: row.name,
     prefix: row.prefix,
     scopes: row.scopes,
+    folderIds: row.folderIds ?? null,
     userId: row.userId,
     expiresAt: row.expiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
@@ -30,22 +35,30 @@ export interface CreateApiKeyInput {
   userId: string;
   name: string;
   scopes?: ApiKeyScope[] | undefined;
+  folderIds?: string[] | null | undefined;
   expiresAt?: string | null | undefined;
 }
 
-/** Creates a key; the secret is returned here once and only its hash is stored (contract §5). */
+/**
+ * Creates a key; the secret is returned here once and only its hash is stored (docs/api.md,
+ * "Keys and limits"). A key never gets more than its maker has: a scope the maker's role does
+ * not hold is refused (400 naming it), and `read`/`write` stand for what the role holds. A key
+ * limited to folders names folders of the workspace.
+ */
 export async function createApiKey(
   db: Database,
   input: CreateApiKeyInput,
+  by: Actor | Provenance = systemProvenance('service'),
 ): Promise<{ key: ApiKeyOutput; secret: string }> {
   if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) {
     throw invalid('expiresAt', 'must be in the future');
   }
   const secret = generateSecret();
   const scopes = [...new Set(input.scopes ?? ['read', 'write'])].sort() as ApiKeyScope[];
+  const folderIds = input.folderIds ? [...new Set(input.folderIds)].sort() : null;
   const [row] = await db.transaction(async (tx) => {
     const member = await tx
-      .select({ userId: schema.memberships.userId })
+      .select({ userId: schema.memberships.userId, role: schema.memberships.role })
       .from(schema.memberships)
       .where(
         and(
@@ -54,7 +67,23 @@ export async function createApiKey(
         ),
       );
     if (member.length === 0) throw invalid('userId', `${input.userId} is not a member of this workspace`);
-    return tx
+    const beyond = scopesBeyond(scopes, member[0]!.role);
+    if (beyond.length > 0) {
+      throw invalid(
+        'scopes',
+        `${beyond.join(', ')} ${beyond.length === 1 ? 'is' : 'are'} beyond what a ${member[0]!.role} may do`,
+      );
+    }
+    if (folderIds) {
+      const found = await tx
+        .select({ id: schema.folders.id })
+        .from(schema.folders)
+        .where(and(eq(schema.folders.workspaceId, input.workspaceId), inArray(schema.folders.id, folderIds)));
+      const unknown = folderIds.filter((id) => !found.some((f) => f.id === id));
+      if (unknown.length > 0)
+        throw invalid('folderIds', `${unknown.join(', ')}: no such folder in this workspace`);
+    }
+    const rows = await tx
       .insert(schema.apiKeys)
       .values({
         workspaceId: input.workspaceId,
@@ -64,9 +93,22 @@ export async function createApiKey(
         prefix: displayPrefix(secret),
         secretHash: hashSecret(secret),
         scopes,
+        folderIds,
         expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
       })
       .returning();
+    await appendAudit(tx, input.workspaceId, by, {
+      action: 'api_key.created',
+      target: { type: 'api_key', id: rows[0]!.id },
+      details: {
+        name: input.name,
+        scopes,
+        folderIds,
+        userId: input.userId,
+        expiresAt: input.expiresAt ?? null,
+      },
+    });
+    return rows;
   });
   return { key: serializeApiKey(row!), secret };
 }
@@ -84,7 +126,12 @@ export async function findApiKeys(db: Database, workspaceId: string): Promise<Ap
  * Revokes a key. It is refused from the next request on, in every process: the revocation
  * reaches the key caches through `changeAuth` (docs/operations.md, "API keys in memory").
  */
-export async function revokeApiKey(db: Database, workspaceId: string, id: string): Promise<ApiKeyOutput> {
+export async function revokeApiKey(
+  db: Database,
+  workspaceId: string,
+  id: string,
+  by: Actor | Provenance = systemProvenance('service'),
+): Promise<ApiKeyOutput> {
   if (!isId('apiKey', id)) throw notFound('API key', id);
   const k = schema.apiKeys;
   return changeAuth(db, { keyId: id }, async (tx) => {
@@ -94,17 +141,27 @@ export async function revokeApiKey(db: Database, workspaceId: string, id: string
       .where(and(eq(k.workspaceId, workspaceId), eq(k.id, id)))
       .returning();
     if (!row) throw notFound('API key', id);
+    await appendAudit(tx, workspaceId, by, {
+      action: 'api_key.revoked',
+      target: { type: 'api_key', id },
+      details: { name: row.name },
+    });
     return serializeApiKey(row);
   });
 }
 
 export interface AuthenticatedKey {
   keyId: string;
+  /** The key's name, as changes made with it are recorded (`actor.name`). */
+  keyName: string;
   workspaceId: string;
   userId: string;
   userName: string;
   role: 'OWNER' | 'ADMIN' | 'MEMBER';
-  scopes: ApiKeyScope[];
+  /** What the key may do now: its scopes within its maker's rights (scopes.ts). */
+  scopes: ReadonlySet<Scope>;
+  /** The folders the key reaches, or null for every folder. */
+  folderIds: readonly string[] | null;
   rateLimitPerMinute: number;
 }
 
@@ -114,9 +171,11 @@ function keyLookup(db: Database) {
   return db
     .select({
       keyId: k.id,
+      keyName: k.name,
       workspaceId: k.workspaceId,
       userId: k.userId,
       scopes: k.scopes,
+      folderIds: k.folderIds,
       expiresAt: k.expiresAt,
       revokedAt: k.revokedAt,
       lastUsedAt: k.lastUsedAt,
@@ -158,11 +217,13 @@ export async function verifyApiKey(db: Database, hash: string, now = Date.now())
   return {
     key: {
       keyId: row.keyId,
+      keyName: row.keyName,
       workspaceId: row.workspaceId,
       userId: row.userId,
       userName: row.userName,
       role: row.role,
-      scopes: row.scopes,
+      scopes: keyRights(row.scopes, row.role),
+      folderIds: row.folderIds ?? null,
       rateLimitPerMinute: row.rateLimitPerMinute,
     },
     expiresAt: row.expiresAt?.getTime() ?? null,

@@ -1,7 +1,8 @@
 import type { Executor } from '@crm/db';
+import { changesOf } from '../records/record-events.ts';
 import { recordFields } from '../records/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
-import { appendEvent } from '../shared/events.ts';
+import { appendEvent, appendEvents, type NewEvent } from '../shared/events.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
 
 /**
@@ -18,9 +19,14 @@ async function dealFields(tx: Executor, actor: Actor, deal: DealRow) {
 }
 
 export async function recordDealCreated(tx: Executor, actor: Actor, deal: DealRow) {
-  return appendEvent(tx, actor.workspaceId, 'deal.created', await dealFields(tx, actor, deal));
+  return appendEvent(tx, actor, 'deal.created', await dealFields(tx, actor, deal));
 }
 
+/**
+ * `deal.updated` with the changed fields, their old values and `changes` (both values, which
+ * the deal's history keeps), and `deal.stage_changed` when the stage moved from
+ * `fromStageId`: one statement for both.
+ */
 export async function recordDealUpdated(
   tx: Executor,
   actor: Actor,
@@ -28,17 +34,27 @@ export async function recordDealUpdated(
   changedFields: string[],
   previous: Record<string, unknown>,
 ) {
-  return appendEvent(tx, actor.workspaceId, 'deal.updated', {
-    ...(await dealFields(tx, actor, deal)),
-    changedFields,
-    previous,
-  });
-}
-
-export async function recordStageChanged(tx: Executor, actor: Actor, deal: DealRow, fromStageId: string) {
-  return appendEvent(tx, actor.workspaceId, 'deal.stage_changed', {
-    ...(await dealFields(tx, actor, deal)),
-    fromStageId,
-    toStageId: deal.stageId,
-  });
+  const fields = await dealFields(tx, actor, deal);
+  const events: NewEvent[] = [
+    {
+      type: 'deal.updated',
+      fields: {
+        ...fields,
+        changedFields,
+        previous,
+        changes: changesOf(changedFields, previous, (field) =>
+          field.startsWith('data.')
+            ? fields.deal.data[field.slice(5)]
+            : (fields.deal as unknown as Record<string, unknown>)[field],
+        ),
+      },
+    },
+  ];
+  if (changedFields.includes('stageId')) {
+    events.push({
+      type: 'deal.stage_changed',
+      fields: { ...fields, fromStageId: previous.stageId, toStageId: deal.stageId },
+    });
+  }
+  return appendEvents(tx, actor, events);
 }

@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
+import { forgetHistory } from '../history/forget-history.ts';
 import type { Actor } from '../shared/actor.ts';
 import { loadDeal } from './load-deal.ts';
 
@@ -11,6 +12,7 @@ export async function deleteDeal(db: Database, actor: Actor, id: string) {
     await tx
       .delete(schema.deals)
       .where(and(eq(schema.deals.workspaceId, actor.workspaceId), eq(schema.deals.id, id)));
+    await forgetHistory(tx, actor.workspaceId, id);
     return { id, deleted: true as const };
   });
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import type { DealRow } from './serialize.ts';
@@ -32,12 +32,15 @@ export async function assertLiveRecord(
 ): Promise<void> {
   if (isId('record', recordId)) {
     const r = schema.records;
-    const rows = await tx
-      .select({ id: r.id })
-      .from(r)
-      .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId), isNull(r.trashedAt)))
-      .for('share');
-    if (rows.length > 0) return;
+    const live = and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId), isNull(r.trashedAt));
+    if (actor.folderIds === null) {
+      const rows = await tx.select({ id: r.id }).from(r).where(live).for('share');
+      if (rows.length > 0) return;
+    } else {
+      // A key limited to folders names only records of those (docs/api.md, "Scopes").
+      const rows = await tx.select({ folderId: r.folderId }).from(r).where(live).for('share');
+      if (rows.length > 0 && reachesFolder(actor, rows[0]!.folderId)) return;
+    }
   }
   throw invalid(path, `${recordId} is not a live record of this workspace`);
 }

@@ -2,7 +2,7 @@ import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { recordDealUpdated, recordStageChanged } from './deal-events.ts';
+import { recordDealUpdated } from './deal-events.ts';
 
 /** Moves every deal of one stage to another (when a stage is removed), recording each stage change. */
 export async function moveDealsBetweenStages(
@@ -19,7 +19,6 @@ export async function moveDealsBetweenStages(
     .returning();
   for (const deal of moved) {
     await recordDealUpdated(tx, actor, deal, ['stageId'], { stageId: fromStageId });
-    await recordStageChanged(tx, actor, deal, fromStageId);
   }
   return moved.length;
 }

@@ -6,7 +6,7 @@ import { stagesOf } from '../pipelines/load-pipeline.ts';
 import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
-import { recordDealUpdated, recordStageChanged } from './deal-events.ts';
+import { recordDealUpdated } from './deal-events.ts';
 import { assertLiveRecord, loadDeal } from './load-deal.ts';
 import type { updateDealInput } from './schemas.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
@@ -71,7 +71,6 @@ export async function updateDeal(db: Database, actor: Actor, input: z.infer<type
       .returning();
     if (changes.recordId) await linkPrimary(tx, actor, 'deal', row!.id, changes.recordId);
     await recordDealUpdated(tx, actor, row!, changedFields, previous);
-    if (changes.stageId) await recordStageChanged(tx, actor, row!, current.stageId);
     return serializeDeal(row!);
   });
 }

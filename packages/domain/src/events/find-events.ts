@@ -48,6 +48,11 @@ export async function findEvents(db: Database, actor: Actor, input: z.infer<type
         sql`${e.occurredAt} < ${settledBefore}`,
         types ? inArray(e.type, types) : ne(e.type, TEST_EVENT_TYPE),
         after ? sql`(${e.occurredAt}, ${e.id}) > (${after.occurredAt}::timestamptz, ${after.id})` : undefined,
+        // A key limited to folders sees the events of their records, and those about no record
+        // (docs/api.md, "Scopes"); a deal's or task's event names its linked record's folder.
+        actor.folderIds === null
+          ? undefined
+          : sql`(${e.payload} ->> 'folderId' is null or ${e.payload} ->> 'folderId' in ${[...actor.folderIds]})`,
       ),
     )
     .orderBy(asc(e.occurredAt), asc(e.id))

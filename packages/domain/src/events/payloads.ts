@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { dealOutput } from '../deals/schemas.ts';
+import { actorOutput } from '../history/schemas.ts';
 import { recordOutput } from '../records/schemas.ts';
+import { changeSources } from '../shared/actor.ts';
 import { instantOutput } from '../shared/schemas.ts';
 import { taskOutput } from '../tasks/schemas.ts';
 
@@ -18,6 +20,12 @@ const common = <T extends string>(kind: T) => ({
   event: z.literal(kind),
   workspaceId: z.string(),
   occurredAt: instantOutput(),
+  actor: actorOutput.meta({ description: 'Who made the change (docs/api.md, "History and provenance")' }),
+  source: z.enum(changeSources).meta({ description: 'The surface the change came through' }),
+  requestId: z
+    .string()
+    .nullable()
+    .meta({ description: 'The X-Request-Id of the request that made it; null for the service’s own work' }),
 });
 
 /** The record an event is about, or the linked live record of a deal or task (null when none). */
@@ -40,6 +48,9 @@ const changes = {
   previous: z
     .record(z.string(), z.unknown())
     .meta({ description: 'The values of exactly the changed fields before the change' }),
+  changes: z
+    .record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }))
+    .meta({ description: 'Each changed field with its value before and after (null for none)' }),
 };
 
 /** A link's sides: `recordId`/`record` are the `from` record, as of the event. */
@@ -133,6 +144,11 @@ export const eventPayloads = {
       .string()
       .nullable()
       .meta({ description: 'For the next occurrence of a recurring task: the task that was completed' }),
+  }),
+  'task.updated': payload('TaskUpdatedEvent', 'A task changed (its status too).', {
+    ...common('task.updated'),
+    ...taskFields,
+    ...changes,
   }),
   'task.completed': payload('TaskCompletedEvent', 'A task was completed.', {
     ...common('task.completed'),

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { audit } from '../audit/append-audit.ts';
 import { checkFieldValue } from '../records/custom-values.ts';
 import {
   assertFieldShape,
@@ -26,8 +27,16 @@ import { type FolderRow, serializeFolder } from './serialize.ts';
 
 export async function renameFolder(db: Database, actor: Actor, input: z.infer<typeof updateFolderInput>) {
   return db.transaction(async (tx) => {
-    await loadFolder(tx, actor, input.id, 'update');
-    return serializeFolder(await saveFields(tx, actor, input.id, undefined, input.name));
+    const before = await loadFolder(tx, actor, input.id, 'update');
+    const saved = await saveFields(tx, actor, input.id, undefined, input.name);
+    if (before.name !== saved.name) {
+      await audit(tx, actor, {
+        action: 'folder.renamed',
+        target: { type: 'folder', id: input.id },
+        details: { from: before.name, to: saved.name },
+      });
+    }
+    return serializeFolder(saved);
   });
 }
 
@@ -40,7 +49,13 @@ export async function addFolderField(db: Database, actor: Actor, input: z.infer<
   await ensureFieldIndexes(db, withInverse([definition]));
   return db.transaction(async (tx) => {
     await loadFolder(tx, actor, id);
-    return serializeFolder(await addField(tx, actor, id, definition));
+    const saved = await addField(tx, actor, id, definition);
+    await audit(tx, actor, {
+      action: 'folder.field_added',
+      target: { type: 'folder', id },
+      details: { key: definition.key, type: definition.type, label: definition.label },
+    });
+    return serializeFolder(saved);
   });
 }
 
@@ -54,38 +69,51 @@ export async function changeFolderField(db: Database, actor: Actor, input: z.inf
     await ensureFieldIndexes(db, [{ key: input.key, type: input.type }]);
   }
   return db.transaction(async (tx) => {
-    const { folder, current } = await lockField(tx, actor, input.id, input.key);
-    const type = input.type ?? current.type;
-    if ((type === 'RELATION') !== (current.type === 'RELATION')) {
-      throw invalid(
-        'type',
-        current.type === 'RELATION'
-          ? 'a RELATION field keeps its type; remove it and add a field of the new type'
-          : 'a field cannot become a RELATION; add a RELATION field instead',
-      );
-    }
-    if (isRelation(current)) {
-      return serializeFolder(await changeRelationField(tx, actor, folder, current, input));
-    }
-    if (input.relation) throw invalid('relation', 'only RELATION fields have it');
-    const hasOptions = type === 'SELECT' || type === 'MULTI_SELECT';
-    const next: FieldDefinition = normalizeField({
-      key: current.key,
-      label: input.label ?? current.label,
-      type,
-      ...(hasOptions ? { options: input.options ?? current.options } : {}),
+    const saved = await changeField(tx, actor, input);
+    const { id, key, ...changes } = input;
+    await audit(tx, actor, {
+      action: 'folder.field_changed',
+      target: { type: 'folder', id },
+      details: { key, ...changes },
     });
-    if (!hasOptions && input.options)
-      throw invalid('options', 'only SELECT and MULTI_SELECT fields have options');
-    checkOptions(next);
-    if (next.type !== current.type || JSON.stringify(next.options) !== JSON.stringify(current.options)) {
-      await checkStoredValues(tx, actor, folder, next);
-    }
-    const fields = folder.fields.map((f) => (f.key === next.key ? next : f));
-    const saved = await saveFields(tx, actor, folder.id, fields);
-    if ((current.type === 'TEXT') !== (next.type === 'TEXT')) await refreshSearchText(tx, actor, saved);
     return serializeFolder(saved);
   });
+}
+
+async function changeField(
+  tx: Executor,
+  actor: Actor,
+  input: z.infer<typeof changeFieldInput>,
+): Promise<FolderRow> {
+  const { folder, current } = await lockField(tx, actor, input.id, input.key);
+  const type = input.type ?? current.type;
+  if ((type === 'RELATION') !== (current.type === 'RELATION')) {
+    throw invalid(
+      'type',
+      current.type === 'RELATION'
+        ? 'a RELATION field keeps its type; remove it and add a field of the new type'
+        : 'a field cannot become a RELATION; add a RELATION field instead',
+    );
+  }
+  if (isRelation(current)) return changeRelationField(tx, actor, folder, current, input);
+  if (input.relation) throw invalid('relation', 'only RELATION fields have it');
+  const hasOptions = type === 'SELECT' || type === 'MULTI_SELECT';
+  const next: FieldDefinition = normalizeField({
+    key: current.key,
+    label: input.label ?? current.label,
+    type,
+    ...(hasOptions ? { options: input.options ?? current.options } : {}),
+  });
+  if (!hasOptions && input.options)
+    throw invalid('options', 'only SELECT and MULTI_SELECT fields have options');
+  checkOptions(next);
+  if (next.type !== current.type || JSON.stringify(next.options) !== JSON.stringify(current.options)) {
+    await checkStoredValues(tx, actor, folder, next);
+  }
+  const fields = folder.fields.map((f) => (f.key === next.key ? next : f));
+  const saved = await saveFields(tx, actor, folder.id, fields);
+  if ((current.type === 'TEXT') !== (next.type === 'TEXT')) await refreshSearchText(tx, actor, saved);
+  return saved;
 }
 
 /**
@@ -149,6 +177,11 @@ async function changeRelationField(
 export async function removeFolderField(db: Database, actor: Actor, input: z.infer<typeof removeFieldInput>) {
   return db.transaction(async (tx) => {
     const { folder, current, folders } = await lockField(tx, actor, input.id, input.key);
+    await audit(tx, actor, {
+      action: 'folder.field_removed',
+      target: { type: 'folder', id: folder.id },
+      details: { key: current.key, type: current.type, ...(input.force === 'true' ? { force: true } : {}) },
+    });
     if (isRelation(current)) {
       return serializeFolder(
         await removeRelationField(tx, actor, folder, current, folders, input.force === 'true'),

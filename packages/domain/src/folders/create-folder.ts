@@ -2,6 +2,7 @@ import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import type { z } from 'zod';
+import { audit } from '../audit/append-audit.ts';
 import { assertFieldShape } from '../relations/relation-field-changes.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
@@ -30,6 +31,11 @@ export async function createFolder(db: Database, actor: Actor, input: z.infer<ty
     for (const field of fields) {
       if (field.type === 'RELATION') folder = await addField(tx, actor, folder.id, field);
     }
+    await audit(tx, actor, {
+      action: 'folder.created',
+      target: { type: 'folder', id: folder.id },
+      details: { name: folder.name, fields: fields.map((f) => ({ key: f.key, type: f.type })) },
+    });
     return serializeFolder(folder);
   });
 }

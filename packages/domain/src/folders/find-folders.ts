@@ -1,6 +1,6 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
 import { type PagingInput, resolvePaging, toPage } from '../shared/paging.ts';
 import { loadFolder } from './load-folder.ts';
@@ -20,7 +20,14 @@ export async function findFolders(db: Database, actor: Actor, input: PagingInput
   const rows = await db
     .select()
     .from(f)
-    .where(and(eq(f.workspaceId, actor.workspaceId), after))
+    .where(
+      and(
+        eq(f.workspaceId, actor.workspaceId),
+        after,
+        // A key limited to folders sees only those (docs/api.md, "Scopes").
+        actor.folderIds === null ? undefined : inArray(f.id, [...actor.folderIds]),
+      ),
+    )
     .orderBy(desc(f.createdAt), desc(f.id))
     .limit(paging.pageSize + 1)
     .offset(paging.kind === 'offset' ? paging.offset : 0);

@@ -1,6 +1,6 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, eq, gte, ilike, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, ilike, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
@@ -12,7 +12,7 @@ import {
   workspaceFolders,
 } from '../relations/expand.ts';
 import { relationFieldOf, sideOf } from '../relations/relation-fields.ts';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import {
@@ -127,6 +127,8 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
     eq(r.workspaceId, actor.workspaceId),
     input.trashed ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
     folder ? eq(r.folderId, folder.id) : undefined,
+    // A key limited to folders lists only theirs (docs/api.md, "Scopes").
+    !folder && actor.folderIds !== null ? inArray(r.folderId, [...actor.folderIds]) : undefined,
     text ? ilike(r.searchText, likePattern(text)) : undefined,
     input.updatedSince ? gte(r.updatedAt, new Date(input.updatedSince)) : undefined,
     related?.scope,
@@ -176,7 +178,7 @@ export async function getRecord(db: Database, actor: Actor, id: string, expand?:
     // The record and the records it links to in one statement; its folder, whose fields say
     // which keys are ONE relations, from the folder cache.
     const read = await readRecordExpanded(db, actor, id, keys);
-    if (!read) throw notFound('Record', id);
+    if (!read || !reachesFolder(actor, read.row.folderId)) throw notFound('Record', id);
     const folder = await loadFolder(db, actor, read.row.folderId);
     return expandRecord(serializeRecord(read.row), keys, folder, read.linked);
   }
@@ -191,7 +193,9 @@ async function liveRecordRow(db: Database, actor: Actor, id: string): Promise<Re
     id,
   });
   if (!row) throw notFound('Record', id);
-  return recordRowFromDriver(row);
+  const record = recordRowFromDriver(row);
+  if (!reachesFolder(actor, record.folderId)) throw notFound('Record', id);
+  return record;
 }
 
 function liveRecordById(db: Database) {

@@ -1,7 +1,7 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import type { RecordRow } from './serialize.ts';
@@ -37,6 +37,7 @@ export async function loadRecord(
     );
   const rows = await (options.forUpdate ? query.for('update') : query);
   const row = rows[0];
-  if (!row) throw notFound('Record', id);
+  // A record of a folder the caller does not reach is not found for it (docs/api.md, "Scopes").
+  if (!row || !reachesFolder(actor, row.folderId)) throw notFound('Record', id);
   return row;
 }

@@ -2,6 +2,8 @@ import { runStatuses } from '@crm/db/schema';
 import { z } from 'zod';
 import { callLogOutput } from '../calls/schemas.ts';
 import { commentOutput } from '../comments/schemas.ts';
+import { actorOutput } from '../history/schemas.ts';
+import { changeSources } from '../shared/actor.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { idParam, instantOutput, listEnvelope } from '../shared/schemas.ts';
 
@@ -118,6 +120,18 @@ export const timelineEntryOutput = z
     actor: actor
       .nullable()
       .meta({ description: 'Set on `comment.added` and `call.logged`; null otherwise.' }),
+    by: z
+      .object({
+        actor: actorOutput,
+        source: z.enum(changeSources),
+        requestId: z.string().nullable(),
+      })
+      .nullable()
+      .meta({
+        id: 'TimelineProvenance',
+        description:
+          'Who made the change, through which surface, in which request (docs/api.md, "History and provenance"): on the entries of changes (record.*, links, tasks, deal moves); null on comments, calls and runs, and on changes made before provenance was kept.',
+      }),
     changes: z
       .array(change)
       .nullable()

@@ -28,6 +28,7 @@ interface TimelineRow extends Record<string, unknown> {
   at: Date | string;
   kind: TimelineKind;
   detail: Record<string, unknown> | null;
+  by: Record<string, unknown> | null;
 }
 
 /**
@@ -58,11 +59,14 @@ export async function findTimeline(
       : sql``;
   const titleOf = (id: SQL) =>
     sql`(select x.title from records x where x.workspace_id = ${ws} and x.id = ${id})`;
+  // Who made an event's change, as its payload names it (none on events written before).
+  const provenance = sql`case when e.payload ? 'actor' then jsonb_build_object(
+      'actor', e.payload->'actor', 'source', e.payload->'source', 'requestId', e.payload->'requestId') end`;
   const stageName = (key: string) =>
     sql`(select s.name from stages s where s.workspace_id = ${ws} and s.id = e.payload->>${key})`;
 
   const { rows } = await db.execute<TimelineRow>(sql`
-    select id, at, kind, detail from (
+    select id, at, kind, detail, by from (
       (select e.id, e.occurred_at as at, e.type as kind,
               case
                 when e.type = 'record.updated' then jsonb_build_object(
@@ -78,7 +82,8 @@ export async function findTimeline(
                 when e.type in ('record.linked', 'record.unlinked') then jsonb_build_object(
                   'field', e.payload->'field', 'recordId', e.payload->'to', 'label', e.payload->'label',
                   'title', ${titleOf(sql`e.payload->>'to'`)})
-              end as detail
+              end as detail,
+              ${provenance} as by
          from events e
         where e.workspace_id = ${ws} and e.payload->>'recordId' = ${record.id}
           and e.type in (${sql.join(
@@ -91,7 +96,8 @@ export async function findTimeline(
       union all
       (select e.id, e.occurred_at, e.type,
               jsonb_build_object('field', e.payload->'inverseField', 'recordId', e.payload->'from',
-                'label', e.payload->'label', 'title', ${titleOf(sql`e.payload->>'from'`)})
+                'label', e.payload->'label', 'title', ${titleOf(sql`e.payload->>'from'`)}),
+              ${provenance}
          from events e
         where e.workspace_id = ${ws} and e.payload->>'to' = ${record.id}
           and e.type in ('record.linked', 'record.unlinked')
@@ -100,7 +106,7 @@ export async function findTimeline(
         limit ${each})
       union all
       (select c.id, c.created_at, 'comment.added',
-              jsonb_build_object('text', c.text, 'authorId', c.author_id, 'author', c.author)
+              jsonb_build_object('text', c.text, 'authorId', c.author_id, 'author', c.author), null
          from comments c
         where c.workspace_id = ${ws} and c.record_id = ${record.id}
           ${after(sql`c.created_at`, sql`c.id`)}
@@ -110,7 +116,7 @@ export async function findTimeline(
       (select l.id, l.created_at, 'call.logged',
               jsonb_build_object('direction', l.direction, 'outcome', l.outcome, 'duration', l.duration,
                 'notes', l.notes, 'calledAt', l.called_at, 'authorId', l.author_id,
-                'author', (select u.name from users u where u.id = l.author_id))
+                'author', (select u.name from users u where u.id = l.author_id)), null
          from call_logs l
         where l.workspace_id = ${ws} and l.record_id = ${record.id}
           ${after(sql`l.created_at`, sql`l.id`)}
@@ -120,14 +126,14 @@ export async function findTimeline(
       (select r.id, r.created_at, 'workflow.run',
               jsonb_build_object('workflowId', r.workflow_id, 'status', r.status, 'error', r.error,
                 'workflowName', (select w.name from workflows w
-                                  where w.workspace_id = ${ws} and w.id = r.workflow_id))
+                                  where w.workspace_id = ${ws} and w.id = r.workflow_id)), null
          from workflow_runs r
         where r.workspace_id = ${ws} and (r.record_id = ${record.id} or r.context_record_id = ${record.id})
           ${after(sql`r.created_at`, sql`r.id`)}
         order by r.created_at desc, r.id desc
         limit ${each})
       union all
-      (select rec.id, rec.created_at, 'record.created', null
+      (select rec.id, rec.created_at, 'record.created', null, null
          from records rec
         where rec.workspace_id = ${ws} and rec.id = ${record.id}
           ${after(sql`rec.created_at`, sql`rec.id`)})
@@ -142,6 +148,7 @@ export async function findTimeline(
 
 const empty = {
   actor: null,
+  by: null,
   changes: null,
   comment: null,
   call: null,
@@ -152,7 +159,13 @@ const empty = {
 } satisfies Partial<TimelineEntryOutput>;
 
 function toEntry(row: TimelineRow): TimelineEntryOutput {
-  const base = { id: row.id, at: toInstant(row.at) as string, kind: row.kind, ...empty };
+  const base = {
+    id: row.id,
+    at: toInstant(row.at) as string,
+    kind: row.kind,
+    ...empty,
+    by: (row.by ?? null) as TimelineEntryOutput['by'],
+  };
   const d = row.detail ?? {};
   switch (row.kind) {
     case 'record.updated':

@@ -1,8 +1,9 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { appendAudit } from '../audit/append-audit.ts';
 import { forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, systemProvenance } from '../shared/actor.ts';
 import { loadRecord } from './load-record.ts';
 import { recordEvent } from './record-events.ts';
 import { serializeRecord } from './serialize.ts';
@@ -84,6 +85,16 @@ export async function purgeTrash(db: Database, options: { olderThanDays?: number
       await tx.execute(sql`update deals set record_id = null where record_id in ${ids}`);
       await tx.execute(sql`update tasks set record_id = null where record_id in ${ids}`);
       await tx.execute(sql`delete from records where id in ${ids}`);
+      // A record's history is kept as long as the record (docs/api.md, "History and provenance").
+      await tx.execute(sql`delete from history where subject_id in ${ids}`);
+      const perWorkspace = new Map<string, number>();
+      for (const d of doomed) perWorkspace.set(d.workspaceId, (perWorkspace.get(d.workspaceId) ?? 0) + 1);
+      for (const [workspaceId, count] of perWorkspace) {
+        await appendAudit(tx, workspaceId, systemProvenance('purge_trash'), {
+          action: 'records.purged',
+          details: { count, olderThanDays: days },
+        });
+      }
       return doomed.length;
     });
     purged += removed;

@@ -1,10 +1,11 @@
 import { type Executor, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import { recordUpdatedFields } from '../records/record-events.ts';
 import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
 import { toRecordSnapshot } from '../records/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
-import { appendEvents, type NewEvent } from '../shared/events.ts';
+import { appendEvents, type HistoryEntry, type NewEvent } from '../shared/events.ts';
 import type { Relation, RelationSide } from './relation.ts';
 
 /** Most links one record may have through one field (docs/api.md, "Relations"). */
@@ -251,20 +252,17 @@ export async function applyLinkChanges(
   // A link made and removed by the same call was never there: it has no event.
   const eventsToWrite: NewEvent[] = events
     .filter((e) => (e.type === 'record.unlinked' ? e.link.stored : live(e.link)))
-    .map((e) => ({ type: e.type, fields: linkEventFields(relations.get(e.link.relationId)!, e, rows) }));
+    .map((e) => {
+      const relation = relations.get(e.link.relationId)!;
+      return { type: e.type, fields: linkEventFields(relation, e, rows), history: linkHistory(relation, e) };
+    });
   for (const { row, previous } of updated) {
     eventsToWrite.push({
       type: 'record.updated',
-      fields: {
-        recordId: row.id,
-        folderId: row.folderId,
-        record: toRecordSnapshot(row),
-        changedFields: Object.keys(previous),
-        previous,
-      },
+      fields: recordUpdatedFields(row, Object.keys(previous), previous),
     });
   }
-  await appendEvents(tx, ws, eventsToWrite);
+  await appendEvents(tx, actor, eventsToWrite);
   return outcomes;
 }
 
@@ -313,6 +311,32 @@ interface OneSide {
   recordId: string;
   relation: Relation;
   side: 'from' | 'to';
+}
+
+/**
+ * The field history of a link made or removed (docs/api.md, "History and provenance"): an
+ * entry for each MANY side, `data.<key>` going from null to the other record's id or back. A
+ * ONE side's history is its value in `data`, which its `record.updated` carries. A new label
+ * on a link that stays changes no field.
+ */
+function linkHistory(relation: Relation, event: LinkEvent): HistoryEntry[] {
+  if (event.previousLabel !== undefined) return [];
+  const linked = event.type === 'record.linked';
+  const entries: HistoryEntry[] = [];
+  for (const side of ['from', 'to'] as const) {
+    const field = relation[side];
+    if (field.key === null || field.cardinality !== 'MANY') continue;
+    const [self, other] =
+      side === 'from' ? [event.link.fromId, event.link.toId] : [event.link.toId, event.link.fromId];
+    entries.push({
+      subject: 'record',
+      subjectId: self,
+      field: `data.${field.key}`,
+      from: linked ? null : other,
+      to: linked ? other : null,
+    });
+  }
+  return entries;
 }
 
 function linkEventFields(relation: Relation, event: LinkEvent, rows: Map<string, RecordRow>) {

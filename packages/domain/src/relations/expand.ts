@@ -11,7 +11,7 @@ import {
   recordRowFromDriver,
   serializeRecord,
 } from '../records/serialize.ts';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { oneFieldsOf } from './relation-fields.ts';
 
@@ -66,7 +66,7 @@ export async function expandRecords<T extends RecordOutput>(
        where workspace_id = ${actor.workspaceId} and id in ${[...wanted]} and trashed_at is null`);
     for (const raw of rows) {
       const record = serializeRecord(recordRowFromDriver(raw));
-      found.set(record.id, record);
+      if (reachesFolder(actor, record.folderId)) found.set(record.id, record);
     }
   }
   return withExpanded(records, keys, fieldsOf, found);
@@ -112,7 +112,8 @@ export async function readRecordExpanded(
   for (const raw of rows) {
     const read = recordRowFromDriver(raw);
     if (raw.part === 0) row = read;
-    else linked.set(read.id, serializeRecord(read));
+    // A record of a folder the caller does not reach is shown as none (docs/api.md, "Scopes").
+    else if (reachesFolder(actor, read.folderId)) linked.set(read.id, serializeRecord(read));
   }
   return row ? { row, linked } : null;
 }
@@ -156,9 +157,10 @@ function withExpanded<T extends RecordOutput>(
 }
 
 /** The folders of the workspace, with their fields (for a list of every folder). */
-export function workspaceFolders(db: Executor, actor: Actor) {
-  return db
+export async function workspaceFolders(db: Executor, actor: Actor) {
+  const folders = await db
     .select({ id: schema.folders.id, fields: schema.folders.fields })
     .from(schema.folders)
     .where(eq(schema.folders.workspaceId, actor.workspaceId));
+  return folders.filter((f) => reachesFolder(actor, f.id));
 }

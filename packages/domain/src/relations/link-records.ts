@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { relationReference } from '../records/custom-values.ts';
 import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { type BatchOutcome, itemError, refusedItem } from '../shared/batch.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
@@ -244,6 +244,8 @@ async function prepareItems(
     );
     for (const raw of rows) {
       const row = recordRowFromDriver(raw);
+      // Records of folders the caller does not reach are not found for it (docs/api.md, "Scopes").
+      if (!reachesFolder(actor, row.folderId)) continue;
       liveFolder.set(row.id, row.folderId);
       if (fromIds.has(row.id)) fromRows.set(row.id, row);
     }

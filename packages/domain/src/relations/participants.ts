@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MAX_LINK_LABEL } from '../folders/schemas.ts';
 import { recordColumnsOf, recordRowFromDriver, serializeRecord } from '../records/serialize.ts';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { asDatabase } from '../shared/batch.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { type IdKind, isId } from '../shared/ids.ts';
@@ -79,14 +79,17 @@ async function lockOwner(tx: Executor, actor: Actor, kind: ParticipantKind, id: 
 
 /** A live record of the workspace, share-locked (so it stays out of Trash): a 400 naming `to` otherwise. */
 async function assertLinkable(tx: Executor, actor: Actor, to: string): Promise<void> {
-  const found =
-    isId('record', to) &&
-    (
-      await tx.execute(sql`
-        select 1 from records
+  const rows = isId('record', to)
+    ? (
+        await tx.execute<{ folder_id: string }>(sql`
+        select folder_id from records
          where workspace_id = ${actor.workspaceId} and id = ${to} and trashed_at is null for share`)
-    ).rows.length > 0;
-  if (!found) throw invalid('to', `${to} is not a live record of this workspace`);
+      ).rows
+    : [];
+  // A key limited to folders links only records of those (docs/api.md, "Scopes").
+  if (!rows[0] || !reachesFolder(actor, rows[0].folder_id)) {
+    throw invalid('to', `${to} is not a live record of this workspace`);
+  }
 }
 
 /**
@@ -186,6 +189,7 @@ export async function findParticipants(
       from ${t.links} l
       join records r on r.workspace_id = ${actor.workspaceId} and r.id = l.record_id and r.trashed_at is null
      where l.workspace_id = ${actor.workspaceId} and l.${t.owner} = ${input.id} ${after}
+       ${actor.folderIds === null ? sql`` : sql`and r.folder_id in ${[...actor.folderIds]}`}
      order by l.created_at, l.record_id
      limit ${paging.pageSize + 1} offset ${paging.kind === 'offset' ? paging.offset : 0}`);
   return pageOf(

@@ -154,7 +154,7 @@ export async function dropRelationLinks(
     const byId = new Map(froms.map((raw) => [raw.id as string, recordRowFromDriver(raw)]));
     await appendEvents(
       tx,
-      ws,
+      actor,
       rows.map((link) => {
         const from = byId.get(link.from_id);
         return {

@@ -1,7 +1,9 @@
 import { type EventType, eventTypes } from '@crm/constants';
 import { type Executor, runNamedSql } from '@crm/db';
-import { sql } from 'drizzle-orm';
+import type { HistorySubject } from '@crm/db/schema';
+import { type SQL, sql } from 'drizzle-orm';
 import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from '../webhooks/fan-out.ts';
+import { type Actor, type Provenance, provenanceOf } from './actor.ts';
 import { newId } from './ids.ts';
 
 /** The event kinds (docs/webhooks.md, "Event kinds"), defined with the other shared vocabularies in @crm/constants. */
@@ -14,33 +16,109 @@ export interface AppendedEvent {
   payload: Record<string, unknown>;
 }
 
-/** An event to write: its kind and its type-specific fields. */
+/** A change of one field of a record, deal or task, as its history keeps it (docs/api.md, "History and provenance"). */
+export interface HistoryEntry {
+  subject: HistorySubject;
+  subjectId: string;
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+/**
+ * An event to write: its kind and its type-specific fields, and the field history it stands
+ * for. Without `history`, an `*.updated` event's history is its `changes`, one entry per field;
+ * other events have none unless they say (a MANY side of a link, relations/apply-link-changes.ts).
+ */
 export interface NewEvent {
   type: EventType;
   fields: Record<string, unknown>;
+  history?: HistoryEntry[];
 }
 
 /**
  * The stored and delivered form of an event: the common fields (id, event, workspaceId,
- * occurredAt) first, then the type-specific ones. One builder for `appendEvent` and
- * `appendEvents`, so an event reads the same whichever wrote it.
+ * occurredAt) first, then the type-specific ones, then who made the change (`actor`,
+ * `source`, `requestId`). One builder for `appendEvent` and `appendEvents`, so an event reads
+ * the same whichever wrote it.
  */
-function buildEvent(workspaceId: string, { type, fields }: NewEvent): AppendedEvent {
+function buildEvent(workspaceId: string, provenance: Provenance, { type, fields }: NewEvent): AppendedEvent {
   const id = newId('event');
   const occurredAt = new Date().toISOString();
-  return { id, type, occurredAt, payload: { id, event: type, workspaceId, occurredAt, ...fields } };
+  return {
+    id,
+    type,
+    occurredAt,
+    payload: {
+      id,
+      event: type,
+      workspaceId,
+      occurredAt,
+      ...fields,
+      actor: provenance.actor,
+      source: provenance.source,
+      requestId: provenance.requestId,
+    },
+  };
+}
+
+const UPDATED_SUBJECTS: Partial<Record<EventType, HistorySubject>> = {
+  'record.updated': 'record',
+  'deal.updated': 'deal',
+  'task.updated': 'task',
+};
+
+/** The history an event stands for: what it says, or for an `*.updated` event each field of its `changes`. */
+export function historyOf(event: NewEvent): HistoryEntry[] {
+  if (event.history) return event.history;
+  const subject = UPDATED_SUBJECTS[event.type];
+  if (!subject) return [];
+  const subjectId = event.fields[`${subject}Id`];
+  const changes = event.fields.changes as Record<string, { from: unknown; to: unknown }> | undefined;
+  if (typeof subjectId !== 'string' || !changes) return [];
+  return Object.entries(changes).map(([field, { from, to }]) => ({ subject, subjectId, field, from, to }));
+}
+
+/** The history rows of built events, as the statement that writes them reads them (JSON). */
+function historyRows(built: AppendedEvent[], events: NewEvent[]): string {
+  const rows = built.flatMap((event, n) =>
+    historyOf(events[n]!).map((entry) => ({
+      id: newId('history'),
+      subject: entry.subject,
+      subject_id: entry.subjectId,
+      field: entry.field,
+      from_value: entry.from ?? null,
+      to_value: entry.to ?? null,
+      at: event.occurredAt,
+    })),
+  );
+  return JSON.stringify(rows);
 }
 
 /**
- * The rest of an event-writing statement after its `event` CTE (id, workspace_id, type,
- * payload): one pending delivery per enabled subscription that wants each event, and the ids
- * of the events that some enabled workflow of the workspace listens to. It reads and writes
- * rows of the one workspace only, so a sharded database runs it on the node that holds the
- * workspace (docs/scaling.md); what lives with the queue is done by `queueEventFollowUps`.
+ * The statement that writes events (the CTE `event` given), their field history with the
+ * change's provenance, one pending delivery per enabled subscription that wants each event,
+ * and the ids of the events some enabled workflow of the workspace listens to. It reads and
+ * writes rows of the one workspace only, so a sharded database runs it on the node that holds
+ * the workspace (docs/scaling.md); what lives with the queue is done by `queueEventFollowUps`.
+ * The history CTE is there even when a change has none (an empty list), so the text, and the
+ * plan PostgreSQL keeps for it, is one.
  */
-function eventRows(workspaceId: string) {
-  return sql`${createDeliveriesOfEvent(workspaceId)}
+function eventStatement(event: SQL, workspaceId: string, history: string, provenance: Provenance): SQL {
+  return sql`
+    with event as (${event}),
+    recorded_history as (
+      insert into history (workspace_id, subject_id, id, subject, field, from_value, to_value,
+                           actor_type, actor_id, actor_name, source, request_id, at)
+      select ${workspaceId}, h.subject_id, h.id, h.subject, h.field, h.from_value, h.to_value,
+             ${provenance.actor.type}, ${provenance.actor.id}, ${provenance.actor.name},
+             ${provenance.source}, ${provenance.requestId}, h.at
+        from jsonb_to_recordset(${history}::jsonb)
+          as h(id text, subject text, subject_id text, field text, from_value jsonb, to_value jsonb, at timestamptz)
+      returning 1
+    ), ${createDeliveriesOfEvent(workspaceId)}
     select (select count(*) from created_deliveries)::int as deliveries,
+      (select count(*) from recorded_history)::int as history,
       array(select event.id from event
              where exists (
                select 1 from workflows
@@ -77,59 +155,58 @@ async function queueEventFollowUps(
   );
 }
 
+type EventMade = { deliveries: number; history: number; starts: string[] };
+
 /**
  * Writes an event in the caller's transaction, so it exists exactly when the change does
- * (contract §6). `payload` holds the type-specific fields; the common ones (id, event,
- * workspaceId, occurredAt) are added here. The same statement creates one pending delivery
- * per enabled subscription that wants the event (`*` matches every kind; a subscription
- * with `fields` gets `record.updated` only when one of those fields changed) and wakes the
- * delivery workers on commit, and queues the job that starts the workflows the event
- * triggers: a committed event is never lost and a rolled-back one never sent.
+ * (docs/webhooks.md, "Delivery"): the common fields (id, event, workspaceId, occurredAt) and
+ * the change's provenance (`actor`, `source`, `requestId`, from `actor`) are added to `fields`.
+ * The same statement writes the change's field history, creates one pending delivery per
+ * enabled subscription that wants the event (`*` matches every kind; a subscription with
+ * `fields` gets an `*.updated` event only when one of those fields changed) and finds the
+ * workflows it triggers; a committed event is never lost and a rolled-back one never sent.
  */
 export async function appendEvent(
   tx: Executor,
-  workspaceId: string,
+  actor: Actor,
   type: EventType,
   fields: Record<string, unknown>,
+  history?: HistoryEntry[],
 ): Promise<AppendedEvent> {
-  const event = buildEvent(workspaceId, { type, fields });
-  const rows = await runNamedSql<{ deliveries: number; starts: string[] }>(
-    tx,
-    'append_event',
-    sql`
-    with event as (
-      insert into events (workspace_id, id, type, payload, occurred_at)
-      values (${workspaceId}, ${event.id}, ${type}, ${JSON.stringify(event.payload)}::jsonb, ${event.occurredAt}::timestamptz)
-      returning id, workspace_id, type, payload
-    ), ${eventRows(workspaceId)}`,
-  );
-  await queueEventFollowUps(tx, workspaceId, rows[0]);
-  return event;
+  const [event] = await appendEvents(tx, actor, [{ type, fields, ...(history ? { history } : {}) }]);
+  return event!;
 }
 
 /**
  * `appendEvent` for many events of one workspace in one statement (batch writes): the same
- * payloads, deliveries and workflow starts as that many `appendEvent` calls, in order.
+ * payloads, history, deliveries and workflow starts as that many `appendEvent` calls, in order.
  */
-export async function appendEvents(
-  tx: Executor,
-  workspaceId: string,
-  events: NewEvent[],
-): Promise<AppendedEvent[]> {
+export async function appendEvents(tx: Executor, actor: Actor, events: NewEvent[]): Promise<AppendedEvent[]> {
   if (events.length === 0) return [];
-  const built = events.map((event) => buildEvent(workspaceId, event));
-  const rows = built.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt }));
-  const made = await runNamedSql<{ deliveries: number; starts: string[] }>(
-    tx,
-    'append_events',
-    sql`
-    with event as (
+  const { workspaceId } = actor;
+  const provenance = provenanceOf(actor);
+  const built = events.map((event) => buildEvent(workspaceId, provenance, event));
+  const history = historyRows(built, events);
+  // One event is written from plain parameters (the common case: one change, one event);
+  // several from one JSON list.
+  const single = built.length === 1;
+  const insert = single
+    ? sql`
+      insert into events (workspace_id, id, type, payload, occurred_at)
+      values (${workspaceId}, ${built[0]!.id}, ${built[0]!.type}, ${JSON.stringify(built[0]!.payload)}::jsonb, ${built[0]!.occurredAt}::timestamptz)
+      returning id, workspace_id, type, payload`
+    : sql`
       insert into events (workspace_id, id, type, payload, occurred_at)
       select ${workspaceId}, e.id, e.type, e.payload, e.occurred_at
-        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        from jsonb_to_recordset(${JSON.stringify(
+          built.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt })),
+        )}::jsonb)
           as e(id text, type text, payload jsonb, occurred_at timestamptz)
-      returning id, workspace_id, type, payload
-    ), ${eventRows(workspaceId)}`,
+      returning id, workspace_id, type, payload`;
+  const made = await runNamedSql<EventMade>(
+    tx,
+    single ? 'append_event' : 'append_events',
+    eventStatement(insert, workspaceId, history, provenance),
   );
   await queueEventFollowUps(tx, workspaceId, made[0]);
   return built;

@@ -26,6 +26,8 @@ export const idPrefixes = {
   attempt: 'att',
   view: 'view',
   relation: 'rel',
+  history: 'hst',
+  audit: 'aud',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
+import { forgetHistory } from '../history/forget-history.ts';
 import type { Actor } from '../shared/actor.ts';
 import { loadTask } from './load-task.ts';
 
@@ -14,6 +15,7 @@ export async function deleteTask(
     await loadTask(tx, actor, id, { forUpdate: true });
     const t = schema.tasks;
     await tx.delete(t).where(and(eq(t.workspaceId, actor.workspaceId), eq(t.id, id)));
+    await forgetHistory(tx, actor.workspaceId, id);
     return { id, deleted: true as const };
   });
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 
@@ -13,11 +13,12 @@ export async function isLiveRecord(tx: Executor, actor: Actor, recordId: string)
   if (!isId('record', recordId)) return false;
   const r = schema.records;
   const rows = await tx
-    .select({ id: r.id })
+    .select({ folderId: r.folderId })
     .from(r)
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId), isNull(r.trashedAt)))
     .for('share');
-  return rows.length > 0;
+  // A key limited to folders names only records of those (docs/api.md, "Scopes").
+  return rows.length > 0 && reachesFolder(actor, rows[0]!.folderId);
 }
 
 /** A `recordId` in a task body must be a live record of the workspace (contract §4): 400 otherwise. */

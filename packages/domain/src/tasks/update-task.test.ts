@@ -47,10 +47,20 @@ describe('updateTask status changes', () => {
     expect(done.completedAt).toBe(done.updatedAt);
     const reopened = await updateTask(t.db, ws.actor, { id: task.id, status: 'OPEN' });
     expect(reopened).toMatchObject({ status: 'OPEN', completedAt: null });
-    expect((await eventsOf(ws.actor.workspaceId)).map((e) => e.type)).toEqual([
+    const events = await eventsOf(ws.actor.workspaceId);
+    expect(events.map((e) => e.type)).toEqual([
       'task.created',
+      'task.updated',
       'task.completed',
+      'task.updated',
     ]);
+    expect(events[1]!.payload).toMatchObject({
+      taskId: task.id,
+      changedFields: ['status'],
+      previous: { status: 'OPEN' },
+      changes: { status: { from: 'OPEN', to: 'DONE' } },
+    });
+    expect(events[3]!.payload).toMatchObject({ changes: { status: { from: 'DONE', to: 'OPEN' } } });
   });
 
   it('leaves a task untouched when nothing changes, without a second completion', async () => {
@@ -91,9 +101,14 @@ describe('completing a recurring task', () => {
     });
     expect(next.due_at?.toISOString()).toBe('2027-02-28T09:00:00.000Z');
     const events = await eventsOf(ws.actor.workspaceId);
-    expect(events.map((e) => e.type)).toEqual(['task.created', 'task.completed', 'task.created']);
-    expect(events[1]!.payload).toMatchObject({ taskId: task.id, nextTaskId: next.id, recordId: record.id });
-    expect(events[2]!.payload).toMatchObject({ taskId: next.id, previousTaskId: task.id });
+    expect(events.map((e) => e.type)).toEqual([
+      'task.created',
+      'task.updated',
+      'task.completed',
+      'task.created',
+    ]);
+    expect(events[2]!.payload).toMatchObject({ taskId: task.id, nextTaskId: next.id, recordId: record.id });
+    expect(events[3]!.payload).toMatchObject({ taskId: next.id, previousTaskId: task.id });
   });
 
   it('dates the occurrence from the completion when the task had no dueAt', async () => {

@@ -9,7 +9,7 @@ import { loadTask } from './load-task.ts';
 import { createNextOccurrence } from './recurrence.ts';
 import type { TaskOutput, UpdateTaskInput } from './schemas.ts';
 import { serializeTask, type TaskRow } from './serialize.ts';
-import { appendTaskEvent } from './task-events.ts';
+import { appendTaskEvents } from './task-events.ts';
 import { assertLiveRecord } from './task-links.ts';
 
 type Changes = Partial<
@@ -17,7 +17,8 @@ type Changes = Partial<
 >;
 
 /**
- * PATCH: fields not given stay. OPEN→DONE sets `completedAt` and, for a recurring task,
+ * PATCH: fields not given stay; any change records `task.updated` with the changed fields
+ * (and `task.completed` when it becomes DONE). OPEN→DONE sets `completedAt` and, for a recurring task,
  * creates its next occurrence in the same transaction; DONE→OPEN clears `completedAt`.
  * Completing the same task again later (DONE→OPEN→DONE) creates another occurrence: each
  * completion is one, so reopening a task by mistake and closing it can leave an extra one.
@@ -41,13 +42,26 @@ export async function updateTask(db: Database, actor: Actor, input: UpdateTaskIn
       .returning();
     const updated = row!;
     if (changes.recordId) await linkPrimary(tx, actor, 'task', updated.id, changes.recordId);
-    if (completing) {
-      // The occurrence's id is drawn first so task.completed (naming it) precedes its task.created.
-      const nextTaskId = updated.recurrence ? newId('task') : null;
-      await appendTaskEvent(tx, actor, 'task.completed', updated, { nextTaskId });
-      if (updated.recurrence && nextTaskId) {
-        await createNextOccurrence(tx, actor, updated, updated.recurrence, nextTaskId);
-      }
+    const before = serializeTask(current) as unknown as Record<string, unknown>;
+    const after = serializeTask(updated) as unknown as Record<string, unknown>;
+    const changedFields = Object.keys(changes);
+    // The occurrence's id is drawn first so task.completed (naming it) precedes its task.created.
+    const nextTaskId = completing && updated.recurrence ? newId('task') : null;
+    await appendTaskEvents(tx, actor, updated, [
+      {
+        type: 'task.updated',
+        extra: {
+          changedFields,
+          previous: Object.fromEntries(changedFields.map((field) => [field, before[field] ?? null])),
+          changes: Object.fromEntries(
+            changedFields.map((field) => [field, { from: before[field] ?? null, to: after[field] ?? null }]),
+          ),
+        },
+      },
+      ...(completing ? [{ type: 'task.completed' as const, extra: { nextTaskId } }] : []),
+    ]);
+    if (completing && updated.recurrence && nextTaskId) {
+      await createNextOccurrence(tx, actor, updated, updated.recurrence, nextTaskId);
     }
     return serializeTask(updated);
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closePool, createDatabase, createPool, type Database } from '@crm/db';
 import { createTestDatabase } from '@crm/db/testing';
 import { expect } from 'vitest';
+import { rightsOf } from '../api-keys/scopes.ts';
 import { createFolder } from '../folders/create-folder.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
@@ -60,7 +61,8 @@ export async function newWorkspace(db: Database, name = 'Acme'): Promise<TestWor
     userName: ownerName,
     role: 'OWNER',
     apiKeyId: null,
-    scopes: ['read', 'write'],
+    scopes: rightsOf('OWNER'),
+    folderIds: null,
   };
   const folder = await db.query.folders.findFirst({
     where: (f, { eq }) => eq(f.workspaceId, workspaceId),

@@ -4,6 +4,7 @@ import { schema } from '@crm/db';
 import { memberRoles } from '@crm/db/schema';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { appendAudit, audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
@@ -90,19 +91,26 @@ export async function createInvitation(
     .where(and(eq(schema.memberships.workspaceId, actor.workspaceId), eq(schema.users.email, email)));
   if (existing.length > 0) throw invalid('email', `${email} is already a member of this workspace`);
   const token = `inv_${randomBytes(32).toString('base64url')}`;
-  const [row] = await db
-    .insert(schema.invitations)
-    .values({
-      workspaceId: actor.workspaceId,
-      id: newId('invitation'),
-      email,
-      role: input.role,
-      tokenHash: hashToken(token),
-      invitedBy: actor.userId,
-      expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-    })
-    .returning();
-  return { invitation: serialize(row!), token };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(schema.invitations)
+      .values({
+        workspaceId: actor.workspaceId,
+        id: newId('invitation'),
+        email,
+        role: input.role,
+        tokenHash: hashToken(token),
+        invitedBy: actor.userId,
+        expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      })
+      .returning();
+    await audit(tx, actor, {
+      action: 'invitation.created',
+      target: { type: 'invitation', id: row!.id },
+      details: { email, role: input.role },
+    });
+    return { invitation: serialize(row!), token };
+  });
 }
 
 /** The workspace's invitations, newest first (a short list: no paging). */
@@ -120,13 +128,20 @@ export async function findInvitations(db: Database, actor: Actor): Promise<Invit
 export async function revokeInvitation(db: Database, actor: Actor, id: string): Promise<InvitationOutput> {
   if (!isId('invitation', id)) throw notFound('Invitation', id);
   const i = schema.invitations;
-  const [row] = await db
-    .update(i)
-    .set({ revokedAt: sql`coalesce(${i.revokedAt}, now())` })
-    .where(and(eq(i.workspaceId, actor.workspaceId), eq(i.id, id), isNull(i.acceptedAt)))
-    .returning();
-  if (!row) throw notFound('Invitation', id);
-  return serialize(row);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(i)
+      .set({ revokedAt: sql`coalesce(${i.revokedAt}, now())` })
+      .where(and(eq(i.workspaceId, actor.workspaceId), eq(i.id, id), isNull(i.acceptedAt)))
+      .returning();
+    if (!row) throw notFound('Invitation', id);
+    await audit(tx, actor, {
+      action: 'invitation.revoked',
+      target: { type: 'invitation', id },
+      details: { email: row.email },
+    });
+    return serialize(row);
+  });
 }
 
 /**
@@ -186,6 +201,24 @@ export async function acceptInvitation(
       await endUserSessions(tx, userId);
     }
     await addMember(tx, invitation.workspaceId, userId!, invitation.role);
+    const [joined] = await tx
+      .select({ name: schema.users.name })
+      .from(schema.users)
+      .where(eq(schema.users.id, userId!));
+    await appendAudit(
+      tx,
+      invitation.workspaceId,
+      {
+        actor: { type: 'user', id: userId!, name: joined?.name ?? invitation.email },
+        source: 'web',
+        requestId: from.requestId ?? null,
+      },
+      {
+        action: 'member.joined',
+        target: { type: 'user', id: userId! },
+        details: { email: invitation.email, role: invitation.role, invitationId: invitation.id },
+      },
+    );
     return invitation.workspaceId;
   });
   return createSession(db, userId!, workspaceId);

@@ -2,9 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, asc, eq, lt, ne, sql } from 'drizzle-orm';
+import { rightsOf } from '../api-keys/scopes.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { hashPassword, passwordInput, spendVerificationTime, verifyPassword } from './passwords.ts';
+import { auditFailedSignIn, auditSignIn } from './sign-in-audit.ts';
 import { type SignInLimits, throttledSignIn } from './sign-in-throttle.ts';
 
 /** A session ends 30 days after sign-in, or after 7 days without a request. */
@@ -16,6 +18,8 @@ export interface NewSession {
   token: string;
   csrfToken: string;
   expiresAt: Date;
+  /** The workspace the session opens. */
+  workspaceId: string;
 }
 
 export interface SessionInfo {
@@ -29,7 +33,7 @@ export const hashToken = (token: string) => createHash('sha256').update(token, '
 const randomToken = () => randomBytes(32).toString('base64url');
 
 /** Starts a session for a member of a workspace (the oldest membership unless one is named). */
-export async function createSession(db: Database, userId: string, workspaceId?: string): Promise<NewSession> {
+export async function createSession(db: Executor, userId: string, workspaceId?: string): Promise<NewSession> {
   const m = schema.memberships;
   const memberships = await db
     .select({ workspaceId: m.workspaceId })
@@ -51,14 +55,16 @@ export async function createSession(db: Database, userId: string, workspaceId?: 
     expiresAt,
     lastSeenAt: new Date(now),
   });
-  return { token, csrfToken, expiresAt };
+  return { token, csrfToken, expiresAt, workspaceId: membership.workspaceId };
 }
 
-/** Where a sign-in comes from, for the throttles (sign-in-throttle.ts). */
+/** Where a sign-in comes from, for the throttles (sign-in-throttle.ts) and the audit log. */
 export interface SignInSource {
   /** The client address (the socket's, or the proxy's X-Forwarded-For with TRUST_PROXY). */
   address: string;
   limits?: SignInLimits;
+  /** The request's id, as the audit log keeps it. */
+  requestId?: string;
 }
 
 /**
@@ -72,10 +78,28 @@ export async function signIn(
   from: SignInSource,
 ): Promise<NewSession> {
   const email = input.email.trim().toLowerCase();
-  const userId = await throttledSignIn(db, { address: from.address, account: email }, from.limits, () =>
-    checkPassword(db, email, input.password),
-  );
-  return createSession(db, userId);
+  let userId: string;
+  try {
+    userId = await throttledSignIn(db, { address: from.address, account: email }, from.limits, () =>
+      checkPassword(db, email, input.password),
+    );
+  } catch (error) {
+    // Failed sign-ins are in the audit log of the user's workspaces (docs/api.md, "Audit log").
+    if (error instanceof DomainError && (error.code === 'UNAUTHORIZED' || error.code === 'RATE_LIMITED')) {
+      await auditFailedSignIn(
+        db,
+        email,
+        from,
+        error.code === 'UNAUTHORIZED' ? 'wrong-credentials' : 'throttled',
+      );
+    }
+    throw error;
+  }
+  return db.transaction(async (tx) => {
+    const session = await createSession(tx, userId);
+    await auditSignIn(tx, userId, session.workspaceId, from);
+    return session;
+  });
 }
 
 /** The id of the user with this email and password; UNAUTHORIZED otherwise, in about the same time. */
@@ -137,8 +161,8 @@ export async function changePassword(
 
 /**
  * Resolves a session cookie to its actor, or null when the token is unknown, expired, idle
- * too long, or its user left the workspace. Session users act with both scopes; what they
- * may manage depends on their role.
+ * too long, or its user left the workspace. A signed-in user holds the rights of their role
+ * (api-keys/scopes.ts).
  */
 export async function authenticateSession(
   db: Database,
@@ -181,7 +205,8 @@ export async function authenticateSession(
       userName: row.userName,
       role: row.role,
       apiKeyId: null,
-      scopes: ['read', 'write'],
+      scopes: rightsOf(row.role),
+      folderIds: null,
     },
     csrfToken: row.csrfToken,
     email: row.email,

@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import type { z } from 'zod';
+import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -55,6 +56,11 @@ export async function createWebhook(
         secret: sealSecret(secret),
       })
       .returning();
+    await audit(tx, actor, {
+      action: 'webhook.created',
+      target: { type: 'webhook', id: row!.id },
+      details: { url: row!.url, events: row!.events, fields: row!.fields },
+    });
     return { ...serializeWebhook(row!), secret };
   });
 }

@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
+import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { loadWebhook } from './find-webhooks.ts';
 
@@ -12,7 +13,15 @@ export async function deleteWebhook(db: Database, actor: Actor, id: string) {
   return db.transaction(async (tx) => {
     await loadWebhook(tx, actor, id, { lock: 'update' });
     const w = schema.webhooks;
-    await tx.delete(w).where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)));
+    const [gone] = await tx
+      .delete(w)
+      .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)))
+      .returning({ url: w.url });
+    await audit(tx, actor, {
+      action: 'webhook.deleted',
+      target: { type: 'webhook', id },
+      details: { url: gone?.url },
+    });
     return { id, deleted: true as const };
   });
 }

@@ -96,7 +96,7 @@ describe('fan-out to subscriptions', () => {
 
     await expect(
       t.db.transaction(async (tx) => {
-        await appendEvent(tx, ws.actor.workspaceId, 'record.created', { recordId: 'rec_gone' });
+        await appendEvent(tx, ws.actor, 'record.created', { recordId: 'rec_gone' });
         throw new Error('the change fails');
       }),
     ).rejects.toThrow('the change fails');

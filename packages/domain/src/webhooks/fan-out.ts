@@ -11,8 +11,8 @@ export const DELIVERY_CHANNEL = 'crm_deliveries';
 /**
  * The common table expression `created_deliveries`: one pending delivery, due now, per
  * enabled subscription that wants the event of the preceding CTE `event` (id, workspace_id,
- * type, payload). `*` matches every kind; a subscription with `fields` gets `record.updated`
- * only when one of those fields changed. A second run for the same event creates nothing
+ * type, payload). `*` matches every kind; a subscription with `fields` gets `record.updated`,
+ * `deal.updated` and `task.updated` only when one of those fields changed. A second run for the same event creates nothing
  * (`deliveries_once_idx`).
  *
  * The subscriptions read are locked (KEY SHARE, the lock the deliveries' foreign key takes
@@ -32,7 +32,7 @@ export function createDeliveriesOfEvent(workspaceId: string | undefined) {
       select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
       from event e
       join ${subscriptions} w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
-      where e.type <> 'record.updated' or cardinality(w.fields) = 0
+      where e.type not in ('record.updated', 'deal.updated', 'task.updated') or cardinality(w.fields) = 0
         or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
       on conflict do nothing
       returning id

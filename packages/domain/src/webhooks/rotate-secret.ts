@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
+import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { sealSecret } from '../shared/secret-box.ts';
 import { loadWebhook } from './find-webhooks.ts';
@@ -30,6 +31,7 @@ export async function rotateWebhookSecret(db: Database, actor: Actor, id: string
       })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)))
       .returning();
+    await audit(tx, actor, { action: 'webhook.secret_rotated', target: { type: 'webhook', id } });
     return { ...serializeWebhook(row!), secret };
   });
 }

@@ -14,6 +14,23 @@ export const MAX_HEADER_VALUE = 1000;
 
 /** Top-level record fields a `record.updated` subscription may narrow to (besides `data.<key>`). */
 export const RECORD_FIELD_NAMES = ['title', 'email', 'phone', 'ownerId', 'folderId'] as const;
+/** Deal fields a `deal.updated` subscription may narrow to (besides `data.<key>`). */
+export const DEAL_FIELD_NAMES = ['stageId', 'title', 'amount', 'currency', 'closeDate', 'recordId'] as const;
+/** Task fields a `task.updated` subscription may narrow to. */
+export const TASK_FIELD_NAMES = [
+  'title',
+  'dueAt',
+  'assigneeId',
+  'recordId',
+  'status',
+  'priority',
+  'type',
+] as const;
+const FIELD_NAMES: readonly string[] = [
+  ...new Set([...RECORD_FIELD_NAMES, ...DEAL_FIELD_NAMES, ...TASK_FIELD_NAMES]),
+];
+/** The events `fields` narrows: every `*.updated`. */
+const NARROWED_EVENTS = ['record.updated', 'deal.updated', 'task.updated'];
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
@@ -40,8 +57,7 @@ const RESERVED_HEADERS = new Set([
 const RESERVED_PREFIXES = ['x-service-', 'webhook-'];
 
 const isFieldName = (name: string) =>
-  (RECORD_FIELD_NAMES as readonly string[]).includes(name) ||
-  (name.startsWith('data.') && FIELD_KEY.test(name.slice(5)));
+  FIELD_NAMES.includes(name) || (name.startsWith('data.') && FIELD_KEY.test(name.slice(5)));
 
 const url = z
   .string()
@@ -72,15 +88,13 @@ const events = z
   .meta({ description: 'Event kinds to receive, or `["*"]` for all', example: ['deal.stage_changed'] });
 
 const fields = z
-  .array(
-    z.string().refine(isFieldName, `must be one of ${RECORD_FIELD_NAMES.join(', ')} or data.<field key>`),
-  )
+  .array(z.string().refine(isFieldName, `must be one of ${FIELD_NAMES.join(', ')} or data.<field key>`))
   .max(50)
   .transform((names) => [...new Set(names)])
   .meta({
     description:
-      'Only with `record.updated` or `*`: deliver `record.updated` only when one of these fields changed (`title`, `email`, `phone`, `ownerId`, `folderId`, `data.<key>`). Empty: any change.',
-    example: ['title', 'data.lifecycle'],
+      'Only with `record.updated`, `deal.updated`, `task.updated` or `*`: deliver those events only when one of these fields changed (a record’s `title`, `email`, `phone`, `ownerId`, `folderId`; a deal’s `stageId`, `title`, `amount`, `currency`, `closeDate`, `recordId`; a task’s `title`, `dueAt`, `assigneeId`, `recordId`, `status`, `priority`, `type`; `data.<key>` of records and deals). Empty: any change. Other events are sent as usual.',
+    example: ['title', 'data.lifecycle', 'stageId'],
   });
 
 /** What `maskHeaderValue` shows: up to 4 characters and `…`, which no stored value contains. */
@@ -133,8 +147,8 @@ const description = trimmedText(500);
 /** Why `fields` makes no sense for these events, or null when it does. */
 export function fieldsProblem(eventKinds: readonly string[], fieldNames: readonly string[]): string | null {
   if (fieldNames.length === 0) return null;
-  if (eventKinds.includes('*') || eventKinds.includes('record.updated')) return null;
-  return 'narrows record.updated only: subscribe to record.updated or * (or send fields: [])';
+  if (eventKinds.includes('*') || eventKinds.some((kind) => NARROWED_EVENTS.includes(kind))) return null;
+  return 'narrows record.updated, deal.updated and task.updated only: subscribe to one of them or * (or send fields: [])';
 }
 
 export const createWebhookInput = z.strictObject({

@@ -1,6 +1,6 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, provenanceOf } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { getDeliveryView } from './find-deliveries.ts';
@@ -33,6 +33,7 @@ export async function sendTestEvent(db: Database, actor: Actor, id: string) {
       record: null,
       webhookId: webhook.id,
       test: true,
+      ...(({ actor: who, source, requestId }) => ({ actor: who, source, requestId }))(provenanceOf(actor)),
     };
     await tx
       .insert(schema.events)

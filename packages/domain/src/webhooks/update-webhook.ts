@@ -2,6 +2,7 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { openHeaderValues, sealHeaderValues } from '../shared/secret-box.ts';
@@ -69,6 +70,14 @@ export async function updateWebhook(
       .set({ ...changes, updatedAt: sql`now()` })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
+    await audit(tx, actor, {
+      action: 'webhook.updated',
+      target: { type: 'webhook', id: current.id },
+      // Which settings changed, and their new values, header values aside (they may be tokens).
+      details: Object.fromEntries(
+        Object.entries(changes).map(([key, value]) => [key, key === 'headers' ? '(changed)' : value]),
+      ),
+    });
     return serializeWebhook(row!);
   });
 }

@@ -2,6 +2,7 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -72,6 +73,11 @@ export async function createWorkflow(
         createdBy: actor.userId,
       })
       .returning();
+    await audit(tx, actor, {
+      action: 'workflow.created',
+      target: { type: 'workflow', id: row!.id },
+      details: { name: row!.name, trigger: row!.triggerType, actions: input.actions.map((a) => a.type) },
+    });
     return { ...serializeWorkflow(row!, options.baseUrl), secret };
   });
 }
@@ -108,6 +114,17 @@ export async function updateWorkflow(
       .set({ ...changes, updatedAt: sql`now()` })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
+    await audit(tx, actor, {
+      action: 'workflow.updated',
+      target: { type: 'workflow', id: current.id },
+      details: {
+        changed: Object.keys(changes).filter(
+          (k) => k !== 'previousSecret' && k !== 'previousSecretExpiresAt',
+        ),
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      },
+    });
     return { ...serializeWorkflow(row!, options.baseUrl), secret };
   });
 }
@@ -129,6 +146,12 @@ export async function setWorkflowEnabled(
       .set({ enabled, updatedAt: sql`now()` })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
+    if (current.enabled !== enabled) {
+      await audit(tx, actor, {
+        action: enabled ? 'workflow.enabled' : 'workflow.disabled',
+        target: { type: 'workflow', id: current.id },
+      });
+    }
     return serializeWorkflow(row!, baseUrl);
   });
 }
@@ -154,14 +177,25 @@ export async function rotateWorkflowSecret(db: Database, actor: Actor, id: strin
       })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
+    await audit(tx, actor, {
+      action: 'workflow.secret_rotated',
+      target: { type: 'workflow', id: current.id },
+    });
     return { ...serializeWorkflow(row!, baseUrl), secret };
   });
 }
 
 /** Deletes a workflow and its run history; runs still queued are dropped with it. */
 export async function deleteWorkflow(db: Database, actor: Actor, id: string) {
-  const current = await loadWorkflow(db, actor, id);
-  const w = schema.workflows;
-  await db.delete(w).where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)));
-  return { id: current.id, deleted: true as const };
+  return db.transaction(async (tx) => {
+    const current = await loadWorkflow(tx, actor, id, { lock: 'update' });
+    const w = schema.workflows;
+    await tx.delete(w).where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)));
+    await audit(tx, actor, {
+      action: 'workflow.deleted',
+      target: { type: 'workflow', id: current.id },
+      details: { name: current.name },
+    });
+    return { id: current.id, deleted: true as const };
+  });
 }

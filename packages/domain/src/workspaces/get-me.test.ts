@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../api-keys/api-keys.ts';
+import { allScopes, keyRights } from '../api-keys/scopes.ts';
 import { consumeRateLimit } from '../rate-limit/consume-rate-limit.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { addMember } from './create-workspace.ts';
@@ -30,6 +31,7 @@ describe('getMe', () => {
         role: 'OWNER',
       },
       key: null,
+      scopes: [...allScopes],
       rateLimit: { limit: 30, remaining: 30, resetSeconds: 30 },
     });
   });
@@ -47,8 +49,21 @@ describe('getMe', () => {
     const subject = workspaceRateLimitSubject(actor.workspaceId);
     await consumeRateLimit(t.db, subject, 120, MINUTE + 5_000);
     const gate = await consumeRateLimit(t.db, subject, 120, MINUTE + 5_000);
-    const me = await getMe(t.db, { ...actor, apiKeyId: key.id, scopes: ['read'] }, MINUTE + 5_000);
-    expect(me.key).toEqual({ id: key.id, name: 'Zapier', prefix: key.prefix, scopes: ['read'], expiresAt });
+    const me = await getMe(
+      t.db,
+      { ...actor, apiKeyId: key.id, scopes: keyRights(['read'], 'OWNER') },
+      MINUTE + 5_000,
+    );
+    expect(me.key).toEqual({
+      id: key.id,
+      name: 'Zapier',
+      prefix: key.prefix,
+      scopes: ['read'],
+      folderIds: null,
+      expiresAt,
+    });
+    expect(me.scopes).toContain('records:read');
+    expect(me.scopes).not.toContain('records:write');
     expect(secret.startsWith(key.prefix)).toBe(true);
     expect(me.rateLimit).toEqual({ limit: 120, remaining: 118, resetSeconds: gate.resetSeconds });
   });

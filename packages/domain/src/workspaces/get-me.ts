@@ -1,3 +1,4 @@
+import { allScopes } from '@crm/constants';
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { apiKeyScopes, memberRoles } from '@crm/db/schema';
@@ -27,11 +28,19 @@ export const meOutput = z
         id: z.string(),
         name: z.string(),
         prefix: z.string().meta({ description: 'First characters of the secret, for recognising it' }),
-        scopes: z.array(z.enum(apiKeyScopes)),
+        scopes: z.array(z.enum(apiKeyScopes)).meta({ description: 'The scopes the key lists.' }),
+        folderIds: z
+          .array(z.string())
+          .nullable()
+          .meta({ description: 'The folders the key reaches; null for every folder.' }),
         expiresAt: instantOutput().nullable(),
       })
       .nullable()
       .meta({ description: 'The API key of this request; null for a signed-in session.' }),
+    scopes: z.array(z.enum(allScopes as [string, ...string[]])).meta({
+      description:
+        "What this caller may do now, scope by scope: the key's scopes within its maker's role, or a signed-in user's role (docs/api.md, \"Scopes\").",
+    }),
     rateLimit: z
       .object({
         limit: z.number().int(),
@@ -82,6 +91,7 @@ export async function getMe(db: Database, actor: Actor, now: number = Date.now()
     workspace: row.workspace,
     user: row.user,
     key: await findKey(db, actor),
+    scopes: allScopes.filter((scope) => actor.scopes.has(scope)),
     rateLimit,
   };
 }
@@ -90,8 +100,17 @@ async function findKey(db: Database, actor: Actor): Promise<MeOutput['key']> {
   if (!actor.apiKeyId) return null;
   const k = schema.apiKeys;
   const [key] = await db
-    .select({ id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, expiresAt: k.expiresAt })
+    .select({
+      id: k.id,
+      name: k.name,
+      prefix: k.prefix,
+      scopes: k.scopes,
+      folderIds: k.folderIds,
+      expiresAt: k.expiresAt,
+    })
     .from(k)
     .where(and(eq(k.workspaceId, actor.workspaceId), eq(k.id, actor.apiKeyId)));
-  return key ? { ...key, expiresAt: key.expiresAt?.toISOString() ?? null } : null;
+  return key
+    ? { ...key, folderIds: key.folderIds ?? null, expiresAt: key.expiresAt?.toISOString() ?? null }
+    : null;
 }

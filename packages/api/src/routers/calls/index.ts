@@ -18,6 +18,7 @@ export const callsRouter = router({
   list: authedProcedure
     .meta(
       restRoute({
+        scope: 'calls:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/calls',
@@ -35,6 +36,7 @@ export const callsRouter = router({
   get: authedProcedure
     .meta(
       restRoute({
+        scope: 'calls:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/calls/{callId}',
@@ -52,6 +54,7 @@ export const callsRouter = router({
   create: authedProcedure
     .meta(
       restRoute({
+        scope: 'calls:write',
         openapi: {
           method: 'POST',
           path: '/records/{id}/calls',

@@ -18,6 +18,7 @@ export const commentsRouter = router({
   list: authedProcedure
     .meta(
       restRoute({
+        scope: 'comments:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/comments',
@@ -35,6 +36,7 @@ export const commentsRouter = router({
   get: authedProcedure
     .meta(
       restRoute({
+        scope: 'comments:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/comments/{commentId}',
@@ -52,6 +54,7 @@ export const commentsRouter = router({
   create: authedProcedure
     .meta(
       restRoute({
+        scope: 'comments:write',
         openapi: {
           method: 'POST',
           path: '/records/{id}/comments',

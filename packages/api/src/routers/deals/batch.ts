@@ -27,6 +27,7 @@ export const dealsBatchProcedures = {
   batchCreate: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:write',
         openapi: {
           method: 'POST',
           path: '/deals/batch',
@@ -45,6 +46,7 @@ export const dealsBatchProcedures = {
   batchUpdate: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:write',
         openapi: {
           method: 'PATCH',
           path: '/deals/batch',
@@ -63,6 +65,7 @@ export const dealsBatchProcedures = {
   batchDelete: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:delete',
         openapi: {
           method: 'POST',
           path: '/deals/batch/delete',

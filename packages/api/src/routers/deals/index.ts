@@ -16,6 +16,7 @@ import {
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
+import { historyProcedures } from '../history.ts';
 import { participantProcedures } from '../participants.ts';
 import { dealsBatchProcedures } from './batch.ts';
 
@@ -25,10 +26,12 @@ const one = envelope(dealOutput);
 export const dealsRouter = router({
   // First, so that /deals/batch is not taken for /deals/{id} (see batch.ts).
   ...dealsBatchProcedures,
+  ...historyProcedures('deal', tags),
   ...participantProcedures('deal', dealRecordLinks, tags),
   list: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:read',
         openapi: {
           method: 'GET',
           path: '/deals',
@@ -47,6 +50,7 @@ export const dealsRouter = router({
   get: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:read',
         openapi: {
           method: 'GET',
           path: '/deals/{id}',
@@ -65,6 +69,7 @@ export const dealsRouter = router({
   create: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:write',
         openapi: {
           method: 'POST',
           path: '/deals',
@@ -83,6 +88,7 @@ export const dealsRouter = router({
   update: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:write',
         openapi: {
           method: 'PATCH',
           path: '/deals/{id}',
@@ -100,6 +106,7 @@ export const dealsRouter = router({
   delete: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:delete',
         openapi: {
           method: 'DELETE',
           path: '/deals/{id}',

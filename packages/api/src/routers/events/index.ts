@@ -6,6 +6,7 @@ export const eventsRouter = router({
   list: authedProcedure
     .meta(
       restRoute({
+        scope: 'events:read',
         openapi: {
           method: 'GET',
           path: '/events',

@@ -28,6 +28,7 @@ export const foldersRouter = router({
   list: authedProcedure
     .meta(
       restRoute({
+        scope: 'folders:read',
         openapi: {
           method: 'GET',
           path: '/folders',
@@ -45,6 +46,7 @@ export const foldersRouter = router({
   get: authedProcedure
     .meta(
       restRoute({
+        scope: 'folders:read',
         openapi: {
           method: 'GET',
           path: '/folders/{id}',
@@ -62,6 +64,7 @@ export const foldersRouter = router({
   create: authedProcedure
     .meta(
       restRoute({
+        scope: 'folders:write',
         openapi: {
           method: 'POST',
           path: '/folders',
@@ -81,6 +84,7 @@ export const foldersRouter = router({
   rename: authedProcedure
     .meta(
       restRoute({
+        scope: 'folders:write',
         openapi: {
           method: 'PATCH',
           path: '/folders/{id}',
@@ -98,6 +102,7 @@ export const foldersRouter = router({
   addField: authedProcedure
     .meta(
       restRoute({
+        scope: 'folders:write',
         openapi: {
           method: 'POST',
           path: '/folders/{id}/fields',
@@ -118,6 +123,7 @@ export const foldersRouter = router({
   changeField: authedProcedure
     .meta(
       restRoute({
+        scope: 'folders:write',
         openapi: {
           method: 'PATCH',
           path: '/folders/{id}/fields/{key}',
@@ -136,6 +142,7 @@ export const foldersRouter = router({
   removeField: authedProcedure
     .meta(
       restRoute({
+        scope: 'folders:delete',
         openapi: {
           method: 'DELETE',
           path: '/folders/{id}/fields/{key}',

@@ -24,13 +24,18 @@ export const keysRouter = router({
     .input(createApiKeyInput)
     .concat(declaredOutput(envelope(apiKeyOutput.extend({ secret: z.string() }))))
     .mutation(async ({ ctx, input }) => {
-      const { key, secret } = await createApiKey(ctx.db, {
-        workspaceId: ctx.actor.workspaceId,
-        userId: ctx.actor.userId,
-        name: input.name,
-        scopes: input.scopes,
-        expiresAt: input.expiresAt,
-      });
+      const { key, secret } = await createApiKey(
+        ctx.db,
+        {
+          workspaceId: ctx.actor.workspaceId,
+          userId: ctx.actor.userId,
+          name: input.name,
+          scopes: input.scopes,
+          folderIds: input.folderIds,
+          expiresAt: input.expiresAt,
+        },
+        ctx.actor,
+      );
       return { data: { ...key, secret } };
     }),
 
@@ -38,6 +43,6 @@ export const keysRouter = router({
     .input(keyIdInput)
     .concat(declaredOutput(envelope(apiKeyOutput)))
     .mutation(async ({ ctx, input }) => ({
-      data: await revokeApiKey(ctx.db, ctx.actor.workspaceId, input.id),
+      data: await revokeApiKey(ctx.db, ctx.actor.workspaceId, input.id, ctx.actor),
     })),
 });

@@ -31,6 +31,7 @@ export const pipelinesRouter = router({
   list: authedProcedure
     .meta(
       restRoute({
+        scope: 'pipelines:read',
         openapi: {
           method: 'GET',
           path: '/pipelines',
@@ -48,6 +49,7 @@ export const pipelinesRouter = router({
   get: authedProcedure
     .meta(
       restRoute({
+        scope: 'pipelines:read',
         openapi: {
           method: 'GET',
           path: '/pipelines/{id}',
@@ -65,6 +67,7 @@ export const pipelinesRouter = router({
   summary: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:read',
         openapi: {
           method: 'GET',
           path: '/pipelines/{id}/summary',
@@ -84,6 +87,7 @@ export const pipelinesRouter = router({
   create: authedProcedure
     .meta(
       restRoute({
+        scope: 'pipelines:write',
         openapi: {
           method: 'POST',
           path: '/pipelines',
@@ -102,6 +106,7 @@ export const pipelinesRouter = router({
   rename: authedProcedure
     .meta(
       restRoute({
+        scope: 'pipelines:write',
         openapi: {
           method: 'PATCH',
           path: '/pipelines/{id}',
@@ -119,6 +124,7 @@ export const pipelinesRouter = router({
   addStage: authedProcedure
     .meta(
       restRoute({
+        scope: 'pipelines:write',
         openapi: {
           method: 'POST',
           path: '/pipelines/{id}/stages',
@@ -139,6 +145,7 @@ export const pipelinesRouter = router({
   renameStage: authedProcedure
     .meta(
       restRoute({
+        scope: 'pipelines:write',
         openapi: {
           method: 'PATCH',
           path: '/pipelines/{id}/stages/{stageId}',
@@ -157,6 +164,7 @@ export const pipelinesRouter = router({
   reorderStages: authedProcedure
     .meta(
       restRoute({
+        scope: 'pipelines:write',
         openapi: {
           method: 'POST',
           path: '/pipelines/{id}/stages/reorder',
@@ -174,6 +182,7 @@ export const pipelinesRouter = router({
   removeStage: authedProcedure
     .meta(
       restRoute({
+        scope: 'pipelines:delete',
         openapi: {
           method: 'DELETE',
           path: '/pipelines/{id}/stages/{stageId}',

@@ -26,6 +26,7 @@ export const recordsBatchProcedures = {
   batchCreate: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:write',
         openapi: {
           method: 'POST',
           path: '/records/batch',
@@ -45,6 +46,7 @@ export const recordsBatchProcedures = {
   batchUpdate: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:write',
         openapi: {
           method: 'PATCH',
           path: '/records/batch',
@@ -63,6 +65,7 @@ export const recordsBatchProcedures = {
   batchTrash: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:delete',
         openapi: {
           method: 'POST',
           path: '/records/batch/trash',

@@ -2,6 +2,7 @@ import {
   createRecord,
   createRecordInput,
   envelope,
+  exportRecords,
   filteredListEnvelope,
   findRecords,
   findRecordsInput,
@@ -21,6 +22,7 @@ import {
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
+import { historyProcedures } from '../history.ts';
 import { recordsBatchProcedures } from './batch.ts';
 import { recordLinkProcedures } from './links.ts';
 
@@ -32,9 +34,30 @@ export const recordsRouter = router({
   // First, so that /records/batch is not taken for /records/{id} (see batch.ts).
   ...recordsBatchProcedures,
   ...recordLinkProcedures,
+  ...historyProcedures('record', tags),
+  export: authedProcedure
+    .meta(
+      restRoute({
+        scope: 'records:read',
+        openapi: {
+          method: 'GET',
+          path: '/records/export',
+          tags,
+          summary: 'Export records',
+          description:
+            'The list of `GET /records` (the same filters, sort, search, paging and `expand`), for a bulk export: the first page of each export is in the audit log, with what was exported. The web app’s CSV export reads through it.',
+        },
+        errors: [404],
+      }),
+    )
+    .input(findRecordsInput)
+    .concat(declaredOutput(list))
+    .query(({ ctx, input }) => exportRecords(ctx.db, ctx.actor, input)),
+
   list: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:read',
         openapi: {
           method: 'GET',
           path: '/records',
@@ -54,6 +77,7 @@ export const recordsRouter = router({
   query: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:read',
         openapi: {
           method: 'POST',
           path: '/records/query',
@@ -72,6 +96,7 @@ export const recordsRouter = router({
   get: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}',
@@ -90,6 +115,7 @@ export const recordsRouter = router({
   timeline: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/timeline',
@@ -108,6 +134,7 @@ export const recordsRouter = router({
   create: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:write',
         openapi: {
           method: 'POST',
           path: '/records',
@@ -133,6 +160,7 @@ export const recordsRouter = router({
   update: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:write',
         openapi: {
           method: 'PATCH',
           path: '/records/{id}',
@@ -151,6 +179,7 @@ export const recordsRouter = router({
   trash: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:delete',
         openapi: {
           method: 'DELETE',
           path: '/records/{id}',
@@ -169,6 +198,7 @@ export const recordsRouter = router({
   restore: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:delete',
         openapi: {
           method: 'POST',
           path: '/records/{id}/restore',

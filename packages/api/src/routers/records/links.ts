@@ -41,6 +41,7 @@ export const recordLinkProcedures = {
   linkBatch: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:write',
         openapi: {
           method: 'POST',
           path: '/records/links/batch',
@@ -59,6 +60,7 @@ export const recordLinkProcedures = {
   unlinkBatch: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:write',
         openapi: {
           method: 'POST',
           path: '/records/links/batch/delete',
@@ -77,6 +79,7 @@ export const recordLinkProcedures = {
   link: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:write',
         openapi: {
           method: 'POST',
           path: '/records/{id}/links',
@@ -102,6 +105,7 @@ export const recordLinkProcedures = {
   getLink: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/links/{field}/{to}',
@@ -120,6 +124,7 @@ export const recordLinkProcedures = {
   unlink: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:write',
         openapi: {
           method: 'DELETE',
           path: '/records/{id}/links/{field}/{to}',
@@ -138,6 +143,7 @@ export const recordLinkProcedures = {
   related: authedProcedure
     .meta(
       restRoute({
+        scope: 'records:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/related/{field}',
@@ -157,6 +163,7 @@ export const recordLinkProcedures = {
   deals: authedProcedure
     .meta(
       restRoute({
+        scope: 'deals:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/deals',
@@ -179,6 +186,7 @@ export const recordLinkProcedures = {
   tasks: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:read',
         openapi: {
           method: 'GET',
           path: '/records/{id}/tasks',

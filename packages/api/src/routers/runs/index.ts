@@ -1,13 +1,14 @@
 import { envelope, getRun, rerun, runIdInput, runOutput } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { declaredOutput, manageProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Workflows'];
 
 export const runsRouter = router({
-  get: manageProcedure
+  get: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:read',
         openapi: {
           method: 'GET',
           path: '/runs/{id}',
@@ -22,9 +23,10 @@ export const runsRouter = router({
     .concat(declaredOutput(envelope(runOutput)))
     .query(async ({ ctx, input }) => ({ data: await getRun(ctx.db, ctx.actor, input.id) })),
 
-  rerun: manageProcedure
+  rerun: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:write',
         openapi: {
           method: 'POST',
           path: '/runs/{id}/rerun',

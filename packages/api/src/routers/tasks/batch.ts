@@ -27,6 +27,7 @@ export const tasksBatchProcedures = {
   batchCreate: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:write',
         openapi: {
           method: 'POST',
           path: '/tasks/batch',
@@ -45,6 +46,7 @@ export const tasksBatchProcedures = {
   batchUpdate: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:write',
         openapi: {
           method: 'PATCH',
           path: '/tasks/batch',
@@ -63,6 +65,7 @@ export const tasksBatchProcedures = {
   batchDelete: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:delete',
         openapi: {
           method: 'POST',
           path: '/tasks/batch/delete',

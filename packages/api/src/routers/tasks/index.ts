@@ -16,6 +16,7 @@ import {
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
+import { historyProcedures } from '../history.ts';
 import { participantProcedures } from '../participants.ts';
 import { tasksBatchProcedures } from './batch.ts';
 
@@ -25,10 +26,12 @@ const one = envelope(taskOutput);
 export const tasksRouter = router({
   // First, so that /tasks/batch is not taken for /tasks/{id} (see batch.ts).
   ...tasksBatchProcedures,
+  ...historyProcedures('task', tags),
   ...participantProcedures('task', taskRecordLinks, tags),
   list: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:read',
         openapi: {
           method: 'GET',
           path: '/tasks',
@@ -47,6 +50,7 @@ export const tasksRouter = router({
   get: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:read',
         openapi: {
           method: 'GET',
           path: '/tasks/{id}',
@@ -64,6 +68,7 @@ export const tasksRouter = router({
   create: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:write',
         openapi: {
           method: 'POST',
           path: '/tasks',
@@ -83,6 +88,7 @@ export const tasksRouter = router({
   update: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:write',
         openapi: {
           method: 'PATCH',
           path: '/tasks/{id}',
@@ -101,6 +107,7 @@ export const tasksRouter = router({
   delete: authedProcedure
     .meta(
       restRoute({
+        scope: 'tasks:delete',
         openapi: {
           method: 'DELETE',
           path: '/tasks/{id}',

@@ -21,7 +21,7 @@ import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
  * the web app, and the REST API has no users to keep them for. Every role may keep views; an
  * API key may not (it acts for an integration, not a person at a screen).
  */
-const viewerProcedure = authedProcedure.use(({ ctx, next }) => {
+const viewerProcedure = authedProcedure.meta({ scope: 'none' }).use(({ ctx, next }) => {
   if (ctx.actor.apiKeyId !== null) {
     throw new DomainError('FORBIDDEN', 'Saved views belong to a signed-in user of the web app');
   }

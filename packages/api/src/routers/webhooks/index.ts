@@ -23,16 +23,17 @@ import {
   webhookWithSecretOutput,
 } from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
-import { declaredOutput, manageProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Webhooks'];
 const one = envelope(webhookOutput);
 const withSecret = envelope(webhookWithSecretOutput);
 
 export const webhooksRouter = router({
-  list: manageProcedure
+  list: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:read',
         openapi: {
           method: 'GET',
           path: '/webhooks',
@@ -46,9 +47,10 @@ export const webhooksRouter = router({
     .concat(declaredOutput(listEnvelope(webhookOutput)))
     .query(({ ctx, input }) => findWebhooks(ctx.db, ctx.actor, input)),
 
-  get: manageProcedure
+  get: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:read',
         openapi: {
           method: 'GET',
           path: '/webhooks/{id}',
@@ -64,9 +66,10 @@ export const webhooksRouter = router({
     .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({ data: await getWebhook(ctx.db, ctx.actor, input.id) })),
 
-  create: manageProcedure
+  create: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:write',
         openapi: {
           method: 'POST',
           path: '/webhooks',
@@ -85,9 +88,10 @@ export const webhooksRouter = router({
       data: await createWebhook(ctx.db, ctx.actor, input, (url) => ctx.services.checkOutboundUrl(url)),
     })),
 
-  update: manageProcedure
+  update: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:write',
         openapi: {
           method: 'PATCH',
           path: '/webhooks/{id}',
@@ -105,9 +109,10 @@ export const webhooksRouter = router({
       data: await updateWebhook(ctx.db, ctx.actor, input, (url) => ctx.services.checkOutboundUrl(url)),
     })),
 
-  delete: manageProcedure
+  delete: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:delete',
         openapi: {
           method: 'DELETE',
           path: '/webhooks/{id}',
@@ -123,9 +128,10 @@ export const webhooksRouter = router({
     .concat(declaredOutput(deletedOutput))
     .mutation(async ({ ctx, input }) => ({ data: await deleteWebhook(ctx.db, ctx.actor, input.id) })),
 
-  rotateSecret: manageProcedure
+  rotateSecret: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:write',
         openapi: {
           method: 'POST',
           path: '/webhooks/{id}/rotate-secret',
@@ -141,9 +147,10 @@ export const webhooksRouter = router({
     .concat(declaredOutput(withSecret))
     .mutation(async ({ ctx, input }) => ({ data: await rotateWebhookSecret(ctx.db, ctx.actor, input.id) })),
 
-  test: manageProcedure
+  test: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:write',
         openapi: {
           method: 'POST',
           path: '/webhooks/{id}/test',
@@ -159,9 +166,10 @@ export const webhooksRouter = router({
     .concat(declaredOutput(envelope(deliveryOutput)))
     .mutation(async ({ ctx, input }) => ({ data: await sendTestEvent(ctx.db, ctx.actor, input.id) })),
 
-  deliveries: manageProcedure
+  deliveries: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:read',
         openapi: {
           method: 'GET',
           path: '/webhooks/{id}/deliveries',
@@ -177,9 +185,10 @@ export const webhooksRouter = router({
     .concat(declaredOutput(listEnvelope(deliveryOutput)))
     .query(({ ctx, input }) => findDeliveries(ctx.db, ctx.actor, input)),
 
-  delivery: manageProcedure
+  delivery: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:read',
         openapi: {
           method: 'GET',
           path: '/deliveries/{id}',
@@ -194,9 +203,10 @@ export const webhooksRouter = router({
     .concat(declaredOutput(envelope(deliveryOutput)))
     .query(async ({ ctx, input }) => ({ data: await getDelivery(ctx.db, ctx.actor, input.id) })),
 
-  redeliver: manageProcedure
+  redeliver: authedProcedure
     .meta(
       restRoute({
+        scope: 'webhooks:write',
         openapi: {
           method: 'POST',
           path: '/deliveries/{id}/redeliver',

@@ -23,7 +23,7 @@ import {
 } from '@crm/domain';
 import type { ApiContext } from '../../context.ts';
 import { restRoute } from '../../rest-route.ts';
-import { declaredOutput, manageProcedure, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Workflows'];
 const one = envelope(workflowOutput);
@@ -52,9 +52,10 @@ const WARNINGS_NOTE =
   ' The answer\'s `meta.warnings` lists action values that look like a `{{ }}` template another tool (n8n, Make) filled in before sending — "", "undefined", "null" where a value is expected — each `{ path, message }`; it is empty when nothing looks wrong, and the workflow is saved either way.';
 
 export const workflowsRouter = router({
-  list: manageProcedure
+  list: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:read',
         openapi: {
           method: 'GET',
           path: '/workflows',
@@ -68,9 +69,10 @@ export const workflowsRouter = router({
     .concat(declaredOutput(listEnvelope(workflowOutput)))
     .query(({ ctx, input }) => findWorkflows(ctx.db, ctx.actor, input, ctx.services.baseUrl)),
 
-  get: manageProcedure
+  get: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:read',
         openapi: {
           method: 'GET',
           path: '/workflows/{id}',
@@ -88,9 +90,10 @@ export const workflowsRouter = router({
       data: await getWorkflow(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
     })),
 
-  create: manageProcedure
+  create: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:write',
         openapi: {
           method: 'POST',
           path: '/workflows',
@@ -110,9 +113,10 @@ export const workflowsRouter = router({
       saved(await createWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)), input.actions),
     ),
 
-  update: manageProcedure
+  update: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:write',
         openapi: {
           method: 'PATCH',
           path: '/workflows/{id}',
@@ -131,9 +135,10 @@ export const workflowsRouter = router({
       saved(await updateWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)), input.actions),
     ),
 
-  enable: manageProcedure
+  enable: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:write',
         openapi: {
           method: 'POST',
           path: '/workflows/{id}/enable',
@@ -151,9 +156,10 @@ export const workflowsRouter = router({
       data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, true, ctx.services.baseUrl),
     })),
 
-  disable: manageProcedure
+  disable: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:write',
         openapi: {
           method: 'POST',
           path: '/workflows/{id}/disable',
@@ -170,9 +176,10 @@ export const workflowsRouter = router({
       data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, false, ctx.services.baseUrl),
     })),
 
-  delete: manageProcedure
+  delete: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:delete',
         openapi: {
           method: 'DELETE',
           path: '/workflows/{id}',
@@ -187,9 +194,10 @@ export const workflowsRouter = router({
     .concat(declaredOutput(deletedOutput))
     .mutation(async ({ ctx, input }) => ({ data: await deleteWorkflow(ctx.db, ctx.actor, input.id) })),
 
-  rotateSecret: manageProcedure
+  rotateSecret: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:write',
         openapi: {
           method: 'POST',
           path: '/workflows/{id}/rotate-secret',
@@ -207,9 +215,10 @@ export const workflowsRouter = router({
       data: await rotateWorkflowSecret(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
     })),
 
-  runs: manageProcedure
+  runs: authedProcedure
     .meta(
       restRoute({
+        scope: 'workflows:read',
         openapi: {
           method: 'GET',
           path: '/workflows/{id}/runs',

@@ -1,4 +1,6 @@
 import {
+  changeMemberRole,
+  changeMemberRoleInput,
   envelope,
   findMembers,
   findMembersInput,
@@ -6,10 +8,12 @@ import {
   listEnvelope,
   memberOutput,
   meOutput,
+  removeMember,
+  removeMemberInput,
 } from '@crm/domain';
 import { z } from 'zod';
 import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
+import { authedProcedure, declaredOutput, router, settingsProcedure } from '../../trpc.ts';
 
 const tags = ['Workspace'];
 
@@ -17,6 +21,7 @@ export const workspaceRouter = router({
   me: authedProcedure
     .meta(
       restRoute({
+        scope: 'none',
         openapi: {
           method: 'GET',
           path: '/me',
@@ -35,6 +40,7 @@ export const workspaceRouter = router({
   members: authedProcedure
     .meta(
       restRoute({
+        scope: 'none',
         openapi: {
           method: 'GET',
           path: '/members',
@@ -47,4 +53,16 @@ export const workspaceRouter = router({
     .input(findMembersInput)
     .concat(declaredOutput(listEnvelope(memberOutput)))
     .query(({ ctx, input }) => findMembers(ctx.db, ctx.actor, input)),
+
+  /** A member's role, changed by an owner or admin in the settings area (tRPC only, like invitations). */
+  changeRole: settingsProcedure
+    .input(changeMemberRoleInput)
+    .concat(declaredOutput(envelope(memberOutput)))
+    .mutation(async ({ ctx, input }) => ({ data: await changeMemberRole(ctx.db, ctx.actor, input) })),
+
+  /** Removes a member: their sessions end and their keys stop working at once. */
+  removeMember: settingsProcedure
+    .input(removeMemberInput)
+    .concat(declaredOutput(envelope(z.object({ id: z.string(), removed: z.literal(true) }))))
+    .mutation(async ({ ctx, input }) => ({ data: await removeMember(ctx.db, ctx.actor, input) })),
 });

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../api-keys/api-keys.ts';
+import { addFolderField, removeFolderField } from '../folders/change-folder.ts';
+import { createRecord } from '../records/create-record.ts';
+import { purgeTrash, trashRecord } from '../records/trash-record.ts';
+import { systemProvenance } from '../shared/actor.ts';
+import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
+import { setPassword } from '../users/invitations.ts';
+import { signIn } from '../users/sessions.ts';
+import { createWebhook } from '../webhooks/create-webhook.ts';
+import { deleteWebhook } from '../webhooks/delete-webhook.ts';
+import { updateWebhook } from '../webhooks/update-webhook.ts';
+import { findAuditLog, pruneAuditLog } from './find-audit-log.ts';
+
+let t: TestDb;
+
+beforeAll(async () => {
+  t = await openTestDb();
+});
+afterAll(() => t?.close());
+
+const allowEverything = async () => {};
+
+describe('the audit log', () => {
+  it('records key, webhook and folder changes with who made them, newest first', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key } = await createApiKey(
+      t.db,
+      {
+        workspaceId: ws.actor.workspaceId,
+        userId: ws.actor.userId,
+        name: 'Zapier',
+        scopes: ['records:read'],
+      },
+      ws.actor,
+    );
+    await revokeApiKey(t.db, ws.actor.workspaceId, key.id, ws.actor);
+    const hook = await createWebhook(
+      t.db,
+      ws.actor,
+      {
+        url: 'https://hooks.example.com/x',
+        events: ['record.created'],
+        headers: { Authorization: 'secret' },
+      },
+      allowEverything,
+    );
+    await updateWebhook(
+      t.db,
+      ws.actor,
+      { id: hook.id, headers: { Authorization: 'other' } },
+      allowEverything,
+    );
+    await deleteWebhook(t.db, ws.actor, hook.id);
+    await addFolderField(t.db, ws.actor, { id: ws.peopleFolderId, key: 'tier', label: 'Tier', type: 'TEXT' });
+    await removeFolderField(t.db, ws.actor, { id: ws.peopleFolderId, key: 'tier' });
+
+    const log = await findAuditLog(t.db, ws.actor, {});
+    expect(log.data.map((e) => e.action)).toEqual([
+      'folder.field_removed',
+      'folder.field_added',
+      'webhook.deleted',
+      'webhook.updated',
+      'webhook.created',
+      'api_key.revoked',
+      'api_key.created',
+    ]);
+    for (const entry of log.data) {
+      expect(entry.actor).toEqual({ type: 'user', id: ws.actor.userId, name: ws.actor.userName });
+    }
+    expect(log.data.at(-1)).toMatchObject({
+      target: { type: 'api_key', id: key.id },
+      details: { name: 'Zapier', scopes: ['records:read'], folderIds: null },
+    });
+    // A header value may be a token: the log says it changed, never what it is.
+    const updated = log.data.find((e) => e.action === 'webhook.updated')!;
+    expect(JSON.stringify(updated.details)).not.toContain('other');
+    expect(updated.details).toEqual({ headers: '(changed)' });
+
+    const narrowed = await findAuditLog(t.db, ws.actor, { action: 'webhook.deleted' });
+    expect(narrowed.data).toHaveLength(1);
+    const first = await findAuditLog(t.db, ws.actor, { pageSize: 3 });
+    const rest = await findAuditLog(t.db, ws.actor, { cursor: first.meta.nextCursor! });
+    expect([...first.data, ...rest.data].map((e) => e.id)).toEqual(log.data.map((e) => e.id));
+    // Another workspace sees none of it.
+    const other = await newWorkspace(t.db, 'Other');
+    expect((await findAuditLog(t.db, other.actor, {})).data).toEqual([]);
+  });
+
+  it('records sign-ins and failed sign-ins of a member, and purges by the service', async () => {
+    const ws = await newWorkspace(t.db);
+    const [owner] = await t.query<{ email: string }>('select email from users where id = $1', [
+      ws.actor.userId,
+    ]);
+    await setPassword(t.db, owner!.email, 'a long enough password');
+    await signIn(
+      t.db,
+      { email: owner!.email, password: 'a long enough password' },
+      { address: '203.0.113.9' },
+    );
+    await signIn(
+      t.db,
+      { email: owner!.email, password: 'wrong password!!' },
+      { address: '203.0.113.9' },
+    ).catch(() => undefined);
+    const { record } = await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Gone' });
+    await trashRecord(t.db, ws.actor, record.id);
+    await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [record.id]);
+    await purgeTrash(t.db);
+
+    const log = await findAuditLog(t.db, ws.actor, {});
+    expect(log.data.map((e) => e.action)).toEqual([
+      'records.purged',
+      'user.sign_in_failed',
+      'user.signed_in',
+    ]);
+    expect(log.data[0]).toMatchObject({
+      actor: systemProvenance('purge_trash').actor,
+      source: 'system',
+      details: { count: 1 },
+    });
+    expect(log.data[1]).toMatchObject({
+      actor: { type: 'user', id: ws.actor.userId },
+      source: 'web',
+      details: { address: '203.0.113.9', reason: 'wrong-credentials' },
+    });
+    expect((await findAuditLog(t.db, ws.actor, { actorType: 'system' })).data).toHaveLength(1);
+    expect((await findAuditLog(t.db, ws.actor, { actorId: ws.actor.userId })).data).toHaveLength(2);
+  });
+
+  it('keeps entries for the retention, then removes them', async () => {
+    const ws = await newWorkspace(t.db);
+    await createApiKey(
+      t.db,
+      { workspaceId: ws.actor.workspaceId, userId: ws.actor.userId, name: 'old' },
+      ws.actor,
+    );
+    await createApiKey(
+      t.db,
+      { workspaceId: ws.actor.workspaceId, userId: ws.actor.userId, name: 'new' },
+      ws.actor,
+    );
+    await t.query(
+      `update audit_log set at = now() - interval '400 days' where workspace_id = $1 and details ->> 'name' = 'old'`,
+      [ws.actor.workspaceId],
+    );
+    expect(await pruneAuditLog(t.db, 365)).toBeGreaterThanOrEqual(1);
+    const left = await findAuditLog(t.db, ws.actor, {});
+    expect(left.data.map((e) => e.details.name)).toEqual(['new']);
+  });
+});
