@@ -25,6 +25,9 @@ const AutomationsPage = lazy(() =>
 const FoldersPage = lazy(() =>
   import('./pages/settings/folders.tsx').then((m) => ({ default: m.FoldersPage })),
 );
+const AuditLogPage = lazy(() =>
+  import('./pages/settings/audit-log.tsx').then((m) => ({ default: m.AuditLogPage })),
+);
 const KeysPage = lazy(() => import('./pages/settings/keys.tsx').then((m) => ({ default: m.KeysPage })));
 const MembersPage = lazy(() =>
   import('./pages/settings/members.tsx').then((m) => ({ default: m.MembersPage })),
@@ -119,6 +122,11 @@ export function App() {
                   current={path.startsWith('/settings/automations')}
                 />
                 <NavItem to="/settings/members" label="Members" current={path === '/settings/members'} />
+                <NavItem
+                  to="/settings/audit-log"
+                  label="Audit log"
+                  current={path === '/settings/audit-log'}
+                />
               </>
             ) : null}
           </ul>
@@ -185,6 +193,7 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   params = match('/settings/automations/:id', path);
   if (params) return <AutomationPage id={params.id!} />;
   if (path === '/settings/members') return <MembersPage />;
+  if (path === '/settings/audit-log') return <AuditLogPage />;
   return (
     <p className="problem">
       Nothing here. <Link to="/">Back to the records</Link>

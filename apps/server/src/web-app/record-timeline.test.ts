@@ -108,7 +108,7 @@ describe.skipIf(unavailable)("a record's timeline in Chromium", () => {
     });
     await entries(page).filter({ hasText: 'Lifecycle changed from Lead to Customer' }).waitFor();
     // Refresh read the record again too: the form shows what the automation wrote.
-    await expect.poll(() => page.getByLabel('Lifecycle').inputValue()).toBe('Customer');
+    await expect.poll(() => page.getByLabel('Lifecycle', { exact: true }).inputValue()).toBe('Customer');
     const shown = await texts(entries(page));
     expect(shown.slice(0, 3)).toEqual([
       expect.stringContaining('Lifecycle changed from Lead to Customer'),
@@ -130,5 +130,61 @@ describe.skipIf(unavailable)("a record's timeline in Chromium", () => {
     expect(shown).toHaveLength(8);
     await page.getByRole('heading', { name: 'Timeline' }).scrollIntoViewIfNeeded();
     await browser.screenshot('record-timeline');
+  });
+
+  it('names who made each change and how, and reverts one from the field history', async () => {
+    const { page } = browser;
+    // The timeline says who made each change: the automation's run, the owner in the web app.
+    const byRun = entries(page).filter({ hasText: 'Lifecycle changed from Lead to Customer' });
+    await expect
+      .poll(async () => texts(byRun))
+      .toEqual([expect.stringContaining('by Promote to customer (automation run, automation)')]);
+    const byOwner = entries(page).filter({ hasText: 'Email changed from' });
+    expect((await texts(byOwner))[0]).toContain('(web app)');
+
+    const history = page.getByRole('list', { name: 'Field history, newest first' }).getByRole('listitem');
+    const emailChange = history.filter({
+      hasText: 'Email changed from marie@sorbonne.example to marie@radium.example',
+    });
+    await emailChange.waitFor();
+    expect((await texts(emailChange))[0]).toContain('(web app)');
+    await page.getByRole('heading', { name: 'Field history' }).scrollIntoViewIfNeeded();
+    await browser.screenshot('record-history');
+
+    // Reverting the email: a new change, by the owner, and the form shows the old address.
+    await emailChange.getByRole('button', { name: 'Revert: set Email back' }).click();
+    await history
+      .filter({ hasText: 'Email changed from marie@radium.example to marie@sorbonne.example' })
+      .waitFor();
+    await expect
+      .poll(() => page.getByLabel('Email', { exact: true }).inputValue())
+      .toBe('marie@sorbonne.example');
+    const api = await app.api(ws.apiKey, 'GET', `/api/v1/records/${recordId}/history?field=email`);
+    expect(api.body.data[0]).toMatchObject({
+      from: 'marie@radium.example',
+      to: 'marie@sorbonne.example',
+      actor: { type: 'user' },
+      source: 'web',
+    });
+
+    // The lifecycle changed twice since the first entry: the page asks before setting it back.
+    page.once('dialog', (dialog) => dialog.accept());
+    const first = history.filter({ hasText: 'Lifecycle changed from Lead to Customer' });
+    await first.getByRole('button', { name: 'Revert: set Lifecycle back' }).click();
+    await history.filter({ hasText: 'Lifecycle changed from Customer to Lead' }).waitFor();
+  });
+
+  it('lists sign-ins, key and field changes in the audit log', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    const rows = page.getByRole('table', { name: 'Audit log, newest first' }).getByRole('row');
+    await rows.filter({ hasText: 'user.signed_in' }).first().waitFor();
+    await page.getByLabel('Action').selectOption('workflow.created');
+    await rows.filter({ hasText: 'workflow.created' }).waitFor();
+    expect(await rows.filter({ hasText: 'user.signed_in' }).count()).toBe(0);
+    await page.getByLabel('Action').selectOption('');
+    await rows.filter({ hasText: 'user.signed_in' }).first().waitFor();
+    await browser.screenshot('audit-log');
   });
 });

@@ -142,7 +142,7 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await expectText(page.locator('.field-error').first(), /.+/);
     await page.getByLabel('Name').fill('Reporting');
-    await page.getByRole('checkbox', { name: 'write' }).uncheck();
+    await page.getByLabel('Read only').check();
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('secret').textContent())!.trim();
     expect(secret).toMatch(/^crm_[0-9A-Za-z]{43}$/);
@@ -161,6 +161,27 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     await page.getByRole('button', { name: 'Revoke Reporting' }).click();
     await page.getByText(/^revoked/).waitFor();
     expect((await app.api(secret, 'GET', '/api/v1/me')).status).toBe(401);
+
+    // A least-privilege key: chosen scopes, one folder (docs/api.md, "Scopes").
+    await page.getByLabel('Name').fill('Deals sync');
+    await page.getByLabel('Choose, resource by resource').check();
+    await page.getByRole('checkbox', { name: 'deals:write' }).check();
+    await page.getByLabel('Only these folders').check();
+    await page.locator('.folder-choices').getByLabel('People').check();
+    await browser.screenshot('api-key-scopes');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const scoped = (await page.getByTestId('secret').textContent())!.trim();
+    const scopedMe = await app.api(scoped, 'GET', '/api/v1/me');
+    expect(scopedMe.body.data.key).toMatchObject({
+      name: 'Deals sync',
+      scopes: ['deals:write', 'records:read'],
+      folderIds: [ws.folderId],
+    });
+    const refused = await app.api(scoped, 'GET', '/api/v1/deals?pipelineId=pl_x');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.details).toEqual([{ path: 'scope', message: 'needs deals:read' }]);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByText('only People').waitFor();
   });
 
   it('registers a webhook, sends a test event to a loopback receiver and shows the delivery', async () => {

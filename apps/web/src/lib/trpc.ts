@@ -33,6 +33,16 @@ export const trpc = createTRPCClient<AppRouter>({
   links: [forwardPages, httpLink({ url: '/trpc', headers: () => ({ 'X-CSRF-Token': csrfToken }) })],
 });
 
+/**
+ * The same, for the CSV import's writes: the server records them as an import by the signed-in
+ * user (`X-Change-Source: import`, docs/api.md "History and provenance").
+ */
+export const importTrpc = createTRPCClient<AppRouter>({
+  links: [
+    httpLink({ url: '/trpc', headers: () => ({ 'X-CSRF-Token': csrfToken, 'X-Change-Source': 'import' }) }),
+  ],
+});
+
 export interface Problem {
   /** The whole message, shown above a form. */
   message: string;

@@ -14,6 +14,7 @@ import {
 import { optionsFromText, valueText } from '../lib/format.ts';
 import { api, type Inputs, type Outputs, problemOf, queryClient } from '../lib/query.ts';
 import { Link } from '../lib/router.tsx';
+import { FieldHistory, madeBy } from './record/history.tsx';
 import { RecordDeals, RelatedRecords } from './record/related.tsx';
 import { TaskList } from './tasks.tsx';
 
@@ -97,6 +98,7 @@ export function RecordPage({ id }: { id: string }) {
             <TaskList filter={{ recordId: id }} recordId={id} />
           </section>
           <Timeline recordId={id} fields={fields ?? []} />
+          <RecordHistory recordId={id} fields={fields ?? []} />
         </>
       )}
     </>
@@ -404,26 +406,8 @@ function Timeline({ recordId, fields }: { recordId: string; fields: FolderField[
         ? 2_000
         : false,
   });
-  const members = useQuery(api.workspace.members.queryOptions({ pageSize: 200 }));
-  const names = new Map(members.data?.data.map((m) => [m.id, m.name]));
-  const labels = new Map<string, string>([
-    ['title', 'Title'],
-    ['email', 'Email'],
-    ['phone', 'Phone'],
-    ['ownerId', 'Owner'],
-    ...fields.map((f): [string, string] => [`data.${f.key}`, f.label]),
-  ]);
+  const { label, value } = useFieldWords(fields);
   const shown = timeline.data ? { data: timeline.data.pages.flatMap((page) => page.data) } : undefined;
-  // A relation's value is a record's id: the timeline names the record (read once, cached).
-  const relations = new Set(fields.flatMap((f) => (f.relation ? [`data.${f.key}`] : [])));
-  const value = (field: string, v: unknown): ReactNode =>
-    field === 'ownerId' && typeof v === 'string' ? (
-      (names.get(v) ?? v)
-    ) : relations.has(field) && typeof v === 'string' ? (
-      <RecordName id={v} />
-    ) : (
-      showValue(v)
-    );
   return (
     <section aria-labelledby="timeline-heading" className="timeline">
       <header className="section-header">
@@ -441,8 +425,9 @@ function Timeline({ recordId, fields }: { recordId: string; fields: FolderField[
           <ol className="feed" aria-label="Timeline, newest first">
             {rows.map((entry) => (
               <li key={`${entry.kind}:${entry.id}`} data-kind={entry.kind}>
-                {describe(entry, (field) => labels.get(field) ?? field, value)}
+                {describe(entry, label, value)}
                 <small>
+                  {entry.by ? `by ${madeBy(entry.by)} · ` : ''}
                   <time dateTime={entry.at}>{formatInstant(entry.at)}</time>
                 </small>
               </li>
@@ -457,6 +442,40 @@ function Timeline({ recordId, fields }: { recordId: string; fields: FolderField[
       ) : null}
     </section>
   );
+}
+
+/** The field history of the record, its fields named and its values shown as the timeline shows them. */
+function RecordHistory({ recordId, fields }: { recordId: string; fields: FolderField[] }) {
+  const { label, value } = useFieldWords(fields);
+  return <FieldHistory recordId={recordId} label={label} value={value} />;
+}
+
+/**
+ * A field's name and values in words, for the timeline and the field history: the folder's
+ * labels, an owner by name, and a relation's value (a record's id) as that record's title
+ * (read once, cached).
+ */
+function useFieldWords(fields: FolderField[]) {
+  const members = useQuery(api.workspace.members.queryOptions({ pageSize: 200 }));
+  const names = new Map(members.data?.data.map((m) => [m.id, m.name]));
+  const labels = new Map<string, string>([
+    ['title', 'Title'],
+    ['email', 'Email'],
+    ['phone', 'Phone'],
+    ['ownerId', 'Owner'],
+    ...fields.map((f): [string, string] => [`data.${f.key}`, f.label]),
+  ]);
+  const relations = new Set(fields.flatMap((f) => (f.relation ? [`data.${f.key}`] : [])));
+  const label = (field: string) => labels.get(field) ?? field;
+  const value = (field: string, v: unknown): ReactNode =>
+    field === 'ownerId' && typeof v === 'string' ? (
+      (names.get(v) ?? v)
+    ) : relations.has(field) && typeof v === 'string' ? (
+      <RecordName id={v} />
+    ) : (
+      showValue(v)
+    );
+  return { label, value };
 }
 
 /** One timeline entry in words: "Email changed from a@x to b@x", "Automation “X” ran: succeeded". */

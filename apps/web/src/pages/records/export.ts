@@ -36,7 +36,8 @@ export async function exportView({
   const records: RecordItem[] = [];
   let cursor: string | undefined;
   do {
-    const page = await trpc.records.list.query(
+    // Through the export read, so the export is in the audit log (docs/api.md, "Audit log").
+    const page = await trpc.records.export.query(
       listInput(folderId, view, search, cursor, EXPORT_PAGE, expandOf(columns)),
     );
     records.push(...page.data);

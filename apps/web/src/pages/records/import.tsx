@@ -6,7 +6,7 @@ import { type CsvFile, parseCsv, readCell, toCsv } from '../../lib/csv.ts';
 import { downloadCsv } from '../../lib/download.ts';
 import { api, queryClient } from '../../lib/query.ts';
 import { describeProblems } from '../../lib/record-checks.ts';
-import { type Problem, toProblem, trpc } from '../../lib/trpc.ts';
+import { importTrpc, type Problem, toProblem, trpc } from '../../lib/trpc.ts';
 import {
   guessMapping,
   type ImportResult,
@@ -81,7 +81,7 @@ export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () =
         rows: file.rows,
         mapping,
         targets,
-        send: (input) => trpc.records.batchCreate.mutate(input),
+        send: (input) => importTrpc.records.batchCreate.mutate(input),
         retry: {
           statusOf: (error) => toProblem(error).status,
           wait: (seconds) => {

@@ -1,3 +1,4 @@
+import { type Scope, type ScopeResource, scopeResources } from '@crm/constants';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
@@ -9,6 +10,7 @@ import {
   SecretOnce,
 } from '../../lib/components.tsx';
 import { api, type Outputs, problemOf, queryClient } from '../../lib/query.ts';
+import { useSession } from '../../lib/session.tsx';
 
 const reloadKeys = () => queryClient.invalidateQueries(api.keys.list.pathFilter());
 
@@ -35,10 +37,21 @@ export function KeysPage() {
   );
 }
 
+type Access = 'all' | 'read' | 'chosen';
+type Action = 'read' | 'write' | 'delete';
+
+/** Resources a member's key cannot reach whatever it asks for (docs/api.md, "Scopes"). */
+const MANAGER_RESOURCES: readonly ScopeResource[] = ['webhooks', 'workflows', 'audit'];
+
 function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
+  const session = useSession();
+  const member = session.user.role === 'MEMBER';
+  const folders = useQuery(api.folders.list.queryOptions({ pageSize: 200 }));
   const [name, setName] = useState('');
-  const [read, setRead] = useState(true);
-  const [write, setWrite] = useState(true);
+  const [access, setAccess] = useState<Access>('all');
+  const [chosen, setChosen] = useState<ReadonlySet<Scope>>(new Set(['records:read'] as Scope[]));
+  const [limited, setLimited] = useState(false);
+  const [folderIds, setFolderIds] = useState<ReadonlySet<string>>(new Set());
   const [expires, setExpires] = useState('');
   const submit = useMutation(
     api.keys.create.mutationOptions({
@@ -50,11 +63,18 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
       },
     }),
   );
+  const toggle = <T,>(set: ReadonlySet<T>, value: T, on: boolean) => {
+    const next = new Set(set);
+    if (on) next.add(value);
+    else next.delete(value);
+    return next;
+  };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     submit.mutate({
       name,
-      scopes: [...(read ? (['read'] as const) : []), ...(write ? (['write'] as const) : [])],
+      scopes: access === 'all' ? ['read', 'write'] : access === 'read' ? ['read'] : [...chosen],
+      folderIds: limited ? [...folderIds] : null,
       // A date picker gives a day: the key works until the end of it, local time.
       expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
     });
@@ -64,7 +84,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Create an API key" noValidate>
       <h2>Create a key</h2>
-      <ProblemMessage problem={problem} paths={['name', 'scopes', 'expiresAt']} />
+      <ProblemMessage problem={problem} paths={['name', 'scopes', 'folderIds', 'expiresAt']} />
       <Field
         label="Name"
         value={name}
@@ -72,17 +92,106 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
         error={fields.name}
         required
       />
-      <fieldset aria-describedby={fields.scopes ? 'scopes-error' : undefined}>
-        <legend>Scopes</legend>
+      <fieldset aria-describedby={fields.scopes ? 'scopes-error' : 'scopes-hint'}>
+        <legend>What the key may do</legend>
         <label>
-          <input type="checkbox" checked={read} onChange={(e) => setRead(e.target.checked)} /> read
+          <input type="radio" name="access" checked={access === 'all'} onChange={() => setAccess('all')} />{' '}
+          Everything you may do (<code>read</code>, <code>write</code>)
         </label>
         <label>
-          <input type="checkbox" checked={write} onChange={(e) => setWrite(e.target.checked)} /> write
+          <input type="radio" name="access" checked={access === 'read'} onChange={() => setAccess('read')} />{' '}
+          Read only (<code>read</code>)
         </label>
+        <label>
+          <input
+            type="radio"
+            name="access"
+            checked={access === 'chosen'}
+            onChange={() => setAccess('chosen')}
+          />{' '}
+          Choose, resource by resource
+        </label>
+        {access === 'chosen' ? (
+          <table className="scope-grid" aria-label="Scopes">
+            <thead>
+              <tr>
+                <th scope="col">Resource</th>
+                {(['read', 'write', 'delete'] as const).map((action) => (
+                  <th scope="col" key={action}>
+                    {action}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {(Object.keys(scopeResources) as ScopeResource[]).map((resource) => {
+                const held = !member || !MANAGER_RESOURCES.includes(resource);
+                return (
+                  <tr key={resource}>
+                    <th scope="row">{resource}</th>
+                    {(['read', 'write', 'delete'] as const).map((action: Action) => {
+                      const scope = `${resource}:${action}` as Scope;
+                      const exists = (scopeResources[resource] as readonly string[]).includes(action);
+                      return (
+                        <td key={action}>
+                          {exists ? (
+                            <input
+                              type="checkbox"
+                              aria-label={scope}
+                              disabled={!held}
+                              title={held ? undefined : 'Only an owner or admin holds this'}
+                              checked={chosen.has(scope)}
+                              onChange={(e) => setChosen(toggle(chosen, scope, e.target.checked))}
+                            />
+                          ) : null}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        ) : null}
+        <small id="scopes-hint" className="hint">
+          A key never does more than you may:{' '}
+          {member
+            ? 'as a member, yours reach no webhooks, automations or audit log.'
+            : 'as an owner or admin, everything.'}
+        </small>
         {fields.scopes ? (
           <small id="scopes-error" className="field-error">
-            Pick at least one scope ({fields.scopes})
+            {fields.scopes}
+          </small>
+        ) : null}
+      </fieldset>
+      <fieldset aria-describedby={fields.folderIds ? 'folders-error' : undefined}>
+        <legend>Folders</legend>
+        <label>
+          <input type="radio" name="folders" checked={!limited} onChange={() => setLimited(false)} /> Every
+          folder
+        </label>
+        <label>
+          <input type="radio" name="folders" checked={limited} onChange={() => setLimited(true)} /> Only these
+          folders (records elsewhere are not found for the key)
+        </label>
+        {limited ? (
+          <div className="folder-choices">
+            {(folders.data?.data ?? []).map((folder) => (
+              <label key={folder.id}>
+                <input
+                  type="checkbox"
+                  checked={folderIds.has(folder.id)}
+                  onChange={(e) => setFolderIds(toggle(folderIds, folder.id, e.target.checked))}
+                />{' '}
+                {folder.name}
+              </label>
+            ))}
+          </div>
+        ) : null}
+        {fields.folderIds ? (
+          <small id="folders-error" className="field-error">
+            {fields.folderIds}
           </small>
         ) : null}
       </fieldset>
@@ -103,6 +212,8 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
 
 function KeyTable({ keys }: { keys: Outputs['keys']['list']['data'] }) {
   const revoke = useMutation(api.keys.revoke.mutationOptions({ onSuccess: reloadKeys }));
+  const folders = useQuery(api.folders.list.queryOptions({ pageSize: 200 }));
+  const folderNames = new Map((folders.data?.data ?? []).map((f) => [f.id, f.name]));
   return (
     <>
       <ProblemMessage problem={problemOf(revoke.error)} />
@@ -129,7 +240,15 @@ function KeyTable({ keys }: { keys: Outputs['keys']['list']['data'] }) {
                 <td>
                   <code>{key.prefix}…</code>
                 </td>
-                <td>{key.scopes.join(', ')}</td>
+                <td>
+                  {key.scopes.join(', ')}
+                  {key.folderIds ? (
+                    <>
+                      <br />
+                      <small>only {key.folderIds.map((id) => folderNames.get(id) ?? id).join(', ')}</small>
+                    </>
+                  ) : null}
+                </td>
                 <td>{key.lastUsedAt ? formatInstant(key.lastUsedAt) : 'never'}</td>
                 <td>
                   {key.expiresAt ? `${formatInstant(key.expiresAt)}${expired ? ' (expired)' : ''}` : 'never'}

@@ -13,11 +13,15 @@ import { api, problemOf, queryClient } from '../../lib/query.ts';
 import { useSession } from '../../lib/session.tsx';
 
 const reloadInvitations = () => queryClient.invalidateQueries(api.invitations.list.pathFilter());
+const reloadMembers = () => queryClient.invalidateQueries(api.workspace.members.pathFilter());
 
 export function MembersPage() {
   const session = useSession();
   const members = useQuery(api.workspace.members.queryOptions({ pageSize: 200 }));
   const invitations = useQuery(api.invitations.list.queryOptions());
+  // A role change or a removal takes effect at once, keys included (docs/api.md, "Scopes").
+  const changeRole = useMutation(api.workspace.changeRole.mutationOptions({ onSettled: reloadMembers }));
+  const remove = useMutation(api.workspace.removeMember.mutationOptions({ onSuccess: reloadMembers }));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'MEMBER' | 'ADMIN' | 'OWNER'>('MEMBER');
   const [link, setLink] = useState<string | null>(null);
@@ -73,6 +77,7 @@ export function MembersPage() {
         ) : null}
       </form>
       <h2>Members</h2>
+      <ProblemMessage problem={problemOf(changeRole.error ?? remove.error)} />
       <ListView query={members} what="members" empty="No members.">
         {(rows) => (
           <table>
@@ -82,6 +87,9 @@ export function MembersPage() {
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
                 <th scope="col">Joined</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -89,8 +97,49 @@ export function MembersPage() {
                 <tr key={m.id}>
                   <td>{m.name}</td>
                   <td>{m.email}</td>
-                  <td>{m.role}</td>
+                  <td>
+                    {m.id === session.user.id ? (
+                      m.role
+                    ) : (
+                      <select
+                        aria-label={`Role of ${m.name}`}
+                        value={m.role}
+                        disabled={changeRole.isPending}
+                        onChange={(e) =>
+                          changeRole.mutate({ userId: m.id, role: e.target.value as typeof m.role })
+                        }
+                      >
+                        {roles.map((r) => (
+                          <option key={r.value} value={r.value}>
+                            {r.label}
+                          </option>
+                        ))}
+                        {m.role === 'OWNER' && session.user.role !== 'OWNER' ? (
+                          <option value="OWNER">Owner</option>
+                        ) : null}
+                      </select>
+                    )}
+                  </td>
                   <td>{formatInstant(m.createdAt)}</td>
+                  <td>
+                    {m.id === session.user.id ? null : (
+                      <button
+                        type="button"
+                        className="danger"
+                        aria-label={`Remove ${m.name}`}
+                        onClick={() => {
+                          if (
+                            window.confirm(
+                              `Remove ${m.name}? Their sessions end and their keys stop working.`,
+                            )
+                          )
+                            remove.mutate({ userId: m.id });
+                        }}
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
