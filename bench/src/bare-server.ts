@@ -41,7 +41,7 @@
  *
  * Env: DATABASE_URL, PORT, HOST (default 127.0.0.1), DATABASE_POOL_SIZE (default 10), BARE_FLOOR.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FieldDefinition } from '@crm/db/schema';
 import {
@@ -56,9 +56,10 @@ import {
 } from '@crm/domain';
 import pg from 'pg';
 
+/** Read as arrays: the key's name and its user's are both `name` (KEY_COLUMNS gives the order). */
 const AUTH_SQL =
-  'select "api_keys"."id", "api_keys"."workspace_id", "api_keys"."user_id", "api_keys"."scopes", ' +
-  '"api_keys"."expires_at", "api_keys"."revoked_at", "api_keys"."last_used_at", "users"."name", ' +
+  'select "api_keys"."id", "api_keys"."name", "api_keys"."workspace_id", "api_keys"."user_id", "api_keys"."scopes", ' +
+  '"api_keys"."folder_ids", "api_keys"."expires_at", "api_keys"."revoked_at", "api_keys"."last_used_at", "users"."name", ' +
   '"memberships"."role", "workspaces"."rate_limit_per_minute" from "api_keys" ' +
   'inner join "workspaces" on "workspaces"."id" = "api_keys"."workspace_id" ' +
   'inner join "users" on "users"."id" = "api_keys"."user_id" ' +
@@ -180,23 +181,53 @@ const APPEND_EVENT_SQL = `
     with event as (
       insert into events (workspace_id, id, type, payload, occurred_at)
       values ($1, $2, $3, $4::jsonb, $5::timestamptz)
-      returning id, workspace_id, type, payload
+      returning id, workspace_id, type, payload),
+    ${HISTORY_CTE(6)}`;
+
+/** appendEvents' statement (prepared as `append_events`): several events in one, from a JSON list. */
+const APPEND_EVENTS_SQL = `
+    with event as (
+      insert into events (workspace_id, id, type, payload, occurred_at)
+      select $1, e.id, e.type, e.payload, e.occurred_at
+        from jsonb_to_recordset($2::jsonb)
+          as e(id text, type text, payload jsonb, occurred_at timestamptz)
+      returning id, workspace_id, type, payload),
+    ${HISTORY_CTE(3)}`;
+
+/**
+ * The rest of both event statements from the history CTE on, its first parameter numbered
+ * `n`: the change's field history with its provenance, the deliveries, and the workflows to
+ * start (eventStatement in @crm/domain).
+ */
+function HISTORY_CTE(n: number): string {
+  const p = (i: number) => `$${n + i}`;
+  return `recorded_history as (
+      insert into history (workspace_id, subject_id, id, subject, field, from_value, to_value,
+                           actor_type, actor_id, actor_name, source, request_id, at)
+      select ${p(0)}, h.subject_id, h.id, h.subject, h.field, h.from_value, h.to_value,
+             ${p(1)}, ${p(2)}, ${p(3)},
+             ${p(4)}, ${p(5)}, h.at
+        from jsonb_to_recordset(${p(6)}::jsonb)
+          as h(id text, subject text, subject_id text, field text, from_value jsonb, to_value jsonb, at timestamptz)
+      returning 1
     ), created_deliveries as (
       insert into deliveries (workspace_id, id, webhook_id, event_id, status, next_attempt_at)
       select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
       from event e
-      join (select * from webhooks where workspace_id = $6 and enabled for key share) w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
-      where e.type <> 'record.updated' or cardinality(w.fields) = 0
+      join (select * from webhooks where workspace_id = ${p(7)} and enabled for key share) w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
+      where e.type not in ('record.updated', 'deal.updated', 'task.updated') or cardinality(w.fields) = 0
         or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
       on conflict do nothing
       returning id
     )
     select (select count(*) from created_deliveries)::int as deliveries,
+      (select count(*) from recorded_history)::int as history,
       array(select event.id from event
              where exists (
                select 1 from workflows
-                where workspace_id = $7 and enabled
+                where workspace_id = ${p(8)} and enabled
                   and trigger_type = event.type and trigger_type <> 'INCOMING_WEBHOOK')) as starts`;
+}
 
 /** appendEvent's second statement, when deliveries were made or a workflow listens. */
 const EVENT_FOLLOW_UPS_SQL = `
@@ -264,9 +295,11 @@ interface TaskRow {
 
 interface KeyRow {
   id: string;
+  key_name: string;
   workspace_id: string;
   user_id: string;
   scopes: string[];
+  folder_ids: string[] | null;
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
@@ -274,6 +307,22 @@ interface KeyRow {
   role: string;
   rate_limit_per_minute: number;
 }
+
+/** AUTH_SQL's columns in order. */
+const KEY_COLUMNS = [
+  'id',
+  'key_name',
+  'workspace_id',
+  'user_id',
+  'scopes',
+  'folder_ids',
+  'expires_at',
+  'revoked_at',
+  'last_used_at',
+  'name',
+  'role',
+  'rate_limit_per_minute',
+] as const;
 
 class HttpError extends Error {
   constructor(
@@ -394,8 +443,15 @@ async function authenticate(req: IncomingMessage): Promise<KeyRow> {
     return kept.key;
   }
   const generation = keyGeneration;
-  const { rows } = await pool.query<KeyRow>({ name: 'auth_api_key', text: AUTH_SQL, values: [hash] });
-  const key = rows[0];
+  const { rows } = await pool.query<unknown[]>({
+    name: 'auth_api_key',
+    text: AUTH_SQL,
+    values: [hash],
+    rowMode: 'array',
+  });
+  const key = rows[0]
+    ? (Object.fromEntries(KEY_COLUMNS.map((column, i) => [column, rows[0]![i]])) as unknown as KeyRow)
+    : undefined;
   if (!key) throw new HttpError(401, 'UNAUTHORIZED', 'Invalid API key');
   if (key.revoked_at) throw new HttpError(401, 'UNAUTHORIZED', 'This API key has been revoked');
   if (key.expires_at && key.expires_at.getTime() <= now)
@@ -606,7 +662,12 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 const optionalText = (value: unknown) => (typeof value === 'string' ? value.trim() : null);
 
+/** The request's id, as the service's events record it: the client's X-Request-Id, or a new one. */
+const requestIdOf = (req: IncomingMessage) =>
+  (req.headers['x-request-id'] as string | undefined) || randomUUID();
+
 async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyRow) {
+  const requestId = requestIdOf(req);
   const body = await readJson(req);
   const title = typeof body.title === 'string' ? body.title.trim() : '';
   if (typeof body.folderId !== 'string' || title === '') {
@@ -635,11 +696,12 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
       searchTextOf({ title, email, phone, data }, folder.fields),
     ]);
     const created = inserted.rows[0]!;
-    await appendEvent(client, key.workspace_id, 'record.created', {
-      recordId: created.id,
-      folderId: created.folder_id,
-      record: serialize(created),
-    });
+    await appendEvents(client, key, requestId, [
+      {
+        type: 'record.created',
+        fields: { recordId: created.id, folderId: created.folder_id, record: serialize(created) },
+      },
+    ]);
     return created;
   });
   send(res, 201, { data: serialize(row) });
@@ -677,27 +739,82 @@ function serializeDeal(row: DealRow) {
   };
 }
 
-/** appendEvent: the common fields, then the type's, inserted in the caller's transaction. */
-async function appendEvent(
-  client: pg.PoolClient,
-  workspaceId: string,
-  type: string,
-  fields: Record<string, unknown>,
-) {
-  const id = newId('event');
-  const occurredAt = new Date().toISOString();
-  const payload = { id, event: type, workspaceId, occurredAt, ...fields };
-  const made = await client.query<{ deliveries: number; starts: string[] }>({
-    name: 'append_event',
-    text: APPEND_EVENT_SQL,
-    values: [workspaceId, id, type, JSON.stringify(payload), occurredAt, workspaceId, workspaceId],
+/** An event to write, as appendEvents takes it: its kind, its fields, the history it stands for. */
+interface NewEvent {
+  type: string;
+  fields: Record<string, unknown>;
+  history?: { subject: string; subjectId: string; field: string; from: unknown; to: unknown }[];
+}
+
+/**
+ * appendEvent and appendEvents: the common fields, the type's, then who made the change (the
+ * key, through REST, in this request), inserted in the caller's transaction with the change's
+ * field history; one event from plain parameters, several from a JSON list.
+ */
+async function appendEvents(client: pg.PoolClient, key: KeyRow, requestId: string, events: NewEvent[]) {
+  const ws = key.workspace_id;
+  const actor = { type: 'apiKey', id: key.id, name: key.key_name };
+  const built = events.map((event) => {
+    const id = newId('event');
+    const occurredAt = new Date().toISOString();
+    const payload = {
+      id,
+      event: event.type,
+      workspaceId: ws,
+      occurredAt,
+      ...event.fields,
+      actor,
+      source: 'rest',
+      requestId,
+    };
+    return { id, type: event.type, occurredAt, payload, history: event.history ?? [] };
   });
+  const history = JSON.stringify(
+    built.flatMap((e) =>
+      e.history.map((h) => ({
+        id: newId('history'),
+        subject: h.subject,
+        subject_id: h.subjectId,
+        field: h.field,
+        from_value: h.from ?? null,
+        to_value: h.to ?? null,
+        at: e.occurredAt,
+      })),
+    ),
+  );
+  const provenance = [ws, actor.type, actor.id, actor.name, 'rest', requestId, history, ws, ws];
+  const single = built[0]!;
+  const made =
+    built.length === 1
+      ? await client.query<{ deliveries: number; starts: string[] }>({
+          name: 'append_event',
+          text: APPEND_EVENT_SQL,
+          values: [
+            ws,
+            single.id,
+            single.type,
+            JSON.stringify(single.payload),
+            single.occurredAt,
+            ...provenance,
+          ],
+        })
+      : await client.query<{ deliveries: number; starts: string[] }>({
+          name: 'append_events',
+          text: APPEND_EVENTS_SQL,
+          values: [
+            ws,
+            JSON.stringify(
+              built.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt })),
+            ),
+            ...provenance,
+          ],
+        });
   const { deliveries, starts } = made.rows[0]!;
   if (deliveries > 0 || starts.length > 0) {
     await client.query({
       name: 'queue_event_follow_ups',
       text: EVENT_FOLLOW_UPS_SQL,
-      values: ['crm_deliveries', workspaceId, deliveries, workspaceId, JSON.stringify(starts)],
+      values: ['crm_deliveries', ws, deliveries, ws, JSON.stringify(starts)],
     });
   }
 }
@@ -740,6 +857,7 @@ async function stagesOf(client: pg.PoolClient, workspaceId: string, pipelineId: 
 
 /** createDeal: first stage unless one is given, currency from the workspace unless given. */
 async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow) {
+  const requestId = requestIdOf(req);
   const body = await readJson(req);
   const pipelineId = body.pipelineId;
   if (typeof pipelineId !== 'string') throw new HttpError(400, 'VALIDATION_FAILED', 'pipelineId is required');
@@ -778,7 +896,9 @@ async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow
     ]);
     const deal = inserted.rows[0]!;
     if (deal.record_id !== null) await client.query(LINK_PRIMARY_SQL, [ws, deal.id, deal.record_id]);
-    await appendEvent(client, ws, 'deal.created', await dealFields(client, ws, deal));
+    await appendEvents(client, key, requestId, [
+      { type: 'deal.created', fields: await dealFields(client, ws, deal) },
+    ]);
     return deal;
   });
   send(res, 201, { data: serializeDeal(row) });
@@ -786,6 +906,7 @@ async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow
 
 /** updateDeal for a body of `stageId` only: a real move writes deal.updated and deal.stage_changed. */
 async function moveDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow, id: string) {
+  const requestId = requestIdOf(req);
   const body = await readJson(req);
   const extra = Object.keys(body).filter((k) => k !== 'stageId');
   if (extra.length > 0 || (body.stageId !== undefined && typeof body.stageId !== 'string')) {
@@ -809,16 +930,25 @@ async function moveDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow, 
       current.id,
     ]);
     const deal = updated.rows[0]!;
-    await appendEvent(client, ws, 'deal.updated', {
-      ...(await dealFields(client, ws, deal)),
-      changedFields: ['stageId'],
-      previous: { stageId: current.stage_id },
-    });
-    await appendEvent(client, ws, 'deal.stage_changed', {
-      ...(await dealFields(client, ws, deal)),
-      fromStageId: current.stage_id,
-      toStageId: deal.stage_id,
-    });
+    // Both events in one statement, with the move's history (recordDealUpdated in @crm/domain).
+    const fields = await dealFields(client, ws, deal);
+    const move = { from: current.stage_id, to: deal.stage_id };
+    await appendEvents(client, key, requestId, [
+      {
+        type: 'deal.updated',
+        fields: {
+          ...fields,
+          changedFields: ['stageId'],
+          previous: { stageId: current.stage_id },
+          changes: { stageId: move },
+        },
+        history: [{ subject: 'deal', subjectId: deal.id, field: 'stageId', ...move }],
+      },
+      {
+        type: 'deal.stage_changed',
+        fields: { ...fields, fromStageId: current.stage_id, toStageId: deal.stage_id },
+      },
+    ]);
     return deal;
   });
   send(res, 200, { data: serializeDeal(row) });

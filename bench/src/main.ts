@@ -37,7 +37,13 @@ import {
 } from './list-queries.ts';
 import { checkParity } from './parity.ts';
 import { type Child, startTsxChild, waitUntilReady } from './processes.ts';
-import { countUpdated, type RecordPatchResult, recordPatch, recordPatchChecks } from './record-patch.ts';
+import {
+  countUpdated,
+  historyStorage,
+  type RecordPatchResult,
+  recordPatch,
+  recordPatchChecks,
+} from './record-patch.ts';
 import {
   attachRelationPlans,
   type BatchLinkResult,
@@ -562,6 +568,7 @@ async function main(): Promise<BenchResults> {
       label: recordPatch.label,
       service: combine('service', runs),
       checks: recordPatchChecks(before, await countUpdated(pool, fixture.workspaceId), runs),
+      historyStorage: await historyStorage(pool),
       ...(redone.length > 0 ? { redone } : {}),
     };
     log(

@@ -134,7 +134,7 @@ function withoutIdentity(value: Record<string, unknown>, drop: string[]): Record
 
 /** An event payload, minus its ids and instants, for comparing two servers' events. */
 function eventShape(payload: Record<string, unknown>) {
-  const { id, occurredAt, dealId, deal, ...rest } = payload;
+  const { id, occurredAt, dealId, deal, requestId, ...rest } = payload;
   return {
     ...rest,
     keys: Object.keys(payload),

@@ -36,6 +36,8 @@ export interface RecordPatchResult {
   service: Measurement;
   /** `record.updated` events the runs wrote, and the 2xx answers (warm-ups included). */
   checks: { answered2xx: number; updatedEvents: number };
+  /** What the field history takes on disk after the runs: its rows, and bytes a row (table, index and TOAST). */
+  historyStorage?: { rows: number; bytesPerRow: number };
   redone?: { target: 'service'; discarded: Run }[];
 }
 
@@ -55,4 +57,17 @@ export function recordPatchChecks(before: number, after: number, runs: Run[]) {
     throw new Error(`record-patch: fewer record.updated events than answers: ${JSON.stringify(checks)}`);
   }
   return checks;
+}
+
+/**
+ * The field history's size (docs/api.md, "History and provenance"): its rows and what one takes
+ * on disk, table, index and TOAST together, after a VACUUM so that dead space is not counted.
+ */
+export async function historyStorage(pool: pg.Pool): Promise<{ rows: number; bytesPerRow: number }> {
+  await pool.query('vacuum history');
+  const { rows } = await pool.query<{ rows: string; bytes: string }>(
+    `select count(*) as rows, pg_total_relation_size('history') as bytes from history`,
+  );
+  const count = Number(rows[0]!.rows);
+  return { rows: count, bytesPerRow: count === 0 ? 0 : Math.round(Number(rows[0]!.bytes) / count) };
 }

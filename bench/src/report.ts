@@ -409,6 +409,11 @@ function formatRecordPatch(r: RecordPatchResult): string[] {
       ],
     ),
     `record-patch checks: answered2xx ${r.checks.answered2xx}, updatedEvents ${r.checks.updatedEvents}`,
+    ...(r.historyStorage
+      ? [
+          `Field history: ${r.historyStorage.rows.toLocaleString('en-US')} entries, ${r.historyStorage.bytesPerRow} bytes each on disk (table, index and TOAST)`,
+        ]
+      : []),
   ];
 }
 

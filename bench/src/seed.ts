@@ -1,6 +1,14 @@
 import type { Database } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
-import { type Actor, addFolderField, createApiKey, createWorkspace, newId, searchTextOf } from '@crm/domain';
+import {
+  type Actor,
+  addFolderField,
+  createApiKey,
+  createWorkspace,
+  newId,
+  rightsOf,
+  searchTextOf,
+} from '@crm/domain';
 import type pg from 'pg';
 import { createRandom, generateRecord, updatedAtOf, withListFields } from './data.ts';
 
@@ -58,7 +66,8 @@ export function ownerOf(fixture: Pick<Fixture, 'workspaceId' | 'userId'>): Actor
     userName: 'Bench Owner',
     role: 'OWNER',
     apiKeyId: null,
-    scopes: ['read', 'write'],
+    scopes: rightsOf('OWNER'),
+    folderIds: null,
   };
 }
 

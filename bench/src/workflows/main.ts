@@ -10,7 +10,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@crm/db';
-import { createWorkflow, createWorkflowInput } from '@crm/domain';
+import { createWorkflow, createWorkflowInput, rightsOf } from '@crm/domain';
 import autocannon, { type Result } from 'autocannon';
 import { createCleanups } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
@@ -131,7 +131,8 @@ async function main() {
     userName: 'Bench Owner',
     role: 'OWNER' as const,
     apiKeyId: null,
-    scopes: ['read' as const, 'write' as const],
+    scopes: rightsOf('OWNER'),
+    folderIds: null,
   };
   // One cheap step, so what is measured is accepting and starting runs, not CRM writes.
   const workflow = await createWorkflow(
