@@ -53,7 +53,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
         type: 'http',
         scheme: 'bearer',
         description:
-          'An API key (`crm_…`) created in the settings area or with the CLI. Each operation names the scope it needs in its `security` requirement (OpenAPI 3.1 lets a scheme list roles) and in `x-required-scope`; a key without it is answered 403 with `details: [{ "path": "scope", "message": "needs <scope>" }]` (docs/api.md, "Scopes").',
+          'An API key (`crm_…`) created in the settings area or with the CLI. Each operation names the scope it needs in `x-required-scope` and at the end of its description (the bearer requirement itself stays empty, as OpenAPI tools expect of a non-OAuth scheme); a key without it is answered 403 with `details: [{ "path": "scope", "message": "needs <scope>" }]` (docs/api.md, "Scopes").',
       },
     },
     paths: triggerPaths(options.baseUrl),
@@ -186,18 +186,18 @@ function moveBodyKeysToQuery(operation: Json, keys: string[]) {
 }
 
 /**
- * The scope an operation needs (docs/api.md, "Scopes"): in its security requirement, in
- * `x-required-scope` for tools that read extensions, and at the end of its description.
+ * The scope an operation needs (docs/api.md, "Scopes"): in `x-required-scope` for tools that
+ * read extensions, and at the end of its description. The bearer requirement stays `[]`: only
+ * OAuth schemes may list scopes there, and linters and generators reject anything else.
  */
 function stateScope(operation: Json, meta: RouteMeta) {
   const scope = meta.scope;
   if (scope === undefined) throw new Error(`${meta.openapi.method} ${meta.openapi.path}: no scope declared`);
+  operation.security = [{ bearerAuth: [] }];
   if (scope === 'none') {
-    operation.security = [{ bearerAuth: [] }];
     operation['x-required-scope'] = null;
     return;
   }
-  operation.security = [{ bearerAuth: [scope] }];
   operation['x-required-scope'] = scope;
   const said = `Needs the \`${scope}\` scope.`;
   operation.description = operation.description ? `${operation.description} ${said}` : said;
