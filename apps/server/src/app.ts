@@ -13,6 +13,8 @@ import { sendError } from './http/send-error.ts';
 import type { AppState } from './http/state.ts';
 import { DEFAULT_WEB_DIR, webApp } from './http/web-app.ts';
 import type { Logger } from './logger.ts';
+import { MCP_PATH, mcpEndpoint } from './mcp/mount-mcp.ts';
+import { originPolicy } from './mcp/origin.ts';
 import { type CorsPolicy, compressKoaResponses, readCorsOrigins } from './rest/http-conventions.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 import { TRIGGER_PATH, triggerEndpoint, triggerErrorBody } from './workflows/trigger-endpoint.ts';
@@ -76,8 +78,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   // /api/v1 requests (nearly all of them) go straight to the REST layer, which has its own
   // route table; what it does not serve (the OpenAPI document) falls through to the router.
+  const cors = deps.cors ?? readCorsOrigins(undefined);
   const rest = restApi(router, gate, {
-    cors: deps.cors ?? readCorsOrigins(undefined),
+    cors,
     ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
   });
   const restPrefix = `${REST_PREFIX}/`;
@@ -114,6 +117,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   routes.all(`${REST_PREFIX}/{*rest}`, rest);
   routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));
+  routes.all(
+    MCP_PATH,
+    mcpEndpoint({ router, gate, origins: originPolicy(deps.publicUrl, cors), version: deps.version }),
+  );
   app.use(routes.routes());
   app.use(
     authRoutes(deps.db, {

@@ -23,13 +23,13 @@ export interface GateDeps {
 }
 
 /**
- * Authentication and the workspace rate limit, shared by /api/v1 and /trpc. Resolves the
+ * Authentication and the workspace rate limit, shared by /api/v1, /trpc and /mcp. Resolves the
  * bearer key, counts the request and sets the RateLimit-* headers; throws 401 or 429.
  */
 export async function passGate(
   ctx: ParameterizedContext<AppState>,
   { keys, limits }: GateDeps,
-  source: 'rest' | 'trpc' = 'rest',
+  source: 'rest' | 'trpc' | 'mcp' = 'rest',
 ): Promise<Actor> {
   const key = await keys.authenticate(bearerToken(requestHeader(ctx.req, 'authorization')));
   const actor: Actor = {

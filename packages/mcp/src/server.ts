@@ -1,0 +1,136 @@
+import { DomainError, type Scope } from '@crm/domain';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  type Tool as ListedTool,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { answer, failure, invalidArguments } from './answer.ts';
+import { allowed, type Caller, type Tool } from './tool.ts';
+import {
+  createRecord,
+  getRecord,
+  linkRecords,
+  listRelated,
+  recordHistory,
+  searchRecords,
+  trashRecord,
+  updateRecord,
+} from './tools/records.ts';
+import {
+  addComment,
+  completeTask,
+  createTask,
+  listDeals,
+  listTasks,
+  logCall,
+  moveDeal,
+} from './tools/work.ts';
+import { describeWorkspace } from './tools/workspace.ts';
+
+/** Every tool, in the order `tools/list` shows them (docs/mcp.md, "Tools"). */
+export const TOOLS: readonly Tool[] = [
+  describeWorkspace,
+  searchRecords,
+  getRecord,
+  createRecord,
+  updateRecord,
+  trashRecord,
+  linkRecords,
+  listRelated,
+  recordHistory,
+  listDeals,
+  moveDeal,
+  listTasks,
+  createTask,
+  completeTask,
+  addComment,
+  logCall,
+];
+
+const byName = new Map(TOOLS.map((t) => [t.name, t]));
+
+/** A tool as `tools/list` shows it, its schemas as JSON Schema made once. */
+const listed = new Map<string, ListedTool>(TOOLS.map((t) => [t.name, listing(t)]));
+
+function listing(t: Tool): ListedTool {
+  return {
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, 'input') as ListedTool['inputSchema'],
+    outputSchema: jsonSchema(t.output, 'output') as NonNullable<ListedTool['outputSchema']>,
+    annotations: { title: t.title, ...t.annotations },
+  };
+}
+
+/** A zod object as a JSON Schema object, without the `$schema` line every client assumes. */
+function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest;
+}
+
+/** The tools a caller holding `scopes` sees and may call. */
+export function toolsFor(scopes: ReadonlySet<Scope>): Tool[] {
+  return TOOLS.filter((t) => allowed(t, scopes));
+}
+
+export interface McpCaller {
+  /** The procedures with the caller's context: the same gate, scopes and provenance as REST. */
+  caller: Caller;
+  scopes: ReadonlySet<Scope>;
+  /** The context's REST status, which procedures set (201 for a created record, 200 for an upsert). */
+  response: { status: number };
+}
+
+/**
+ * The MCP server for one request (the transport is stateless, docs/mcp.md): the SDK's `Server`
+ * answers `initialize`, `ping` and the protocol's errors; `tools/list` and `tools/call` are
+ * answered here from TOOLS, limited to what the caller's scopes allow.
+ */
+export function createMcpServer(who: McpCaller, version: string): Server {
+  const server = new Server(
+    { name: 'crm-workspace', title: 'CRM workspace', version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        'A CRM workspace: records in folders (people, companies …) with custom fields and relations, comments and calls on them, pipelines of stages with deals, and tasks. Call describe_workspace first for the ids of folders, fields, pipelines, stages and members.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: toolsFor(who.scopes).map((t) => listed.get(t.name) as ListedTool),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const t = byName.get(request.params.name);
+    if (!t) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(request.params.name)}; tools/list names the tools this connection may use`,
+      );
+    }
+    if (!allowed(t, who.scopes)) {
+      return failure(forbidden(t));
+    }
+    const parsed = t.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) return invalidArguments(t.name, t.input, parsed.error);
+    try {
+      const result = await t.run(who.caller, parsed.data, { scopes: who.scopes, response: who.response });
+      return answer(result as Record<string, unknown>);
+    } catch (error) {
+      return failure(error);
+    }
+  });
+  return server;
+}
+
+/** The refusal of a tool the caller's scopes do not allow, naming what it needs (as REST's 403 does). */
+function forbidden(t: Tool): DomainError {
+  const needs = t.anyScope ? `one of ${t.scopes.join(', ')}` : t.scopes.join(' and ');
+  return new DomainError('FORBIDDEN', `This connection lacks the scope ${t.name} needs`, {
+    details: [{ path: 'scope', message: `needs ${needs}` }],
+  });
+}
