@@ -70,6 +70,7 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
     const embedded = await startEmbeddedPostgres({
       dataDir,
       port: env.EMBEDDED_PG_PORT,
+      portSetting: 'EMBEDDED_PG_PORT',
       // PostgreSQL's DETAIL lines may quote the values of a failing row: never mirrored.
       onLog: (line) => {
         if (!line.includes('DETAIL:')) logger.debug({ component: 'postgres' }, line.trim());
@@ -223,7 +224,7 @@ async function startApi(env: Env, parts: ApiParts) {
   });
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
-  const url = await listenOn(server, env.PORT, env.HOST);
+  const url = await listenOn(server, env.PORT, env.HOST, 'PORT');
   if (!env.PUBLIC_URL) services.baseUrl = url;
   return {
     url,

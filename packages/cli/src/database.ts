@@ -32,7 +32,11 @@ export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promis
     if (await reachable(running)) {
       url = running;
     } else {
-      const embedded = await startEmbeddedPostgres({ dataDir: resolveDataDir(env.DATA_DIR, env), port });
+      const embedded = await startEmbeddedPostgres({
+        dataDir: resolveDataDir(env.DATA_DIR, env),
+        port,
+        portSetting: 'EMBEDDED_PG_PORT',
+      });
       url = embedded.connectionString;
       stopEmbedded = embedded.stop;
     }

@@ -10,6 +10,11 @@ export interface EmbeddedOptions {
   dataDir: string;
   /** TCP port on 127.0.0.1; 0 picks a free one. */
   port?: number;
+  /**
+   * The setting `port` came from (the service's EMBEDDED_PG_PORT), named in the error when
+   * another process holds the port.
+   */
+  portSetting?: string;
   database?: string;
   /** Server settings given on the command line (`shared_buffers` …), over the defaults of initdb. */
   settings?: Record<string, string>;
@@ -44,6 +49,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await openParents(binariesDir());
   }
   const port = options.port && options.port > 0 ? options.port : await freePort();
+  if (options.port && options.port > 0) await assertPortFree(port, options.portSetting ?? 'port');
   const log = options.onLog ?? (() => {});
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -143,6 +149,29 @@ async function openParents(dir: string): Promise<void> {
     if (parent === current) return;
     current = parent;
   }
+}
+
+/**
+ * Refuses a port another process listens on, before PostgreSQL is started on it: PostgreSQL
+ * itself would only log the clash and leave the start to time out. The error names the
+ * setting and how to change it (docs/operations.md, "Two instances on one host").
+ */
+async function assertPortFree(port: number, setting: string): Promise<void> {
+  const taken = await new Promise<boolean>((resolveTaken, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolveTaken(true) : reject(error),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolveTaken(false)));
+  });
+  if (!taken) return;
+  throw Object.assign(
+    new Error(
+      `${setting}=${port}: another process already listens on 127.0.0.1:${port} (the embedded database of a second instance of this service, or one left running?). Set ${setting} to a free port (0 picks one), e.g. ${setting}=${port + 1}, or point DATABASE_URL at a PostgreSQL server`,
+    ),
+    { code: 'EADDRINUSE', variable: setting },
+  );
 }
 
 export function freePort(): Promise<number> {

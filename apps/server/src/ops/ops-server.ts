@@ -55,7 +55,7 @@ export async function startOpsServer(options: {
   // Scrapers and probes keep connections open; none of them may hold up a shutdown.
   server.keepAliveTimeout = 5_000;
   return {
-    url: await listenOn(server, options.port, options.host),
+    url: await listenOn(server, options.port, options.host, 'OPS_PORT'),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
