@@ -15,6 +15,7 @@ import { DEFAULT_WEB_DIR, webApp } from './http/web-app.ts';
 import type { Logger } from './logger.ts';
 import { MCP_PATH, mcpEndpoint } from './mcp/mount-mcp.ts';
 import { originPolicy } from './mcp/origin.ts';
+import { OAuth, oauthEndpoints } from './oauth/mount-oauth.ts';
 import { type CorsPolicy, compressKoaResponses, readCorsOrigins } from './rest/http-conventions.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 import { TRIGGER_PATH, triggerEndpoint, triggerErrorBody } from './workflows/trigger-endpoint.ts';
@@ -117,11 +118,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   routes.all(`${REST_PREFIX}/{*rest}`, rest);
   routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));
+  const oauth = new OAuth(deps.db, () => deps.services.baseUrl, deps.trustProxy ?? false);
   routes.all(
     MCP_PATH,
-    mcpEndpoint({ router, gate, origins: originPolicy(deps.publicUrl, cors), version: deps.version }),
+    mcpEndpoint({ router, gate, origins: originPolicy(deps.publicUrl, cors), version: deps.version, oauth }),
   );
   app.use(routes.routes());
+  app.use(oauthEndpoints(oauth, deps.db));
   app.use(
     authRoutes(deps.db, {
       publicUrl: deps.publicUrl,

@@ -28,6 +28,10 @@ const FoldersPage = lazy(() =>
 const AuditLogPage = lazy(() =>
   import('./pages/settings/audit-log.tsx').then((m) => ({ default: m.AuditLogPage })),
 );
+const ConnectedAppsPage = lazy(() =>
+  import('./pages/settings/connected-apps.tsx').then((m) => ({ default: m.ConnectedAppsPage })),
+);
+const ConsentPage = lazy(() => import('./pages/oauth/consent.tsx').then((m) => ({ default: m.ConsentPage })));
 const KeysPage = lazy(() => import('./pages/settings/keys.tsx').then((m) => ({ default: m.KeysPage })));
 const MembersPage = lazy(() =>
   import('./pages/settings/members.tsx').then((m) => ({ default: m.MembersPage })),
@@ -66,7 +70,8 @@ export function App() {
   const signedIn = (session: SessionInfo) => {
     setCsrfToken(session.csrfToken);
     setState({ kind: 'signed-in', session });
-    navigate('/', { replace: true });
+    // Signing in on an app's consent page comes back to it.
+    if (!window.location.pathname.startsWith('/oauth/consent/')) navigate('/', { replace: true });
     // Also replaces a failed attempt's message still on the status line.
     announce(`Signed in to ${session.workspace.name}.`);
   };
@@ -78,6 +83,11 @@ export function App() {
   if (state.kind === 'signed-out') return <Loaded>{<SignInPage onSignedIn={signedIn} />}</Loaded>;
 
   const { session } = state;
+  // An app's OAuth consent page: on its own, without the navigation (docs/mcp.md, "OAuth").
+  const consent = match('/oauth/consent/:uid', path);
+  if (consent) {
+    return <Loaded>{<ConsentPage uid={consent.uid as string} workspace={session.workspace.name} />}</Loaded>;
+  }
   const signOut = async () => {
     await authCall('sign-out', {}).catch(() => undefined);
     setCsrfToken('');
@@ -107,6 +117,11 @@ export function App() {
               to="/settings/folders"
               label="Folders and fields"
               current={path === '/settings/folders'}
+            />
+            <NavItem
+              to="/settings/connected-apps"
+              label="Connected apps"
+              current={path === '/settings/connected-apps'}
             />
             {canManage(session) ? (
               <>
@@ -182,6 +197,7 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (path === '/reports') return <ReportsPage />;
   // Every member changes folders and fields, as any key with the write scope may.
   if (path === '/settings/folders') return <FoldersPage />;
+  if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
   if (path.startsWith('/settings/') && !canManage(session)) {
     return <p className="problem">Only an owner or admin can open the settings.</p>;
   }

@@ -215,6 +215,8 @@ export const auditActions = [
   'member.joined',
   'member.role_changed',
   'member.removed',
+  'oauth_app.authorized',
+  'oauth_app.revoked',
   'user.signed_in',
   'user.sign_in_failed',
   'records.exported',

@@ -24,6 +24,14 @@ export const GLOBAL_TABLES = {
   sessions: { placement: 'reference', why: 'found by the hash of the session cookie alone' },
   api_keys: { placement: 'reference', why: 'found by the hash of the secret a request sends, alone' },
   invitations: { placement: 'reference', why: 'found by the hash of the invitation token alone' },
+  oauth_models: {
+    placement: 'reference',
+    why: 'OAuth clients, codes and tokens are found by the hash of their id alone, before the workspace is known',
+  },
+  oauth_keys: {
+    placement: 'reference',
+    why: "the authorization server's own secrets, one set for all workspaces",
+  },
   rate_limit_buckets: {
     placement: 'coordinator',
     why: "one statement counts the requests of many workspaces' and sign-in subjects",

@@ -20,6 +20,7 @@ export * from './folders/load-folder.ts';
 export * from './folders/schemas.ts';
 export * from './history/index.ts';
 export * from './idempotency/idempotency-keys.ts';
+export * from './oauth/index.ts';
 export * from './pipelines/index.ts';
 export * from './rate-limit/consume-rate-limit.ts';
 export * from './rate-limit/rate-limit-batcher.ts';

@@ -48,7 +48,21 @@ export async function passGate(
     },
   };
   ctx.state.actor = actor;
-  const limit = await limits.consume(workspaceRateLimitSubject(key.workspaceId), key.rateLimitPerMinute);
+  await countWorkspaceRequest(ctx, limits, key.workspaceId, key.rateLimitPerMinute);
+  return actor;
+}
+
+/**
+ * Counts a request against its workspace's limit and sets the RateLimit-* headers; throws 429
+ * with Retry-After beyond it. Every credential a workspace's integrations use shares it.
+ */
+export async function countWorkspaceRequest(
+  ctx: ParameterizedContext<AppState>,
+  limits: RateLimitBatcher,
+  workspaceId: string,
+  perMinute: number,
+): Promise<void> {
+  const limit = await limits.consume(workspaceRateLimitSubject(workspaceId), perMinute);
   const res = ctx.res;
   res.setHeader('RateLimit-Limit', String(limit.limit));
   res.setHeader('RateLimit-Remaining', String(limit.remaining));
@@ -60,7 +74,6 @@ export async function passGate(
       { headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
     );
   }
-  return actor;
 }
 
 /** Requests a signed-in user may make a minute (the web app), counted per user. */
@@ -116,7 +129,7 @@ export function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function bearerToken(header: string): string | undefined {
+export function bearerToken(header: string): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
 }

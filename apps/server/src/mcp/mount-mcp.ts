@@ -6,6 +6,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { type GateDeps, passGate } from '../http/gate.ts';
 import { logFailure } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
+import { type OAuth, passTokenGate } from '../oauth/mount-oauth.ts';
 import { readJsonBody } from '../rest/read-body.ts';
 import { clientNameOf, sessionIdFor } from './client-name.ts';
 import { type OriginPolicy, refusedOrigin } from './origin.ts';
@@ -17,6 +18,8 @@ export interface McpDeps {
   gate: GateDeps;
   origins: OriginPolicy;
   version: string;
+  /** The authorization server whose access tokens /mcp accepts beside API keys. */
+  oauth?: OAuth;
 }
 
 /**
@@ -40,30 +43,33 @@ export function mcpEndpoint(deps: McpDeps): Middleware<AppState> {
         `${ctx.method} is not served: this endpoint is stateless; send each message as a POST`,
       );
     }
-    let actor: Actor;
+    let agent: Actor;
     let body: Record<string, unknown>;
+    let client: string;
     try {
-      actor = await passGate(ctx, deps.gate, 'mcp');
+      const viaToken = deps.oauth ? await passTokenGate(ctx, deps.gate, deps.oauth) : null;
+      const actor = viaToken ?? (await passGate(ctx, deps.gate, 'mcp'));
       body = await readJsonBody(ctx.req);
+      client = body.method === 'initialize' ? clientNameOf(body) : clientNameOf(ctx.get('Mcp-Session-Id'));
+      // A key's changes are recorded as the key's, made through MCP by the client it declared;
+      // a token's as its user's through the app (mount-oauth.ts).
+      const key = actor.provenance?.actor;
+      agent = viaToken ?? {
+        ...actor,
+        provenance: {
+          actor: {
+            type: 'mcp',
+            id: key?.id ?? actor.userId,
+            name: `${key?.name ?? actor.userName} (${client})`,
+          },
+          source: 'mcp',
+          requestId: ctx.state.requestId,
+        },
+      };
     } catch (error) {
-      return gateError(ctx, error);
+      return gateError(ctx, error, deps.oauth);
     }
     const initializing = body.method === 'initialize';
-    const client = initializing ? clientNameOf(body) : clientNameOf(ctx.get('Mcp-Session-Id'));
-    const key = actor.provenance?.actor;
-    // Changes are recorded as the key's, made through MCP by the client it declared.
-    const agent: Actor = {
-      ...actor,
-      provenance: {
-        actor: {
-          type: 'mcp',
-          id: key?.id ?? actor.userId,
-          name: `${key?.name ?? actor.userName} (${client})`,
-        },
-        source: 'mcp',
-        requestId: ctx.state.requestId,
-      },
-    };
     const context = createApiContext(deps.gate.db, deps.gate.services, agent, ctx.state.requestId);
     const server = createMcpServer(
       { caller: deps.router.createCaller(context), scopes: agent.scopes, response: context.response },
@@ -88,10 +94,14 @@ export function mcpEndpoint(deps: McpDeps): Middleware<AppState> {
 }
 
 /** A failure before the transport, as a JSON-RPC error with the HTTP status and headers of REST's. */
-function gateError(ctx: ParameterizedContext<AppState>, error: unknown) {
+function gateError(ctx: ParameterizedContext<AppState>, error: unknown, oauth: OAuth | undefined) {
   const response = toErrorResponse(error, ctx.state.requestId);
   logFailure(ctx.state.log, error, response.status, response.body.error.code);
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  // Without a usable credential, point the client at how to get one (RFC 9728).
+  if (response.status === 401 && oauth) {
+    ctx.set('WWW-Authenticate', `Bearer resource_metadata="${oauth.resourceMetadataUrl()}"`);
+  }
   const code = response.body.error.code === 'VALIDATION_FAILED' ? -32700 : -32000;
   rpcError(ctx, response.status, response.body.error.message, code, response.body.error);
 }

@@ -3,6 +3,7 @@ import {
   fanOutEvent,
   pruneAuditLog,
   pruneIdempotencyKeys,
+  pruneOAuthModels,
   pruneRateLimitBuckets,
   pruneRuns,
   pruneSessions,
@@ -72,6 +73,8 @@ export function createTaskList(
     },
     prune_sessions: async () => {
       await pruneSessions(db);
+      // The OAuth server's expired codes, tokens, grants and flow sessions (docs/mcp.md, "OAuth").
+      await pruneOAuthModels(db);
     },
     prune_audit_log: async () => {
       const removed = await pruneAuditLog(db, options.auditRetentionDays);
@@ -83,7 +86,7 @@ export function createTaskList(
 /**
  * Records in Trash are purged daily (contract §4); rate-limit buckets every 10 minutes;
  * Idempotency-Key records past their 24 hours, and events, delivery attempts and workflow
- * runs past their 30 days, every hour; web sessions past their end and audit log entries past
+ * runs past their 30 days, every hour; web sessions and OAuth rows past their end and audit log entries past
  * AUDIT_RETENTION_DAYS daily; jobs of dead workers
  * are released every minute.
  */

@@ -7,6 +7,7 @@ import { eventsRouter } from './events/index.ts';
 import { foldersRouter } from './folders/index.ts';
 import { invitationsRouter } from './invitations/index.ts';
 import { keysRouter } from './keys/index.ts';
+import { oauthRouter } from './oauth/index.ts';
 import { pipelinesRouter } from './pipelines/index.ts';
 import { recordsRouter } from './records/index.ts';
 import { reportsRouter } from './reports/index.ts';
@@ -26,6 +27,7 @@ export const appRouter = router({
   folders: foldersRouter,
   invitations: invitationsRouter,
   keys: keysRouter,
+  oauth: oauthRouter,
   pipelines: pipelinesRouter,
   records: recordsRouter,
   reports: reportsRouter,

@@ -5,6 +5,7 @@ export * from './folders.ts';
 export * from './history.ts';
 export * from './idempotency.ts';
 export * from './links.ts';
+export * from './oauth.ts';
 export * from './pipelines.ts';
 export * from './rate-limits.ts';
 export * from './records.ts';

@@ -108,6 +108,15 @@ export async function removeMember(
       .where(
         and(eq(schema.sessions.workspaceId, actor.workspaceId), eq(schema.sessions.userId, input.userId)),
       );
+    // The apps they allowed over OAuth lose their grants and tokens too.
+    await tx
+      .delete(schema.oauthModels)
+      .where(
+        and(
+          eq(schema.oauthModels.workspaceId, actor.workspaceId),
+          eq(schema.oauthModels.userId, input.userId),
+        ),
+      );
     await audit(tx, actor, {
       action: 'member.removed',
       target: { type: 'user', id: input.userId },

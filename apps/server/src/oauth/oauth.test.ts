@@ -1,0 +1,419 @@
+import { createApiKey, createWorkspace, setPassword } from '@crm/domain';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+
+/**
+ * The whole OAuth 2.1 flow an agent that cannot hold a key goes through (docs/mcp.md, "OAuth"),
+ * driven by `oauth4webapi` as the client and a small cookie jar as the user's browser:
+ * discovery from the 401, registration (RFC 7591), authorization with PKCE, the consent page's
+ * calls, the code exchange, MCP calls with the token, refresh with rotation, revocation.
+ */
+let app: TestApp;
+let workspaceId: string;
+let folderId: string;
+let apiKey: string;
+const email = `oauth.${Date.now()}@example.com`;
+const password = 'a long enough password';
+const insecure = { [oauth.allowInsecureRequests]: true };
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+beforeAll(async () => {
+  app = await startTestApp();
+  let userId: string;
+  ({ workspaceId, userId } = await createWorkspace(app.service.db, {
+    name: 'OAuth Co',
+    owner: { email, name: 'Olive Owner' },
+  }));
+  apiKey = (await createApiKey(app.service.db, { workspaceId, userId, name: 'reader' })).secret;
+  await setPassword(app.service.db, email, password);
+});
+afterAll(() => app?.stop());
+
+/** The user's browser: cookies by name, each sent to the paths it was set for. */
+class Browser {
+  cookies = new Map<string, { value: string; path: string }>();
+  csrf = '';
+
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const target = new URL(url, app.url);
+    const cookie = [...this.cookies]
+      .filter(([, c]) => target.pathname.startsWith(c.path))
+      .map(([name, c]) => `${name}=${c.value}`)
+      .join('; ');
+    const headers = new Headers(init.headers);
+    if (cookie) headers.set('Cookie', cookie);
+    const res = await fetch(target, { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      const path =
+        attributes
+          .map((a) => a.trim())
+          .find((a) => a.toLowerCase().startsWith('path='))
+          ?.slice(5) ?? '/';
+      const expired = attributes.some((a) => /expires=thu, 01 jan 1970/i.test(a.trim()));
+      if (expired) this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), { value: value.join('='), path });
+    }
+    return res;
+  }
+
+  async signIn() {
+    const res = await this.fetch('/auth/sign-in', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(res.status).toBe(200);
+    this.csrf = ((await res.json()) as { data: { csrfToken: string } }).data.csrfToken;
+  }
+
+  /** Follows redirects on this server until one leaves it, giving that address. */
+  async follow(location: string): Promise<URL> {
+    let next = new URL(location, app.url);
+    for (let hops = 0; hops < 10 && next.origin === new URL(app.url).origin; hops++) {
+      const res = await this.fetch(next.href);
+      const to = res.headers.get('location');
+      if (!to) return next;
+      next = new URL(to, next);
+    }
+    return next;
+  }
+}
+
+interface Agent {
+  as: oauth.AuthorizationServer;
+  client: oauth.Client;
+  resource: string;
+}
+
+/** What an agent finds from a 401 on /mcp: the resource's metadata, then the server's. */
+async function discover(): Promise<Agent> {
+  const res = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: '{}',
+  });
+  expect(res.status).toBe(401);
+  const challenge = res.headers.get('www-authenticate') ?? '';
+  const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
+  expect(metadataUrl).toBe(`${app.url}/.well-known/oauth-protected-resource`);
+  const resourceMetadata = (await (await fetch(metadataUrl!)).json()) as {
+    resource: string;
+    authorization_servers: string[];
+    scopes_supported: string[];
+  };
+  expect(resourceMetadata.resource).toBe(`${app.url}/mcp`);
+  expect(resourceMetadata.scopes_supported).toEqual(
+    expect.arrayContaining(['records:read', 'offline_access']),
+  );
+  const issuer = new URL(resourceMetadata.authorization_servers[0]!);
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
+  expect(as.code_challenge_methods_supported).toEqual(['S256']);
+  expect(as.registration_endpoint).toBe(`${app.url}/oauth/register`);
+  const registered = await oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(
+      as,
+      {
+        client_name: 'Test Agent',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+      insecure,
+    ),
+  );
+  expect(registered.client_id).toEqual(expect.any(String));
+  return { as, client: registered as oauth.Client, resource: resourceMetadata.resource };
+}
+
+/** Authorization with PKCE through the consent page, giving the token response. */
+async function authorize(agent: Agent, browser: Browser, scope: string, allow: string[]) {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(agent.as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: agent.client.client_id,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope,
+    state,
+    resource: agent.resource,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    prompt: 'consent',
+  }).toString();
+  const started = await browser.fetch(url.href);
+  expect(started.status).toBe(303);
+  const consentPage = new URL(started.headers.get('location')!, app.url);
+  const uid = /^\/oauth\/consent\/([^/]+)$/.exec(consentPage.pathname)?.[1];
+  expect(uid).toEqual(expect.any(String));
+  // The page is the web app's; its calls need the signed-in user.
+  const page = await browser.fetch(consentPage.href, { headers: { Accept: 'text/html' } });
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toContain('text/html');
+  const details = await browser.fetch(`/oauth/consent/${uid}/details`);
+  expect(details.status).toBe(200);
+  const shown = (
+    (await details.json()) as { data: { client: { name: string }; scopes: { scope: string }[] } }
+  ).data;
+  expect(shown.client.name).toBe('Test Agent');
+  const confirmed = await browser.fetch(`/oauth/consent/${uid}/confirm`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': browser.csrf },
+    body: JSON.stringify({ scopes: allow }),
+  });
+  expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+  const { redirectTo } = ((await confirmed.json()) as { data: { redirectTo: string } }).data;
+  const callback = await browser.follow(redirectTo);
+  expect(callback.origin + callback.pathname).toBe(REDIRECT);
+  const params = oauth.validateAuthResponse(agent.as, agent.client, callback, state);
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    agent.as,
+    agent.client,
+    await oauth.authorizationCodeGrantRequest(
+      agent.as,
+      agent.client,
+      oauth.None(),
+      params,
+      REDIRECT,
+      verifier,
+      {
+        additionalParameters: { resource: agent.resource },
+        ...insecure,
+      },
+    ),
+  );
+  return { tokens, shown };
+}
+
+async function refresh(agent: Agent, refreshToken: string) {
+  return oauth.processRefreshTokenResponse(
+    agent.as,
+    agent.client,
+    await oauth.refreshTokenGrantRequest(agent.as, agent.client, oauth.None(), refreshToken, {
+      additionalParameters: { resource: agent.resource },
+      ...insecure,
+    }),
+  );
+}
+
+async function mcpWith(token: string): Promise<Client> {
+  const client = new Client({ name: 'Test Agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+const mcpStatus = async (token: string) =>
+  (
+    await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    })
+  ).status;
+
+describe('OAuth 2.1 for agents', () => {
+  it('registers, authorizes with PKCE and consent, calls MCP with the granted scopes only, refreshes, is revoked at once, and rotates refresh tokens with reuse detection', async () => {
+    const agent = await discover();
+    const browser = new Browser();
+    await browser.signIn();
+
+    const { tokens, shown } = await authorize(
+      agent,
+      browser,
+      'records:read records:write deals:read offline_access',
+      ['records:read', 'records:write'],
+    );
+    expect(shown.scopes.map((s) => s.scope)).toEqual(['records:read', 'records:write', 'deals:read']);
+    expect(tokens.token_type.toLowerCase()).toBe('bearer');
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    expect(tokens.scope?.split(' ')).not.toContain('deals:read');
+
+    // The token passes the same gate as a key: only the tools its scopes allow.
+    const client = await mcpWith(tokens.access_token);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      'search_records',
+      'get_record',
+      'create_record',
+      'update_record',
+      'link_records',
+      'list_related',
+      'record_history',
+    ]);
+    folderId = await peopleFolder();
+    const made = (await client.callTool({
+      name: 'create_record',
+      arguments: { folderId, title: 'Made by an agent' },
+    })) as CallToolResult;
+    const record = (made.structuredContent as { record: { id: string } }).record;
+    await client.callTool({
+      name: 'update_record',
+      arguments: { id: record.id, title: 'Changed by an agent' },
+    });
+    const history = await fetchHistory(record.id);
+    expect(history[0]).toMatchObject({
+      actor: { type: 'mcp', id: agent.client.client_id, name: 'Olive Owner via Test Agent' },
+      source: 'mcp',
+    });
+    await client.close();
+
+    // Refresh: a new pair of tokens.
+    const refreshed = await refresh(agent, tokens.refresh_token!);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect(await mcpStatus(refreshed.access_token)).toBe(200);
+
+    // Settings → Connected apps lists it; Revoke ends its access on the next request.
+    const listed = await trpc(browser, 'GET', 'oauth.connectedApps');
+    expect(listed.result.data.data).toEqual([
+      expect.objectContaining({ clientName: 'Test Agent', scopes: ['records:read', 'records:write'] }),
+    ]);
+    const grantId = listed.result.data.data[0].grantId as string;
+    const revoked = await trpc(browser, 'POST', 'oauth.revoke', { grantId });
+    expect(revoked.result.data.data).toEqual({ grantId, revoked: true });
+    expect(await mcpStatus(refreshed.access_token)).toBe(401);
+    await expect(
+      oauth.processRefreshTokenResponse(
+        agent.as,
+        agent.client,
+        await oauth.refreshTokenGrantRequest(
+          agent.as,
+          agent.client,
+          oauth.None(),
+          refreshed.refresh_token!,
+          insecure,
+        ),
+      ),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // Rotation: a refresh token works once. Sent again, it is refused, and, as a stolen copy
+    // may have been used, everything issued under its grant is revoked with it.
+    const again = await authorize(agent, browser, 'records:read offline_access', ['records:read']);
+    const rotated = await refresh(agent, again.tokens.refresh_token!);
+    expect(await mcpStatus(rotated.access_token)).toBe(200);
+    await expect(refresh(agent, again.tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(await mcpStatus(rotated.access_token)).toBe(401);
+
+    const log = await app.api(apiKey, 'GET', '/api/v1/audit-log');
+    const actions = (log.body.data as { action: string }[])
+      .map((e) => e.action)
+      .filter((a) => a.startsWith('oauth_app.'));
+    expect(actions).toEqual(['oauth_app.authorized', 'oauth_app.revoked', 'oauth_app.authorized']);
+  });
+
+  it('revokes a token at the revocation endpoint (RFC 7009)', async () => {
+    const agent = await discover();
+    const browser = new Browser();
+    await browser.signIn();
+    const { tokens } = await authorize(agent, browser, 'records:read', ['records:read']);
+    expect(await mcpStatus(tokens.access_token)).toBe(200);
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(agent.as, agent.client, oauth.None(), tokens.access_token, insecure),
+    );
+    expect(await mcpStatus(tokens.access_token)).toBe(401);
+  });
+
+  it('refuses a consent without the signed-in user or without the CSRF token, and an authorization without PKCE', async () => {
+    const agent = await discover();
+    const stranger = new Browser();
+    const url = new URL(agent.as.authorization_endpoint!);
+    const base = {
+      client_id: agent.client.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'records:read',
+      resource: agent.resource,
+    };
+    url.search = new URLSearchParams(base).toString();
+    const noPkce = await stranger.fetch(url.href);
+    const refusedAt = new URL(noPkce.headers.get('location') ?? '', app.url);
+    expect(refusedAt.searchParams.get('error')).toBe('invalid_request');
+    expect(refusedAt.searchParams.get('error_description')).toMatch(/PKCE|code_challenge/);
+
+    url.search = new URLSearchParams({
+      ...base,
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: 'S256',
+    }).toString();
+    const started = await stranger.fetch(url.href);
+    const uid = new URL(started.headers.get('location')!, app.url).pathname.split('/').at(-1);
+    expect((await stranger.fetch(`/oauth/consent/${uid}/details`)).status).toBe(401);
+    await stranger.signIn();
+    const noCsrf = await stranger.fetch(`/oauth/consent/${uid}/confirm`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ scopes: ['records:read'] }),
+    });
+    expect(noCsrf.status).toBe(403);
+    const denied = await stranger.fetch(`/oauth/consent/${uid}/deny`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': stranger.csrf },
+      body: '{}',
+    });
+    const { redirectTo } = ((await denied.json()) as { data: { redirectTo: string } }).data;
+    const back = await stranger.follow(redirectTo);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('refuses a token on /mcp that is unknown, with the resource metadata to start from', async () => {
+    const res = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: 'Bearer not-a-token',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: '{}',
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${app.url}/.well-known/oauth-protected-resource"`,
+    );
+  });
+});
+
+async function peopleFolder(): Promise<string> {
+  return (await app.api(apiKey, 'GET', '/api/v1/folders')).body.data[0].id;
+}
+
+async function fetchHistory(recordId: string) {
+  const res = await app.api(apiKey, 'GET', `/api/v1/records/${recordId}/history`);
+  expect(res.status).toBe(200);
+  return res.body.data as { actor: unknown; source: string }[];
+}
+
+/** A call of the web app's tRPC procedures with the browser's session and CSRF token. */
+async function trpc(browser: Browser, method: 'GET' | 'POST', procedure: string, input?: unknown) {
+  const path =
+    method === 'GET'
+      ? `/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
+      : `/trpc/${procedure}`;
+  const res = await browser.fetch(path, {
+    method,
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': browser.csrf },
+    ...(method === 'POST' ? { body: JSON.stringify(input ?? {}) } : {}),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the procedures' JSON answers freely
+  const body = (await res.json()) as { result: { data: { data: any } } };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body;
+}

@@ -1,0 +1,137 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { allScopes } from '@crm/constants';
+import type { Database } from '@crm/db';
+import { oauthAdapter, oauthSecret } from '@crm/domain';
+import Provider, { type Configuration, errors } from 'oidc-provider';
+
+/** Where the protocol's endpoints are, all under /oauth (docs/mcp.md, "OAuth"). */
+export const OAUTH_ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  userinfo: '/oauth/userinfo',
+  end_session: '/oauth/logout',
+  introspection: '/oauth/introspect',
+  pushed_authorization_request: '/oauth/par',
+  code_verification: '/oauth/device',
+  device_authorization: '/oauth/device/auth',
+  backchannel_authentication: '/oauth/backchannel',
+  challenge: '/oauth/challenge',
+} as const;
+
+/** The consent page of the web app, where the authorization flow asks the user. */
+export const CONSENT_PATH = '/oauth/consent';
+
+/** Lifetimes, in seconds. */
+const TTL = {
+  AccessToken: 60 * 60,
+  AuthorizationCode: 60,
+  RefreshToken: 30 * 24 * 60 * 60,
+  Grant: 365 * 24 * 60 * 60,
+  Interaction: 10 * 60,
+  Session: 24 * 60 * 60,
+  IdToken: 60 * 60,
+};
+
+export interface OAuthServer {
+  provider: Provider;
+  /** The issuer: the service's base URL. */
+  issuer: string;
+  /** The protected resource tokens are issued for: `<base>/mcp`. */
+  resource: string;
+  /** RFC 9728 metadata of that resource. */
+  resourceMetadataUrl: string;
+}
+
+/**
+ * The OAuth 2.1 authorization server for agents (docs/mcp.md, "OAuth"), made with
+ * `oidc-provider`: authorization code with PKCE (required, S256), dynamic client registration
+ * (RFC 7591, open, public clients), refresh tokens rotated on every use, revocation, server
+ * metadata (RFC 8414). Access tokens are opaque, for the resource `<base>/mcp` only, and carry
+ * the service's scopes; the user consents on the web app's page, and the token's scopes are
+ * held to the user's rights on every request. Its models live in `oauth_models`, its secrets
+ * (cookie keys, the ID token signing key) sealed in `oauth_keys`, shared by every process.
+ */
+export async function createOAuthServer(
+  db: Database,
+  baseUrl: string,
+  trustProxy: boolean,
+): Promise<OAuthServer> {
+  const issuer = baseUrl.replace(/\/$/, '');
+  const resource = `${issuer}/mcp`;
+  const cookieKey = await oauthSecret(db, 'cookie-key', () => randomBytes(32).toString('base64url'));
+  const signingKey = JSON.parse(
+    await oauthSecret(db, 'signing-key', () => {
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      return JSON.stringify({
+        ...privateKey.export({ format: 'jwk' }),
+        kid: randomBytes(8).toString('hex'),
+        use: 'sig',
+        alg: 'RS256',
+      });
+    }),
+  ) as Record<string, string>;
+  const configuration: Configuration = {
+    adapter: (model: string) => oauthAdapter(db, model),
+    clients: [],
+    // The service's scopes are OAuth scopes too, so a client may register with them.
+    scopes: ['openid', 'offline_access', ...allScopes],
+    claims: { openid: ['sub'] },
+    findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id }) }),
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      // A client revokes only its own tokens (RFC 7009, section 2.1).
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (indicator !== resource)
+            throw new errors.InvalidTarget(`tokens are issued for ${resource} only`);
+          return {
+            scope: allScopes.join(' '),
+            audience: resource,
+            accessTokenTTL: TTL.AccessToken,
+            accessTokenFormat: 'opaque',
+          };
+        },
+      },
+    },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    // A public client's page (the MCP Inspector) may call the token endpoint from its origin.
+    clientBasedCORS: (_ctx, origin, client) =>
+      origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
+    pkce: { required: () => true },
+    // Every client that may use refresh tokens gets one, rotated on each use.
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    routes: OAUTH_ROUTES,
+    interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
+    cookies: { keys: [cookieKey] },
+    jwks: { keys: [signingKey] },
+    ttl: TTL,
+    renderError: (ctx, out) => {
+      ctx.type = 'json';
+      ctx.body = out;
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = trustProxy;
+  return {
+    provider,
+    issuer,
+    resource,
+    resourceMetadataUrl: `${issuer}/.well-known/oauth-protected-resource`,
+  };
+}

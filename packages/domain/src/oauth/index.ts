@@ -1,0 +1,3 @@
+export * from './access.ts';
+export * from './connected-apps.ts';
+export * from './store.ts';
