@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { allScopes } from '@crm/constants';
 import type { Database } from '@crm/db';
 import { oauthAdapter, oauthSecret } from '@crm/domain';
-import Provider, { type Configuration, errors } from 'oidc-provider';
+import type { Configuration, default as Provider } from 'oidc-provider';
 
 /** Where the protocol's endpoints are, all under /oauth (docs/mcp.md, "OAuth"). */
 export const OAUTH_ROUTES = {
@@ -59,6 +59,8 @@ export async function createOAuthServer(
   baseUrl: string,
   trustProxy: boolean,
 ): Promise<OAuthServer> {
+  // Loaded on first use: a service no agent signs in to never loads the protocol library.
+  const { default: OidcProvider, errors } = await import('oidc-provider');
   const issuer = baseUrl.replace(/\/$/, '');
   const resource = `${issuer}/mcp`;
   const cookieKey = await oauthSecret(db, 'cookie-key', () => randomBytes(32).toString('base64url'));
@@ -126,7 +128,7 @@ export async function createOAuthServer(
       ctx.body = out;
     },
   };
-  const provider = new Provider(issuer, configuration);
+  const provider = new OidcProvider(issuer, configuration);
   provider.proxy = trustProxy;
   return {
     provider,
