@@ -1,7 +1,7 @@
 import { type Database, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { encodeCursor, resolvePaging } from '../shared/paging.ts';
+import { encodeCursor, pageOf, resolvePaging } from '../shared/paging.ts';
 import type { AuditEntryOutput, FindAuditLogInput } from './schemas.ts';
 
 interface AuditRow extends Record<string, unknown> {
@@ -40,30 +40,22 @@ export async function findAuditLog(db: Database, actor: Actor, input: FindAuditL
      order by id desc
      limit ${paging.pageSize + 1}`,
   );
-  const hasMore = rows.length > paging.pageSize;
-  const visible = hasMore ? rows.slice(0, paging.pageSize) : rows;
-  const last = visible[visible.length - 1];
-  return {
-    data: visible.map(
-      (row): AuditEntryOutput => ({
-        id: row.id,
-        at: new Date(row.at).toISOString(),
-        action: row.action,
-        actor: { type: row.actor_type, id: row.actor_id, name: row.actor_name },
-        source: row.source,
-        requestId: row.request_id,
-        target: row.target_type && row.target_id ? { type: row.target_type, id: row.target_id } : null,
-        details: row.details,
-      }),
-    ),
-    meta: {
-      page: null,
-      pageSize: paging.pageSize,
-      hasMore,
-      nextCursor:
-        hasMore && last ? encodeCursor({ createdAt: new Date(last.at).toISOString(), id: last.id }) : null,
-    },
-  };
+  // Keyset pages only: `page` is always null, as the log has no page numbers.
+  return pageOf(
+    rows,
+    { kind: 'cursor', pageSize: paging.pageSize },
+    (row): AuditEntryOutput => ({
+      id: row.id,
+      at: new Date(row.at).toISOString(),
+      action: row.action,
+      actor: { type: row.actor_type, id: row.actor_id, name: row.actor_name },
+      source: row.source,
+      requestId: row.request_id,
+      target: row.target_type && row.target_id ? { type: row.target_type, id: row.target_id } : null,
+      details: row.details,
+    }),
+    (last) => encodeCursor({ createdAt: new Date(last.at).toISOString(), id: last.id }),
+  );
 }
 
 /** Days an audit entry is kept unless `AUDIT_RETENTION_DAYS` says otherwise: a year. */

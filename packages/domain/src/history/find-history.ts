@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { loadDeal } from '../deals/load-deal.ts';
 import { loadRecord } from '../records/load-record.ts';
 import type { Actor } from '../shared/actor.ts';
-import { encodeCursor, resolvePaging } from '../shared/paging.ts';
+import { encodeCursor, pageOf, resolvePaging } from '../shared/paging.ts';
 import { loadTask } from '../tasks/load-task.ts';
 import type { FindHistoryInput, HistoryEntryOutput } from './schemas.ts';
 
@@ -84,17 +84,8 @@ export async function findHistory(
      order by id desc
      limit ${paging.pageSize + 1}`,
   );
-  const hasMore = rows.length > paging.pageSize;
-  const visible = hasMore ? rows.slice(0, paging.pageSize) : rows;
-  const last = visible[visible.length - 1];
-  return {
-    data: visible.map(serializeHistoryEntry),
-    meta: {
-      page: null,
-      pageSize: paging.pageSize,
-      hasMore,
-      nextCursor:
-        hasMore && last ? encodeCursor({ createdAt: new Date(last.at).toISOString(), id: last.id }) : null,
-    },
-  };
+  // Keyset pages only: `page` is always null, as the history has no page numbers.
+  return pageOf(rows, { kind: 'cursor', pageSize: paging.pageSize }, serializeHistoryEntry, (last) =>
+    encodeCursor({ createdAt: new Date(last.at).toISOString(), id: last.id }),
+  );
 }
