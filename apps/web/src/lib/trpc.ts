@@ -78,9 +78,17 @@ export class HttpError extends Error {
 }
 
 /** POST/GET against /auth/*: JSON in, the `data` of the envelope out, the error body as HttpError. */
-export async function authCall<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`/auth/${path}`, {
-    method: body === undefined && path === 'session' ? 'GET' : 'POST',
+export function authCall<T>(path: string, body?: unknown): Promise<T> {
+  return jsonCall<T>(`/auth/${path}`, body === undefined && path === 'session' ? 'GET' : 'POST', body);
+}
+
+/**
+ * A JSON call outside tRPC (sign-in, the OAuth consent page) with the session's CSRF token:
+ * the `data` of the answer's envelope, or its error body as an HttpError.
+ */
+export async function jsonCall<T>(url: string, method: 'GET' | 'POST', body?: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method,
     headers: {
       'X-CSRF-Token': csrfToken,
       ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { ProblemMessage } from '../../lib/components.tsx';
-import { getCsrfToken, type Problem } from '../../lib/trpc.ts';
+import { jsonCall, type Problem, toProblem } from '../../lib/trpc.ts';
 
 interface ConsentDetails {
   uid: string;
@@ -10,30 +10,13 @@ interface ConsentDetails {
   offlineAccess: boolean;
 }
 
-/** A call of the consent API (docs/mcp.md, "OAuth"): the `data` of its answer, or its error as a Problem. */
-async function consentCall<T>(uid: string, step: 'details' | 'confirm' | 'deny', body?: unknown): Promise<T> {
-  const res = await fetch(`/oauth/consent/${encodeURIComponent(uid)}/${step}`, {
-    method: step === 'details' ? 'GET' : 'POST',
-    headers: {
-      'X-CSRF-Token': getCsrfToken(),
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json().catch(() => null)) as {
-    data?: T;
-    error?: { message: string; details?: { path: string; message: string }[] };
-  } | null;
-  if (!res.ok || !json?.data) {
-    const fields: Record<string, string> = {};
-    for (const detail of json?.error?.details ?? []) fields[detail.path] ??= detail.message;
-    throw {
-      message: json?.error?.message ?? `Request failed (${res.status})`,
-      fields,
-      status: res.status,
-    } satisfies Problem;
-  }
-  return json.data;
+/** A call of the consent API (docs/mcp.md, "OAuth"), under the interaction's own path. */
+function consentCall<T>(uid: string, step: 'details' | 'confirm' | 'deny', body?: unknown): Promise<T> {
+  return jsonCall<T>(
+    `/oauth/consent/${encodeURIComponent(uid)}/${step}`,
+    step === 'details' ? 'GET' : 'POST',
+    body,
+  );
 }
 
 /** What each resource's scopes let an app do, in words. */
@@ -57,7 +40,7 @@ export function ConsentPage({ uid, workspace }: { uid: string; workspace: string
         setDetails(found);
         setChosen(new Set(found.scopes.filter((s) => s.allowed).map((s) => s.scope)));
       },
-      (error: Problem) => setProblem(error),
+      (error: unknown) => setProblem(toProblem(error)),
     );
   }, [uid]);
 
@@ -66,8 +49,8 @@ export function ConsentPage({ uid, workspace }: { uid: string; workspace: string
     setProblem(null);
     consentCall<{ redirectTo: string }>(uid, step, step === 'confirm' ? { scopes: [...chosen] } : {}).then(
       ({ redirectTo }) => window.location.assign(redirectTo),
-      (error: Problem) => {
-        setProblem(error);
+      (error: unknown) => {
+        setProblem(toProblem(error));
         setBusy(false);
       },
     );
