@@ -40,6 +40,26 @@ describe('the error registry', () => {
     }
   });
 
+  it('answers a transaction aborted by a deadlock or a serialization failure with a 409 to retry, not a 500', () => {
+    for (const state of ['40P01', '40001']) {
+      const aborted = Object.assign(new Error('deadlock detected'), { code: state });
+      const wrapped = new TRPCError({
+        code: 'INTERNAL_SERVER_ERROR',
+        cause: new Error('query', { cause: aborted }),
+      });
+      for (const error of [aborted, wrapped]) {
+        const response = toErrorResponse(error, 'r');
+        expect(response.status).toBe(409);
+        expect(response.body.error).toMatchObject({
+          code: 'CONFLICT',
+          message: expect.stringContaining('send it again'),
+        });
+        expect(response.headers['Retry-After']).toBe('1');
+        expect(JSON.stringify(response.body)).not.toContain('deadlock');
+      }
+    }
+  });
+
   it('does not take a client hanging up for a database outage', () => {
     const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
     const response = toErrorResponse(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: aborted }), 'r');

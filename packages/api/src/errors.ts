@@ -1,4 +1,4 @@
-import { DomainError, type ErrorDetail, errorCodes } from '@crm/domain';
+import { DomainError, type ErrorDetail, errorCodes, sqlStateOf } from '@crm/domain';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 
@@ -17,6 +17,7 @@ export function toDomainError(error: unknown): DomainError {
     if (error.cause instanceof z.ZodError) return fromZodError(error.cause);
     const cause = error.cause ?? error;
     if (isDatabaseUnavailable(cause)) return unavailable(cause);
+    if (isConcurrencyAbort(cause)) return concurrencyConflict(cause);
     switch (error.code) {
       case 'PARSE_ERROR':
         return new DomainError('VALIDATION_FAILED', 'The request body is not valid JSON');
@@ -36,7 +37,28 @@ export function toDomainError(error: unknown): DomainError {
   }
   if (error instanceof z.ZodError) return fromZodError(error);
   if (isDatabaseUnavailable(error)) return unavailable(error);
+  if (isConcurrencyAbort(error)) return concurrencyConflict(error);
   return new DomainError('INTERNAL', 'Internal error', { cause: error });
+}
+
+/**
+ * SQLSTATEs with which PostgreSQL (or Citus, across its nodes) aborts one of two transactions
+ * that wait on each other: 40P01 deadlock detected, 40001 serialization failure. Nothing was
+ * written, and the same request sent again goes through: a 409 with Retry-After, not a 500.
+ */
+const CONCURRENCY_STATES = new Set(['40P01', '40001']);
+
+function isConcurrencyAbort(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== undefined && CONCURRENCY_STATES.has(state);
+}
+
+function concurrencyConflict(cause: unknown) {
+  return new DomainError(
+    'CONFLICT',
+    'This request met a concurrent change to the same data and was not applied; send it again',
+    { cause, headers: { 'Retry-After': '1' } },
+  );
 }
 
 export function fromZodError(error: z.ZodError): DomainError {

@@ -114,6 +114,46 @@ describe('pipelines', () => {
       [open.id, closed.id],
     ]);
   });
+
+  it('removes a stage while deals are created in it and moved into it: each side wins or is refused, never a 500 or a stranded deal', async () => {
+    // A workspace of its own, so the rounds below neither meet its rate limit nor spend the others'.
+    const own = await app.createWorkspace({ rateLimitPerMinute: 1_000_000 });
+    const key = own.apiKey;
+    const created = await app.api(key, 'POST', '/api/v1/pipelines', {
+      name: 'Races',
+      stages: ['Keep'],
+    });
+    const id = created.body.data.id;
+    const [keep] = created.body.data.stages;
+    const mover = await app.api(key, 'POST', '/api/v1/deals', { pipelineId: id, title: 'Mover' });
+    const statuses = new Set<number>();
+    for (let round = 0; round < 20; round++) {
+      const added = await app.api(key, 'POST', `/api/v1/pipelines/${id}/stages`, { name: `Doomed ${round}` });
+      const doomed = added.body.data.stages.at(-1).id;
+      const answers = await Promise.all([
+        app.api(key, 'POST', '/api/v1/deals', { pipelineId: id, stageId: doomed, title: `New ${round}` }),
+        app.api(key, 'PATCH', `/api/v1/deals/${mover.body.data.id}`, { stageId: doomed }),
+        app.api(key, 'DELETE', `/api/v1/pipelines/${id}/stages/${doomed}`),
+      ]);
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBeLessThan(500);
+        statuses.add(answer.status);
+      }
+      // The mover goes back to a stage that stays, for the next round.
+      await app.api(key, 'PATCH', `/api/v1/deals/${mover.body.data.id}`, { stageId: keep.id });
+      await app.api(key, 'DELETE', `/api/v1/pipelines/${id}/stages/${doomed}?moveDealsTo=${keep.id}`);
+    }
+    // Every deal of the pipeline stands in a stage the pipeline still has.
+    const stranded = await app.service.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from deals d where d.workspace_id = ${own.workspaceId} and d.pipeline_id = ${id}
+          and not exists (select 1 from stages s where s.workspace_id = d.workspace_id and s.id = d.stage_id)`,
+    );
+    expect(stranded.rows[0]!.n).toBe(0);
+    expect(
+      [...statuses].every((s) => [200, 201, 400, 404].includes(s)),
+      [...statuses].join(),
+    ).toBe(true);
+  });
 });
 
 describe('deals', () => {

@@ -15,7 +15,7 @@ import { serializeDeal } from './serialize.ts';
 /** Creates a deal in its pipeline's first stage unless a stage of that pipeline is given. */
 export async function createDeal(db: Database, actor: Actor, input: z.infer<typeof createDealInput>) {
   return db.transaction(async (tx) => {
-    const { stages } = await loadPipeline(tx, actor, input.pipelineId).catch(
+    const { stages } = await loadPipeline(tx, actor, input.pipelineId, { lock: 'share' }).catch(
       invalidReference('pipelineId', `pipeline ${input.pipelineId} does not exist`),
     );
     const stageId = input.stageId ?? stages[0]?.id;

@@ -2,7 +2,7 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { stagesOf } from '../pipelines/load-pipeline.ts';
+import { lockStage } from '../pipelines/load-pipeline.ts';
 import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
@@ -24,9 +24,7 @@ export async function updateDeal(db: Database, actor: Actor, input: z.infer<type
   return db.transaction(async (tx) => {
     const current = await loadDeal(tx, actor, input.id, { forUpdate: true });
     if (input.stageId !== undefined && input.stageId !== current.stageId) {
-      const stages =
-        (await stagesOf(tx, actor.workspaceId, [current.pipelineId])).get(current.pipelineId) ?? [];
-      if (!stages.some((s) => s.id === input.stageId)) {
+      if (!(await lockStage(tx, actor.workspaceId, current.pipelineId, input.stageId))) {
         throw invalid(
           'stageId',
           `${input.stageId} is not a stage of the deal's pipeline ${current.pipelineId}`,

@@ -51,7 +51,7 @@ export async function insertPipeline(tx: Executor, workspaceId: string, name: st
 
 export async function renamePipeline(db: Database, actor: Actor, input: z.infer<typeof renamePipelineInput>) {
   return db.transaction(async (tx) => {
-    const { stages } = await loadPipeline(tx, actor, input.id, { forUpdate: true });
+    const { stages } = await loadPipeline(tx, actor, input.id, { lock: 'update' });
     const [pipeline] = await tx
       .update(schema.pipelines)
       .set({ name: input.name, updatedAt: sql`now()` })
@@ -109,6 +109,13 @@ export async function reorderStages(db: Database, actor: Actor, input: z.infer<t
 export async function removeStage(db: Database, actor: Actor, input: z.infer<typeof removeStageInput>) {
   return changeStages(db, actor, input.id, async (tx, stages) => {
     stageOf(stages, input.stageId, 'stageId');
+    // The stage's own lock waits for deals being moved into it (updateDeal locks it FOR
+    // SHARE), so the count below sees them and the removal never strands one.
+    await tx
+      .select({ id: schema.stages.id })
+      .from(schema.stages)
+      .where(and(eq(schema.stages.workspaceId, actor.workspaceId), eq(schema.stages.id, input.stageId)))
+      .for('update');
     const d = schema.deals;
     const [held] = await tx
       .select({ n: count() })
@@ -153,7 +160,7 @@ async function changeStages(
   change: (tx: Executor, stages: StageRow[]) => Promise<StageRow[]>,
 ) {
   return db.transaction(async (tx) => {
-    const { stages } = await loadPipeline(tx, actor, pipelineId, { forUpdate: true });
+    const { stages } = await loadPipeline(tx, actor, pipelineId, { lock: 'update' });
     const ordered = await change(tx, stages);
     for (const [position, stage] of ordered.entries()) {
       if (stage.position !== position) {

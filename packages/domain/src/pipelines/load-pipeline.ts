@@ -9,12 +9,17 @@ import type { PipelineOutput } from './schemas.ts';
 export type PipelineRow = typeof schema.pipelines.$inferSelect;
 export type StageRow = typeof schema.stages.$inferSelect;
 
-/** A pipeline of the caller's workspace with its stages in order, or NOT_FOUND. `forUpdate` locks the pipeline row. */
+/**
+ * A pipeline of the caller's workspace with its stages in order, or NOT_FOUND. `lock` takes
+ * the pipeline row's lock for the rest of the transaction: `update` for a change to its
+ * stages, `share` for a write that puts a deal in one of them, so that the stage it chose
+ * cannot be removed before the deal is written (a stage change holds `update`).
+ */
 export async function loadPipeline(
   tx: Executor,
   actor: Actor,
   id: string,
-  options: { forUpdate?: boolean } = {},
+  options: { lock?: 'update' | 'share' } = {},
 ): Promise<{ pipeline: PipelineRow; stages: StageRow[] }> {
   if (!isId('pipeline', id)) throw notFound('Pipeline', id);
   const p = schema.pipelines;
@@ -22,10 +27,31 @@ export async function loadPipeline(
     .select()
     .from(p)
     .where(and(eq(p.workspaceId, actor.workspaceId), eq(p.id, id)));
-  const [pipeline] = await (options.forUpdate ? query.for('update') : query);
+  const [pipeline] = await (options.lock ? query.for(options.lock) : query);
   if (!pipeline) throw notFound('Pipeline', id);
   const stages = await stagesOf(tx, actor.workspaceId, [id]);
   return { pipeline, stages: stages.get(id) ?? [] };
+}
+
+/**
+ * Whether `stageId` is a stage of the pipeline, locking its row (FOR SHARE) for the rest of
+ * the transaction when it is: a deal moved into it cannot lose it to a concurrent removal,
+ * which locks the stage FOR UPDATE before it counts the deals there (removeStage).
+ */
+export async function lockStage(
+  tx: Executor,
+  workspaceId: string,
+  pipelineId: string,
+  stageId: string,
+): Promise<boolean> {
+  if (!isId('stage', stageId)) return false;
+  const s = schema.stages;
+  const rows = await tx
+    .select({ id: s.id })
+    .from(s)
+    .where(and(eq(s.workspaceId, workspaceId), eq(s.pipelineId, pipelineId), eq(s.id, stageId)))
+    .for('share');
+  return rows.length > 0;
 }
 
 /** Stages of several pipelines, each list in pipeline order. */
