@@ -130,7 +130,7 @@ describe('call logs over REST', () => {
     const path = `/api/v1/records/${record.id}/calls`;
     const all = await app.api(ws.apiKey, 'GET', path);
     expect(all.body.data.map((c: { id: string }) => c.id)).toEqual(ids);
-    expect(all.body.meta).toEqual({ page: 1, pageSize: 50, hasMore: false, nextCursor: null });
+    expect(all.body.meta).toEqual({ page: 1, pageSize: 50, hasMore: false, nextCursor: null, nextUrl: null });
     const page2 = await app.api(ws.apiKey, 'GET', `${path}?page=2&pageSize=2`);
     expect(page2.body.data.map((c: { duration: number }) => c.duration)).toEqual([2, 3]);
     const seen: string[] = [];

@@ -56,7 +56,7 @@ describe('comments over REST', () => {
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
       data: [created],
-      meta: { page: 1, pageSize: 50, hasMore: false, nextCursor: null },
+      meta: { page: 1, pageSize: 50, hasMore: false, nextCursor: null, nextUrl: null },
     });
   });
 

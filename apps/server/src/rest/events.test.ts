@@ -20,7 +20,13 @@ const feed = async (query = '', key = ws.apiKey) => {
   expect(res.status, res.text).toBe(200);
   return res.body as { data: { id: string; type: string; payload: Record<string, unknown> }[]; meta: Meta };
 };
-type Meta = { page: null; pageSize: number; nextCursor: string | null; hasMore: boolean };
+type Meta = {
+  page: null;
+  pageSize: number;
+  nextCursor: string | null;
+  hasMore: boolean;
+  nextUrl: string | null;
+};
 const ids = (page: { data: { id: string }[] }) => page.data.map((e) => e.id);
 
 /**
@@ -73,7 +79,14 @@ describe('the event feed', () => {
     const idle = await feed(`?after=${rest.meta.nextCursor}`);
     expect(idle).toEqual({
       data: [],
-      meta: { page: null, pageSize: 50, hasMore: false, nextCursor: rest.meta.nextCursor },
+      meta: {
+        page: null,
+        pageSize: 50,
+        hasMore: false,
+        nextCursor: rest.meta.nextCursor,
+        // The feed's last page still points at where a poller resumes.
+        nextUrl: expect.stringMatching(new RegExp(`/api/v1/events\\?after=${rest.meta.nextCursor}$`)),
+      },
     });
     await newRecord('E');
     await settle();
@@ -91,6 +104,7 @@ describe('the event feed', () => {
     expect(next.searchParams.get('after')).toBe(first.body.meta.nextCursor);
     expect(next.searchParams.get('cursor')).toBeNull();
     expect(next.searchParams.get('types')).toBe('record.created');
+    expect(first.body.meta.nextUrl).toBe(link);
     const followed = await app.api(ws.apiKey, 'GET', `${next.pathname}${next.search}`);
     expect(followed.status, followed.text).toBe(200);
     expect(ids(followed.body)).toEqual((await eventIdsInOrder()).slice(2));

@@ -191,11 +191,11 @@ export function ifMatch(header: string, current: string): boolean {
 }
 
 /**
- * `Link: <…>; rel="next"` for a list with a next page: the same URL with its cursor
- * parameter (`cursor`, or `after` on the event feed) set to `meta.nextCursor` (and `page`,
- * which cannot go with a cursor, left out).
+ * The URL of a list's next page, `meta.nextUrl` and the target of `Link: <…>; rel="next"`:
+ * the same URL with its cursor parameter (`cursor`, or `after` on the event feed) set to
+ * `meta.nextCursor` (and `page`, which cannot go with a cursor, left out).
  */
-export function nextLink(
+export function nextPageUrl(
   base: string,
   path: string,
   querystring: string,
@@ -205,7 +205,7 @@ export function nextLink(
   const params = new URLSearchParams(querystring);
   params.delete('page');
   params.set(cursorParam, nextCursor);
-  return `<${base}${path}?${params.toString()}>; rel="next"`;
+  return `${base}${path}?${params.toString()}`;
 }
 
 /**

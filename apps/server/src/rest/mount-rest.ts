@@ -29,7 +29,7 @@ import {
   encodeBody,
   entityTag,
   ifMatch,
-  nextLink,
+  nextPageUrl,
   noneMatch,
 } from './http-conventions.ts';
 import { beginIdempotent } from './idempotency.ts';
@@ -106,7 +106,9 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       }
       const headers = { ...(ctx?.response.headers ?? {}) };
       const facts = exchangeOf(ctx)?.facts;
-      const body = data?.[0] as { data?: unknown; meta?: { nextCursor?: unknown } } | undefined;
+      const body = data?.[0] as
+        | { data?: unknown; meta?: { nextCursor?: unknown; nextUrl?: unknown } }
+        | undefined;
       const created = body?.data;
       if (facts?.route.location && ctx?.response.status === 201 && created && typeof created === 'object') {
         const location = fillLocation(facts.route.location, created as Record<string, unknown>);
@@ -116,13 +118,17 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
         if (Array.isArray(body.data)) {
           const next = body.meta?.nextCursor;
           if (typeof next === 'string' && next !== '' && facts.route.cursorParam) {
-            headers.Link = nextLink(
+            const url = nextPageUrl(
               baseOf(facts.ctx),
               facts.path,
               facts.ctx.querystring,
               facts.route.cursorParam,
               next,
             );
+            headers.Link = `<${url}>; rel="next"`;
+            // The body is serialized after this hook: the page's meta gets the same URL
+            // (docs/api.md, "Paging"), which the procedure, knowing no URL, left null.
+            body.meta!.nextUrl = url;
           }
         } else if (facts.route.kind.single) {
           facts.tagged = true;

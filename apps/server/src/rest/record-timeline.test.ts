@@ -90,7 +90,7 @@ describe('GET /records/{id}/timeline', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('link')).toBeNull();
     expect(res.headers.get('etag')).toBeNull();
-    expect(res.body.meta).toEqual({ page: 1, pageSize: 50, hasMore: false, nextCursor: null });
+    expect(res.body.meta).toEqual({ page: 1, pageSize: 50, hasMore: false, nextCursor: null, nextUrl: null });
     const entries = res.body.data;
     const none = {
       actor: null,
@@ -274,7 +274,7 @@ describe('GET /records/{id}/timeline', () => {
     expect(second.body.meta).toMatchObject({ page: 2, hasMore: true });
     const last = await timeline(record.id, '?pageSize=3&page=3');
     expect(last.body.data.map((e: { id: string }) => e.id)).toEqual(all.slice(6));
-    expect(last.body.meta).toMatchObject({ page: 3, hasMore: false, nextCursor: null });
+    expect(last.body.meta).toMatchObject({ page: 3, hasMore: false, nextCursor: null, nextUrl: null });
 
     // A cursor is stable when entries are added meanwhile: the walk goes on where it was.
     const first = await timeline(record.id, '?pageSize=4');

@@ -120,7 +120,13 @@ describe('records over REST', () => {
       const res = await app.api(ws.apiKey, 'GET', `/api/v1/records?${param}=${marker}`);
       expect(res.status).toBe(200);
       expect(res.body.data.map((r: { id: string }) => r.id)).toEqual([b.id, a.id]);
-      expect(res.body.meta).toEqual({ page: 1, pageSize: 50, hasMore: false, nextCursor: null });
+      expect(res.body.meta).toEqual({
+        page: 1,
+        pageSize: 50,
+        hasMore: false,
+        nextCursor: null,
+        nextUrl: null,
+      });
     }
     const conflict = await app.api(ws.apiKey, 'GET', `/api/v1/records?search=${marker}&q=other`);
     expect(conflict.status).toBe(400);

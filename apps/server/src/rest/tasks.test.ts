@@ -123,7 +123,13 @@ describe('tasks over REST', () => {
       `${base}&sort=dueAt&pageSize=2&cursor=${encodeURIComponent(paged.body.meta.nextCursor)}`,
     );
     expect(ids(rest)).toEqual([noDue.id]);
-    expect(rest.body.meta).toEqual({ page: null, pageSize: 2, hasMore: false, nextCursor: null });
+    expect(rest.body.meta).toEqual({
+      page: null,
+      pageSize: 2,
+      hasMore: false,
+      nextCursor: null,
+      nextUrl: null,
+    });
   });
 
   it('refuses a bad status or sort (400) and an unknown record filter (404)', async () => {

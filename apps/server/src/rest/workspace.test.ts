@@ -116,7 +116,7 @@ describe('GET /api/v1/members', () => {
           createdAt: expect.stringMatching(INSTANT_MS),
         },
       ],
-      meta: { page: 1, pageSize: 50, hasMore: false, nextCursor: null },
+      meta: { page: 1, pageSize: 50, hasMore: false, nextCursor: null, nextUrl: null },
     });
 
     await app.service.db.transaction((tx) => addMember(tx, ws.workspaceId, other.userId, 'MEMBER'));

@@ -73,6 +73,8 @@ export async function findEvents(db: Database, actor: Actor, input: z.infer<type
       pageSize: limit,
       hasMore,
       nextCursor: last ? encodeFeedCursor(last) : (input.after ?? null),
+      // Set by the REST layer from the request's URL (docs/api.md, "Paging").
+      nextUrl: null as string | null,
     },
   };
 }

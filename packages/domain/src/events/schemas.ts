@@ -71,6 +71,10 @@ export const eventFeedOutput = z.object({
           'Pass as `after` next time. Set whenever events were returned (also on the last page, so a poller resumes from it); when none were, the `after` given (null without one).',
       }),
       hasMore: z.boolean().meta({ description: 'More events are listable right now: call again at once.' }),
+      nextUrl: z.string().nullable().meta({
+        description:
+          'The absolute URL of the next call (this URL with `after` set to `nextCursor`, the `Link: rel="next"` target); null when `nextCursor` is, and over tRPC.',
+      }),
     })
     .meta({ id: 'EventFeedMeta' }),
 });

@@ -37,10 +37,10 @@ describe('findRecords paging', () => {
     expect(first.meta).toMatchObject({ page: 1, pageSize: 3, hasMore: true });
     const third = await findRecords(t.db, ws.actor, { page: 3, pageSize: 3 });
     expect(third.data.map((r) => r.id)).toEqual(ids.slice(6));
-    expect(third.meta).toEqual({ page: 3, pageSize: 3, hasMore: false, nextCursor: null });
+    expect(third.meta).toEqual({ page: 3, pageSize: 3, hasMore: false, nextCursor: null, nextUrl: null });
     const all = await findRecords(t.db, ws.actor, {});
     expect(all.data.map((r) => r.id)).toEqual(ids);
-    expect(all.meta).toEqual({ page: 1, pageSize: 50, hasMore: false, nextCursor: null });
+    expect(all.meta).toEqual({ page: 1, pageSize: 50, hasMore: false, nextCursor: null, nextUrl: null });
   });
 
   it('concatenates cursor pages to the full list without duplicates while records are inserted', async () => {

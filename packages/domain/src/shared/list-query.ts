@@ -181,6 +181,7 @@ export async function findListPage<Row extends { id: string }, Item>(
     pageSize: size,
     hasMore,
     nextCursor: hasMore && last ? cursorOf(request, last) : null,
+    nextUrl: null,
   };
   if (request.count) meta.total = await countRows(db, spec.table, where);
   return { data: visible.map(spec.serialize), meta };

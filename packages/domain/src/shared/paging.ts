@@ -96,6 +96,11 @@ export interface PageMeta {
   pageSize: number;
   hasMore: boolean;
   nextCursor: string | null;
+  /**
+   * The next page's absolute URL. A page is built knowing nothing of URLs, so it is null
+   * here; the REST layer sets it from the request's URL (docs/api.md, "Paging").
+   */
+  nextUrl: string | null;
 }
 
 /**
@@ -118,6 +123,7 @@ export function pageOf<Row, Item>(
       pageSize: paging.pageSize,
       hasMore,
       nextCursor: hasMore && last !== undefined ? cursorOf(last) : null,
+      nextUrl: null,
     },
   };
 }

@@ -135,6 +135,11 @@ export const pageMeta = z
       .string()
       .nullable()
       .meta({ description: 'Pass as `cursor` to get the next page; null on the last page.' }),
+    nextUrl: z.string().nullable().meta({
+      description:
+        'The absolute URL of the next page (this URL with `cursor` set to `nextCursor`, the `Link: rel="next"` target); null on the last page, and over tRPC.',
+      example: 'https://crm.example.com/api/v1/records?pageSize=50&cursor=eyJ2IjoxfQ',
+    }),
   })
   .meta({ id: 'PageMeta' });
 

@@ -90,7 +90,7 @@ describe('findMembers', () => {
     expect(first.meta.hasMore).toBe(true);
     const second = await findMembers(t.db, a.actor, { pageSize: 1, cursor: first.meta.nextCursor! });
     expect(second.data.map((m) => m.id)).toEqual([b.actor.userId]);
-    expect(second.meta).toEqual({ page: null, pageSize: 1, hasMore: false, nextCursor: null });
+    expect(second.meta).toEqual({ page: null, pageSize: 1, hasMore: false, nextCursor: null, nextUrl: null });
     const others = await findMembers(t.db, c.actor, {});
     expect(others.data.map((m) => m.id)).toEqual([c.actor.userId]);
   });
