@@ -1,4 +1,4 @@
-import { eventPayloads } from '@crm/domain';
+import { eventPayloads, eventTypes } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenApiValidator } from '../testing/openapi-validator.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
@@ -7,7 +7,8 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-
  * The OpenAPI document's `webhooks` section (docs/webhooks.md, "Payload"): one entry per event
  * kind, whose payload schema every event the service really writes must match. Every kind is
  * made happen through the API, and the stored payloads (what a delivery's body is, byte for
- * byte) are checked against the document's schema for their kind.
+ * byte) are checked against the document's schema for their kind, and the event feed's answers
+ * against its `Event`, whose payload is typed by kind with the same schemas.
  */
 
 let app: TestApp;
@@ -90,5 +91,44 @@ describe('the webhooks section of the OpenAPI document', () => {
       seen.add(type);
     }
     expect([...seen].sort()).toEqual(Object.keys(eventPayloads).sort());
+  });
+
+  it('types the event feed’s payloads by kind: the feed’s answers validate against `Event`, a wrong kind does not', async () => {
+    // Past the feed's settling delay; the events are those the test above made happen.
+    await app.service.db.$client.query(
+      "update events set occurred_at = occurred_at - interval '1 minute' where workspace_id = $1",
+      [ws.workspaceId],
+    );
+    const v = createOpenApiValidator(doc);
+    const seen = new Set<string>();
+    let after = '';
+    let page: {
+      data: { type: string; payload: Record<string, unknown> }[];
+      meta: { nextCursor: string; hasMore: boolean };
+    };
+    let last: { headers: Headers; body: typeof page } | undefined;
+    do {
+      const res = await app.api(ws.apiKey, 'GET', `/api/v1/events?pageSize=200&after=${after}`);
+      expect(res.status, res.text).toBe(200);
+      expect(v.validateResponse('GET', '/events', 200, res.headers, res.body)).toEqual([]);
+      page = res.body;
+      for (const event of page.data) seen.add(event.type);
+      if (page.data.length) last = { headers: res.headers, body: structuredClone(page) };
+      after = page.meta.nextCursor;
+    } while (page.meta.hasMore);
+    expect([...seen].sort()).toEqual([...eventTypes].sort());
+
+    // The payload is checked against its kind's schema: another kind's, or a field missing, fails.
+    const body = last!.body;
+    const moved = await ok('GET', '/events?types=deal.stage_changed');
+    expect(moved).toHaveLength(1);
+    body.data = [{ ...moved[0], type: 'record.created' }];
+    expect(v.validateResponse('GET', '/events', 200, last!.headers, body)).not.toEqual([]);
+    const { toStageId, ...withoutStage } = moved[0].payload;
+    expect(toStageId).toEqual(expect.any(String));
+    body.data = [{ ...moved[0], payload: withoutStage }];
+    expect(v.validateResponse('GET', '/events', 200, last!.headers, body)).not.toEqual([]);
+    body.data = [moved[0]];
+    expect(v.validateResponse('GET', '/events', 200, last!.headers, body)).toEqual([]);
   });
 });

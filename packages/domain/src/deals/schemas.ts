@@ -8,18 +8,23 @@ const CURRENCIES = Intl.supportedValuesOf('currency');
 export const MAX_AMOUNT = 999_999_999_999.99;
 
 /**
+ * At most 2 decimals, judged as the decimal the client wrote: the number is the double nearest
+ * to its cents over 100. Exact up to MAX_AMOUNT, where a tolerance on `n * 100` is not (its
+ * rounding error passes 1e-6 from about 10^8 on, which refused 275104796911.35).
+ */
+const hasAtMostTwoDecimals = (n: number) => Math.round(n * 100) / 100 === n;
+
+/**
  * A decimal ≥ 0 with at most 2 decimals (a pipe, so the REST adapter does not coerce strings).
  * The bounds are stated in the document; the 2 decimals only in the description, since
  * `multipleOf: 0.01` is judged in binary floating point by most validators, which then refuse
- * amounts such as 1.1 (docs/api.md, "Limits in the document").
+ * amounts such as 19.99 (docs/api.md, "Limits in the document").
  */
 const amount = z
   .number()
   .min(0, 'must be 0 or more')
   .max(MAX_AMOUNT, 'is too large')
-  .pipe(
-    z.number().refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'must have at most 2 decimals'),
-  )
+  .pipe(z.number().refine(hasAtMostTwoDecimals, 'must have at most 2 decimals'))
   .meta({
     description: `Decimal from 0 to ${MAX_AMOUNT} with at most 2 decimals (a third decimal is refused).`,
     example: 1250.5,
@@ -99,7 +104,9 @@ export const updateDealInput = z.strictObject({
     .optional()
     .meta({ description: 'Move the deal to this stage of its pipeline' }),
   title: title.nullish(),
-  amount: amount.nullish(),
+  amount: amount.nullish().meta({
+    description: `Decimal from 0 to ${MAX_AMOUNT} with at most 2 decimals (a third decimal is refused); null clears it.`,
+  }),
   currency: currency.optional(),
   closeDate: dateOnly().nullish(),
   data: data.optional().meta({ description: 'Merged: keys given replace, a key given as null is removed' }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { eventTypes } from '../shared/events.ts';
+import { type EventType, eventTypes } from '../shared/events.ts';
 import { emptyAsAbsent } from '../shared/paging.ts';
 import { instantOutput } from '../shared/schemas.ts';
+import { eventPayloads } from './payloads.ts';
 
 /**
  * `types`: event kinds separated by commas, each with blanks around it or none, empty items
@@ -49,16 +50,41 @@ export const findEventsInput = z.strictObject({
     .meta({ description: 'Same as `pageSize` (kept for pollers written against it).' }),
 });
 
+/**
+ * One kind's event as the feed lists it: `type` is the kind and `payload` that kind's webhook
+ * body (payloads.ts), the same component the document's `webhooks` section names.
+ */
+const feedEventOf = <K extends EventType>(kind: K) => {
+  const payload = eventPayloads[kind];
+  const name = String(payload.meta()?.id).replace(/Event$/, '');
+  return z
+    .object({
+      id: z.string().meta({ example: 'evt_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
+      type: z.literal(kind),
+      occurredAt: instantOutput(),
+      payload: payload.meta({
+        description: 'Exactly the body webhook receivers get for this event',
+      }) as (typeof eventPayloads)[K],
+    })
+    .meta({ id: `${name}FeedEvent`, description: `A \`${kind}\` event of the feed.` });
+};
+type FeedEvents<T extends readonly EventType[]> = {
+  -readonly [I in keyof T]: ReturnType<typeof feedEventOf<Extract<T[I], EventType>>>;
+};
+
+/**
+ * An event of the feed: one variant per kind, so the document states a `oneOf` discriminated
+ * on `type` whose `payload` is typed by kind (docs/api.md, "Events").
+ */
 export const eventOutput = z
-  .object({
-    id: z.string().meta({ example: 'evt_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
-    type: z.string().meta({ example: 'deal.stage_changed' }),
-    occurredAt: instantOutput(),
-    payload: z
-      .record(z.string(), z.unknown())
-      .meta({ description: 'Exactly the body webhook receivers get for this event' }),
-  })
-  .meta({ id: 'Event' });
+  .discriminatedUnion(
+    'type',
+    eventTypes.map((kind) => feedEventOf(kind)) as unknown as FeedEvents<typeof eventTypes>,
+  )
+  .meta({
+    id: 'Event',
+    description: 'An event: `type` is its kind, and `payload` the body webhook receivers get for it.',
+  });
 
 export const eventFeedOutput = z.object({
   data: z.array(eventOutput),
