@@ -120,7 +120,7 @@ const EXTRA: Record<string, unknown[]> = {
 };
 /** Operations not probed, with the reason. */
 const SKIPPED_OPERATIONS: Record<string, string> = {
-  'POST /api/webhooks/trigger/{workflowId}':
+  'POST /trigger/{workflowId}':
     'the trigger endpoint takes any JSON object; its only named key is a record id',
 };
 

@@ -1,4 +1,5 @@
 import { allScopes, createApiKey, type Scope } from '@crm/domain';
+import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Call,
@@ -56,6 +57,9 @@ async function call(key: string | null, method: string, template: string, status
   const res = await app.api(key, method, `${PREFIX}${path}${query}`, c.body, c.headers);
   const what = `${method} ${path}${query} → ${res.status} ${res.text.slice(0, 300)}`;
   expect(res.status, what).toBe(status);
+  // A tool finds the operation from the URL alone, through the document's server.
+  const matched = v.operationAt(method, `${app.url}${PREFIX}${path}`, documentUrl());
+  expect(`${matched.method} ${matched.path}`, what).toBe(`${method} ${template}`);
   const problems = v.validateResponse(method, template, res.status, res.headers, res.body);
   // A replayed error is the first response verbatim, so its requestId is the first request's.
   const replayed = res.headers.get('idempotent-replayed') === 'true';
@@ -70,9 +74,14 @@ const sender =
   (key: string): Send =>
   (method, template, status, c) =>
     call(key, method, template, status, c);
+/** Where the test app serves the document, against which its relative server URLs resolve. */
+const documentUrl = () => `${app.url}${PREFIX}/openapi.json`;
+/**
+ * The operations of /api/v1: those under the document's server. The trigger endpoint (no key,
+ * its own error body), whose path has a server of its own, has a test of its own.
+ */
+const restOperations = () => v.operations.filter((o) => !served.body.paths[o.path].servers);
 /** The operations whose body the server reads; they must document the body and Idempotency-Key errors. */
-/** The operations of /api/v1; the trigger endpoint (no key, its own error body) has a test of its own. */
-const restOperations = () => v.operations.filter((o) => !o.path.startsWith('/api/'));
 const writes = () => restOperations().filter((o) => o.method === 'POST' || o.method === 'PATCH');
 
 beforeAll(async () => {
@@ -89,6 +98,31 @@ describe('the document served at /api/v1/openapi.json', () => {
     expect(served.headers.get('x-request-id')).toBeTruthy();
     expect(served.body.openapi).toMatch(/^3\./);
     expect(restOperations().length).toBeGreaterThan(0);
+  });
+
+  it('names every operation `<resource>-<action>`, the trigger included', () => {
+    const ids = v.operations.map((o) => o.operation.operationId);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+-[a-z][A-Za-z]*$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain('workflows-trigger');
+  });
+
+  it('documents amount without multipleOf, which validators judge in binary floating point', () => {
+    // ajv (what Prism and most JavaScript validators run) divides in binary floating point:
+    // under `multipleOf: 0.01` it refuses amounts the server takes (docs/api.md, "Limits in
+    // the document"). Should that change, `multipleOf` can join the document.
+    const ajv = new Ajv2020();
+    const cents = ajv.compile({ type: 'number', multipleOf: 0.01 });
+    expect([0.07, 19.99, 1234.56].map((amount) => cents(amount))).toEqual([false, false, false]);
+    const deal = v.resolve(
+      (
+        restOperations().find((o) => o.method === 'POST' && o.path === '/deals')!.operation.requestBody as {
+          content: Record<string, { schema: unknown }>;
+        }
+      ).content['application/json']!.schema,
+    ) as { properties: Record<string, Record<string, unknown>> };
+    expect(deal.properties.amount).not.toHaveProperty('multipleOf');
+    expect(deal.properties.amount!.description).toMatch(/at most 2 decimals/);
   });
 
   it('gives every operation an id, a summary, a tag and the bearer requirement', () => {
@@ -521,7 +555,8 @@ describe('real responses conform to the document', () => {
           },
         })
       ).body.data;
-    const template = '/api/webhooks/trigger/{workflowId}';
+    const operation = v.operations.find((o) => o.operation.operationId === 'workflows-trigger')!;
+    const rateLimit = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
     const trigger = async (url: string, status: number, init: RequestInit = {}) => {
       const res = await fetch(url, {
         method: 'POST',
@@ -531,13 +566,30 @@ describe('real responses conform to the document', () => {
       const text = await res.text();
       const body = text ? JSON.parse(text) : undefined;
       expect(res.status, `${url} → ${text}`).toBe(status);
-      expect(v.validateResponse('POST', template, res.status, res.headers, body), text).toEqual([]);
-      return body;
+      // The URL alone leads to the operation, through its path's own server.
+      expect(v.operationAt('POST', url, documentUrl()), url).toBe(operation);
+      expect(v.validateResponse('POST', operation.path, res.status, res.headers, body), text).toEqual([]);
+      // Headers the answer does not document are not sent either (the documented ones are
+      // checked above: present when required, valid when present).
+      const documented = v.resolve((operation.operation.responses as Record<string, unknown>)[status]!)
+        .headers as Record<string, unknown>;
+      for (const name of rateLimit) {
+        if (!documented[name]) expect(res.headers.get(name), `${status} ${name}`).toBeNull();
+      }
+      return { body, counted: res.headers.get('RateLimit-Limit') !== null };
     };
     const open = await make({});
     const accepted = await trigger(open.trigger.url, 200, { body: JSON.stringify({ name: 'Ada' }) });
-    expect(accepted).toMatchObject({ ok: true, workflowId: open.id, runId: expect.stringMatching(/^run_/) });
-    await trigger(open.trigger.url, 400, { body: '{"name":' });
+    expect(accepted.body).toMatchObject({
+      ok: true,
+      workflowId: open.id,
+      runId: expect.stringMatching(/^run_/),
+    });
+    expect((await trigger(open.trigger.url, 400, { body: '{"name":' })).counted).toBe(false);
+    // A 400 or 404 met once the call was counted carries RateLimit-* (documented, not required).
+    expect((await trigger(open.trigger.url, 400, { body: '{"recordId":5}' })).counted).toBe(true);
+    const missing = { recordId: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5' };
+    expect((await trigger(open.trigger.url, 404, { body: JSON.stringify(missing) })).counted).toBe(true);
     await trigger(open.trigger.url.replace(open.id, 'wf_unknown'), 404, { body: '{}' });
     await trigger(open.trigger.url, 413, { body: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) });
     await trigger(open.trigger.url, 415, { body: 'name=Ada', headers: { 'Content-Type': 'text/plain' } });
@@ -551,7 +603,8 @@ describe('real responses conform to the document', () => {
     });
     const limited = await make({ rateLimitPerMinute: 1 });
     await trigger(limited.trigger.url, 200, { body: '{}' });
-    await trigger(limited.trigger.url, 429, { body: '{}' });
+    const over = await trigger(limited.trigger.url, 429, { body: '{}' });
+    expect(over.body).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED' } });
   });
 
   it('every documented operation was exercised with a success and with each error a client can provoke', () => {

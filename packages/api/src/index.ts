@@ -1,7 +1,7 @@
 export * from './context.ts';
 export * from './errors.ts';
 export * from './openapi/document.ts';
-export { TRIGGER_PATH_TEMPLATE } from './openapi/trigger.ts';
+export { TRIGGER_OPERATION_PATH, TRIGGER_PATH_TEMPLATE, TRIGGER_SERVER_PATH } from './openapi/trigger.ts';
 export * from './rest-routes.ts';
 export { type AppRouter, appRouter } from './routers/index.ts';
 export * from './storable-input.ts';

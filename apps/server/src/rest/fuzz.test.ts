@@ -56,8 +56,10 @@ function routesOf(document: Json): FuzzRoute[] {
   const rest: FuzzRoute[] = [];
   const trpc: FuzzRoute[] = [];
   for (const [template, item] of Object.entries<Json>(document.paths)) {
-    // The trigger endpoint, outside /api/v1, has a route of its own below.
-    if (template.startsWith('/api/')) continue;
+    // A path with a server of its own is not below /api/v1 and names no procedure (its
+    // operationId, `workflows-trigger`, only follows their pattern): the trigger endpoint,
+    // which has a route of its own below.
+    if (item.servers) continue;
     for (const [method, operation] of Object.entries<Json>(item)) {
       if (!operation?.responses) continue;
       const parameters: Json[] = (operation.parameters ?? []).map(resolve);

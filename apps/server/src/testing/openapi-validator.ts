@@ -32,6 +32,14 @@ export interface OpenApiValidator {
     headers: Headers,
     body: unknown,
   ): string[];
+  /**
+   * The operation a request to `url` is for, found as a validator or a mock server finds it:
+   * the operation's server (its own, its path item's, else the document's) and its path
+   * template, joined both ways a tool may join them (appended, then resolved against
+   * `documentUrl`, where the document was served; or resolved, then appended), must both
+   * give the URL; a literal segment wins over a parameter. Throws when none or several match.
+   */
+  operationAt(method: string, url: string, documentUrl: string): DocumentedOperation;
   /** One line per operation that lacks a conforming success, or a documented status not in `ignore`. */
   coverageGaps(ignore: Iterable<number>): string[];
   /** What is wrong with this JSON request body according to the operation's schema; empty when it conforms. */
@@ -46,6 +54,8 @@ export interface OpenApiValidator {
 }
 
 const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+/** Stands for a path parameter while a template is joined to its server. */
+const PARAMETER = 'PATH-PARAMETER';
 
 export function createOpenApiValidator(doc: Json): OpenApiValidator {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -93,12 +103,58 @@ export function createOpenApiValidator(doc: Json): OpenApiValidator {
     }
   }
 
+  /** An operation's URL patterns under `documentUrl`, one per way of joining server and path. */
+  const patterns = new Map<string, Map<DocumentedOperation, RegExp[]>>();
+  function urlPatterns(operation: DocumentedOperation, documentUrl: string): RegExp[] {
+    const byOperation = patterns.get(documentUrl) ?? new Map<DocumentedOperation, RegExp[]>();
+    patterns.set(documentUrl, byOperation);
+    const known = byOperation.get(operation);
+    if (known) return known;
+    const item = (doc.paths as Record<string, Json>)[operation.path]!;
+    const servers = (operation.operation.servers ?? item.servers ?? doc.servers ?? [{ url: '/' }]) as {
+      url: string;
+    }[];
+    const marked = operation.path.replace(/\{[^}]+\}/g, PARAMETER);
+    const joined = [
+      new URL(`${servers[0]!.url}${marked}`, documentUrl).href,
+      `${new URL(servers[0]!.url, documentUrl).href}${marked}`,
+    ];
+    const made = joined.map(
+      (href) =>
+        new RegExp(
+          `^${href
+            .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+            .split(PARAMETER)
+            .join('[^/]+')}$`,
+        ),
+    );
+    byOperation.set(operation, made);
+    return made;
+  }
+
   const seen = new Map<DocumentedOperation, Set<number>>();
   const exercised = (operation: DocumentedOperation, status: number) =>
     seen.set(operation, (seen.get(operation) ?? new Set()).add(status));
 
   return {
     operations,
+    operationAt(method, url, documentUrl) {
+      const target = new URL(url);
+      const where = `${target.origin}${target.pathname}`;
+      const found = operations.filter(
+        (o) =>
+          o.method === method.toUpperCase() &&
+          urlPatterns(o, documentUrl).every((pattern) => pattern.test(where)),
+      );
+      const parameters = (o: DocumentedOperation) => (o.path.match(/\{/g) ?? []).length;
+      const fewest = Math.min(...found.map(parameters));
+      const best = found.filter((o) => parameters(o) === fewest);
+      if (best.length !== 1) {
+        const named = best.map((o) => `${o.method} ${o.path}`).join(', ') || 'none';
+        throw new Error(`${method} ${where} matches ${best.length} operations of the document: ${named}`);
+      }
+      return best[0]!;
+    },
     coverageGaps(ignore) {
       const skip = new Set(ignore);
       return operations.flatMap((operation) => {

@@ -63,12 +63,14 @@ export function ApiReferencePage() {
 
   const byTag = new Map<string, { method: string; path: string; op: Operation }[]>();
   for (const [path, item] of Object.entries(doc.paths)) {
+    // A path with a server of its own (a trigger URL, outside the base URL) is shown under it.
+    const server = (item as { servers?: { url: string }[] }).servers?.[0]?.url ?? '';
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
       const tag = op.tags?.[0] ?? 'Other';
       if (!byTag.has(tag)) byTag.set(tag, []);
-      byTag.get(tag)!.push({ method, path, op });
+      byTag.get(tag)!.push({ method, path: `${server}${path}`, op });
     }
   }
   const schemas = doc.components?.schemas ?? {};

@@ -48,6 +48,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Events: 'The event feed: what happened in the workspace, oldest first, kept 30 days.',
   Workflows: 'Automations (workflows), their triggers, actions and runs.',
   Workspace: 'The workspace of the API key, its members and keys.',
+  'Audit log':
+    'What an admin answers for (keys, webhooks, workflows, members), newest first, with who did it and through what.',
 };
 
 export const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });

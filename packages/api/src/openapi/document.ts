@@ -13,7 +13,7 @@ import {
   ref,
   TAG_DESCRIPTIONS,
 } from './components.ts';
-import { triggerPaths } from './trigger.ts';
+import { triggerErrorSchema, triggerPaths } from './trigger.ts';
 import { webhookSection } from './webhooks.ts';
 
 type Json = Record<string, unknown>;
@@ -90,11 +90,17 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
   for (const name of Object.keys(components.schemas ?? {})) {
     if (name.startsWith('error.')) delete components.schemas![name];
   }
-  // Event payloads, one webhook per kind; their components (Record, Deal, Task) are the
-  // same schemas the REST operations use, rendered alike.
+  // Event payloads, one webhook per kind; their components (Record, Deal, Task, and the
+  // payloads the event feed's `Event` refers to) are the same schemas the REST operations
+  // use, rendered alike: as answers, which admit no undeclared property.
   const section = webhookSection();
   (doc as unknown as Json).webhooks = section.webhooks;
-  components.schemas = { ...section.schemas, ...components.schemas, Error: errorSchema() };
+  components.schemas = {
+    ...section.schemas,
+    ...components.schemas,
+    Error: errorSchema(),
+    TriggerError: triggerErrorSchema(),
+  };
   components.headers = { ...components.headers, ...errorHeaderComponents() };
   components.responses = Object.fromEntries(
     [...usedErrors].sort((a, b) => a - b).map((status) => [ERROR_NAMES[status], errorResponse(status)]),

@@ -1,9 +1,20 @@
+import { errorCodes } from '@crm/domain';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { errorSchema, ref } from './components.ts';
 
-/** Where the trigger endpoint lives, below the service's root rather than /api/v1. */
-export const TRIGGER_PATH_TEMPLATE = '/api/webhooks/trigger/{workflowId}';
+/**
+ * Where the trigger endpoints live, below the service's root rather than /api/v1: the
+ * document gives the path item a server of its own, `<service root>/api/webhooks`, and the
+ * path `/trigger/{workflowId}` below it, so that the server URL followed by the path is the
+ * real URL however a tool joins them (appended then resolved against the document's address,
+ * or resolved then appended). A root server (`/`) would give `//api/…` when appended.
+ */
+export const TRIGGER_SERVER_PATH = '/api/webhooks';
+/** The trigger operation's path in the document, below TRIGGER_SERVER_PATH. */
+export const TRIGGER_OPERATION_PATH = '/trigger/{workflowId}';
+/** The whole path of a trigger URL, as the server routes it. */
+export const TRIGGER_PATH_TEMPLATE = `${TRIGGER_SERVER_PATH}${TRIGGER_OPERATION_PATH}`;
 
 /** What a call to a trigger URL answers once its run is queued (docs/workflows.md, "The trigger endpoint"). */
 export const triggerAcceptedOutput = z
@@ -30,31 +41,88 @@ const TRIGGER_ERRORS: Record<number, string> = {
 };
 
 /**
+ * The body of every error answer of a trigger call (contract §7): the REST error body's
+ * `error` (components.ts, errorSchema) beside `ok: false`.
+ */
+export function triggerErrorSchema(): Record<string, unknown> {
+  const error = (errorSchema().properties as Record<string, unknown>).error;
+  return {
+    type: 'object',
+    description:
+      'Every error answer of a trigger URL: `ok: false` and the error body of the REST API (a code from the registry, a message for people and the request id).',
+    required: ['ok', 'error'],
+    additionalProperties: false,
+    properties: { ok: { const: false }, error },
+  };
+}
+
+/**
+ * The rate-limit headers of a trigger call: set once the call is counted against the
+ * workflow's limit, after the workflow, body and signature checks (apps/server's
+ * trigger-endpoint.ts), so present on what comes after and never on what comes before.
+ */
+const RATE_LIMIT_HEADERS: [string, string][] = [
+  ['RateLimit-Limit', 'Calls the workflow accepts per minute (its `rateLimitPerMinute`)'],
+  ['RateLimit-Remaining', "Calls left in the workflow's current window"],
+  ['RateLimit-Reset', 'Seconds until the window frees calls'],
+];
+
+/**
+ * Per status: whether the call was counted (`always`), may have been (`sometimes`: a 400 or
+ * 404 met after the count, such as a `recordId` that is not a string or not a live record,
+ * and a failure of the service), or never was (the checks before the count).
+ */
+const COUNTED: Record<number, 'always' | 'sometimes' | 'never'> = {
+  200: 'always',
+  400: 'sometimes',
+  401: 'never',
+  404: 'sometimes',
+  409: 'always',
+  413: 'never',
+  415: 'never',
+  422: 'always',
+  429: 'always',
+  500: 'sometimes',
+  503: 'sometimes',
+};
+
+function triggerHeaders(status: number): Record<string, unknown> {
+  const counted = COUNTED[status] ?? 'sometimes';
+  const headers: Record<string, unknown> = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+  if (counted !== 'never') {
+    for (const [name, description] of RATE_LIMIT_HEADERS) {
+      const said = counted === 'always' ? description : `${description}; present when the call was counted`;
+      headers[name] = {
+        description: said,
+        required: counted === 'always',
+        schema: { type: 'integer', minimum: 0 },
+      };
+    }
+  }
+  if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
+  return headers;
+}
+
+/**
  * The trigger endpoint in the document: served by the Koa app beside the REST API (it takes
  * no API key), so it is declared here rather than by a procedure, with a server of its own.
  * The server's answers are checked against it by the OpenAPI tests.
  */
 export function triggerPaths(baseUrl: string): ZodOpenApiPathsObject {
-  const error = (errorSchema().properties as Record<string, unknown>).error;
-  const errorBody = {
-    type: 'object',
-    required: ['ok', 'error'],
-    additionalProperties: false,
-    properties: { ok: { const: false }, error },
-  } as const;
-  const headers = (status: number) => ({
-    'X-Request-Id': ref('headers', 'X-Request-Id'),
-    ...(status === 429 || status === 503 ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
-  });
   return {
-    [TRIGGER_PATH_TEMPLATE]: {
-      servers: [{ url: baseUrl.replace(/\/$/, '') || '/', description: 'The service root' }],
+    [TRIGGER_OPERATION_PATH]: {
+      servers: [
+        {
+          url: `${baseUrl.replace(/\/+$/, '')}${TRIGGER_SERVER_PATH}`,
+          description: 'Trigger URLs, outside /api/v1',
+        },
+      ],
       post: {
-        operationId: 'triggerWorkflow',
+        operationId: 'workflows-trigger',
         tags: ['Workflows'],
         summary: 'Start a workflow from its trigger URL',
         description:
-          "The URL an INCOMING_WEBHOOK workflow shows as `trigger.url`. Needs no API key: the workflow id in it is the secret, and a workflow with `requireSignature` also needs `X-Service-Signature`. Any JSON object is the run's `trigger.body`; `recordId` in it names the run's context record. Answers once the run is queued; the run itself happens on the background queue.",
+          "The URL an INCOMING_WEBHOOK workflow shows as `trigger.url` (`<service root>/api/webhooks/trigger/{workflowId}`: this operation's own server followed by its path). Needs no API key: the workflow id in it is the secret, and a workflow with `requireSignature` also needs `X-Service-Signature`. Any JSON object is the run's `trigger.body`; `recordId` in it names the run's context record. Answers once the run is queued; the run itself happens on the background queue. `RateLimit-*` count calls against the workflow's own limit and come with every answer past the signature check.",
         security: [],
         requestParams: {
           path: z.object({ workflowId: z.string().meta({ description: 'The workflow id (wf_…)' }) }),
@@ -90,7 +158,7 @@ export function triggerPaths(baseUrl: string): ZodOpenApiPathsObject {
         responses: {
           '200': {
             description: 'The run is queued',
-            headers: { ...headers(200), 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') },
+            headers: { ...triggerHeaders(200), 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') },
             content: { 'application/json': { schema: triggerAcceptedOutput } },
           },
           ...Object.fromEntries(
@@ -98,8 +166,8 @@ export function triggerPaths(baseUrl: string): ZodOpenApiPathsObject {
               status,
               {
                 description,
-                headers: headers(Number(status)),
-                content: { 'application/json': { schema: errorBody } },
+                headers: triggerHeaders(Number(status)),
+                content: { 'application/json': { schema: triggerErrorOf(Number(status)) } },
               },
             ]),
           ),
@@ -107,4 +175,17 @@ export function triggerPaths(baseUrl: string): ZodOpenApiPathsObject {
       },
     },
   } as ZodOpenApiPathsObject;
+}
+
+/** The TriggerError schema narrowed to the codes of one status, as the REST error responses are. */
+function triggerErrorOf(status: number) {
+  const codes = Object.entries(errorCodes)
+    .filter(([, entry]) => entry.status === status)
+    .map(([code]) => code);
+  return {
+    allOf: [
+      ref('schemas', 'TriggerError'),
+      { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+    ],
+  };
 }
