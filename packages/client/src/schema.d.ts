@@ -1448,7 +1448,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/webhooks/trigger/{workflowId}": {
+    "/trigger/{workflowId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1459,9 +1459,9 @@ export interface paths {
         put?: never;
         /**
          * Start a workflow from its trigger URL
-         * @description The URL an INCOMING_WEBHOOK workflow shows as `trigger.url`. Needs no API key: the workflow id in it is the secret, and a workflow with `requireSignature` also needs `X-Service-Signature`. Any JSON object is the run's `trigger.body`; `recordId` in it names the run's context record. Answers once the run is queued; the run itself happens on the background queue.
+         * @description The URL an INCOMING_WEBHOOK workflow shows as `trigger.url` (`<service root>/api/webhooks/trigger/{workflowId}`: this operation's own server followed by its path). Needs no API key: the workflow id in it is the secret, and a workflow with `requireSignature` also needs `X-Service-Signature`. Any JSON object is the run's `trigger.body`; `recordId` in it names the run's context record. Answers once the run is queued; the run itself happens on the background queue. `RateLimit-*` count calls against the workflow's own limit and come with every answer past the signature check.
          */
-        post: operations["triggerWorkflow"];
+        post: operations["workflows-trigger"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2524,6 +2524,11 @@ export interface components {
             hasMore: boolean;
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             nextCursor: string | null;
+            /**
+             * @description The absolute URL of the next page (this URL with `cursor` set to `nextCursor`, the `Link: rel="next"` target); null on the last page, and over tRPC.
+             * @example https://crm.example.com/api/v1/records?pageSize=50&cursor=eyJ2IjoxfQ
+             */
+            nextUrl: string | null;
         };
         CallLog: {
             /** @example call_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -2723,6 +2728,11 @@ export interface components {
             hasMore: boolean;
             /** @description Pass as `cursor` to get the next page; null on the last page. */
             nextCursor: string | null;
+            /**
+             * @description The absolute URL of the next page (this URL with `cursor` set to `nextCursor`, the `Link: rel="next"` target); null on the last page, and over tRPC.
+             * @example https://crm.example.com/api/v1/records?pageSize=50&cursor=eyJ2IjoxfQ
+             */
+            nextUrl: string | null;
             /** @description With `count=true`: how many items the filters match, on every page. */
             total?: number;
         };
@@ -2733,20 +2743,211 @@ export interface components {
                 deleted: true;
             };
         };
-        Event: {
+        /** @description An event: `type` is its kind, and `payload` the body webhook receivers get for it. */
+        Event: components["schemas"]["RecordCreatedFeedEvent"] | components["schemas"]["RecordUpdatedFeedEvent"] | components["schemas"]["RecordTrashedFeedEvent"] | components["schemas"]["RecordRestoredFeedEvent"] | components["schemas"]["RecordLinkedFeedEvent"] | components["schemas"]["RecordUnlinkedFeedEvent"] | components["schemas"]["DealCreatedFeedEvent"] | components["schemas"]["DealUpdatedFeedEvent"] | components["schemas"]["DealStageChangedFeedEvent"] | components["schemas"]["TaskCreatedFeedEvent"] | components["schemas"]["TaskUpdatedFeedEvent"] | components["schemas"]["TaskCompletedFeedEvent"];
+        /** @description A `record.created` event of the feed. */
+        RecordCreatedFeedEvent: {
             /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
             id: string;
-            /** @example deal.stage_changed */
-            type: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "record.created";
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
              */
             occurredAt: string;
             /** @description Exactly the body webhook receivers get for this event */
-            payload: {
-                [key: string]: unknown;
-            };
+            payload: components["schemas"]["RecordCreatedEvent"];
+        };
+        /** @description A `record.updated` event of the feed. */
+        RecordUpdatedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "record.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["RecordUpdatedEvent"];
+        };
+        /** @description A `record.trashed` event of the feed. */
+        RecordTrashedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "record.trashed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["RecordTrashedEvent"];
+        };
+        /** @description A `record.restored` event of the feed. */
+        RecordRestoredFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "record.restored";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["RecordRestoredEvent"];
+        };
+        /** @description A `record.linked` event of the feed. */
+        RecordLinkedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "record.linked";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["RecordLinkedEvent"];
+        };
+        /** @description A `record.unlinked` event of the feed. */
+        RecordUnlinkedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "record.unlinked";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["RecordUnlinkedEvent"];
+        };
+        /** @description A `deal.created` event of the feed. */
+        DealCreatedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["DealCreatedEvent"];
+        };
+        /** @description A `deal.updated` event of the feed. */
+        DealUpdatedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["DealUpdatedEvent"];
+        };
+        /** @description A `deal.stage_changed` event of the feed. */
+        DealStageChangedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deal.stage_changed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["DealStageChangedEvent"];
+        };
+        /** @description A `task.created` event of the feed. */
+        TaskCreatedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["TaskCreatedEvent"];
+        };
+        /** @description A `task.updated` event of the feed. */
+        TaskUpdatedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["TaskUpdatedEvent"];
+        };
+        /** @description A `task.completed` event of the feed. */
+        TaskCompletedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.completed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["TaskCompletedEvent"];
         };
         EventFeedMeta: {
             /** @description Always null: the feed pages by cursor only (`after`). */
@@ -2756,6 +2957,8 @@ export interface components {
             nextCursor: string | null;
             /** @description More events are listable right now: call again at once. */
             hasMore: boolean;
+            /** @description The absolute URL of the next call (this URL with `after` set to `nextCursor`, the `Link: rel="next"` target); null when `nextCursor` is, and over tRPC. */
+            nextUrl: string | null;
         };
         Folder: {
             /** @example fld_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -3554,6 +3757,23 @@ export interface components {
                 requestId: string;
             };
         };
+        /** @description Every error answer of a trigger URL: `ok: false` and the error body of the REST API (a code from the registry, a message for people and the request id). */
+        TriggerError: {
+            /** @constant */
+            ok: false;
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                message: string;
+                /** @description Present for validation errors: one entry per offending field. */
+                details?: {
+                    /** @example data.stage */
+                    path: string;
+                    message: string;
+                }[];
+                requestId: string;
+            };
+        };
     };
     responses: {
         /** @description The body or query failed validation (details name each field) */
@@ -4250,6 +4470,7 @@ export interface operations {
                         /** @description Move the deal to this stage of its pipeline */
                         stageId?: string;
                         title?: string | null;
+                        /** @description Decimal from 0 to 999999999999.99 with at most 2 decimals (a third decimal is refused); null clears it. */
                         amount?: number | null;
                         /**
                          * @description ISO 4217 code in capitals; defaults to the workspace currency (USD)
@@ -4884,6 +5105,7 @@ export interface operations {
                     /** @description Move the deal to this stage of its pipeline */
                     stageId?: string;
                     title?: string | null;
+                    /** @description Decimal from 0 to 999999999999.99 with at most 2 decimals (a third decimal is refused); null clears it. */
                     amount?: number | null;
                     /**
                      * @description ISO 4217 code in capitals; defaults to the workspace currency (USD)
@@ -8936,7 +9158,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    triggerWorkflow: {
+    "workflows-trigger": {
         parameters: {
             query?: never;
             header?: {
@@ -8966,6 +9188,12 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Calls the workflow accepts per minute (its `rateLimitPerMinute`) */
+                    "RateLimit-Limit": number;
+                    /** @description Calls left in the workflow's current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window frees calls */
+                    "RateLimit-Reset": number;
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8977,23 +9205,19 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Calls the workflow accepts per minute (its `rateLimitPerMinute`); present when the call was counted */
+                    "RateLimit-Limit"?: number;
+                    /** @description Calls left in the workflow's current window; present when the call was counted */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees calls; present when the call was counted */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_FAILED";
                         };
                     };
                 };
@@ -9005,20 +9229,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAUTHORIZED";
                         };
                     };
                 };
@@ -9027,23 +9241,19 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Calls the workflow accepts per minute (its `rateLimitPerMinute`); present when the call was counted */
+                    "RateLimit-Limit"?: number;
+                    /** @description Calls left in the workflow's current window; present when the call was counted */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees calls; present when the call was counted */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
                         };
                     };
                 };
@@ -9052,23 +9262,19 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Calls the workflow accepts per minute (its `rateLimitPerMinute`) */
+                    "RateLimit-Limit": number;
+                    /** @description Calls left in the workflow's current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window frees calls */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "CONFLICT";
                         };
                     };
                 };
@@ -9080,20 +9286,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PAYLOAD_TOO_LARGE";
                         };
                     };
                 };
@@ -9105,20 +9301,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNSUPPORTED_MEDIA_TYPE";
                         };
                     };
                 };
@@ -9127,23 +9313,19 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Calls the workflow accepts per minute (its `rateLimitPerMinute`) */
+                    "RateLimit-Limit": number;
+                    /** @description Calls left in the workflow's current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window frees calls */
+                    "RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "IDEMPOTENCY_KEY_REUSED";
                         };
                     };
                 };
@@ -9152,24 +9334,20 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Calls the workflow accepts per minute (its `rateLimitPerMinute`) */
+                    "RateLimit-Limit": number;
+                    /** @description Calls left in the workflow's current window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window frees calls */
+                    "RateLimit-Reset": number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
                         };
                     };
                 };
@@ -9178,23 +9356,19 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Calls the workflow accepts per minute (its `rateLimitPerMinute`); present when the call was counted */
+                    "RateLimit-Limit"?: number;
+                    /** @description Calls left in the workflow's current window; present when the call was counted */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees calls; present when the call was counted */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL";
                         };
                     };
                 };
@@ -9203,24 +9377,20 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Calls the workflow accepts per minute (its `rateLimitPerMinute`); present when the call was counted */
+                    "RateLimit-Limit"?: number;
+                    /** @description Calls left in the workflow's current window; present when the call was counted */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window frees calls; present when the call was counted */
+                    "RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                        error: {
-                            /** @enum {string} */
-                            code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
-                            message: string;
-                            /** @description Present for validation errors: one entry per offending field. */
-                            details?: {
-                                /** @example data.stage */
-                                path: string;
-                                message: string;
-                            }[];
-                            requestId: string;
+                    "application/json": components["schemas"]["TriggerError"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "UNAVAILABLE";
                         };
                     };
                 };
