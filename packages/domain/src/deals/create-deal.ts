@@ -1,19 +1,22 @@
-import type { Database } from '@crm/db';
-import { schema } from '@crm/db';
-import { eq } from 'drizzle-orm';
+import { type Database, isSharded, runNamedSql, schema } from '@crm/db';
+import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadPipeline } from '../pipelines/load-pipeline.ts';
+import { recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
 import { linkPrimary } from '../relations/participants.ts';
-import type { Actor } from '../shared/actor.ts';
+import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
-import { recordDealCreated } from './deal-events.ts';
+import { writeWithEvents } from '../shared/events.ts';
+import { isId, newId } from '../shared/ids.ts';
+import { dealFieldsWith, recordDealCreated } from './deal-events.ts';
 import { assertLiveRecord } from './load-deal.ts';
-import type { createDealInput } from './schemas.ts';
-import { serializeDeal } from './serialize.ts';
+import type { createDealInput, DealOutput } from './schemas.ts';
+import { type DealRow, serializeDeal } from './serialize.ts';
 
 /** Creates a deal in its pipeline's first stage unless a stage of that pipeline is given. */
 export async function createDeal(db: Database, actor: Actor, input: z.infer<typeof createDealInput>) {
+  const made = await createDealInOneStatement(db, actor, input);
+  if (made) return made;
   return db.transaction(async (tx) => {
     const { stages } = await loadPipeline(tx, actor, input.pipelineId, { lock: 'share' }).catch(
       invalidReference('pipelineId', `pipeline ${input.pipelineId} does not exist`),
@@ -42,6 +45,97 @@ export async function createDeal(db: Database, actor: Actor, input: z.infer<type
     await linkPrimary(tx, actor, 'deal', row!.id, row!.recordId);
     await recordDealCreated(tx, actor, row!);
     return serializeDeal(row!);
+  });
+}
+
+/**
+ * The common deal create in two statements and no transaction (docs/performance.md, "Writes
+ * in one statement"): one read of the pipeline's stages, the workspace's currency and the
+ * linked record, then one statement that inserts the deal only if the chosen stage of the
+ * pipeline (share-locked: a stage removal locks it for update before it counts the deals
+ * there) and the live record (share-locked) are still there, with the record's link, the `deal.created` event, deliveries and workflow starts.
+ * Undefined when the create is not that simple, and the caller then takes the transactional
+ * path, which gives every refusal its precise answer: a pipeline, stage or record that is not
+ * there or not reachable, a sharded database, anything that changed in between.
+ */
+async function createDealInOneStatement(
+  db: Database,
+  actor: Actor,
+  input: z.infer<typeof createDealInput>,
+): Promise<DealOutput | undefined> {
+  if (!isId('pipeline', input.pipelineId)) return undefined;
+  if (input.recordId && !isId('record', input.recordId)) return undefined;
+  if (await isSharded(db)) return undefined;
+  const recordId = input.recordId ?? null;
+  const [read] = await runNamedSql<Record<string, unknown> & { stage_ids: string[]; currency: string }>(
+    db,
+    'create_deal_read',
+    sql`
+      select array(select s.id from stages s
+                    where s.workspace_id = p.workspace_id and s.pipeline_id = p.id
+                    order by s.position) as stage_ids,
+             (select w.default_currency from workspaces w where w.id = p.workspace_id) as currency,
+             ${recordColumnsOf('r')}
+        from pipelines p
+        left join records r
+          on r.workspace_id = p.workspace_id and r.id = ${recordId} and r.trashed_at is null
+       where p.workspace_id = ${actor.workspaceId} and p.id = ${input.pipelineId}`,
+  );
+  if (!read) return undefined;
+  const stageId = input.stageId ?? read.stage_ids[0];
+  if (!stageId || !read.stage_ids.includes(stageId)) return undefined;
+  const record = read.id === null ? null : recordRowFromDriver(read);
+  if (recordId && (!record || !reachesFolder(actor, record.folderId))) return undefined;
+  const deal: DealRow = {
+    workspaceId: actor.workspaceId,
+    id: newId('deal'),
+    pipelineId: input.pipelineId,
+    stageId,
+    title: input.title ?? null,
+    amount: input.amount === undefined ? null : input.amount.toFixed(2),
+    currency: input.currency ?? read.currency ?? 'USD',
+    closeDate: input.closeDate ?? null,
+    data: input.data ?? {},
+    recordId,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  };
+  const d = schema.deals;
+  const { statement } = writeWithEvents(
+    actor,
+    [{ type: 'deal.created', fields: dealFieldsWith(record, deal) }],
+    sql`
+      insert into ${d} (workspace_id, id, pipeline_id, stage_id, title, amount, currency, close_date, data, record_id)
+      select ${deal.workspaceId}, ${deal.id}, ${deal.pipelineId}, ${deal.stageId}, ${deal.title},
+             ${deal.amount}::numeric, ${deal.currency}, ${deal.closeDate}::date,
+             ${JSON.stringify(deal.data)}::jsonb, ${recordId}
+        from stages s
+       where s.workspace_id = ${actor.workspaceId} and s.pipeline_id = ${deal.pipelineId}
+         and s.id = ${deal.stageId}
+         and (${recordId}::text is null or exists (
+           select 1 from records r
+            where r.workspace_id = ${actor.workspaceId} and r.id = ${recordId} and r.trashed_at is null
+              for share))
+         for share of s
+      returning created_at, updated_at`,
+    { createdAt: ['deal', 'createdAt'], updatedAt: ['deal', 'updatedAt'] },
+    sql`linked as (
+      insert into deal_links (workspace_id, deal_id, record_id)
+      select ${actor.workspaceId}, ${deal.id}, ${recordId}::text from written where ${recordId}::text is not null
+      on conflict do nothing
+      returning 1
+    )`,
+  );
+  const [written] = await runNamedSql<{ created_at: string; updated_at: string }>(
+    db,
+    'create_deal',
+    statement,
+  );
+  if (!written) return undefined;
+  return serializeDeal({
+    ...deal,
+    createdAt: new Date(written.created_at),
+    updatedAt: new Date(written.updated_at),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Executor } from '@crm/db';
 import { changesOf } from '../records/record-events.ts';
-import { recordFields } from '../records/snapshot.ts';
+import type { RecordRow } from '../records/serialize.ts';
+import { recordFields, toRecordSnapshot } from '../records/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
 import { appendEvent, appendEvents, type NewEvent } from '../shared/events.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
@@ -34,7 +35,20 @@ export async function recordDealUpdated(
   changedFields: string[],
   previous: Record<string, unknown>,
 ) {
-  const fields = await dealFields(tx, actor, deal);
+  return appendEvents(
+    tx,
+    actor,
+    dealUpdatedEvents(await dealFields(tx, actor, deal), deal, changedFields, previous),
+  );
+}
+
+/** The events of a deal's change, from its event fields (dealFields) as they are after it. */
+export function dealUpdatedEvents(
+  fields: { deal: ReturnType<typeof serializeDeal> } & Record<string, unknown>,
+  deal: DealRow,
+  changedFields: string[],
+  previous: Record<string, unknown>,
+): NewEvent[] {
   const events: NewEvent[] = [
     {
       type: 'deal.updated',
@@ -56,5 +70,17 @@ export async function recordDealUpdated(
       fields: { ...fields, fromStageId: previous.stageId, toStageId: deal.stageId },
     });
   }
-  return appendEvents(tx, actor, events);
+  return events;
+}
+
+/** A deal's event fields (dealFields) from its linked record as already read (null when none or in Trash). */
+export function dealFieldsWith(record: RecordRow | null, deal: DealRow) {
+  return {
+    recordId: record?.id ?? null,
+    folderId: record?.folderId ?? null,
+    record: record ? toRecordSnapshot(record) : null,
+    dealId: deal.id,
+    pipelineId: deal.pipelineId,
+    deal: serializeDeal(deal),
+  };
 }

@@ -1,14 +1,16 @@
-import type { Database } from '@crm/db';
-import { schema } from '@crm/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { type Database, isSharded, runNamedSql, schema } from '@crm/db';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { lockStage } from '../pipelines/load-pipeline.ts';
+import { recordColumns } from '../records/serialize.ts';
 import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
-import { invalid } from '../shared/errors.ts';
-import { recordDealUpdated } from './deal-events.ts';
+import { invalid, notFound } from '../shared/errors.ts';
+import { writeWithEvents } from '../shared/events.ts';
+import { isId } from '../shared/ids.ts';
+import { dealFieldsWith, dealUpdatedEvents, recordDealUpdated } from './deal-events.ts';
 import { assertLiveRecord, loadDeal } from './load-deal.ts';
-import type { updateDealInput } from './schemas.ts';
+import type { DealOutput, updateDealInput } from './schemas.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
 
 type Changes = Partial<
@@ -21,6 +23,8 @@ type Changes = Partial<
  * transaction; any change records `deal.updated` with the changed fields and old values.
  */
 export async function updateDeal(db: Database, actor: Actor, input: z.infer<typeof updateDealInput>) {
+  const written = await updateDealInOneStatement(db, actor, input);
+  if (written) return written;
   return db.transaction(async (tx) => {
     const current = await loadDeal(tx, actor, input.id, { forUpdate: true });
     if (input.stageId !== undefined && input.stageId !== current.stageId) {
@@ -32,34 +36,7 @@ export async function updateDeal(db: Database, actor: Actor, input: z.infer<type
       }
     }
     if (input.recordId) await assertLiveRecord(tx, actor, input.recordId, 'recordId');
-    const changes: Changes = {};
-    const changedFields: string[] = [];
-    const previous: Record<string, unknown> = {};
-    const note = (field: keyof Changes, next: unknown) => {
-      changes[field] = next as never;
-      changedFields.push(field);
-      previous[field] =
-        field === 'amount' && current.amount !== null ? Number(current.amount) : current[field];
-    };
-    if (input.stageId !== undefined && input.stageId !== current.stageId) note('stageId', input.stageId);
-    if (input.title !== undefined && input.title !== current.title) note('title', input.title);
-    if (input.amount !== undefined) {
-      const amount = input.amount === null ? null : input.amount.toFixed(2);
-      if (amount !== current.amount) note('amount', amount);
-    }
-    if (input.currency !== undefined && input.currency !== current.currency) note('currency', input.currency);
-    if (input.closeDate !== undefined && input.closeDate !== current.closeDate)
-      note('closeDate', input.closeDate);
-    if (input.recordId !== undefined && input.recordId !== current.recordId) note('recordId', input.recordId);
-    const data = { ...current.data };
-    for (const [key, value] of Object.entries(input.data ?? {})) {
-      const had = Object.hasOwn(data, key);
-      if (value === null ? !had : had && JSON.stringify(data[key]) === JSON.stringify(value)) continue;
-      changedFields.push(`data.${key}`);
-      previous[`data.${key}`] = had ? data[key] : null;
-      if (value === null) delete data[key];
-      else data[key] = value;
-    }
+    const { changes, changedFields, previous, data } = planDealChanges(current, input);
     if (changedFields.length === 0) return serializeDeal(current);
     const d = schema.deals;
     const [row] = await tx
@@ -71,4 +48,102 @@ export async function updateDeal(db: Database, actor: Actor, input: z.infer<type
     await recordDealUpdated(tx, actor, row!, changedFields, previous);
     return serializeDeal(row!);
   });
+}
+
+/**
+ * The common deal PATCH (a stage move among them) in two statements and no transaction
+ * (docs/performance.md, "Writes in one statement"): the deal read with its linked record,
+ * then one statement that updates the deal only if it still holds what was read and, for a
+ * stage move, only if the new stage is still a stage of its pipeline (share-locked, as
+ * removeStage expects), with its events, history, deliveries and workflow starts. A deal not
+ * found is a 404 as on the other path, nothing to change answers it as it is. Undefined when
+ * the change needs more, and the caller then takes the transactional path, which decides
+ * every case again with the deal locked: a new linked record to check and link, a stage that
+ * is not the pipeline's (for its 400), a sharded database, a deal changed in between.
+ */
+async function updateDealInOneStatement(
+  db: Database,
+  actor: Actor,
+  input: z.infer<typeof updateDealInput>,
+): Promise<DealOutput | undefined> {
+  if (typeof input.recordId === 'string') return undefined;
+  if (await isSharded(db)) return undefined;
+  if (!isId('deal', input.id)) throw notFound('Deal', input.id);
+  const d = schema.deals;
+  const r = schema.records;
+  const [found] = await db
+    .select({ deal: d, record: recordColumns })
+    .from(d)
+    .leftJoin(r, and(eq(r.workspaceId, d.workspaceId), eq(r.id, d.recordId), isNull(r.trashedAt)))
+    .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.id, input.id)));
+  if (!found) throw notFound('Deal', input.id);
+  const current = found.deal;
+  const { changes, changedFields, previous, data } = planDealChanges(current, input);
+  if (changedFields.length === 0) return serializeDeal(current);
+  const next: DealRow = { ...current, ...changes, data };
+  const s = schema.stages;
+  const stageStays =
+    changes.stageId === undefined
+      ? sql`true`
+      : sql`exists (
+           select 1 from ${s}
+            where workspace_id = ${actor.workspaceId} and pipeline_id = ${current.pipelineId}
+              and id = ${changes.stageId}
+              for share)`;
+  const { statement } = writeWithEvents(
+    actor,
+    dealUpdatedEvents(dealFieldsWith(found.record, next), next, changedFields, previous),
+    sql`
+      update ${d} set stage_id = ${next.stageId}, title = ${next.title}, amount = ${next.amount}::numeric,
+             currency = ${next.currency}, close_date = ${next.closeDate}::date,
+             record_id = ${next.recordId}, data = ${JSON.stringify(next.data)}::jsonb, updated_at = now()
+       where workspace_id = ${actor.workspaceId} and id = ${current.id}
+         and stage_id = ${current.stageId} and title is not distinct from ${current.title}
+         and amount is not distinct from ${current.amount}::numeric and currency = ${current.currency}
+         and close_date is not distinct from ${current.closeDate}::date
+         and record_id is not distinct from ${current.recordId}
+         and data = ${JSON.stringify(current.data)}::jsonb
+         and ${stageStays}
+      returning created_at, updated_at`,
+    { createdAt: ['deal', 'createdAt'], updatedAt: ['deal', 'updatedAt'] },
+  );
+  const [written] = await runNamedSql<{ created_at: string; updated_at: string }>(
+    db,
+    changes.stageId === undefined ? 'update_deal' : 'move_deal',
+    statement,
+  );
+  if (!written) return undefined;
+  return serializeDeal({ ...next, updatedAt: new Date(written.updated_at) });
+}
+
+/** What a PATCH makes of a deal: the columns that change, the new `data`, and each changed field's old value. */
+function planDealChanges(current: DealRow, input: z.infer<typeof updateDealInput>) {
+  const changes: Changes = {};
+  const changedFields: string[] = [];
+  const previous: Record<string, unknown> = {};
+  const note = (field: keyof Changes, next: unknown) => {
+    changes[field] = next as never;
+    changedFields.push(field);
+    previous[field] = field === 'amount' && current.amount !== null ? Number(current.amount) : current[field];
+  };
+  if (input.stageId !== undefined && input.stageId !== current.stageId) note('stageId', input.stageId);
+  if (input.title !== undefined && input.title !== current.title) note('title', input.title);
+  if (input.amount !== undefined) {
+    const amount = input.amount === null ? null : input.amount.toFixed(2);
+    if (amount !== current.amount) note('amount', amount);
+  }
+  if (input.currency !== undefined && input.currency !== current.currency) note('currency', input.currency);
+  if (input.closeDate !== undefined && input.closeDate !== current.closeDate)
+    note('closeDate', input.closeDate);
+  if (input.recordId !== undefined && input.recordId !== current.recordId) note('recordId', input.recordId);
+  const data = { ...current.data };
+  for (const [key, value] of Object.entries(input.data ?? {})) {
+    const had = Object.hasOwn(data, key);
+    if (value === null ? !had : had && JSON.stringify(data[key]) === JSON.stringify(value)) continue;
+    changedFields.push(`data.${key}`);
+    previous[`data.${key}`] = had ? data[key] : null;
+    if (value === null) delete data[key];
+    else data[key] = value;
+  }
+  return { changes, changedFields, previous, data };
 }

@@ -1,5 +1,4 @@
-import type { Database, Executor } from '@crm/db';
-import { schema } from '@crm/db';
+import { type Database, type Executor, isSharded, runNamedSql, schema } from '@crm/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
@@ -7,6 +6,7 @@ import type { FolderRow } from '../folders/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
+import { writeWithEvents } from '../shared/events.ts';
 import { newId } from '../shared/ids.ts';
 import { assertMember } from '../workspaces/assert-member.ts';
 import { validateCustomValues } from './custom-values.ts';
@@ -14,6 +14,7 @@ import { recordEvent } from './record-events.ts';
 import type { createRecordInput } from './schemas.ts';
 import { searchTextOf } from './search-text.ts';
 import { type RecordRow, serializeRecord } from './serialize.ts';
+import { toRecordSnapshot } from './snapshot.ts';
 import { applyRecordChanges } from './update-record.ts';
 
 export type CreateRecordInput = z.infer<typeof createRecordInput>;
@@ -23,6 +24,8 @@ export type CreateRecordInput = z.infer<typeof createRecordInput>;
  * the same email (case-insensitive). `created` tells which happened (201 or 200).
  */
 export async function createRecord(db: Database, actor: Actor, input: CreateRecordInput) {
+  const made = await createRecordInOneStatement(db, actor, input);
+  if (made) return made;
   return db.transaction(async (tx) => {
     const folder = await loadRecordFolder(tx, actor, input.folderId);
     if (typeof input.ownerId === 'string')
@@ -46,6 +49,89 @@ export async function createRecord(db: Database, actor: Actor, input: CreateReco
     const row = await insertRecord(tx, actor, folder, newRecordRow(actor, folder, input, values));
     return { record: serializeRecord(row), created: true };
   });
+}
+
+/**
+ * The common create in one statement, without BEGIN and COMMIT (docs/performance.md, "Writes
+ * in one statement"): the folder read without a lock (from the process's folder cache when it
+ * is kept there), the values checked against its fields, then one statement that share-locks
+ * the folder only if its fields are still exactly those, inserts the record and writes its
+ * event, deliveries and workflow starts (writeWithEvents). Undefined when the create needs
+ * more than that, and the caller then takes the transactional path, which decides every case
+ * again with the folder locked from the start: an upsert, an owner to check, ONE relation
+ * values to resolve and link, a sharded database, values the folder as read refuses (its
+ * fields may have just changed), and a folder whose fields changed before the statement ran.
+ */
+async function createRecordInOneStatement(
+  db: Database,
+  actor: Actor,
+  input: CreateRecordInput,
+): Promise<{ record: ReturnType<typeof serializeRecord>; created: true } | undefined> {
+  if (input.upsert === 'email' || typeof input.ownerId === 'string') return undefined;
+  if (await isSharded(db)) return undefined;
+  let folder: FolderRow;
+  let values: Record<string, unknown>;
+  try {
+    folder = await loadFolder(db, actor, input.folderId);
+    values = validateCustomValues(folder.fields, input.data ?? {});
+  } catch {
+    return undefined;
+  }
+  if (folder.fields.some((f) => f.type === 'RELATION' && Object.hasOwn(values, f.key))) return undefined;
+  const row = newRecordRow(actor, folder, input, values);
+  const r = schema.records;
+  const { statement } = writeWithEvents(
+    actor,
+    [
+      {
+        type: 'record.created',
+        fields: {
+          recordId: row.id,
+          folderId: row.folderId,
+          record: toRecordSnapshot({ ...rowOf(row), createdAt: new Date(0), updatedAt: new Date(0) }),
+        },
+      },
+    ],
+    sql`
+      insert into ${r} (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text)
+      select ${row.workspaceId}, ${row.id}, ${row.folderId}, ${row.title}, ${row.email}, ${row.phone},
+             ${JSON.stringify(row.data)}::jsonb, null, ${row.searchText}
+        from ${schema.folders} f
+       where f.workspace_id = ${actor.workspaceId} and f.id = ${folder.id}
+         and f.fields = ${JSON.stringify(folder.fields)}::jsonb
+         for share of f
+      returning created_at, updated_at`,
+    { createdAt: ['record', 'createdAt'], updatedAt: ['record', 'updatedAt'] },
+  );
+  const [written] = await runNamedSql<{ created_at: string; updated_at: string }>(
+    db,
+    'create_record',
+    statement,
+  );
+  if (!written) return undefined;
+  return {
+    record: serializeRecord({
+      ...rowOf(row),
+      createdAt: new Date(written.created_at),
+      updatedAt: new Date(written.updated_at),
+    }),
+    created: true,
+  };
+}
+
+/** A new record's row as a read returns it, its instants aside. */
+function rowOf(values: typeof schema.records.$inferInsert): Omit<RecordRow, 'createdAt' | 'updatedAt'> {
+  return {
+    workspaceId: values.workspaceId,
+    id: values.id,
+    folderId: values.folderId,
+    title: values.title,
+    email: values.email ?? null,
+    phone: values.phone ?? null,
+    data: values.data ?? {},
+    ownerId: values.ownerId ?? null,
+    trashedAt: null,
+  };
 }
 
 /**

@@ -1,15 +1,15 @@
-import type { Database, Executor } from '@crm/db';
-import { schema } from '@crm/db';
+import { type Database, type Executor, isSharded, runNamedSql, schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
+import { writeWithEvents } from '../shared/events.ts';
 import { assertMember } from '../workspaces/assert-member.ts';
 import { validateCustomValues } from './custom-values.ts';
 import { loadRecord } from './load-record.ts';
-import { recordEvent } from './record-events.ts';
+import { recordEvent, recordUpdatedFields } from './record-events.ts';
 import type { updateRecordInput } from './schemas.ts';
 import { searchTextOf } from './search-text.ts';
 import { type RecordRow, serializeRecord } from './serialize.ts';
@@ -33,6 +33,8 @@ export interface AppliedChanges {
 
 /** PATCH: fields not given stay; `data` merges (contract §4). */
 export async function updateRecord(db: Database, actor: Actor, input: z.infer<typeof updateRecordInput>) {
+  const written = await updateRecordInOneStatement(db, actor, input);
+  if (written) return written;
   return db.transaction(async (tx) => {
     const current = await loadRecord(tx, actor, input.id, { forUpdate: true });
     const folder = await loadFolder(tx, actor, current.folderId, 'share');
@@ -46,18 +48,79 @@ export async function updateRecord(db: Database, actor: Actor, input: z.infer<ty
 }
 
 /**
- * Writes what changes of a record's values, with `record.updated` naming each changed field
- * and its old value; then the links of the ONE relation values that changed (docs/api.md,
- * "Relations"). Nothing changed, nothing is written.
+ * The common PATCH in two statements and no transaction (docs/performance.md, "Writes in one
+ * statement"): the record read without a lock, its folder from the process's folder cache,
+ * the changes worked out, then one statement that updates the record only if it still holds
+ * exactly what was read and its folder's fields are still those the values were checked
+ * against (share-locked), with its `record.updated` event, field history, deliveries and
+ * workflow starts (writeWithEvents). A record not found is a 404 as on the other path; nothing
+ * to change answers the record as it is. Undefined when the change needs more, and the caller
+ * then takes the transactional path, which decides every case again with the record locked:
+ * an owner to check, ONE relation values, a sharded database, values the folder as read
+ * refuses, and a record or folder changed between the read and the write.
  */
-export async function applyRecordChanges(
-  tx: Executor,
+async function updateRecordInOneStatement(
+  db: Database,
   actor: Actor,
+  input: z.infer<typeof updateRecordInput>,
+): Promise<ReturnType<typeof serializeRecord> | undefined> {
+  if (typeof input.ownerId === 'string') return undefined;
+  if (await isSharded(db)) return undefined;
+  const current = await loadRecord(db, actor, input.id);
+  let folder: FolderRow;
+  let data: Record<string, unknown> | undefined;
+  try {
+    folder = await loadFolder(db, actor, current.folderId);
+    data = input.data === undefined ? undefined : validateCustomValues(folder.fields, input.data);
+  } catch {
+    return undefined;
+  }
+  if (data && folder.fields.some((f) => f.type === 'RELATION' && Object.hasOwn(data, f.key)))
+    return undefined;
+  const plan = planRecordChanges(current, folder.fields, { ...input, data });
+  if (plan.changedFields.length === 0) return serializeRecord(current);
+  const next: RecordRow = { ...current, ...plan.next, data: plan.data };
+  const r = schema.records;
+  const { statement } = writeWithEvents(
+    actor,
+    [{ type: 'record.updated', fields: recordUpdatedFields(next, plan.changedFields, plan.previous) }],
+    sql`
+      update ${r} set title = ${next.title}, email = ${next.email}, phone = ${next.phone},
+             owner_id = ${next.ownerId}, data = ${JSON.stringify(next.data)}::jsonb,
+             search_text = ${plan.searchText}, updated_at = now()
+       where workspace_id = ${actor.workspaceId} and id = ${current.id} and trashed_at is null
+         and title = ${current.title} and email is not distinct from ${current.email}
+         and phone is not distinct from ${current.phone} and owner_id is not distinct from ${current.ownerId}
+         and data = ${JSON.stringify(current.data)}::jsonb
+         and exists (
+           select 1 from ${schema.folders} f
+            where f.workspace_id = ${actor.workspaceId} and f.id = ${folder.id}
+              and f.fields = ${JSON.stringify(folder.fields)}::jsonb
+              for share of f)
+      returning created_at, updated_at`,
+    { createdAt: ['record', 'createdAt'], updatedAt: ['record', 'updatedAt'] },
+  );
+  const [written] = await runNamedSql<{ created_at: string; updated_at: string }>(
+    db,
+    'update_record',
+    statement,
+  );
+  if (!written) return undefined;
+  return serializeRecord({ ...next, updatedAt: new Date(written.updated_at) });
+}
+
+/** What a change makes of a record: its new values, and which fields really change and from what. */
+export function planRecordChanges(
   current: RecordRow,
-  folder: FolderRow,
+  fields: FolderRow['fields'],
   changes: RecordChanges,
-): Promise<AppliedChanges> {
-  const fields = folder.fields;
+): {
+  next: Pick<RecordRow, 'title' | 'email' | 'phone' | 'ownerId'>;
+  data: Record<string, unknown>;
+  changedFields: string[];
+  previous: Record<string, unknown>;
+  searchText: string;
+} {
   const changedFields: string[] = [];
   const previous: Record<string, unknown> = {};
   const next = { title: current.title, email: current.email, phone: current.phone, ownerId: current.ownerId };
@@ -81,6 +144,26 @@ export async function applyRecordChanges(
     changedFields.push(`data.${key}`);
     previous[`data.${key}`] = had ? current.data[key] : null;
   }
+  return { next, data, changedFields, previous, searchText: searchTextOf({ ...next, data }, fields) };
+}
+
+/**
+ * Writes what changes of a record's values, with `record.updated` naming each changed field
+ * and its old value; then the links of the ONE relation values that changed (docs/api.md,
+ * "Relations"). Nothing changed, nothing is written.
+ */
+export async function applyRecordChanges(
+  tx: Executor,
+  actor: Actor,
+  current: RecordRow,
+  folder: FolderRow,
+  changes: RecordChanges,
+): Promise<AppliedChanges> {
+  const { next, data, changedFields, previous, searchText } = planRecordChanges(
+    current,
+    folder.fields,
+    changes,
+  );
   if (changedFields.length === 0) return { row: current, changedFields, previous };
   const r = schema.records;
   const [row] = await tx
@@ -88,7 +171,7 @@ export async function applyRecordChanges(
     .set({
       ...next,
       data,
-      searchText: searchTextOf({ ...next, data }, fields),
+      searchText,
       updatedAt: sql`now()`,
     })
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))

@@ -211,3 +211,109 @@ export async function appendEvents(tx: Executor, actor: Actor, events: NewEvent[
   await queueEventFollowUps(tx, workspaceId, made[0]);
   return built;
 }
+
+/** The instants of a written row that its event's payload carries, by their paths in the payload. */
+export interface EventStamps {
+  createdAt: string[];
+  updatedAt: string[];
+}
+
+/**
+ * A write and its events as ONE statement, sent without BEGIN and COMMIT: a statement commits
+ * or fails whole (docs/performance.md, "Writes in one statement"). `written` is the body of a
+ * CTE named `written` (an INSERT or UPDATE … RETURNING created_at, updated_at) that writes
+ * nothing when its own guard fails; then nothing else is written either and the statement
+ * returns no row. The event is built as appendEvent builds it, with the instants at `stamps`
+ * taken from the written row, so the payload shows the row as the database dated it. The same
+ * statement writes the field history, the pending deliveries, the NOTIFY that wakes the
+ * delivery workers and the jobs that start the workflows the event triggers: what appendEvent
+ * and its follow-up statement do in a transaction. One server only; a sharded database keeps
+ * the queue elsewhere, so there the caller takes the transactional path.
+ */
+export function writeWithEvents(
+  actor: Actor,
+  events: NewEvent[],
+  written: SQL,
+  stamps: EventStamps,
+  /** More CTEs written with the row (`name as (…)`, reading `written`), e.g. a link of a new deal. */
+  alongside?: SQL,
+): { statement: SQL; events: AppendedEvent[] } {
+  const { workspaceId } = actor;
+  const provenance = provenanceOf(actor);
+  const built = events.map((event) => buildEvent(workspaceId, provenance, event));
+  const history = historyRows(built, events);
+  const stamped = (payload: SQL) =>
+    sql`jsonb_set(jsonb_set(${payload},
+               ${pathLiteral(stamps.createdAt)}::text[], to_jsonb(${isoOf('created_at')})),
+               ${pathLiteral(stamps.updatedAt)}::text[], to_jsonb(${isoOf('updated_at')}))`;
+  // One event from plain parameters (a create), several from one JSON list (a stage move).
+  const event =
+    built.length === 1
+      ? sql`
+      insert into events (workspace_id, id, type, payload, occurred_at)
+      select ${workspaceId}, ${built[0]!.id}, ${built[0]!.type},
+             ${stamped(sql`${JSON.stringify(built[0]!.payload)}::jsonb`)},
+             ${built[0]!.occurredAt}::timestamptz
+        from written w
+      returning id, workspace_id, type, payload`
+      : sql`
+      insert into events (workspace_id, id, type, payload, occurred_at)
+      select ${workspaceId}, e.id, e.type, ${stamped(sql`e.payload`)}, e.occurred_at
+        from written w,
+             jsonb_to_recordset(${JSON.stringify(
+               built.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt })),
+             )}::jsonb)
+          as e(id text, type text, payload jsonb, occurred_at timestamptz)
+      returning id, workspace_id, type, payload`;
+  const statement = sql`
+    with written as (${written}),${
+      alongside
+        ? sql`
+    ${alongside},`
+        : sql``
+    }
+    event as (${event}),
+    recorded_history as (
+      insert into history (workspace_id, subject_id, id, subject, field, from_value, to_value,
+                           actor_type, actor_id, actor_name, source, request_id, at)
+      select ${workspaceId}, h.subject_id, h.id, h.subject, h.field, h.from_value, h.to_value,
+             ${provenance.actor.type}, ${provenance.actor.id}, ${provenance.actor.name},
+             ${provenance.source}, ${provenance.requestId}, h.at
+        from jsonb_to_recordset(${history}::jsonb)
+          as h(id text, subject text, subject_id text, field text, from_value jsonb, to_value jsonb, at timestamptz)
+       where exists (select 1 from written)
+      returning 1
+    ), ${createDeliveriesOfEvent(workspaceId)},
+    wake as (
+      select pg_notify(${DELIVERY_CHANNEL}, ${workspaceId}::text)
+       where exists (select 1 from created_deliveries)
+    ),
+    start_workflows as (
+      select graphile_worker.add_job('start_event_workflows',
+        json_build_object('eventId', e.id, 'workspaceId', ${workspaceId}::text), max_attempts := 25)
+        from event e
+       where coalesce(current_setting('crm.workflow_run', true), '') = ''
+         and exists (
+           select 1 from workflows
+            where workspace_id = ${workspaceId} and enabled
+              and trigger_type = e.type and trigger_type <> 'INCOMING_WEBHOOK')
+    )
+    select ${isoOf('created_at')} as created_at, ${isoOf('updated_at')} as updated_at,
+      (select count(*) from recorded_history)::int as history,
+      (select count(*) from wake)::int + (select count(*) from start_workflows)::int as follow_ups
+      from written w`;
+  return { statement, events: built };
+}
+
+/**
+ * A column of the written row `w` as the API writes instants (`2026-11-21T09:30:00.000Z`):
+ * milliseconds, cut rather than rounded, as node-postgres reads a timestamp into a Date.
+ */
+function isoOf(column: string): SQL {
+  return sql.raw(`to_char(w.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+}
+
+/** A path into a JSON value as PostgreSQL's text[] literal (`{record,createdAt}`); keys are plain words. */
+function pathLiteral(path: string[]): string {
+  return `{${path.join(',')}}`;
+}
