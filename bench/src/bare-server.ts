@@ -15,29 +15,32 @@
  *   3. the resource statements:
  *      - GET /api/v1/records/:id: the live record;
  *      - GET /api/v1/records: 51 live records newest first;
- *      - POST /api/v1/records: in a transaction, the folder row FOR SHARE, the insert and the
- *        record.created event;
- *      - POST /api/v1/deals: in a transaction, the pipeline, its stages, the linked record
- *        FOR SHARE (when given), the workspace currency, the insert, the link to that
- *        record (deal_links, when given), the linked record's snapshot (when any) and the
- *        deal.created event;
- *      - PATCH /api/v1/deals/:id (stageId only): in a transaction, the deal FOR UPDATE, the
- *        pipeline's stages, the update, and the deal.updated and deal.stage_changed events,
- *        each with the linked record's snapshot (when any);
+ *      - POST /api/v1/records: the folder (read once and kept, as the service's folder cache
+ *        keeps it), then one statement without a transaction: the folder row FOR SHARE if its
+ *        fields are unchanged, the insert and the record.created event;
+ *      - POST /api/v1/deals: one read (the pipeline's stages, the workspace currency, the
+ *        linked record), then one statement without a transaction: the chosen stage and the
+ *        live record FOR SHARE, the insert, the link to that record (deal_links, when given)
+ *        and the deal.created event;
+ *      - PATCH /api/v1/deals/:id (stageId only): the deal with its linked record in one read,
+ *        then one statement: the update guarded by the deal as read and the new stage FOR
+ *        SHARE, and the deal.updated and deal.stage_changed events;
  *      - GET /api/v1/tasks?status=…&sort=dueAt: 51 tasks soonest due first.
  *
  * The SQL text is what drizzle sends for the domain's queries, copied verbatim (prepared under
  * the same names where the domain prepares them: auth_api_key, consume_rate_limits,
- * record_key_uses, get_live_record, release_rate_limits), and event
- * payloads are built as appendEvent builds them (the event statement also creates webhook
- * deliveries and queues workflow starts when the workspace has subscriptions or workflows;
- * the benchmark's workspace has neither). Only pure helpers come from @crm/domain (id
+ * record_key_uses, get_live_record, release_rate_limits, create_record, create_deal_read,
+ * create_deal, move_deal; the writes are in bare-write-sql.ts), and event payloads are built
+ * as the domain builds them (the write statement also creates webhook deliveries and queues
+ * workflow starts when the workspace has subscriptions or workflows; the benchmark's
+ * workspace has neither). Only pure helpers come from @crm/domain (id
  * generation and format check, search text, cursor encoding, rate-limit retry maths, and the
  * Coalescer and lease book the service counts its rate limits with), so both servers do the same
  * work outside the database.
  *
  * With BARE_FLOOR=1 it is the second floor instead: the resource statements alone (3.), with
- * the key looked up once and no rate limit, the least SQL that does the same visible work.
+ * the key looked up once and no rate limit, the least SQL that does the same visible work;
+ * a record's create is its INSERT alone (no folder lock, no event).
  *
  * Env: DATABASE_URL, PORT, HOST (default 127.0.0.1), DATABASE_POOL_SIZE (default 10), BARE_FLOOR.
  */
@@ -55,6 +58,14 @@ import {
   secondsUntilSlot,
 } from '@crm/domain';
 import pg from 'pg';
+import {
+  afterEventsValues,
+  CREATE_DEAL_READ_SQL,
+  CREATE_DEAL_SQL,
+  CREATE_RECORD_SQL,
+  DEAL_WITH_RECORD_SQL,
+  MOVE_DEAL_SQL,
+} from './bare-write-sql.ts';
 
 /** Read as arrays: the key's name and its user's are both `name` (KEY_COLUMNS gives the order). */
 const AUTH_SQL =
@@ -108,10 +119,6 @@ const RELEASE_RATE_LIMITS_SQL = `
     from unnest($1::text[], $2::timestamptz[], $3::int[]) as r(subject, window_start, n)
    where b.subject = r.subject and b.window_start = r.window_start`;
 
-const RECORD_COLUMNS =
-  '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", "search_text", ' +
-  '"created_at", "updated_at", "trashed_at"';
-
 /** What reads of records select: every column but search_text, as the domain's recordColumns. */
 const READ_RECORD_COLUMNS =
   '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", ' +
@@ -125,120 +132,31 @@ const LIST_RECORDS_SQL =
   `select ${READ_RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
   '"records"."trashed_at" is null) order by "records"."created_at" desc, "records"."id" desc limit $2';
 
-const FOLDER_FOR_SHARE_SQL =
+/** loadFolder's read without a lock, sent when the folder is not kept in memory yet. */
+const FOLDER_SQL =
   'select "workspace_id", "id", "name", "type", "fields", "created_at", "updated_at" from "folders" ' +
-  'where ("folders"."workspace_id" = $1 and "folders"."id" = $2) for share';
+  'where ("folders"."workspace_id" = $1 and "folders"."id" = $2)';
 
-const INSERT_RECORD_SQL =
-  `insert into "records" (${RECORD_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, default, default, default) ` +
-  `returning ${RECORD_COLUMNS}`;
+/** The floor's create: the record's insert alone (no folder check, no event). */
+const INSERT_RECORD_ALONE_SQL =
+  'insert into "records" (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text) ' +
+  'values ($1, $2, $3, $4, $5, $6, $7::jsonb, null, $8) returning created_at, updated_at';
 
-const PIPELINE_SQL =
-  'select "workspace_id", "id", "name", "created_at", "updated_at" from "pipelines" ' +
-  'where ("pipelines"."workspace_id" = $1 and "pipelines"."id" = $2)';
+/** Folders read so far, as the service's folder cache keeps them (the benchmark never changes one). */
+const folders = new Map<string, Promise<{ id: string; fields: FieldDefinition[] } | undefined>>();
 
-const STAGES_SQL =
-  'select "workspace_id", "id", "pipeline_id", "name", "position", "created_at", "updated_at" from "stages" ' +
-  'where ("stages"."workspace_id" = $1 and "stages"."pipeline_id" in ($2)) ' +
-  'order by "stages"."pipeline_id" asc, "stages"."position" asc';
-
-const LIVE_RECORD_FOR_SHARE_SQL =
-  'select "id" from "records" where ("records"."workspace_id" = $1 and "records"."id" = $2 and ' +
-  '"records"."trashed_at" is null) for share';
-
-const CURRENCY_SQL = 'select "default_currency" from "workspaces" where "workspaces"."id" = $1';
-
-const DEAL_COLUMNS =
-  '"workspace_id", "id", "pipeline_id", "stage_id", "title", "amount", "currency", "close_date", "data", ' +
-  '"record_id", "created_at", "updated_at"';
-
-const INSERT_DEAL_SQL =
-  `insert into "deals" (${DEAL_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, default, default) ` +
-  `returning ${DEAL_COLUMNS}`;
-
-/** linkPrimary's statement: a deal's primary record is one of its links (deal_links). */
-const LINK_PRIMARY_SQL = `
-    insert into deal_links (workspace_id, deal_id, record_id)
-    values ($1, $2, $3)
-    on conflict do nothing`;
-
-const DEAL_FOR_UPDATE_SQL = `select ${DEAL_COLUMNS} from "deals" where ("deals"."workspace_id" = $1 and "deals"."id" = $2) for update`;
-
-const MOVE_DEAL_SQL =
-  'update "deals" set "stage_id" = $1, "data" = $2, "updated_at" = now() ' +
-  `where ("deals"."workspace_id" = $3 and "deals"."id" = $4) returning ${DEAL_COLUMNS}`;
-
-/** loadRecordSnapshot's statement: GET_RECORD_SQL's text, sent unnamed (not prepared). */
-const RECORD_SNAPSHOT_SQL = GET_RECORD_SQL;
-
-/**
- * appendEvent's statement (prepared as `append_event`): the event, and in the same statement one delivery per matching
- * enabled subscription, and the ids of the events a workflow listens to. The wake-up and the
- * workflow job are a second statement, sent only when there are some (the benchmark's
- * workspace has neither).
- */
-const APPEND_EVENT_SQL = `
-    with event as (
-      insert into events (workspace_id, id, type, payload, occurred_at)
-      values ($1, $2, $3, $4::jsonb, $5::timestamptz)
-      returning id, workspace_id, type, payload),
-    ${HISTORY_CTE(6)}`;
-
-/** appendEvents' statement (prepared as `append_events`): several events in one, from a JSON list. */
-const APPEND_EVENTS_SQL = `
-    with event as (
-      insert into events (workspace_id, id, type, payload, occurred_at)
-      select $1, e.id, e.type, e.payload, e.occurred_at
-        from jsonb_to_recordset($2::jsonb)
-          as e(id text, type text, payload jsonb, occurred_at timestamptz)
-      returning id, workspace_id, type, payload),
-    ${HISTORY_CTE(3)}`;
-
-/**
- * The rest of both event statements from the history CTE on, its first parameter numbered
- * `n`: the change's field history with its provenance, the deliveries, and the workflows to
- * start (eventStatement in @crm/domain).
- */
-function HISTORY_CTE(n: number): string {
-  const p = (i: number) => `$${n + i}`;
-  return `recorded_history as (
-      insert into history (workspace_id, subject_id, id, subject, field, from_value, to_value,
-                           actor_type, actor_id, actor_name, source, request_id, at)
-      select ${p(0)}, h.subject_id, h.id, h.subject, h.field, h.from_value, h.to_value,
-             ${p(1)}, ${p(2)}, ${p(3)},
-             ${p(4)}, ${p(5)}, h.at
-        from jsonb_to_recordset(${p(6)}::jsonb)
-          as h(id text, subject text, subject_id text, field text, from_value jsonb, to_value jsonb, at timestamptz)
-      returning 1
-    ), created_deliveries as (
-      insert into deliveries (workspace_id, id, webhook_id, event_id, status, next_attempt_at)
-      select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
-      from event e
-      join (select * from webhooks where workspace_id = ${p(7)} and enabled for key share) w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
-      where e.type not in ('record.updated', 'deal.updated', 'task.updated') or cardinality(w.fields) = 0
-        or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
-      on conflict do nothing
-      returning id
-    )
-    select (select count(*) from created_deliveries)::int as deliveries,
-      (select count(*) from recorded_history)::int as history,
-      array(select event.id from event
-             where exists (
-               select 1 from workflows
-                where workspace_id = ${p(8)} and enabled
-                  and trigger_type = event.type and trigger_type <> 'INCOMING_WEBHOOK')) as starts`;
+function folderOf(workspaceId: string, folderId: string) {
+  const key = `${workspaceId} ${folderId}`;
+  let folder = folders.get(key);
+  if (!folder) {
+    folder = pool
+      .query<{ id: string; fields: FieldDefinition[] }>(FOLDER_SQL, [workspaceId, folderId])
+      .then((r) => r.rows[0]);
+    folders.set(key, folder);
+    folder.catch(() => folders.delete(key));
+  }
+  return folder;
 }
-
-/** appendEvent's second statement, when deliveries were made or a workflow listens. */
-const EVENT_FOLLOW_UPS_SQL = `
-    with wake as (select pg_notify($1, $2::text) where $3::int > 0),
-    start_workflows as (
-      select graphile_worker.add_job('start_event_workflows',
-        json_build_object('eventId', e.id, 'workspaceId', $4::text), max_attempts := 25)
-      from jsonb_array_elements_text($5::jsonb) as e(id)
-      where coalesce(current_setting('crm.workflow_run', true), '') = ''
-    )
-    select (select count(*) from wake) + (select count(*) from start_workflows) as follow_ups`;
 
 const TASK_COLUMNS =
   '"workspace_id", "id", "title", "due_at", "assignee_id", "record_id", "status", "priority", "type", ' +
@@ -677,50 +595,67 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
   const phone = optionalText(body.phone);
   const given = body.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : {};
   const data = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== null));
-  const row = await transaction(async (client) => {
-    const folders = await client.query<{ id: string; fields: FieldDefinition[] }>(FOLDER_FOR_SHARE_SQL, [
-      key.workspace_id,
-      body.folderId,
-    ]);
-    const folder = folders.rows[0];
-    if (!folder) throw new HttpError(400, 'VALIDATION_FAILED', `folder ${body.folderId} does not exist`);
-    const inserted = await client.query<RecordRow>(INSERT_RECORD_SQL, [
-      key.workspace_id,
-      newId('record'),
+  const ws = key.workspace_id;
+  const folder = await folderOf(ws, body.folderId);
+  if (!folder) throw new HttpError(400, 'VALIDATION_FAILED', `folder ${body.folderId} does not exist`);
+  const id = newId('record');
+  const searchText = searchTextOf({ title, email, phone, data }, folder.fields);
+  const record = (createdAt: string, updatedAt: string) => ({
+    id,
+    folderId: folder.id,
+    title,
+    email,
+    phone,
+    data,
+    ownerId: null,
+    createdAt,
+    updatedAt,
+    trashedAt: null,
+  });
+  if (FLOOR) {
+    const inserted = await pool.query<{ created_at: Date; updated_at: Date }>(INSERT_RECORD_ALONE_SQL, [
+      ws,
+      id,
       folder.id,
       title,
       email,
       phone,
       JSON.stringify(data),
-      null,
-      searchTextOf({ title, email, phone, data }, folder.fields),
+      searchText,
     ]);
-    const created = inserted.rows[0]!;
-    await appendEvents(client, key, requestId, [
-      {
-        type: 'record.created',
-        fields: { recordId: created.id, folderId: created.folder_id, record: serialize(created) },
-      },
-    ]);
-    return created;
-  });
-  send(res, 201, { data: serialize(row) });
-}
-
-/** BEGIN … COMMIT on one client, ROLLBACK on failure, as drizzle's db.transaction does. */
-async function transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
+    const row = inserted.rows[0]!;
+    return send(res, 201, { data: record(row.created_at.toISOString(), row.updated_at.toISOString()) });
   }
+  const actor = { type: 'apiKey', id: key.id, name: key.key_name };
+  const eventId = newId('event');
+  const occurredAt = new Date().toISOString();
+  const epoch = new Date(0).toISOString();
+  const payload = {
+    id: eventId,
+    event: 'record.created',
+    workspaceId: ws,
+    occurredAt,
+    recordId: id,
+    folderId: folder.id,
+    record: record(epoch, epoch),
+    actor,
+    source: 'rest',
+    requestId,
+  };
+  const written = await pool.query<{ created_at: string; updated_at: string }>({
+    name: 'create_record',
+    text: CREATE_RECORD_SQL,
+    values: [
+      ...[ws, id, folder.id, title, email, phone, JSON.stringify(data), searchText],
+      ...[ws, folder.id, JSON.stringify(folder.fields)],
+      ...[ws, eventId, 'record.created', JSON.stringify(payload), '{record,createdAt}', '{record,updatedAt}'],
+      occurredAt,
+      ...afterEventsValues(ws, actor, requestId, '[]'),
+    ],
+  });
+  const row = written.rows[0];
+  if (!row) throw new HttpError(409, 'CONFLICT', `folder ${folder.id} changed; send the request again`);
+  send(res, 201, { data: record(row.created_at, row.updated_at) });
 }
 
 function serializeDeal(row: DealRow) {
@@ -739,122 +674,6 @@ function serializeDeal(row: DealRow) {
   };
 }
 
-/** An event to write, as appendEvents takes it: its kind, its fields, the history it stands for. */
-interface NewEvent {
-  type: string;
-  fields: Record<string, unknown>;
-  history?: { subject: string; subjectId: string; field: string; from: unknown; to: unknown }[];
-}
-
-/**
- * appendEvent and appendEvents: the common fields, the type's, then who made the change (the
- * key, through REST, in this request), inserted in the caller's transaction with the change's
- * field history; one event from plain parameters, several from a JSON list.
- */
-async function appendEvents(client: pg.PoolClient, key: KeyRow, requestId: string, events: NewEvent[]) {
-  const ws = key.workspace_id;
-  const actor = { type: 'apiKey', id: key.id, name: key.key_name };
-  const built = events.map((event) => {
-    const id = newId('event');
-    const occurredAt = new Date().toISOString();
-    const payload = {
-      id,
-      event: event.type,
-      workspaceId: ws,
-      occurredAt,
-      ...event.fields,
-      actor,
-      source: 'rest',
-      requestId,
-    };
-    return { id, type: event.type, occurredAt, payload, history: event.history ?? [] };
-  });
-  const history = JSON.stringify(
-    built.flatMap((e) =>
-      e.history.map((h) => ({
-        id: newId('history'),
-        subject: h.subject,
-        subject_id: h.subjectId,
-        field: h.field,
-        from_value: h.from ?? null,
-        to_value: h.to ?? null,
-        at: e.occurredAt,
-      })),
-    ),
-  );
-  const provenance = [ws, actor.type, actor.id, actor.name, 'rest', requestId, history, ws, ws];
-  const single = built[0]!;
-  const made =
-    built.length === 1
-      ? await client.query<{ deliveries: number; starts: string[] }>({
-          name: 'append_event',
-          text: APPEND_EVENT_SQL,
-          values: [
-            ws,
-            single.id,
-            single.type,
-            JSON.stringify(single.payload),
-            single.occurredAt,
-            ...provenance,
-          ],
-        })
-      : await client.query<{ deliveries: number; starts: string[] }>({
-          name: 'append_events',
-          text: APPEND_EVENTS_SQL,
-          values: [
-            ws,
-            JSON.stringify(
-              built.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt })),
-            ),
-            ...provenance,
-          ],
-        });
-  const { deliveries, starts } = made.rows[0]!;
-  if (deliveries > 0 || starts.length > 0) {
-    await client.query({
-      name: 'queue_event_follow_ups',
-      text: EVENT_FOLLOW_UPS_SQL,
-      values: ['crm_deliveries', ws, deliveries, ws, JSON.stringify(starts)],
-    });
-  }
-}
-
-/** The recordId / folderId / record trio and the deal snapshot of every deal event. */
-async function dealFields(client: pg.PoolClient, workspaceId: string, deal: DealRow) {
-  let record: ReturnType<typeof serialize> | null = null;
-  if (deal.record_id) {
-    const { rows } = await client.query<RecordRow>(RECORD_SNAPSHOT_SQL, [workspaceId, deal.record_id]);
-    const row = rows[0];
-    if (row) record = serialize(row);
-  }
-  return {
-    recordId: record?.id ?? null,
-    folderId: record?.folderId ?? null,
-    record,
-    dealId: deal.id,
-    pipelineId: deal.pipeline_id,
-    deal: serializeDeal(deal),
-  };
-}
-
-/** A linked record must be live in the workspace; the share lock keeps it so until commit. */
-async function assertLiveRecord(client: pg.PoolClient, workspaceId: string, recordId: string) {
-  if (isId('record', recordId)) {
-    const { rows } = await client.query(LIVE_RECORD_FOR_SHARE_SQL, [workspaceId, recordId]);
-    if (rows.length > 0) return;
-  }
-  throw new HttpError(
-    400,
-    'VALIDATION_FAILED',
-    `recordId ${recordId} is not a live record of this workspace`,
-  );
-}
-
-async function stagesOf(client: pg.PoolClient, workspaceId: string, pipelineId: string) {
-  const { rows } = await client.query<{ id: string }>(STAGES_SQL, [workspaceId, pipelineId]);
-  return rows;
-}
-
 /** createDeal: first stage unless one is given, currency from the workspace unless given. */
 async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow) {
   const requestId = requestIdOf(req);
@@ -865,43 +684,80 @@ async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow
   const amount = typeof body.amount === 'number' ? body.amount.toFixed(2) : null;
   const recordId = typeof body.recordId === 'string' ? body.recordId : null;
   const data = body.data && typeof body.data === 'object' ? body.data : {};
-  const row = await transaction(async (client) => {
-    const ws = key.workspace_id;
-    const pipelines = isId('pipeline', pipelineId)
-      ? await client.query(PIPELINE_SQL, [ws, pipelineId])
-      : null;
-    if (!pipelines || pipelines.rows.length === 0)
-      throw new HttpError(400, 'VALIDATION_FAILED', `pipeline ${pipelineId} does not exist`);
-    const stages = await stagesOf(client, ws, pipelineId);
-    const stageId = typeof body.stageId === 'string' ? body.stageId : stages[0]?.id;
-    if (!stageId || !stages.some((s) => s.id === stageId))
-      throw new HttpError(400, 'VALIDATION_FAILED', 'stageId is not a stage of the pipeline');
-    if (recordId) await assertLiveRecord(client, ws, recordId);
-    let currency = typeof body.currency === 'string' ? body.currency : undefined;
-    if (currency === undefined) {
-      const found = await client.query<{ default_currency: string }>(CURRENCY_SQL, [ws]);
-      currency = found.rows[0]?.default_currency ?? 'USD';
-    }
-    const inserted = await client.query<DealRow>(INSERT_DEAL_SQL, [
-      ws,
-      newId('deal'),
-      pipelineId,
-      stageId,
-      title,
-      amount,
-      currency,
-      null,
-      JSON.stringify(data),
-      recordId,
-    ]);
-    const deal = inserted.rows[0]!;
-    if (deal.record_id !== null) await client.query(LINK_PRIMARY_SQL, [ws, deal.id, deal.record_id]);
-    await appendEvents(client, key, requestId, [
-      { type: 'deal.created', fields: await dealFields(client, ws, deal) },
-    ]);
-    return deal;
+  const ws = key.workspace_id;
+  if (!isId('pipeline', pipelineId) || (recordId && !isId('record', recordId)))
+    throw new HttpError(
+      400,
+      'VALIDATION_FAILED',
+      `pipeline ${pipelineId} or record ${recordId} does not exist`,
+    );
+  // One read: the pipeline's stages, the workspace's currency, the live record.
+  const read = await pool.query<RecordRow & { stage_ids: string[]; currency: string }>({
+    name: 'create_deal_read',
+    text: CREATE_DEAL_READ_SQL,
+    values: [recordId, ws, pipelineId],
   });
-  send(res, 201, { data: serializeDeal(row) });
+  const found = read.rows[0];
+  if (!found) throw new HttpError(400, 'VALIDATION_FAILED', `pipeline ${pipelineId} does not exist`);
+  const stageId = typeof body.stageId === 'string' ? body.stageId : found.stage_ids[0];
+  if (!stageId || !found.stage_ids.includes(stageId))
+    throw new HttpError(400, 'VALIDATION_FAILED', 'stageId is not a stage of the pipeline');
+  if (recordId && found.id === null)
+    throw new HttpError(
+      400,
+      'VALIDATION_FAILED',
+      `recordId ${recordId} is not a live record of this workspace`,
+    );
+  const record = found.id === null ? null : serialize(found);
+  const epoch = new Date(0);
+  const deal: DealRow = {
+    workspace_id: ws,
+    id: newId('deal'),
+    pipeline_id: pipelineId,
+    stage_id: stageId,
+    title,
+    amount,
+    currency: typeof body.currency === 'string' ? body.currency : (found.currency ?? 'USD'),
+    close_date: null,
+    data: data as Record<string, unknown>,
+    record_id: recordId,
+    created_at: epoch,
+    updated_at: epoch,
+  };
+  const actor = actorOf(key);
+  const event = builtEvent(key, requestId, 'deal.created', dealFieldsWith(record, deal));
+  const written = await pool.query<{ created_at: string; updated_at: string }>({
+    name: 'create_deal',
+    text: CREATE_DEAL_SQL,
+    values: [
+      ...[
+        ws,
+        deal.id,
+        pipelineId,
+        stageId,
+        title,
+        amount,
+        deal.currency,
+        null,
+        JSON.stringify(data),
+        recordId,
+      ],
+      ...[ws, pipelineId, stageId, recordId, ws, recordId],
+      ...[ws, deal.id, recordId, recordId],
+      ...[ws, event.id, event.type, JSON.stringify(event.payload), '{deal,createdAt}', '{deal,updatedAt}'],
+      event.occurredAt,
+      ...afterEventsValues(ws, actor, requestId, '[]'),
+    ],
+  });
+  const row = written.rows[0];
+  if (!row) throw new HttpError(409, 'CONFLICT', 'the stage or record changed; send the request again');
+  send(res, 201, {
+    data: serializeDeal({
+      ...deal,
+      created_at: new Date(row.created_at),
+      updated_at: new Date(row.updated_at),
+    }),
+  });
 }
 
 /** updateDeal for a body of `stageId` only: a real move writes deal.updated and deal.stage_changed. */
@@ -913,45 +769,133 @@ async function moveDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow, 
     throw new HttpError(400, 'VALIDATION_FAILED', 'the bare server only moves deals: send { stageId }');
   }
   const stageId = body.stageId as string | undefined;
-  const row = await transaction(async (client) => {
-    const ws = key.workspace_id;
-    if (!isId('deal', id)) throw new HttpError(404, 'NOT_FOUND', `Deal ${id} not found`);
-    const found = await client.query<DealRow>(DEAL_FOR_UPDATE_SQL, [ws, id]);
-    const current = found.rows[0];
-    if (!current) throw new HttpError(404, 'NOT_FOUND', `Deal ${id} not found`);
-    if (stageId === undefined || stageId === current.stage_id) return current;
-    const stages = await stagesOf(client, ws, current.pipeline_id);
-    if (!stages.some((s) => s.id === stageId))
-      throw new HttpError(400, 'VALIDATION_FAILED', `${stageId} is not a stage of the deal's pipeline`);
-    const updated = await client.query<DealRow>(MOVE_DEAL_SQL, [
-      stageId,
-      JSON.stringify({ ...current.data }),
-      ws,
-      current.id,
-    ]);
-    const deal = updated.rows[0]!;
-    // Both events in one statement, with the move's history (recordDealUpdated in @crm/domain).
-    const fields = await dealFields(client, ws, deal);
-    const move = { from: current.stage_id, to: deal.stage_id };
-    await appendEvents(client, key, requestId, [
-      {
-        type: 'deal.updated',
-        fields: {
-          ...fields,
-          changedFields: ['stageId'],
-          previous: { stageId: current.stage_id },
-          changes: { stageId: move },
-        },
-        history: [{ subject: 'deal', subjectId: deal.id, field: 'stageId', ...move }],
-      },
-      {
-        type: 'deal.stage_changed',
-        fields: { ...fields, fromStageId: current.stage_id, toStageId: deal.stage_id },
-      },
-    ]);
-    return deal;
+  const ws = key.workspace_id;
+  if (!isId('deal', id)) throw new HttpError(404, 'NOT_FOUND', `Deal ${id} not found`);
+  // The deal with its live record, in one read (columns of both tables: read as arrays).
+  const read = await pool.query<unknown[]>({
+    text: DEAL_WITH_RECORD_SQL,
+    values: [ws, id],
+    rowMode: 'array',
   });
-  send(res, 200, { data: serializeDeal(row) });
+  const columns = read.rows[0];
+  if (!columns) throw new HttpError(404, 'NOT_FOUND', `Deal ${id} not found`);
+  const current = dealOfColumns(columns.slice(0, 12));
+  const record = columns[13] === null ? null : serialize(recordOfColumns(columns.slice(12)));
+  if (stageId === undefined || stageId === current.stage_id)
+    return send(res, 200, { data: serializeDeal(current) });
+  const deal: DealRow = { ...current, stage_id: stageId };
+  const fields = dealFieldsWith(record, deal);
+  const move = { from: current.stage_id, to: stageId };
+  // Both events in one statement with the move's history (dealUpdatedEvents in @crm/domain).
+  const events = [
+    builtEvent(key, requestId, 'deal.updated', {
+      ...fields,
+      changedFields: ['stageId'],
+      previous: { stageId: current.stage_id },
+      changes: { stageId: move },
+    }),
+    builtEvent(key, requestId, 'deal.stage_changed', {
+      ...fields,
+      fromStageId: current.stage_id,
+      toStageId: stageId,
+    }),
+  ];
+  const history = [
+    {
+      id: newId('history'),
+      subject: 'deal',
+      subject_id: deal.id,
+      field: 'stageId',
+      from_value: move.from,
+      to_value: move.to,
+      at: events[0]!.occurredAt,
+    },
+  ];
+  const data = JSON.stringify(current.data);
+  const written = await pool.query<{ created_at: string; updated_at: string }>({
+    name: 'move_deal',
+    text: MOVE_DEAL_SQL,
+    values: [
+      ...[stageId, deal.title, deal.amount, deal.currency, deal.close_date, deal.record_id, data],
+      ...[ws, id, current.stage_id, current.title, current.amount, current.currency, current.close_date],
+      ...[current.record_id, data, ws, current.pipeline_id, stageId],
+      ...[ws, '{deal,createdAt}', '{deal,updatedAt}'],
+      JSON.stringify(
+        events.map((e) => ({ id: e.id, type: e.type, payload: e.payload, occurred_at: e.occurredAt })),
+      ),
+      ...afterEventsValues(ws, actorOf(key), requestId, JSON.stringify(history)),
+    ],
+  });
+  const row = written.rows[0];
+  if (!row) throw new HttpError(400, 'VALIDATION_FAILED', `${stageId} is not a stage of the deal's pipeline`);
+  send(res, 200, { data: serializeDeal({ ...deal, updated_at: new Date(row.updated_at) }) });
+}
+
+/** Who an API key's writes are made by, as events record it. */
+const actorOf = (key: KeyRow) => ({ type: 'apiKey', id: key.id, name: key.key_name });
+
+/** An event as buildEvent in @crm/domain makes it: common fields, then its own, then provenance. */
+function builtEvent(key: KeyRow, requestId: string, type: string, fields: Record<string, unknown>) {
+  const id = newId('event');
+  const occurredAt = new Date().toISOString();
+  const payload = {
+    id,
+    event: type,
+    workspaceId: key.workspace_id,
+    occurredAt,
+    ...fields,
+    actor: actorOf(key),
+    source: 'rest',
+    requestId,
+  };
+  return { id, type, occurredAt, payload };
+}
+
+/** The recordId / folderId / record trio and the deal snapshot of every deal event (dealFieldsWith). */
+function dealFieldsWith(record: ReturnType<typeof serialize> | null, deal: DealRow) {
+  return {
+    recordId: record?.id ?? null,
+    folderId: record?.folderId ?? null,
+    record,
+    dealId: deal.id,
+    pipelineId: deal.pipeline_id,
+    deal: serializeDeal(deal),
+  };
+}
+
+/** A deal from the 12 columns of DEAL_WITH_RECORD_SQL, in their order. */
+function dealOfColumns(c: unknown[]): DealRow {
+  return {
+    workspace_id: c[0] as string,
+    id: c[1] as string,
+    pipeline_id: c[2] as string,
+    stage_id: c[3] as string,
+    title: c[4] as string | null,
+    amount: c[5] as string | null,
+    currency: c[6] as string,
+    close_date: c[7] as string | null,
+    data: c[8] as Record<string, unknown>,
+    record_id: c[9] as string | null,
+    created_at: c[10] as Date,
+    updated_at: c[11] as Date,
+  };
+}
+
+/** A record from the 11 columns of DEAL_WITH_RECORD_SQL after the deal's, in their order. */
+function recordOfColumns(c: unknown[]): RecordRow {
+  return {
+    workspace_id: c[0] as string,
+    id: c[1] as string,
+    folder_id: c[2] as string,
+    title: c[3] as string,
+    email: c[4] as string | null,
+    phone: c[5] as string | null,
+    data: c[6] as Record<string, unknown>,
+    owner_id: c[7] as string | null,
+    created_at: c[8] as Date,
+    updated_at: c[9] as Date,
+    trashed_at: c[10] as Date | null,
+  };
 }
 
 /** The dueAt order's cursor (due-order.ts in @crm/domain, not exported): tagged JSON in base64url. */

@@ -139,7 +139,7 @@ export const SCENARIOS: Scenario[] = [
     id: 'get-one',
     label: 'GET /records/:id',
     target: 0.6,
-    floorTarget: 0.5,
+    floorTarget: 0.7,
     requests: ({ recordIds }) => {
       let next = Math.floor(Math.random() * recordIds.length);
       return [
@@ -157,14 +157,14 @@ export const SCENARIOS: Scenario[] = [
     id: 'list',
     label: 'GET /records?pageSize=50',
     target: 0.6,
-    floorTarget: 0.5,
+    floorTarget: 0.6,
     requests: () => [{ method: 'GET', path: '/api/v1/records?pageSize=50' }],
   },
   {
     id: 'create',
     label: 'POST /records',
     target: 0.5,
-    floorTarget: 0.35,
+    floorTarget: 0.4,
     requests: ({ folderId, lifecycles }, tag) => {
       const random = createRandom(tag.length * 7919 + Date.now());
       let n = 0;
