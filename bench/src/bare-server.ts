@@ -542,7 +542,20 @@ async function getRecord(res: ServerResponse, key: KeyRow, id: string) {
   send(res, 200, { data: serialize(row) });
 }
 
-async function listRecords(res: ServerResponse, key: KeyRow, query: URLSearchParams) {
+/**
+ * `meta.nextUrl` as the service writes it: this request's URL with `cursor` set to the next
+ * cursor and `page` left out, or null on the last page.
+ */
+function nextUrlOf(url: URL, host: string | undefined, nextCursor: string | null): string | null {
+  if (nextCursor === null) return null;
+  const params = new URLSearchParams(url.search);
+  params.delete('page');
+  params.set('cursor', nextCursor);
+  return `http://${host}${url.pathname}?${params.toString()}`;
+}
+
+async function listRecords(res: ServerResponse, key: KeyRow, url: URL, host: string | undefined) {
+  const query = url.searchParams;
   const pageSize = query.has('pageSize') ? Number(query.get('pageSize')) : 50;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 200) {
     throw new HttpError(400, 'VALIDATION_FAILED', 'pageSize must be between 1 and 200');
@@ -551,15 +564,11 @@ async function listRecords(res: ServerResponse, key: KeyRow, query: URLSearchPar
   const hasMore = rows.length > pageSize;
   const visible = hasMore ? rows.slice(0, pageSize) : rows;
   const last = visible[visible.length - 1];
+  const nextCursor =
+    hasMore && last ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }) : null;
   send(res, 200, {
     data: visible.map(serialize),
-    meta: {
-      page: 1,
-      pageSize,
-      hasMore,
-      nextCursor:
-        hasMore && last ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }) : null,
-    },
+    meta: { page: 1, pageSize, hasMore, nextCursor, nextUrl: nextUrlOf(url, host, nextCursor) },
   });
 }
 
@@ -905,7 +914,8 @@ const encodeDueCursor = (dueAt: string | null, id: string) =>
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 /** findTasks with `status` and `sort=dueAt` (what the benchmark asks): soonest due first, none last. */
-async function listTasksByDue(res: ServerResponse, key: KeyRow, query: URLSearchParams) {
+async function listTasksByDue(res: ServerResponse, key: KeyRow, url: URL, host: string | undefined) {
+  const query = url.searchParams;
   const status = query.get('status');
   if (query.get('sort') !== 'dueAt' || (status !== 'OPEN' && status !== 'DONE')) {
     throw new HttpError(400, 'VALIDATION_FAILED', 'the bare server lists tasks with status and sort=dueAt');
@@ -918,6 +928,7 @@ async function listTasksByDue(res: ServerResponse, key: KeyRow, query: URLSearch
   const hasMore = rows.length > pageSize;
   const visible = hasMore ? rows.slice(0, pageSize) : rows;
   const last = visible[visible.length - 1];
+  const nextCursor = hasMore && last ? encodeDueCursor(iso(last.due_at), last.id) : null;
   send(res, 200, {
     data: visible.map((row) => ({
       id: row.id,
@@ -933,12 +944,7 @@ async function listTasksByDue(res: ServerResponse, key: KeyRow, query: URLSearch
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
     })),
-    meta: {
-      page: 1,
-      pageSize,
-      hasMore,
-      nextCursor: hasMore && last ? encodeDueCursor(iso(last.due_at), last.id) : null,
-    },
+    meta: { page: 1, pageSize, hasMore, nextCursor, nextUrl: nextUrlOf(url, host, nextCursor) },
   });
 }
 
@@ -969,7 +975,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return send(res, 200, { status: 'ready' });
   }
   if (path === '/api/v1/records' && req.method === 'GET') {
-    return listRecords(res, await gate(req, res, 'read'), url.searchParams);
+    return listRecords(res, await gate(req, res, 'read'), url, req.headers.host);
   }
   if (path === '/api/v1/records' && req.method === 'POST') {
     return createRecord(req, res, await gate(req, res, 'write'));
@@ -986,7 +992,7 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     return moveDeal(req, res, await gate(req, res, 'write'), decodeURIComponent(deal[1]!));
   }
   if (path === '/api/v1/tasks' && req.method === 'GET') {
-    return listTasksByDue(res, await gate(req, res, 'read'), url.searchParams);
+    return listTasksByDue(res, await gate(req, res, 'read'), url, req.headers.host);
   }
   throw new HttpError(404, 'NOT_FOUND', `No endpoint ${req.method} ${path}`);
 }
