@@ -29,18 +29,7 @@ export async function createDeal(db: Database, actor: Actor, input: z.infer<type
     const currency = input.currency ?? (await workspaceCurrency(tx, actor.workspaceId));
     const [row] = await tx
       .insert(schema.deals)
-      .values({
-        workspaceId: actor.workspaceId,
-        id: newId('deal'),
-        pipelineId: input.pipelineId,
-        stageId,
-        title: input.title ?? null,
-        amount: input.amount === undefined ? null : input.amount.toFixed(2),
-        currency,
-        closeDate: input.closeDate ?? null,
-        data: input.data ?? {},
-        recordId: input.recordId ?? null,
-      })
+      .values(newDealValues(actor, input, stageId, currency))
       .returning();
     await linkPrimary(tx, actor, 'deal', row!.id, row!.recordId);
     await recordDealCreated(tx, actor, row!);
@@ -87,16 +76,7 @@ async function createDealInOneStatement(
   const record = read.id === null ? null : recordRowFromDriver(read);
   if (recordId && (!record || !reachesFolder(actor, record.folderId))) return undefined;
   const deal: DealRow = {
-    workspaceId: actor.workspaceId,
-    id: newId('deal'),
-    pipelineId: input.pipelineId,
-    stageId,
-    title: input.title ?? null,
-    amount: input.amount === undefined ? null : input.amount.toFixed(2),
-    currency: input.currency ?? read.currency ?? 'USD',
-    closeDate: input.closeDate ?? null,
-    data: input.data ?? {},
-    recordId,
+    ...newDealValues(actor, input, stageId, input.currency ?? read.currency ?? 'USD'),
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
@@ -137,6 +117,27 @@ async function createDealInOneStatement(
     createdAt: new Date(written.created_at),
     updatedAt: new Date(written.updated_at),
   });
+}
+
+/** A new deal's columns, its instants aside (the database dates it). */
+function newDealValues(
+  actor: Actor,
+  input: z.infer<typeof createDealInput>,
+  stageId: string,
+  currency: string,
+): Omit<DealRow, 'createdAt' | 'updatedAt'> {
+  return {
+    workspaceId: actor.workspaceId,
+    id: newId('deal'),
+    pipelineId: input.pipelineId,
+    stageId,
+    title: input.title ?? null,
+    amount: input.amount === undefined ? null : input.amount.toFixed(2),
+    currency,
+    closeDate: input.closeDate ?? null,
+    data: input.data ?? {},
+    recordId: input.recordId ?? null,
+  };
 }
 
 async function workspaceCurrency(

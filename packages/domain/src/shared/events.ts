@@ -107,16 +107,7 @@ function historyRows(built: AppendedEvent[], events: NewEvent[]): string {
 function eventStatement(event: SQL, workspaceId: string, history: string, provenance: Provenance): SQL {
   return sql`
     with event as (${event}),
-    recorded_history as (
-      insert into history (workspace_id, subject_id, id, subject, field, from_value, to_value,
-                           actor_type, actor_id, actor_name, source, request_id, at)
-      select ${workspaceId}, h.subject_id, h.id, h.subject, h.field, h.from_value, h.to_value,
-             ${provenance.actor.type}, ${provenance.actor.id}, ${provenance.actor.name},
-             ${provenance.source}, ${provenance.requestId}, h.at
-        from jsonb_to_recordset(${history}::jsonb)
-          as h(id text, subject text, subject_id text, field text, from_value jsonb, to_value jsonb, at timestamptz)
-      returning 1
-    ), ${createDeliveriesOfEvent(workspaceId)}
+    ${historyCte(workspaceId, history, provenance, false)}, ${createDeliveriesOfEvent(workspaceId)}
     select (select count(*) from created_deliveries)::int as deliveries,
       (select count(*) from recorded_history)::int as history,
       array(select event.id from event
@@ -124,6 +115,28 @@ function eventStatement(event: SQL, workspaceId: string, history: string, proven
                select 1 from workflows
                 where workspace_id = ${workspaceId} and enabled
                   and trigger_type = event.type and trigger_type <> 'INCOMING_WEBHOOK')) as starts`;
+}
+
+/**
+ * The CTE `recorded_history`: the change's field history (a JSON list, historyRows) with its
+ * provenance. `afterWrite`: only if the statement's `written` CTE wrote its row.
+ */
+function historyCte(workspaceId: string, history: string, provenance: Provenance, afterWrite: boolean): SQL {
+  return sql`recorded_history as (
+      insert into history (workspace_id, subject_id, id, subject, field, from_value, to_value,
+                           actor_type, actor_id, actor_name, source, request_id, at)
+      select ${workspaceId}, h.subject_id, h.id, h.subject, h.field, h.from_value, h.to_value,
+             ${provenance.actor.type}, ${provenance.actor.id}, ${provenance.actor.name},
+             ${provenance.source}, ${provenance.requestId}, h.at
+        from jsonb_to_recordset(${history}::jsonb)
+          as h(id text, subject text, subject_id text, field text, from_value jsonb, to_value jsonb, at timestamptz)${
+            afterWrite
+              ? sql`
+       where exists (select 1 from written)`
+              : sql``
+          }
+      returning 1
+    )`;
 }
 
 /**
@@ -273,17 +286,7 @@ export function writeWithEvents(
         : sql``
     }
     event as (${event}),
-    recorded_history as (
-      insert into history (workspace_id, subject_id, id, subject, field, from_value, to_value,
-                           actor_type, actor_id, actor_name, source, request_id, at)
-      select ${workspaceId}, h.subject_id, h.id, h.subject, h.field, h.from_value, h.to_value,
-             ${provenance.actor.type}, ${provenance.actor.id}, ${provenance.actor.name},
-             ${provenance.source}, ${provenance.requestId}, h.at
-        from jsonb_to_recordset(${history}::jsonb)
-          as h(id text, subject text, subject_id text, field text, from_value jsonb, to_value jsonb, at timestamptz)
-       where exists (select 1 from written)
-      returning 1
-    ), ${createDeliveriesOfEvent(workspaceId)},
+    ${historyCte(workspaceId, history, provenance, true)}, ${createDeliveriesOfEvent(workspaceId)},
     wake as (
       select pg_notify(${DELIVERY_CHANNEL}, ${workspaceId}::text)
        where exists (select 1 from created_deliveries)
