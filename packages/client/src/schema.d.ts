@@ -2735,6 +2735,8 @@ export interface components {
             nextUrl: string | null;
             /** @description With `count=true`: how many items the filters match, on every page. */
             total?: number;
+            /** @description With `count=estimate`: the planner's estimate of how many items the filters match, from the table's statistics; it may be off, by a lot for a rare text search. */
+            totalEstimate?: number;
         };
         Deleted: {
             data: {
@@ -4887,8 +4889,8 @@ export interface operations {
                 };
                 /** @description `createdAt`, `updatedAt`, `title`, `amount`, `closeDate` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; deals without a value come last. */
                 sort?: string;
-                /** @description `true` adds `meta.total`, the number of deals the filters match. */
-                count?: "true" | "false";
+                /** @description `true` adds `meta.total`, the exact number of deals the filters match (a count of them); `estimate` adds `meta.totalEstimate` instead, PostgreSQL's estimate of that number, which costs no count. */
+                count?: "true" | "false" | "estimate";
                 /** @description 1-based page number (default 1). Not together with `cursor`. */
                 page?: number;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -6521,8 +6523,8 @@ export interface operations {
                 };
                 /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
                 sort?: string;
-                /** @description `true` adds `meta.total`, the number of records the filters match. */
-                count?: "true" | "false";
+                /** @description `true` adds `meta.total`, the exact number of records the filters match (a count of them); `estimate` adds `meta.totalEstimate` instead, PostgreSQL's estimate of that number, which costs no count. */
+                count?: "true" | "false" | "estimate";
                 /** @description ONE relation fields whose linked records to add under `expanded`, comma-separated (at most 5, one level deep). */
                 expand?: string;
                 /** @description 1-based page number (default 1). Not together with `cursor`. */
@@ -6582,8 +6584,8 @@ export interface operations {
                 };
                 /** @description `createdAt`, `updatedAt`, `title`, `amount`, `closeDate` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; deals without a value come last. */
                 sort?: string;
-                /** @description `true` adds `meta.total`, the number of deals the filters match. */
-                count?: "true" | "false";
+                /** @description `true` adds `meta.total`, the exact number of deals the filters match (a count of them); `estimate` adds `meta.totalEstimate` instead, PostgreSQL's estimate of that number, which costs no count. */
+                count?: "true" | "false" | "estimate";
                 /** @description 1-based page number (default 1). Not together with `cursor`. */
                 page?: number;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -6642,8 +6644,8 @@ export interface operations {
                 };
                 /** @description `dueAt`: soonest due first. `-dueAt`, `createdAt`, `updatedAt`, `title`, `completedAt` ascending, `-` before one for descending; `createdAt` alone means newest first, as before (the default). The id breaks ties; tasks without a value come last. */
                 sort?: string;
-                /** @description `true` adds `meta.total`, the number of tasks the filters match. */
-                count?: "true" | "false";
+                /** @description `true` adds `meta.total`, the exact number of tasks the filters match (a count of them); `estimate` adds `meta.totalEstimate` instead, PostgreSQL's estimate of that number, which costs no count. */
+                count?: "true" | "false" | "estimate";
                 /** @description 1-based page number (default 1). Not together with `cursor`. */
                 page?: number;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -6809,8 +6811,8 @@ export interface operations {
                 expand?: string;
                 /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
                 sort?: string;
-                /** @description `true` adds `meta.total`, the number of records the filters match. */
-                count?: "true" | "false";
+                /** @description `true` adds `meta.total`, the exact number of records the filters match (a count of them); `estimate` adds `meta.totalEstimate` instead, PostgreSQL's estimate of that number, which costs no count. */
+                count?: "true" | "false" | "estimate";
                 /** @description 1-based page number (default 1). Not together with `cursor`. */
                 page?: number;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -6873,8 +6875,8 @@ export interface operations {
                 expand?: string;
                 /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
                 sort?: string;
-                /** @description `true` adds `meta.total`, the number of records the filters match. */
-                count?: "true" | "false";
+                /** @description `true` adds `meta.total`, the exact number of records the filters match (a count of them); `estimate` adds `meta.totalEstimate` instead, PostgreSQL's estimate of that number, which costs no count. */
+                count?: "true" | "false" | "estimate";
                 /** @description 1-based page number (default 1). Not together with `cursor`. */
                 page?: number;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -7894,8 +7896,8 @@ export interface operations {
                 };
                 /** @description `dueAt`: soonest due first. `-dueAt`, `createdAt`, `updatedAt`, `title`, `completedAt` ascending, `-` before one for descending; `createdAt` alone means newest first, as before (the default). The id breaks ties; tasks without a value come last. */
                 sort?: string;
-                /** @description `true` adds `meta.total`, the number of tasks the filters match. */
-                count?: "true" | "false";
+                /** @description `true` adds `meta.total`, the exact number of tasks the filters match (a count of them); `estimate` adds `meta.totalEstimate` instead, PostgreSQL's estimate of that number, which costs no count. */
+                count?: "true" | "false" | "estimate";
                 /** @description 1-based page number (default 1). Not together with `cursor`. */
                 page?: number;
                 /** @description Items per page, 1 to 200 (default 50). */

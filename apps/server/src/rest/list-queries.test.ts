@@ -54,10 +54,34 @@ describe('GET /api/v1/records with filter[…], sort and count', () => {
     const body = await ok('GET', `/records?${encoded}`, 200);
     expect(titles(body)).toEqual(['Di', 'Cy', 'Bob']);
     expect(body.meta.total).toBe(3);
+    expect(body.meta.totalEstimate).toBeUndefined();
     expect(titles(await ok('GET', `/records?filter[title][in]=Ada,Di&sort=title`, 200))).toEqual([
       'Ada',
       'Di',
     ]);
+  });
+
+  it("gives the planner's estimate with count=estimate, beside the exact count, on records, deals and tasks", async () => {
+    const q = `folderId=${folderId}&filter[data.score][gt]=50`;
+    const estimated = await ok('GET', `/records?${q}&count=estimate`, 200);
+    expect(titles(estimated)).toEqual(titles(await ok('GET', `/records?${q}`, 200)));
+    // An estimate is a whole number of rows and never poses as the exact count.
+    expect(estimated.meta.total).toBeUndefined();
+    expect(Number.isInteger(estimated.meta.totalEstimate)).toBe(true);
+    expect(estimated.meta.totalEstimate).toBeGreaterThanOrEqual(0);
+    const pipeline = (await ok('GET', '/pipelines', 200)).data[0];
+    for (const path of [
+      `/deals?pipelineId=${pipeline.id}&count=estimate`,
+      '/tasks?count=estimate',
+      '/tasks?sort=dueAt&count=estimate',
+    ]) {
+      const meta = (await ok('GET', path, 200)).meta;
+      expect(meta.total, path).toBeUndefined();
+      expect(Number.isInteger(meta.totalEstimate), path).toBe(true);
+    }
+    const refused = await api('GET', '/records?count=about');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/count.*true, false, estimate/);
   });
 
   it('answers 400 naming the field and the operator', async () => {

@@ -9,7 +9,7 @@ import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { columnField, jsonField, type ListField } from '../shared/list-fields.ts';
 import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
-import { checkFilterFields, type FieldTable, findListPage } from '../shared/list-query.ts';
+import { checkFilterFields, countModeOf, type FieldTable, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { loadDeal } from './load-deal.ts';
 import type { findDealsInput, findRecordDealsInput } from './schemas.ts';
@@ -113,7 +113,7 @@ async function listDeals(
       page: input.page,
       pageSize: input.pageSize,
       cursor: input.cursor,
-      count: input.count === 'true',
+      count: countModeOf(input.count),
     },
     serialize: serializeDeal,
   });

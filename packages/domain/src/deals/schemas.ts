@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { filterParam } from '../shared/list-filter.ts';
+import { countParam } from '../shared/list-query.ts';
 import { sortParam } from '../shared/list-sort.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { dateOnly, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
@@ -68,10 +69,7 @@ export const findDealsInput = z.strictObject({
     '.+',
     '`createdAt`, `updatedAt`, `title`, `amount`, `closeDate` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; deals without a value come last.',
   ),
-  count: z
-    .enum(['true', 'false'])
-    .optional()
-    .meta({ description: '`true` adds `meta.total`, the number of deals the filters match.' }),
+  count: countParam('deals'),
   ...pagingInput,
 });
 

@@ -22,7 +22,7 @@ import {
   treeFromNode,
   treeFromParam,
 } from '../shared/list-filter.ts';
-import { checkFilterFields, findListPage } from '../shared/list-query.ts';
+import { type CountMode, checkFilterFields, countModeOf, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { driverRows, prepared } from '../shared/prepared.ts';
 import { recordFields } from './record-fields.ts';
@@ -45,7 +45,7 @@ export async function findRecords(db: Database, actor: Actor, input: FindInput) 
   return listRecords(db, actor, {
     ...rest,
     trashed: trashed === 'true',
-    count: count === 'true',
+    count: countModeOf(count),
     filter: treeFromParam(filter),
   });
 }
@@ -74,7 +74,7 @@ export async function findRelated(db: Database, actor: Actor, input: z.infer<typ
   return listRecords(
     db,
     actor,
-    { ...rest, folderId: field.relation.folderId, filter: treeFromParam(filter), count: count === 'true' },
+    { ...rest, folderId: field.relation.folderId, filter: treeFromParam(filter), count: countModeOf(count) },
     {
       scope: sql`${r.id} in (select l.${sql.raw(other)} from record_links l
          where l.workspace_id = ${ws} and l.relation_id = ${field.relation.id} and l.${sql.raw(self)} = ${id})`,
@@ -95,7 +95,7 @@ export async function findRelated(db: Database, actor: Actor, input: z.infer<typ
 interface ListInput extends Omit<FindInput, 'filter' | 'trashed' | 'count'> {
   filter: FilterTree | undefined;
   trashed?: boolean | undefined;
-  count?: boolean | undefined;
+  count?: CountMode;
 }
 
 /** What a list of related records adds to the plain list: its scope, and each row's link. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FIELD_KEY } from '../folders/schemas.ts';
 import { expandParam } from '../relations/expand.ts';
 import { filterNode, filterParam } from '../shared/list-filter.ts';
+import { countParam } from '../shared/list-query.ts';
 import { sortParam } from '../shared/list-sort.ts';
 import { MAX_PAGE_SIZE, pagingInput } from '../shared/paging.ts';
 import { bodyBoolean, idParam, instantInput, instantOutput, instantQueryInput } from '../shared/schemas.ts';
@@ -100,10 +101,7 @@ export const findRecordsInput = z.strictObject({
     FIELD_KEY.source.slice(1, -1),
     '`createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last.',
   ),
-  count: z
-    .enum(['true', 'false'])
-    .optional()
-    .meta({ description: '`true` adds `meta.total`, the number of records the filters match.' }),
+  count: countParam('records'),
   ...pagingInput,
 });
 

@@ -1,5 +1,5 @@
 import type { Executor } from '@crm/db';
-import { and, count, isNull, not, or, type SQL } from 'drizzle-orm';
+import { and, count, isNull, not, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { invalid } from './errors.ts';
@@ -44,12 +44,30 @@ export interface ListRequest {
   page?: number | undefined;
   pageSize?: number | undefined;
   cursor?: string | undefined;
-  count?: boolean | undefined;
+  /** `true` counts the matches exactly (`meta.total`), `estimate` asks the planner (`meta.totalEstimate`). */
+  count?: CountMode;
 }
 
 export interface ListMeta extends PageMeta {
   total?: number;
+  totalEstimate?: number;
 }
+
+/** How a list counts what its filters match: exactly, by the planner's estimate, or not at all. */
+export type CountMode = boolean | 'estimate' | undefined;
+
+/** The `count` query parameter of a list of `noun` (docs/api.md, "Counts"). */
+export const countParam = (noun: string) =>
+  z
+    .enum(['true', 'false', 'estimate'])
+    .optional()
+    .meta({
+      description: `\`true\` adds \`meta.total\`, the exact number of ${noun} the filters match (a count of them); \`estimate\` adds \`meta.totalEstimate\` instead, PostgreSQL's estimate of that number, which costs no count.`,
+    });
+
+/** The count a `count` parameter asks for. */
+export const countModeOf = (count: 'true' | 'false' | 'estimate' | undefined): CountMode =>
+  count === 'estimate' ? 'estimate' : count === 'true';
 
 export const listMeta = pageMeta
   .extend({
@@ -58,6 +76,10 @@ export const listMeta = pageMeta
       .int()
       .optional()
       .meta({ description: 'With `count=true`: how many items the filters match, on every page.' }),
+    totalEstimate: z.number().int().optional().meta({
+      description:
+        "With `count=estimate`: the planner's estimate of how many items the filters match, from the table's statistics; it may be off, by a lot for a rare text search.",
+    }),
   })
   .meta({ id: 'ListMeta' });
 
@@ -183,8 +205,32 @@ export async function findListPage<Row extends { id: string }, Item>(
     nextCursor: hasMore && last ? cursorOf(request, last) : null,
     nextUrl: null,
   };
-  if (request.count) meta.total = await countRows(db, spec.table, where);
+  await addCount(db, meta, request.count, spec.table, where);
   return { data: visible.map(spec.serialize), meta };
+}
+
+/** `meta.total` or `meta.totalEstimate`, as `count` asks. */
+export async function addCount(
+  db: Executor,
+  meta: ListMeta,
+  count: CountMode,
+  table: PgTable,
+  where: SQL | undefined,
+): Promise<void> {
+  if (count === 'estimate') meta.totalEstimate = await estimateRows(db, table, where);
+  else if (count) meta.total = await countRows(db, table, where);
+}
+
+/**
+ * `meta.totalEstimate`: the rows PostgreSQL's planner expects `where` to match, read from
+ * `EXPLAIN` of the count without running it (docs/api.md, "Counts").
+ */
+export async function estimateRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+  const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    sql`explain (format json) ${db.select({ one: sql`1` }).from(table).where(where)}`,
+  );
+  const rows = plan.rows[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'];
+  return typeof rows === 'number' && Number.isFinite(rows) ? Math.max(0, Math.round(rows)) : 0;
 }
 
 /** `meta.total`: the rows `where` matches, whatever the page. */

@@ -8,8 +8,9 @@ import type { Actor } from '../shared/actor.ts';
 import { columnField, type ListField } from '../shared/list-fields.ts';
 import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
 import {
+  addCount,
   checkFilterFields,
-  countRows,
+  countModeOf,
   type FieldTable,
   findListPage,
   type ListMeta,
@@ -66,7 +67,7 @@ export async function findTasks(
     [...SORTABLE].join(', '),
   );
   const scope = [...(await scopeOf(db, actor, input)), linked?.scope];
-  const count = input.count === 'true';
+  const count = countModeOf(input.count);
   if (sortName === 'dueAt' && filter === undefined) {
     const paging = resolveDuePaging(input);
     const after = paging.kind === 'cursor' ? afterDueKey(paging.after) : undefined;
@@ -78,7 +79,7 @@ export async function findTasks(
       .limit(paging.pageSize + 1)
       .offset(paging.kind === 'offset' ? paging.offset : 0);
     const page: { data: TaskOutput[]; meta: ListMeta } = toDuePage(rows, paging, serializeTask);
-    if (count) page.meta.total = await countRows(db, t, and(...scope));
+    await addCount(db, page.meta, count, t, and(...scope));
     return page;
   }
   const print = fingerprint([

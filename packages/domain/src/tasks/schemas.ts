@@ -1,6 +1,7 @@
 import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/db/schema';
 import { z } from 'zod';
 import { filterParam } from '../shared/list-filter.ts';
+import { countParam } from '../shared/list-query.ts';
 import { sortParam } from '../shared/list-sort.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { idParam, instantInput, instantOutput, nonBlankText } from '../shared/schemas.ts';
@@ -72,10 +73,7 @@ export const findTasksInput = z.strictObject({
     null,
     '`dueAt`: soonest due first. `-dueAt`, `createdAt`, `updatedAt`, `title`, `completedAt` ascending, `-` before one for descending; `createdAt` alone means newest first, as before (the default). The id breaks ties; tasks without a value come last.',
   ),
-  count: z
-    .enum(['true', 'false'])
-    .optional()
-    .meta({ description: '`true` adds `meta.total`, the number of tasks the filters match.' }),
+  count: countParam('tasks'),
   ...pagingInput,
 });
 
