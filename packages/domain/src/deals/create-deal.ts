@@ -81,7 +81,9 @@ async function createDealInOneStatement(
     updatedAt: new Date(0),
   };
   const d = schema.deals;
-  const { statement } = writeWithEvents(
+  const written = await writeWithEvents(
+    db,
+    'create_deal',
     actor,
     [{ type: 'deal.created', fields: dealFieldsWith(record, deal) }],
     sql`
@@ -98,7 +100,7 @@ async function createDealInOneStatement(
               for share))
          for share of s
       returning created_at, updated_at`,
-    { createdAt: ['deal', 'createdAt'], updatedAt: ['deal', 'updatedAt'] },
+    'deal',
     sql`linked as (
       insert into deal_links (workspace_id, deal_id, record_id)
       select ${actor.workspaceId}, ${deal.id}, ${recordId}::text from written where ${recordId}::text is not null
@@ -106,17 +108,7 @@ async function createDealInOneStatement(
       returning 1
     )`,
   );
-  const [written] = await runNamedSql<{ created_at: string; updated_at: string }>(
-    db,
-    'create_deal',
-    statement,
-  );
-  if (!written) return undefined;
-  return serializeDeal({
-    ...deal,
-    createdAt: new Date(written.created_at),
-    updatedAt: new Date(written.updated_at),
-  });
+  return written && serializeDeal({ ...deal, ...written });
 }
 
 /** A new deal's columns, its instants aside (the database dates it). */

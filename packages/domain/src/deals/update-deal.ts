@@ -1,4 +1,4 @@
-import { type Database, isSharded, runNamedSql, schema } from '@crm/db';
+import { type Database, isSharded, schema } from '@crm/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { lockStage } from '../pipelines/load-pipeline.ts';
@@ -90,7 +90,9 @@ async function updateDealInOneStatement(
             where workspace_id = ${actor.workspaceId} and pipeline_id = ${current.pipelineId}
               and id = ${changes.stageId}
               for share)`;
-  const { statement } = writeWithEvents(
+  const written = await writeWithEvents(
+    db,
+    changes.stageId === undefined ? 'update_deal' : 'move_deal',
     actor,
     dealUpdatedEvents(dealFieldsWith(found.record, next), next, changedFields, previous),
     sql`
@@ -105,15 +107,9 @@ async function updateDealInOneStatement(
          and data = ${JSON.stringify(current.data)}::jsonb
          and ${stageStays}
       returning created_at, updated_at`,
-    { createdAt: ['deal', 'createdAt'], updatedAt: ['deal', 'updatedAt'] },
+    'deal',
   );
-  const [written] = await runNamedSql<{ created_at: string; updated_at: string }>(
-    db,
-    changes.stageId === undefined ? 'update_deal' : 'move_deal',
-    statement,
-  );
-  if (!written) return undefined;
-  return serializeDeal({ ...next, updatedAt: new Date(written.updated_at) });
+  return written && serializeDeal({ ...next, updatedAt: written.updatedAt });
 }
 
 /** What a PATCH makes of a deal: the columns that change, the new `data`, and each changed field's old value. */

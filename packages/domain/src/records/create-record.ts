@@ -1,4 +1,4 @@
-import { type Database, type Executor, isSharded, runNamedSql, schema } from '@crm/db';
+import { type Database, type Executor, isSharded, schema } from '@crm/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
@@ -15,7 +15,7 @@ import type { createRecordInput } from './schemas.ts';
 import { searchTextOf } from './search-text.ts';
 import { type RecordRow, serializeRecord } from './serialize.ts';
 import { toRecordSnapshot } from './snapshot.ts';
-import { applyRecordChanges } from './update-record.ts';
+import { applyRecordChanges, holdsRelationValues } from './update-record.ts';
 
 export type CreateRecordInput = z.infer<typeof createRecordInput>;
 
@@ -77,10 +77,12 @@ async function createRecordInOneStatement(
   } catch {
     return undefined;
   }
-  if (folder.fields.some((f) => f.type === 'RELATION' && Object.hasOwn(values, f.key))) return undefined;
+  if (holdsRelationValues(folder, values)) return undefined;
   const row = newRecordRow(actor, folder, input, values);
   const r = schema.records;
-  const { statement } = writeWithEvents(
+  const written = await writeWithEvents(
+    db,
+    'create_record',
     actor,
     [
       {
@@ -101,22 +103,9 @@ async function createRecordInOneStatement(
          and f.fields = ${JSON.stringify(folder.fields)}::jsonb
          for share of f
       returning created_at, updated_at`,
-    { createdAt: ['record', 'createdAt'], updatedAt: ['record', 'updatedAt'] },
+    'record',
   );
-  const [written] = await runNamedSql<{ created_at: string; updated_at: string }>(
-    db,
-    'create_record',
-    statement,
-  );
-  if (!written) return undefined;
-  return {
-    record: serializeRecord({
-      ...rowOf(row),
-      createdAt: new Date(written.created_at),
-      updatedAt: new Date(written.updated_at),
-    }),
-    created: true,
-  };
+  return written && { record: serializeRecord({ ...rowOf(row), ...written }), created: true };
 }
 
 /** A new record's row as a read returns it, its instants aside. */

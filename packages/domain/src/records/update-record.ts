@@ -1,4 +1,4 @@
-import { type Database, type Executor, isSharded, runNamedSql, schema } from '@crm/db';
+import { type Database, type Executor, isSharded, schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
@@ -75,13 +75,14 @@ async function updateRecordInOneStatement(
   } catch {
     return undefined;
   }
-  if (data && folder.fields.some((f) => f.type === 'RELATION' && Object.hasOwn(data, f.key)))
-    return undefined;
+  if (data && holdsRelationValues(folder, data)) return undefined;
   const plan = planRecordChanges(current, folder.fields, { ...input, data });
   if (plan.changedFields.length === 0) return serializeRecord(current);
   const next: RecordRow = { ...current, ...plan.next, data: plan.data };
   const r = schema.records;
-  const { statement } = writeWithEvents(
+  const written = await writeWithEvents(
+    db,
+    'update_record',
     actor,
     [{ type: 'record.updated', fields: recordUpdatedFields(next, plan.changedFields, plan.previous) }],
     sql`
@@ -98,15 +99,14 @@ async function updateRecordInOneStatement(
               and f.fields = ${JSON.stringify(folder.fields)}::jsonb
               for share of f)
       returning created_at, updated_at`,
-    { createdAt: ['record', 'createdAt'], updatedAt: ['record', 'updatedAt'] },
+    'record',
   );
-  const [written] = await runNamedSql<{ created_at: string; updated_at: string }>(
-    db,
-    'update_record',
-    statement,
-  );
-  if (!written) return undefined;
-  return serializeRecord({ ...next, updatedAt: new Date(written.updated_at) });
+  return written && serializeRecord({ ...next, updatedAt: written.updatedAt });
+}
+
+/** Whether `values` hold a value of one of the folder's RELATION fields (resolved and linked on the transactional path). */
+export function holdsRelationValues(folder: FolderRow, values: Record<string, unknown>): boolean {
+  return folder.fields.some((f) => f.type === 'RELATION' && Object.hasOwn(values, f.key));
 }
 
 /** What a change makes of a record: its new values, and which fields really change and from what. */

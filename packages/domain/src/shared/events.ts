@@ -225,40 +225,40 @@ export async function appendEvents(tx: Executor, actor: Actor, events: NewEvent[
   return built;
 }
 
-/** The instants of a written row that its event's payload carries, by their paths in the payload. */
-export interface EventStamps {
-  createdAt: string[];
-  updatedAt: string[];
-}
+/** The snapshot in the payload of the written row's events: `record` or `deal`, whose instants the row gives. */
+export type WrittenSnapshot = 'record' | 'deal';
 
 /**
  * A write and its events as ONE statement, sent without BEGIN and COMMIT: a statement commits
  * or fails whole (docs/performance.md, "Writes in one statement"). `written` is the body of a
  * CTE named `written` (an INSERT or UPDATE … RETURNING created_at, updated_at) that writes
  * nothing when its own guard fails; then nothing else is written either and the statement
- * returns no row. The event is built as appendEvent builds it, with the instants at `stamps`
- * taken from the written row, so the payload shows the row as the database dated it. The same
+ * returns no row. The event is built as appendEvent builds it, with the instants of its
+ * `snapshot` (`createdAt`, `updatedAt`) taken from the written row, so the payload shows the row as the database dated it. The same
  * statement writes the field history, the pending deliveries, the NOTIFY that wakes the
  * delivery workers and the jobs that start the workflows the event triggers: what appendEvent
  * and its follow-up statement do in a transaction. One server only; a sharded database keeps
- * the queue elsewhere, so there the caller takes the transactional path.
+ * the queue elsewhere, so there the caller takes the transactional path. Sent as the named
+ * statement `name`; answers the row's instants, or undefined when the guard wrote nothing.
  */
-export function writeWithEvents(
+export async function writeWithEvents(
+  db: Executor,
+  name: string,
   actor: Actor,
   events: NewEvent[],
   written: SQL,
-  stamps: EventStamps,
+  snapshot: WrittenSnapshot,
   /** More CTEs written with the row (`name as (…)`, reading `written`), e.g. a link of a new deal. */
   alongside?: SQL,
-): { statement: SQL; events: AppendedEvent[] } {
+): Promise<{ createdAt: Date; updatedAt: Date } | undefined> {
   const { workspaceId } = actor;
   const provenance = provenanceOf(actor);
   const built = events.map((event) => buildEvent(workspaceId, provenance, event));
   const history = historyRows(built, events);
   const stamped = (payload: SQL) =>
     sql`jsonb_set(jsonb_set(${payload},
-               ${pathLiteral(stamps.createdAt)}::text[], to_jsonb(${isoOf('created_at')})),
-               ${pathLiteral(stamps.updatedAt)}::text[], to_jsonb(${isoOf('updated_at')}))`;
+               ${`{${snapshot},createdAt}`}::text[], to_jsonb(${isoOf('created_at')})),
+               ${`{${snapshot},updatedAt}`}::text[], to_jsonb(${isoOf('updated_at')}))`;
   // One event from plain parameters (a create), several from one JSON list (a stage move).
   const event =
     built.length === 1
@@ -305,7 +305,8 @@ export function writeWithEvents(
       (select count(*) from recorded_history)::int as history,
       (select count(*) from wake)::int + (select count(*) from start_workflows)::int as follow_ups
       from written w`;
-  return { statement, events: built };
+  const [row] = await runNamedSql<{ created_at: string; updated_at: string }>(db, name, statement);
+  return row && { createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) };
 }
 
 /**
@@ -314,9 +315,4 @@ export function writeWithEvents(
  */
 function isoOf(column: string): SQL {
   return sql.raw(`to_char(w.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-}
-
-/** A path into a JSON value as PostgreSQL's text[] literal (`{record,createdAt}`); keys are plain words. */
-function pathLiteral(path: string[]): string {
-  return `{${path.join(',')}}`;
 }
