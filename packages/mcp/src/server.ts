@@ -6,7 +6,6 @@ import {
   ErrorCode,
   type Tool as ListedTool,
   ListToolsRequestSchema,
-  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { answer, failure, invalidArguments } from './answer.ts';
@@ -107,7 +106,7 @@ export function createMcpServer(who: McpCaller, version: string): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const t = byName.get(request.params.name);
     if (!t) {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Unknown tool ${JSON.stringify(request.params.name)}; tools/list names the tools this connection may use`,
       );
@@ -125,6 +124,20 @@ export function createMcpServer(who: McpCaller, version: string): Server {
     }
   });
   return server;
+}
+
+/**
+ * A JSON-RPC error the SDK sends with this code and message as they are. (The SDK's McpError
+ * starts its message with "MCP error <code>: ", and the client's McpError adds that again, so
+ * an agent would read it twice.)
+ */
+class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The refusal of a tool the caller's scopes do not allow, naming what it needs (as REST's 403 does). */

@@ -262,8 +262,11 @@ describe('the MCP server, driven by the SDK client', () => {
       stage: 'Nowhere',
     });
     expect(stage.text).toContain(`- stage: one of: ${pipeline.stages.map((s) => s.name).join(', ')}`);
-    await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(
-      /Unknown tool "drop_database"/,
+    // The client's McpError says "MCP error -32602: " once, before the message the server sent.
+    const unknown = await client.callTool({ name: 'drop_database', arguments: {} }).catch((e: Error) => e);
+    expect(unknown).toBeInstanceOf(Error);
+    expect((unknown as Error).message).toBe(
+      'MCP error -32602: Unknown tool "drop_database"; tools/list names the tools this connection may use',
     );
     await client.close();
   });
@@ -409,6 +412,25 @@ describe('the /mcp endpoint over HTTP', () => {
       Origin: 'http://localhost:6274',
     });
     expect(local.status).toBe(200);
+  });
+
+  it('answers an unknown tool with the JSON-RPC error -32602 and a message that names it once', async () => {
+    const res = await app.api(
+      ws.apiKey,
+      'POST',
+      '/mcp',
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'drop_database', arguments: {} } },
+      headers,
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: {
+        code: -32602,
+        message: 'Unknown tool "drop_database"; tools/list names the tools this connection may use',
+      },
+    });
   });
 
   it('refuses bodies that are not JSON with a parse error', async () => {
