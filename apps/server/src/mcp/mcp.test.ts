@@ -2,6 +2,8 @@ import { createApiKey } from '@crm/domain';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +42,12 @@ async function ok(method: string, path: string, body?: unknown, key = ws.apiKey)
 }
 
 /** The SDK's own client over Streamable HTTP, with a key as its bearer credential. */
-async function connect(key = ws.apiKey, name = 'Test agent'): Promise<Client> {
-  const client = new Client({ name, version: '1.0.0' });
+async function connect(
+  key = ws.apiKey,
+  name = 'Test agent',
+  validator?: jsonSchemaValidator,
+): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' }, validator ? { jsonSchemaValidator: validator } : {});
   const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
   });
@@ -119,7 +125,25 @@ describe('the MCP server, driven by the SDK client', () => {
   });
 
   it('calls every tool, each answering structured content that matches its output schema', async () => {
-    const client = await connect();
+    // The SDK client checks each structuredContent against the outputSchema tools/list gave for
+    // the tool, with this validator: the SDK's own, noting which schema it checked.
+    const checked: { schema: JsonSchemaType; valid: boolean }[] = [];
+    const ajv = new AjvJsonSchemaValidator();
+    const noting: jsonSchemaValidator = {
+      getValidator(schema) {
+        const validate = ajv.getValidator(schema);
+        return (input) => {
+          const result = validate(input);
+          checked.push({ schema, valid: result.valid });
+          return result;
+        };
+      },
+    };
+    const client = await connect(ws.apiKey, 'Test agent', noting);
+    const { tools } = await client.listTools();
+    const toolOf = new Map(tools.map((t) => [t.outputSchema as JsonSchemaType, t.name]));
+    expect(toolOf.size).toBe(ALL_TOOLS.length);
+
     const described = await call(client, 'describe_workspace');
     expect(described.result.isError).toBeFalsy();
     expect(described.data.you).toMatchObject({ workspace: 'Acme Sales' });
@@ -215,6 +239,9 @@ describe('the MCP server, driven by the SDK client', () => {
     const trashed = await call(client, 'trash_record', { id: ada.id });
     expect(trashed.data.record.trashedAt).toEqual(expect.any(String));
     expect((await app.api(ws.apiKey, 'GET', `/api/v1/records/${ada.id}`)).status).toBe(404);
+    // Every tool's answer was checked against its own output schema, and held to it.
+    expect(new Set(checked.map((c) => toolOf.get(c.schema)))).toEqual(new Set(ALL_TOOLS));
+    expect(checked.filter((c) => !c.valid)).toEqual([]);
     await client.close();
   });
 
