@@ -298,6 +298,47 @@ describe('the MCP server, driven by the SDK client', () => {
     await client.close();
   });
 
+  it("answers a field to link through that is not a RELATION field with the keys of the folder's RELATION fields", async () => {
+    const client = await connect();
+    const person = await firstPerson();
+    const company = (await call(client, 'create_record', { folderId: companies, title: 'Initech' })).data
+      .record;
+    const cases = [
+      ['link_records', { id: person.id, field: 'nope', to: 'Initech' }, 'nope', 'People', 'employer'],
+      [
+        'link_records',
+        { id: person.id, field: 'tier', to: 'Initech', unlink: true },
+        'tier',
+        'People',
+        'employer',
+      ],
+      ['list_related', { id: person.id, field: 'nope' }, 'nope', 'People', 'employer'],
+      ['list_related', { id: company.id, field: 'employer' }, 'employer', 'Companies', 'people'],
+    ] as const;
+    for (const [name, args, key, folder, keys] of cases) {
+      const refused = await call(client, name, args);
+      expect(refused.result.isError, name).toBe(true);
+      expect(refused.text, name).toBe(
+        `VALIDATION_FAILED: ${key} is not a RELATION field of folder ${folder}\n- field: one of: ${keys}`,
+      );
+    }
+    // A field that is one still answers the procedure's own refusal (here, of the other record).
+    const noTarget = await call(client, 'link_records', {
+      id: person.id,
+      field: 'employer',
+      to: 'Nobody Inc',
+    });
+    expect(noTarget.text).toContain('- to: no live record of folder Companies has the title "Nobody Inc"');
+    await client.close();
+
+    // A key that may not read folders is not shown their fields.
+    const reader = await connect((await keyWith(['records:read'])).secret);
+    const unlisted = await call(reader, 'list_related', { id: person.id, field: 'nope' });
+    expect(unlisted.result.isError).toBe(true);
+    expect(unlisted.text).not.toContain('employer');
+    await reader.close();
+  });
+
   it('keeps every answer within 25,000 characters, with a cursor that leads to exactly the rest', async () => {
     const folder = (
       await ok('POST', '/folders', {

@@ -1,6 +1,18 @@
+import { DomainError } from '@crm/domain';
 import { z } from 'zod';
 import { fittingPage } from '../answer.ts';
-import { ADDS, type Caller, item, listOutput, paging, READS, REMOVES, SETS, tool } from '../tool.ts';
+import {
+  ADDS,
+  type Caller,
+  item,
+  listOutput,
+  paging,
+  READS,
+  REMOVES,
+  SETS,
+  type ToolContext,
+  tool,
+} from '../tool.ts';
 
 /** Items a list tool returns when the agent names no limit. */
 export const DEFAULT_LIMIT = 20;
@@ -121,6 +133,51 @@ async function relationFields(caller: Caller, folderId: string): Promise<FieldDe
   return folder.fields.filter((f) => f.type === 'RELATION');
 }
 
+/**
+ * `work` on the RELATION field `field` of record `id`. The procedures refuse a key that is not
+ * one by naming the folder only (a 404 where the key is in the path), so when `work` fails and
+ * the key is not one of the folder's RELATION fields, the refusal lists those that are
+ * (docs/mcp.md, "Answers and errors"). A caller that may not read folders gets the refusal as
+ * it was.
+ */
+async function onRelationField<T>(
+  caller: Caller,
+  { scopes }: ToolContext,
+  id: string,
+  field: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!scopes.has('folders:read')) throw error;
+    throw (await notARelationField(caller, id, field)) ?? error;
+  }
+}
+
+/** The refusal of `key` as a field to link through, listing the RELATION fields of record `id`'s folder. */
+async function notARelationField(caller: Caller, id: string, key: string): Promise<DomainError | null> {
+  const folder = await caller.records
+    .get({ id })
+    .then(({ data }) => caller.folders.get({ id: data.folderId }))
+    .then(({ data }) => data)
+    // The record or its folder cannot be read: the first refusal is the one to answer.
+    .catch(() => null);
+  if (!folder) return null;
+  const relations = folder.fields.filter((f) => f.type === 'RELATION').map((f) => f.key);
+  if (relations.includes(key)) return null;
+  return new DomainError('VALIDATION_FAILED', `${key} is not a RELATION field of folder ${folder.name}`, {
+    details: [
+      {
+        path: 'field',
+        message: relations.length
+          ? `one of: ${relations.join(', ')}`
+          : `folder ${folder.name} has no RELATION field; describe_workspace lists each folder's fields`,
+      },
+    ],
+  });
+}
+
 export const createRecord = tool({
   name: 'create_record',
   title: 'Create a record',
@@ -199,15 +256,17 @@ export const linkRecords = tool({
     unlink: z.boolean().optional().describe('Remove the link instead of adding it.'),
   }),
   output: z.object({ linked: z.boolean(), link: item.optional() }),
-  async run(caller, { id, field, to, label, unlink }) {
-    if (unlink) {
-      const target = to.startsWith('rec_') ? to : await findTarget(caller, id, field, to);
-      await caller.records.unlink({ id, field, to: target });
-      return { linked: false };
-    }
-    const named = to.startsWith('rec_') ? to : to.includes('@') ? { email: to } : { title: to };
-    const { data: link } = await caller.records.link({ id, field, to: named, ...(label ? { label } : {}) });
-    return { linked: true, link };
+  run(caller, { id, field, to, label, unlink }, context) {
+    return onRelationField(caller, context, id, field, async () => {
+      if (unlink) {
+        const target = to.startsWith('rec_') ? to : await findTarget(caller, id, field, to);
+        await caller.records.unlink({ id, field, to: target });
+        return { linked: false };
+      }
+      const named = to.startsWith('rec_') ? to : to.includes('@') ? { email: to } : { title: to };
+      const { data: link } = await caller.records.link({ id, field, to: named, ...(label ? { label } : {}) });
+      return { linked: true, link };
+    });
   },
 });
 
@@ -234,17 +293,19 @@ export const listRelated = tool({
     ...paging,
   }),
   output: listOutput('records'),
-  async run(caller, input) {
-    return fittingPage(input.limit ?? DEFAULT_LIMIT, async (limit) => {
-      const { data: records, meta } = await caller.records.related({
-        id: input.id,
-        field: input.field,
-        ...(input.query ? { q: input.query } : {}),
-        ...(input.cursor ? { cursor: input.cursor } : {}),
-        pageSize: limit,
-      });
-      return { records, nextCursor: meta.nextCursor ?? null };
-    });
+  run(caller, input, context) {
+    return onRelationField(caller, context, input.id, input.field, () =>
+      fittingPage(input.limit ?? DEFAULT_LIMIT, async (limit) => {
+        const { data: records, meta } = await caller.records.related({
+          id: input.id,
+          field: input.field,
+          ...(input.query ? { q: input.query } : {}),
+          ...(input.cursor ? { cursor: input.cursor } : {}),
+          pageSize: limit,
+        });
+        return { records, nextCursor: meta.nextCursor ?? null };
+      }),
+    );
   },
 });
 
