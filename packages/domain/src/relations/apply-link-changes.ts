@@ -1,5 +1,5 @@
 import { type Executor, runNamedSql } from '@crm/db';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { recordUpdatedFields } from '../records/record-events.ts';
 import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
 import { toRecordSnapshot } from '../records/snapshot.ts';
@@ -126,10 +126,10 @@ export async function applyLinkChanges(
   // 2. What is there: the links the changes name, every link of the ONE sides they touch,
   //    and how many links the MANY sides hold.
   const links = new Map<string, Held>();
-  for (const held of await readLinks(tx, ws, changes)) {
+  const { held: stored, counts } = await readLinksAndCounts(tx, ws, changes);
+  for (const held of stored) {
     links.set(keyOf(held.relationId, held.fromId, held.toId), { ...held, stored: true });
   }
-  const counts = await countLinks(tx, ws, changes);
 
   // 3. The changes in order, on that picture.
   const outcomes: LinkOutcome[] = [];
@@ -446,10 +446,10 @@ async function readRecords(tx: Executor, ws: string, ids: string[]): Promise<Rec
 }
 
 /**
- * The links the changes may touch, in one statement: those they name, and every link on
- * each ONE side they name (a side's link is replaced or cleared). Trashed ends included.
+ * The links the changes may touch: those they name, and every link on each ONE side they
+ * name (a side's link is replaced or cleared). Trashed ends included.
  */
-async function readLinks(tx: Executor, ws: string, changes: LinkChange[]): Promise<LinkRow[]> {
+function linksSql(ws: string, changes: LinkChange[]): SQL {
   const exact: { r: string; f: string; t: string }[] = [];
   const sides: { r: string; s: 'from' | 'to'; id: string }[] = [];
   for (const c of changes) {
@@ -462,16 +462,7 @@ async function readLinks(tx: Executor, ws: string, changes: LinkChange[]): Promi
     if (c.relation.from.cardinality === 'ONE') sides.push({ r: c.relation.id, s: 'from', id: c.fromId });
     if (c.relation.to.cardinality === 'ONE') sides.push({ r: c.relation.id, s: 'to', id: c.toId });
   }
-  const rows = await runNamedSql<{
-    relation_id: string;
-    from_id: string;
-    to_id: string;
-    label: string | null;
-    created_at: string;
-  }>(
-    tx,
-    'link_read_links',
-    sql`
+  return sql`
     select l.relation_id, l.from_id, l.to_id, l.label, l.created_at
       from jsonb_to_recordset(${JSON.stringify(exact)}::jsonb) as k(r text, f text, t text)
       join record_links l on l.workspace_id = ${ws} and l.relation_id = k.r and l.from_id = k.f and l.to_id = k.t
@@ -482,22 +473,36 @@ async function readLinks(tx: Executor, ws: string, changes: LinkChange[]): Promi
     union
     select l.relation_id, l.from_id, l.to_id, l.label, l.created_at
       from jsonb_to_recordset(${JSON.stringify(sides.filter((s) => s.s === 'to'))}::jsonb) as k(r text, id text)
-      join record_links l on l.workspace_id = ${ws} and l.relation_id = k.r and l.to_id = k.id`,
-  );
-  return rows.map((r) => ({
-    relationId: r.relation_id,
-    fromId: r.from_id,
-    toId: r.to_id,
-    label: r.label,
-    createdAt: new Date(r.created_at).toISOString(),
-  }));
+      join record_links l on l.workspace_id = ${ws} and l.relation_id = k.r and l.to_id = k.id`;
+}
+
+interface LinkDriverRow extends Record<string, unknown> {
+  relation_id: string;
+  from_id: string;
+  to_id: string;
+  label: string | null;
+  created_at: string;
+}
+
+const linkRowOf = (r: LinkDriverRow): LinkRow => ({
+  relationId: r.relation_id,
+  fromId: r.from_id,
+  toId: r.to_id,
+  label: r.label,
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
+/** The links the changes may touch (linksSql), in one statement. */
+async function readLinks(tx: Executor, ws: string, changes: LinkChange[]): Promise<LinkRow[]> {
+  const rows = await runNamedSql<LinkDriverRow>(tx, 'link_read_links', linksSql(ws, changes));
+  return rows.map(linkRowOf);
 }
 
 /**
  * How many links each MANY field that a new link adds to holds now (counting stops past the
- * limit), keyed by `countKey`.
+ * limit), keyed by `countKey`: rows `(r, s, id, n)`.
  */
-async function countLinks(tx: Executor, ws: string, changes: LinkChange[]): Promise<Map<string, number>> {
+function countsSql(ws: string, changes: LinkChange[]): SQL {
   const wanted = new Map<string, { r: string; s: 'from' | 'to'; id: string }>();
   for (const c of changes) {
     if (c.op !== 'link') continue;
@@ -510,14 +515,9 @@ async function countLinks(tx: Executor, ws: string, changes: LinkChange[]): Prom
       wanted.set(countKey(c.relation.id, side, id), { r: c.relation.id, s: side, id });
     }
   }
-  const counts = new Map<string, number>();
-  if (wanted.size === 0) return counts;
   const of = (side: 'from' | 'to') => JSON.stringify([...wanted.values()].filter((w) => w.s === side));
   const limit = MAX_LINKS_PER_FIELD + 1;
-  const rows = await runNamedSql<{ r: string; s: 'from' | 'to'; id: string; n: number }>(
-    tx,
-    'link_count_links',
-    sql`
+  return sql`
     select k.r, 'from' as s, k.id, (
       select count(*)::int from (
         select 1 from record_links l
@@ -528,10 +528,35 @@ async function countLinks(tx: Executor, ws: string, changes: LinkChange[]): Prom
       select count(*)::int from (
         select 1 from record_links l
          where l.workspace_id = ${ws} and l.relation_id = k.r and l.to_id = k.id limit ${limit}) as held) as n
-      from jsonb_to_recordset(${of('to')}::jsonb) as k(r text, id text)`,
+      from jsonb_to_recordset(${of('to')}::jsonb) as k(r text, id text)`;
+}
+
+/**
+ * The links the changes may touch (linksSql) and the counts of the MANY fields they add to
+ * (countsSql), in one statement: a row is a link, or a count when `n` is not null.
+ */
+async function readLinksAndCounts(
+  tx: Executor,
+  ws: string,
+  changes: LinkChange[],
+): Promise<{ held: LinkRow[]; counts: Map<string, number> }> {
+  const rows = await runNamedSql<LinkDriverRow & { s: 'from' | 'to' | null; n: number | null }>(
+    tx,
+    'link_read_links_and_counts',
+    sql`
+    select l.relation_id, l.from_id, l.to_id, l.label, l.created_at, null::text as s, null::int as n
+      from (${linksSql(ws, changes)}) as l
+    union all
+    select c.r, null, c.id, null, null, c.s, c.n
+      from (${countsSql(ws, changes)}) as c`,
   );
-  for (const row of rows) counts.set(countKey(row.r, row.s, row.id), row.n);
-  return counts;
+  const held: LinkRow[] = [];
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    if (row.n === null) held.push(linkRowOf(row));
+    else counts.set(countKey(row.relation_id, row.s!, row.to_id), row.n);
+  }
+  return { held, counts };
 }
 
 async function deleteLinks(tx: Executor, ws: string, links: LinkRow[]): Promise<void> {

@@ -2,7 +2,12 @@ import { type Database, type Executor, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { relationReference } from '../records/custom-values.ts';
-import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
+import {
+  type RecordRow,
+  recordColumnsOf,
+  recordColumnsText,
+  recordRowFromDriver,
+} from '../records/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { type BatchOutcome, itemError, refusedItem } from '../shared/batch.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
@@ -20,7 +25,16 @@ import type {
 } from './schemas.ts';
 
 type LinkItem = z.output<typeof batchLinkItem>;
+
 type UnlinkItem = z.output<typeof batchUnlinkItem>;
+
+/** The columns of a record's row that `link_read_ends` reads of a link's other end: its id and folder, the rest null. */
+const END_COLUMNS = recordColumnsText('records')
+  .split(', ')
+  .map((column) =>
+    /\.(id|folder_id)$/.test(column) ? column : `null as ${column.slice(column.indexOf('.') + 1)}`,
+  )
+  .join(', ');
 
 /** An item whose records and field were found: ready to become a link change. */
 interface Prepared {
@@ -233,21 +247,27 @@ async function prepareItems(
   const fromRows = new Map<string, RecordRow>();
   /** The folder of each live record named by id, `from` or `to`. */
   const liveFolder = new Map<string, string>();
-  const named = [...new Set([...fromIds, ...toIds])];
-  if (named.length > 0) {
+  if (fromIds.size + toIds.size > 0) {
+    // The `from` records whole (their events show them), the other ends by id and folder only:
+    // they are checked, not shown, so their titles and data need not cross the wire.
+    const onlyTo = [...toIds].filter((id) => !fromIds.has(id));
     const rows = await runNamedSql(
       tx,
       'link_read_ends',
       sql`
       select ${recordColumnsOf('records')} from records
-       where workspace_id = ${ws} and id = any(${sql.param(named)}::text[]) and trashed_at is null`,
+       where workspace_id = ${ws} and id = any(${sql.param([...fromIds])}::text[]) and trashed_at is null
+      union all
+      select ${sql.raw(END_COLUMNS)} from records
+       where workspace_id = ${ws} and id = any(${sql.param(onlyTo)}::text[]) and trashed_at is null`,
     );
     for (const raw of rows) {
-      const row = recordRowFromDriver(raw);
+      const id = raw.id as string;
+      const folderId = raw.folder_id as string;
       // Records of folders the caller does not reach are not found for it (docs/api.md, "Scopes").
-      if (!reachesFolder(actor, row.folderId)) continue;
-      liveFolder.set(row.id, row.folderId);
-      if (fromIds.has(row.id)) fromRows.set(row.id, row);
+      if (!reachesFolder(actor, folderId)) continue;
+      liveFolder.set(id, folderId);
+      if (fromIds.has(id)) fromRows.set(id, recordRowFromDriver(raw));
     }
   }
   const froms = new Map([...fromRows.values()].map((row) => [row.id, row.folderId]));

@@ -21,6 +21,7 @@ import {
   type TestDb,
   type TestWorkspace,
 } from '../testing/fixtures.ts';
+import { MAX_LINKS_PER_FIELD } from './apply-link-changes.ts';
 import { getLink, linkRecord, linkRecords, unlinkRecord } from './link-records.ts';
 
 let t: TestDb;
@@ -209,6 +210,51 @@ describe('batch links', () => {
     // The link made and replaced by the same batch was never there.
     expect((await eventsOf(actor, 'record.linked')).map((e) => e.to)).toEqual([globex.id]);
     expect(await eventsOf(actor, 'record.unlinked')).toEqual([]);
+  });
+});
+
+describe('the most links a field holds', () => {
+  it('is 10,000 a record and field, on either side: one more is a 409 naming `to`, in the batch as alone', async () => {
+    const { ws, actor, company, person, people } = await companiesAndPeople();
+    const acme = await company('Acme');
+    // 9,999 people already at Acme, written as rows (the limit is about what is stored).
+    await t.query(
+      `insert into records (workspace_id, id, folder_id, title)
+         select $1, 'rec_fill' || g, $2, 'Filler ' || g from generate_series(1, ${MAX_LINKS_PER_FIELD - 1}) g`,
+      [ws.actor.workspaceId, people],
+    );
+    const [relation] = await t.query<{ relation_id: string }>(
+      `select f -> 'relation' ->> 'id' as relation_id from folders, jsonb_array_elements(fields) f
+        where workspace_id = $1 and id = $2 and f ->> 'key' = 'employer'`,
+      [ws.actor.workspaceId, people],
+    );
+    await t.query(
+      `insert into record_links (workspace_id, relation_id, from_id, to_id)
+         select $1, $2, 'rec_fill' || g, $3 from generate_series(1, ${MAX_LINKS_PER_FIELD - 1}) g`,
+      [ws.actor.workspaceId, relation!.relation_id, acme.id],
+    );
+    const last = await person('Last');
+    const oneTooMany = await person('One too many');
+    const outcomes = await linkRecords(t.db, actor, [
+      { ok: true, input: { from: acme.id, field: 'people', to: last.id } },
+      { ok: true, input: { from: acme.id, field: 'people', to: oneTooMany.id } },
+    ]);
+    expect(outcomes[0]).toMatchObject({ ok: true, status: 201 });
+    expect(outcomes[1]!.ok).toBe(false);
+    const refused = (outcomes[1] as { error: DomainError }).error;
+    expect(refused.status).toBe(409);
+    expect(refused.details).toEqual([{ path: 'to', message: expect.stringContaining('people') }]);
+    // From the ONE side too: this person's employer would make Acme's 10,001st link.
+    await expectDomainError(
+      linkRecord(t.db, actor, { id: oneTooMany.id, field: 'employer', to: acme.id }),
+      'CONFLICT',
+    );
+    expect((await getRecord(t.db, actor, oneTooMany.id)).data.employer).toBeUndefined();
+    const [held] = await t.query<{ n: string }>(
+      'select count(*) as n from record_links where workspace_id = $1 and to_id = $2',
+      [ws.actor.workspaceId, acme.id],
+    );
+    expect(Number(held!.n)).toBe(MAX_LINKS_PER_FIELD);
   });
 });
 
