@@ -187,7 +187,7 @@ export interface SeededRelations {
   withoutAccount: string[];
   withoutManager: string[];
   settled: string[];
-  /** The previousCompanies links seeded, as `<person id> <company index>`. */
+  /** The previousCompanies links seeded, as `<person id> <company index>`; batch-link adds those it sends. */
   previousPairs: Set<string>;
   /** Seconds each part took: companies, ONE links, previousCompanies, foreign keys, ANALYZE and VACUUM. */
   seconds: Record<'companies' | 'oneLinks' | 'previousCompanies' | 'foreignKeys' | 'analyze', number>;
@@ -214,7 +214,7 @@ const INSERT_ONE_LINKS = (key: string) => `
  * Inserts the plan's companies (SQL, ids from the plan, search_text by `searchTextOf`, a tier
  * for most: the larger the company, the likelier Gold) and the links: from People's ONE values
  * (`account`, `manager`), then `previousCompanies` (each person 0 to 6 earlier companies, drawn
- * by weight, never the current one) until about `links` in all. The foreign keys of
+ * by weight, never the current one, topped up at random) until `links` in all. The foreign keys of
  * record_links are dropped for the inserts and made again after them, which checks every link
  * in one join where checking row by row took three times as long; both definitions are read
  * from the catalog and restored as they were. Then ANALYZE, and VACUUM of record_links.
@@ -327,19 +327,32 @@ export async function seedRelations(
     previousCompanies += batch.from.length;
     batch = { from: [], to: [], at: [] };
   };
+  const currentOf = (accountId: string | null) =>
+    accountId === null ? -1 : (companyIndex.get(accountId) ?? -1);
+  const add = (id: string, c: number) => {
+    previousPairs.add(`${id} ${c}`);
+    batch.from.push(id);
+    batch.to.push(plan.companyIds[c]!);
+    batch.at.push(new Date(to - Math.floor(random() * span)).toISOString());
+  };
   for (const [id, accountId] of rows) {
-    const current = accountId === null ? -1 : (companyIndex.get(accountId) ?? -1);
+    const current = currentOf(accountId);
     const chosen = new Set<number>();
     while (chosen.size < 6 && chosen.size < plan.companyIds.length - 1 && random() < keep) {
       const c = plan.pickCompany();
       if (c !== current) chosen.add(c);
     }
-    for (const c of chosen) {
-      previousPairs.add(`${id} ${c}`);
-      batch.from.push(id);
-      batch.to.push(plan.companyIds[c]!);
-      batch.at.push(new Date(to - Math.floor(random() * span)).toISOString());
-    }
+    for (const c of chosen) add(id, c);
+    if (batch.from.length >= LINK_BATCH) await flush();
+  }
+  // The draws above fall short of `links` by the companies drawn twice and the cap of 6: top
+  // up with one more earlier company for people drawn at random, until the total is reached.
+  const wanted = options.links - account - manager;
+  for (let tries = 0; previousCompanies + batch.from.length < wanted && tries < wanted; tries++) {
+    const [id, accountId] = rows[Math.floor(random() * rows.length)]!;
+    const c = plan.pickCompany();
+    if (c === currentOf(accountId) || previousPairs.has(`${id} ${c}`)) continue;
+    add(id, c);
     if (batch.from.length >= LINK_BATCH) await flush();
   }
   await flush();

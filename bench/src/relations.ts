@@ -389,7 +389,6 @@ function linkItems(plan: RelationPlan, seeded: SeededRelations, seed: number, ki
   const settled = seeded.settled;
   if (settled.length === 0) throw new Error('batch-link: no person has both a company and a manager');
   const mix: LinkMix = { account: 0, manager: 0, previousCompanies: 0 };
-  const made = new Set<string>();
   let a = 0;
   let m = 0;
   let n = 0;
@@ -403,13 +402,14 @@ function linkItems(plan: RelationPlan, seeded: SeededRelations, seed: number, ki
       mix.manager++;
       return { from: managers[m++]!, field: 'manager', to: settled[Math.floor(random() * settled.length)]! };
     }
-    // Pairs seeded or made earlier in the run are skipped.
+    // Pairs seeded or made earlier (by this run or an earlier one: small trials come here in
+    // both kinds) are skipped.
     for (;;) {
       const from = settled[Math.floor(random() * settled.length)]!;
       const c = plan.pickCompany();
       const key = `${from} ${c}`;
-      if (made.has(key) || seeded.previousPairs.has(key)) continue;
-      made.add(key);
+      if (seeded.previousPairs.has(key)) continue;
+      seeded.previousPairs.add(key);
       mix.previousCompanies++;
       return { from, field: 'previousCompanies', to: plan.companyIds[c]! };
     }
