@@ -359,7 +359,11 @@ function formatLists(lists: ListLatency[]): string[] {
         fixed(q.p50),
         fixed(q.p95),
         fixed(q.max),
-        q.total === undefined ? String(q.rows) : `${q.rows} of ${q.total}`,
+        q.total !== undefined
+          ? `${q.rows} of ${q.total}`
+          : q.totalEstimate !== undefined
+            ? `${q.rows} of ~${q.totalEstimate}`
+            : String(q.rows),
         q.plan ? q.plan.indexesUsed.join(', ') || 'none' : '',
         q.plan ? fixed(q.plan.executionMs, 2) : '',
         q.inTarget ? `< ${target} ${q.meetsTarget ? 'PASS' : 'FAIL'}` : '(not in target)',
@@ -384,7 +388,7 @@ function formatLists(lists: ListLatency[]): string[] {
       rows,
       2,
     ),
-    'rows: median rows a page returned (with count=true, of the median meta.total); index (EXPLAIN): the indexes of the plan of the statement the service sent for a sample request (full plans below).',
+    'rows: median rows a page returned (with count=true, of the median meta.total; with count=estimate, of ~ the median meta.totalEstimate); index (EXPLAIN): the indexes of the plan of the statement the service sent for a sample request (full plans below).',
   ];
 }
 
