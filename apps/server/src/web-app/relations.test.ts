@@ -318,6 +318,11 @@ describe.skipIf(unavailable)('relations in Chromium', () => {
     const tasks = page.getByRole('region', { name: 'Tasks' });
     await tasks.getByText('Prepare the demo').waitFor();
     await tasks.getByText('Call Acme about the renewal').waitFor();
+    // Each with the label of its link to Acme, as the deals above.
+    expect((await texts(tasks.getByRole('listitem'))).sort()).toEqual([
+      'Call Acme about the renewal todo · medium priority',
+      'Prepare the demo todo · medium priority · Audience',
+    ]);
     expect(rollout.data.recordId).toBe(ids.Acme);
     await browser.screenshot('record-relations');
 

@@ -57,7 +57,7 @@ type TaskFilter = Pick<Inputs['tasks']['list'], 'recordId' | 'status' | 'assigne
 /**
  * Tasks by due date (soonest first), each ticked done or reopened in place, and a form to add
  * one. On a record's page (`recordId`) the tasks linked to the record (`records.tasks`): those
- * made for it and those it was linked to afterwards.
+ * made for it and those it was linked to afterwards, each with the label of its link.
  */
 export function TaskList({
   filter,
@@ -82,6 +82,8 @@ export function TaskList({
     enabled: Boolean(recordId),
   });
   const tasks = recordId ? linked : listed;
+  // The label of each task's link to the record ("Audience"): `records.tasks` gives it.
+  const labels = new Map(recordId ? (linked.data?.data ?? []).map((t) => [t.id, t.link.label]) : []);
   // A ticked box shows its new state at once; it flips back if the change is refused.
   const [ticked, setTicked] = useState<Record<string, boolean>>({});
   const toggle = useMutation(
@@ -113,6 +115,7 @@ export function TaskList({
                   {t.type.toLowerCase()} · {t.priority.toLowerCase()} priority
                   {t.dueAt ? ` · due ${formatInstant(t.dueAt)}` : ''}
                   {t.assigneeId === session.user.id ? ' · mine' : ''}
+                  {labels.get(t.id) ? ` · ${labels.get(t.id)}` : ''}
                   {t.recordId && !recordId ? (
                     <>
                       {' · '}
