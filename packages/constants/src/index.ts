@@ -193,6 +193,20 @@ export type KeyScope = ScopeShorthand | Scope;
 export const keyScopes: readonly KeyScope[] = [...scopeShorthands, ...allScopes];
 
 /**
+ * Resources only an owner or admin manages: a MEMBER holds none of their scopes, nor do the
+ * keys a MEMBER made, whatever they list (docs/api.md, "Scopes").
+ */
+export const managerResources: readonly ScopeResource[] = ['webhooks', 'workflows', 'audit'];
+
+/**
+ * Scopes a key limited to folders never holds (docs/api.md, "Scopes"): what they allow reaches
+ * the records of every folder. A subscription receives the events of every folder; a workflow
+ * acts with all the rights of the member who made it; a workflow's runs show the events that
+ * started them and what their steps read.
+ */
+export const workspaceWideScopes: readonly Scope[] = ['webhooks:write', 'workflows:read', 'workflows:write'];
+
+/**
  * What the audit log records (docs/api.md, "Audit log"): changes to who may do what and to the
  * shape of the data (keys, webhooks, workflows, members, folder fields), sign-ins and failed
  * sign-ins, exports and purges.

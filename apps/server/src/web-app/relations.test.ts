@@ -211,7 +211,6 @@ describe.skipIf(unavailable)('relations in Chromium', () => {
     await said(page, 'Linked “Linus Torvalds” to “Initech” as its Company.');
     await cell('Linus Torvalds').getByRole('link', { name: 'Initech' }).waitFor();
     expect((await getRecord('Linus Torvalds')).data.company).toBe(ids.Initech);
-    await browser.screenshot('records-relations', page, { fullPage: false });
 
     // Escape gives up; Clear saves none.
     await page.getByRole('button', { name: 'Edit Company of Grace Hopper: Globex' }).dblclick();
@@ -241,6 +240,68 @@ describe.skipIf(unavailable)('relations in Chromium', () => {
     await cell('Ada Lovelace').getByRole('link', { name: 'Acme' }).click();
     await page.getByRole('heading', { name: 'Acme', exact: true }).waitFor();
     expect(page.url()).toBe(`${app.url}/records/${ids.Acme}`);
+  });
+
+  it('shows a relation to several records as chips and "+N" from one batch, links one and unlinks one', async () => {
+    const { page } = browser;
+    // Initech's people: Linus (linked above) and four more, so its cell has more than 3.
+    for (const title of ['Katherine Johnson', 'Dorothy Vaughan', 'Mary Jackson', 'Margaret Hamilton']) {
+      await createRecord(ws.folderId, title, { data: { company: ids.Initech } });
+    }
+    const related: string[] = [];
+    const listen = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname.includes('records.related')) related.push(`${url.pathname}?${url.searchParams}`);
+    };
+    page.on('request', listen);
+    await page.getByRole('link', { name: 'Records', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Folders' })
+      .getByRole('button', { name: 'Companies' })
+      .click();
+    const cell = (title: string) =>
+      page
+        .locator('.records-table tbody tr')
+        .filter({ has: page.getByRole('link', { name: title, exact: true }) })
+        .locator('td[data-column="data.people"]');
+    const chips = (title: string) => texts(cell(title).locator('.cell-chips').getByRole('link'));
+    await expect
+      .poll(() => chips('Initech'))
+      .toEqual(['Margaret Hamilton', 'Mary Jackson', 'Dorothy Vaughan', '+2']);
+    expect(await chips('Acme')).toEqual(['Ada Lovelace']);
+    await cell('Initech').getByRole('link', { name: '2 more: all People of Initech' }).waitFor();
+    expect(await cell('Globex').locator('.cell-chips').count()).toBe(0);
+    // One related read per row (the list's expand takes ONE fields only), all five in one request.
+    const rows = await page.locator('.records-table tbody tr').count();
+    expect(rows).toBe(5);
+    expect(related).toHaveLength(1);
+    expect(related[0]).toContain(`/trpc/${Array(rows).fill('records.related').join(',')}?batch=1`);
+    page.off('request', listen);
+
+    // + opens the search of ONE cells; the record picked is linked at once, and Katherine's
+    // company (the ONE side of the pair) follows.
+    await page.getByRole('button', { name: 'Add to People of Globex' }).press('Enter');
+    await pick(page, 'Add to People of Globex', 'Kath', 'Katherine Johnson');
+    await said(page, 'Added “Katherine Johnson” to People of “Globex”.');
+    await expect.poll(() => chips('Globex')).toEqual(['Katherine Johnson']);
+    await expect
+      .poll(() => chips('Initech'))
+      .toEqual(['Margaret Hamilton', 'Mary Jackson', 'Dorothy Vaughan', '+1']);
+    expect((await getRecord('Katherine Johnson')).data.company).toBe(ids.Globex);
+    await browser.screenshot('records-relations', page, { fullPage: false });
+
+    // Escape gives up; a chip's × unlinks its record.
+    await page.getByRole('button', { name: 'Add to People of Acme' }).dblclick();
+    await page.getByRole('combobox', { name: 'Add to People of Acme' }).press('Escape');
+    await page.getByRole('combobox', { name: 'Add to People of Acme' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Remove Katherine Johnson from People of Globex' }).click();
+    await said(page, 'Removed “Katherine Johnson” from People of “Globex”.');
+    await cell('Globex').locator('.cell-chips').waitFor({ state: 'detached' });
+    expect((await getRecord('Katherine Johnson')).data.company).toBeUndefined();
+    expect((await api('GET', `/records/${ids.Acme}/related/people`, undefined, 200)).data).toHaveLength(1);
+
+    await page.locator('.records-table').getByRole('link', { name: 'Acme', exact: true }).click();
+    await page.getByRole('heading', { name: 'Acme', exact: true }).waitFor();
   });
 
   it('lists related records with their labels on a company page, with its deals and tasks', async () => {

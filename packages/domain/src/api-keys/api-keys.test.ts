@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiKeyScope } from '@crm/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../shared/errors.ts';
-import { isId } from '../shared/ids.ts';
+import { isId, newId } from '../shared/ids.ts';
 import {
   expectDomainError,
   newWorkspace,
@@ -12,8 +12,8 @@ import {
 } from '../testing/fixtures.ts';
 import { addMember } from '../workspaces/create-workspace.ts';
 import { authenticateApiKey, createApiKey, findApiKeys, revokeApiKey } from './api-keys.ts';
-import { keyRights } from './scopes.ts';
-import { generateSecret } from './secrets.ts';
+import { allScopes, keyRights, workspaceWideScopes } from './scopes.ts';
+import { displayPrefix, generateSecret, hashSecret } from './secrets.ts';
 
 let t: TestDb;
 
@@ -130,6 +130,63 @@ describe('createApiKey', () => {
     expect(verified.scopes.has('records:delete')).toBe(true);
     expect(verified.scopes.has('webhooks:read')).toBe(false);
     expect(verified.scopes.has('audit:read')).toBe(false);
+  });
+
+  it('refuses a scope whose reach is the whole workspace on a key limited to folders, naming scopes', async () => {
+    const ws = await newWorkspace(t.db);
+    for (const scope of workspaceWideScopes) {
+      const error = await expectDomainError(
+        newKey(ws, { scopes: ['records:read', scope], folderIds: [ws.peopleFolderId] }),
+        'VALIDATION_FAILED',
+      );
+      expect(error.details).toEqual([
+        {
+          path: 'scopes',
+          message: `${scope} cannot be held by a key limited to folders: webhook subscriptions and workflows reach the records of every folder`,
+        },
+      ]);
+    }
+    expect(await findApiKeys(t.db, ws.actor.workspaceId)).toEqual([]);
+    // Without folders they are the owner's to give.
+    const { secret } = await newKey(ws, { scopes: [...workspaceWideScopes] });
+    expect([...(await authenticateApiKey(t.db, secret)).scopes].sort()).toEqual(
+      [...workspaceWideScopes].sort(),
+    );
+  });
+
+  it('gives a key limited to folders made with `write` everything but the workspace-wide scopes', async () => {
+    const ws = await newWorkspace(t.db);
+    const { key, secret } = await newKey(ws, { folderIds: [ws.peopleFolderId] });
+    expect(key.scopes).toEqual(['read', 'write']);
+    const held = (await authenticateApiKey(t.db, secret)).scopes;
+    for (const scope of workspaceWideScopes) expect(held.has(scope), scope).toBe(false);
+    expect([...held].sort()).toEqual(allScopes.filter((s) => !workspaceWideScopes.includes(s)).sort());
+    // Reading subscriptions and deleting them reach no record: still held.
+    expect(held.has('webhooks:read')).toBe(true);
+    expect(held.has('workflows:delete')).toBe(true);
+  });
+
+  it('keeps a key stored before scopes (read and write, every folder) as it was, within its maker’s role', async () => {
+    const ws = await newWorkspace(t.db);
+    const other = await newWorkspace(t.db, 'Other');
+    await t.db.transaction((tx) => addMember(tx, ws.actor.workspaceId, other.actor.userId, 'MEMBER'));
+    const oldKey = async (userId: string) => {
+      const secret = generateSecret();
+      await t.query(
+        `insert into api_keys (workspace_id, id, user_id, name, prefix, secret_hash, scopes, folder_ids)
+         values ($1, $2, $3, 'old', $4, $5, '{read,write}', null)`,
+        [ws.actor.workspaceId, newId('apiKey'), userId, displayPrefix(secret), hashSecret(secret)],
+      );
+      return secret;
+    };
+    const byOwner = await authenticateApiKey(t.db, await oldKey(ws.actor.userId));
+    expect([...byOwner.scopes].sort()).toEqual([...allScopes].sort());
+    expect(byOwner.folderIds).toBeNull();
+    // A MEMBER's holds what a MEMBER may do: no webhooks, workflows or audit log.
+    const byMember = await authenticateApiKey(t.db, await oldKey(other.actor.userId));
+    expect([...byMember.scopes].sort()).toEqual(
+      allScopes.filter((s) => !/^(webhooks|workflows|audit):/.test(s)).sort(),
+    );
   });
 
   it('loses what its maker’s role loses', async () => {

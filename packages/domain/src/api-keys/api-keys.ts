@@ -10,7 +10,7 @@ import { isId, newId } from '../shared/ids.ts';
 import { prepared } from '../shared/prepared.ts';
 import { changeAuth } from './auth-changes.ts';
 import type { ApiKeyOutput } from './schemas.ts';
-import { keyRights, scopesBeyond } from './scopes.ts';
+import { keyRights, scopesBeyond, scopesBeyondFolders } from './scopes.ts';
 import { displayPrefix, generateSecret, hashSecret } from './secrets.ts';
 
 type ApiKeyRow = typeof schema.apiKeys.$inferSelect;
@@ -43,7 +43,9 @@ export interface CreateApiKeyInput {
  * Creates a key; the secret is returned here once and only its hash is stored (docs/api.md,
  * "Keys and limits"). A key never gets more than its maker has: a scope the maker's role does
  * not hold is refused (400 naming it), and `read`/`write` stand for what the role holds. A key
- * limited to folders names folders of the workspace.
+ * limited to folders names folders of the workspace, and cannot ask for a scope whose reach is
+ * the whole workspace (`workspaceWideScopes`, 400 naming `scopes`); its `write` stands for the
+ * rest.
  */
 export async function createApiKey(
   db: Database,
@@ -72,6 +74,13 @@ export async function createApiKey(
       throw invalid(
         'scopes',
         `${beyond.join(', ')} ${beyond.length === 1 ? 'is' : 'are'} beyond what a ${member[0]!.role} may do`,
+      );
+    }
+    const wide = folderIds ? scopesBeyondFolders(scopes) : [];
+    if (wide.length > 0) {
+      throw invalid(
+        'scopes',
+        `${wide.join(', ')} cannot be held by a key limited to folders: webhook subscriptions and workflows reach the records of every folder`,
       );
     }
     if (folderIds) {
@@ -222,7 +231,7 @@ export async function verifyApiKey(db: Database, hash: string, now = Date.now())
       userId: row.userId,
       userName: row.userName,
       role: row.role,
-      scopes: keyRights(row.scopes, row.role),
+      scopes: keyRights(row.scopes, row.role, row.folderIds),
       folderIds: row.folderIds ?? null,
       rateLimitPerMinute: row.rateLimitPerMinute,
     },

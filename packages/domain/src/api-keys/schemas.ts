@@ -33,11 +33,9 @@ export const createApiKeyInput = z.strictObject({
     description:
       'Defaults to `read` and `write`. Each is `read` (every `<resource>:read`), `write` (every `<resource>:write` and `:delete`) or one `<resource>:<action>`; a scope your role does not hold is refused.',
   }),
-  folderIds: z
-    .array(idParam('Folder id'))
-    .min(1)
-    .max(100)
-    .nullish()
-    .meta({ description: 'Limit the key to these folders of the workspace; omitted or null: every folder.' }),
+  folderIds: z.array(idParam('Folder id')).min(1).max(100).nullish().meta({
+    description:
+      'Limit the key to these folders of the workspace; omitted or null: every folder. A key limited to folders cannot hold `webhooks:write`, `workflows:read` or `workflows:write`.',
+  }),
   expiresAt: instantInput().nullish(),
 });

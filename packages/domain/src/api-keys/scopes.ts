@@ -1,19 +1,25 @@
-import { allScopes, type KeyScope, type Scope, type ScopeResource, scopeResources } from '@crm/constants';
+import {
+  allScopes,
+  type KeyScope,
+  managerResources,
+  type Scope,
+  type ScopeResource,
+  scopeResources,
+  workspaceWideScopes,
+} from '@crm/constants';
 import type { MemberRole } from '@crm/db/schema';
 
 /**
  * What a caller may do, as a set of scopes (docs/api.md, "Scopes"). A signed-in user holds
  * the rights of their role; an API key holds the scopes it lists, expanded from the
  * shorthands, and never more than the rights of the member who made it, as that member's role
- * is now. Computed when a key is verified and kept with it: checking a call costs a set lookup.
+ * is now, nor, when limited to folders, a scope whose reach is the whole workspace. Computed
+ * when a key is verified and kept with it: checking a call costs a set lookup.
  */
-
-/** Resources only an owner or admin manages: webhooks, workflows, and the audit log. */
-const MANAGER_RESOURCES: readonly ScopeResource[] = ['webhooks', 'workflows', 'audit'];
 
 const EVERY = Object.freeze(new Set(allScopes));
 const MEMBER_RIGHTS = Object.freeze(
-  new Set(allScopes.filter((scope) => !MANAGER_RESOURCES.includes(resourceOf(scope)))),
+  new Set(allScopes.filter((scope) => !managerResources.includes(resourceOf(scope)))),
 );
 
 export function resourceOf(scope: Scope): ScopeResource {
@@ -44,11 +50,24 @@ export function expandScopes(scopes: readonly KeyScope[]): Set<Scope> {
   return expanded;
 }
 
-/** What a key may do: its expanded scopes within its maker's rights. */
-export function keyRights(scopes: readonly KeyScope[], makerRole: MemberRole): ReadonlySet<Scope> {
+/**
+ * What a key may do: its expanded scopes within its maker's rights. A key limited to folders
+ * (`folderIds` not null) holds none of `workspaceWideScopes`: a `write` it was made with
+ * stands for the rest. A key made before scopes were per resource (`read`, `write`, every
+ * folder) therefore keeps what it had, unless its maker is a MEMBER: then it holds no
+ * webhook, workflow or audit scope either (docs/api.md, "Scopes").
+ */
+export function keyRights(
+  scopes: readonly KeyScope[],
+  makerRole: MemberRole,
+  folderIds: readonly string[] | null = null,
+): ReadonlySet<Scope> {
   const rights = rightsOf(makerRole);
   const effective = new Set<Scope>();
-  for (const scope of expandScopes(scopes)) if (rights.has(scope)) effective.add(scope);
+  for (const scope of expandScopes(scopes)) {
+    if (rights.has(scope) && (folderIds === null || !workspaceWideScopes.includes(scope)))
+      effective.add(scope);
+  }
   return effective;
 }
 
@@ -58,6 +77,11 @@ export function scopesBeyond(scopes: readonly KeyScope[], role: MemberRole): Sco
   return scopes.filter((s): s is Scope => s !== 'read' && s !== 'write' && !rights.has(s));
 }
 
+/** The scopes a key's list names explicitly that a key limited to folders cannot hold: a key asking for them is refused. */
+export function scopesBeyondFolders(scopes: readonly KeyScope[]): Scope[] {
+  return scopes.filter((s): s is Scope => s !== 'read' && s !== 'write' && workspaceWideScopes.includes(s));
+}
+
 /** Whether `scope` is a scope the service knows (`<resource>:<action>` of scopeResources). */
 export function isScope(value: string): value is Scope {
   const [resource, action] = value.split(':');
@@ -65,4 +89,12 @@ export function isScope(value: string): value is Scope {
   return actions !== undefined && action !== undefined && actions.includes(action);
 }
 
-export { allScopes, type KeyScope, type Scope, type ScopeResource, scopeResources } from '@crm/constants';
+export {
+  allScopes,
+  type KeyScope,
+  managerResources,
+  type Scope,
+  type ScopeResource,
+  scopeResources,
+  workspaceWideScopes,
+} from '@crm/constants';

@@ -16,13 +16,15 @@ const EXPORT_PAGE = 200;
 /**
  * The rows of a view as CSV: its columns in its order (their labels as the header), every page
  * of its sort, filters and search, walked by cursor; a ONE relation as the linked record's
- * title, which the import reads back "by title". `onProgress` hears the rows read so far.
+ * title, which the import reads back "by title". A relation to several records is left out:
+ * its links are not in the list's rows, and the import does not take them. `onProgress`
+ * hears the rows read so far.
  */
 export async function exportView({
   folderId,
   view,
   search,
-  columns,
+  columns: shown,
   members,
   onProgress,
 }: {
@@ -33,6 +35,7 @@ export async function exportView({
   members: Member[];
   onProgress?: (rows: number) => void;
 }): Promise<{ csv: string; rows: number }> {
+  const columns = shown.filter((c) => !c.many);
   const records: RecordItem[] = [];
   let cursor: string | undefined;
   do {

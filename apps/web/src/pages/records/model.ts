@@ -29,6 +29,9 @@ const PAGE_SIZE = 50;
 /** Most ONE relation fields a list expands at once (the API's limit, docs/api.md "Relations"). */
 export const MAX_EXPAND = 5;
 
+/** Linked records a MANY relation cell shows as chips; "+N" counts the others. */
+export const MANY_CHIPS = 3;
+
 export interface Column {
   /** `title`, `email`, `createdAt` … or `data.<key>`: what a view names. */
   key: string;
@@ -40,8 +43,13 @@ export interface Column {
   sortable: boolean;
   /** A cell of it can be edited in place. */
   editable: boolean;
-  /** For a ONE relation column: the folder of the records it links to. */
+  /** For a relation column: the folder of the records it links to. */
   relatesTo?: string;
+  /**
+   * A relation to several records: its links are not in `data` but read row by row with
+   * `records.related`, and edited with `records.link` / `records.unlink`.
+   */
+  many?: boolean;
 }
 
 const OWN_LABELS: Record<RecordColumn, string> = {
@@ -56,17 +64,10 @@ const SORTABLE = new Set<string>(['title', 'createdAt', 'updatedAt']);
 const EDITABLE = new Set<string>(['title', 'email', 'phone']);
 
 /**
- * A field the table has a column for: every custom field but a relation to several records,
- * whose links are not kept in `data` and are listed on the record's page instead.
- */
-export function isTableField(field: FieldDef): boolean {
-  return field.relation?.cardinality !== 'MANY';
-}
-
-/**
- * Every column the folder's table can show, in the default order. A ONE relation column holds
- * the linked record's id; it is neither sorted by (the API refuses it) nor typed into: its
- * editor is a search (table.tsx).
+ * Every column the folder's table can show, in the default order. A relation column is
+ * neither sorted by (the API refuses it) nor typed into: its editor is a search (table.tsx).
+ * A ONE relation holds the linked record's id in `data`; a MANY relation's links are read for
+ * each row (many-cell.tsx).
  */
 export function columnsOf(folder: Folder): Column[] {
   const own = (Object.keys(recordColumns) as RecordColumn[]).map((key) => ({
@@ -76,7 +77,7 @@ export function columnsOf(folder: Folder): Column[] {
     sortable: SORTABLE.has(key),
     editable: EDITABLE.has(key),
   }));
-  const custom = folder.fields.filter(isTableField).map(
+  const custom = folder.fields.map(
     (field): Column => ({
       key: `data.${field.key}`,
       label: field.label,
@@ -85,6 +86,7 @@ export function columnsOf(folder: Folder): Column[] {
       sortable: !field.relation,
       editable: true,
       ...(field.relation ? { relatesTo: field.relation.folderId } : {}),
+      ...(field.relation?.cardinality === 'MANY' ? { many: true } : {}),
     }),
   );
   // Title, email, phone, the folder's fields, then owner and the instants.
@@ -94,13 +96,7 @@ export function columnsOf(folder: Folder): Column[] {
 /** The view a folder opens with: title, email, phone, its fields and when each was created. */
 export function defaultDefinition(folder: Folder): ViewDefinition {
   return {
-    columns: [
-      'title',
-      'email',
-      'phone',
-      ...folder.fields.filter(isTableField).map((f) => `data.${f.key}`),
-      'createdAt',
-    ],
+    columns: ['title', 'email', 'phone', ...folder.fields.map((f) => `data.${f.key}`), 'createdAt'],
     sort: null,
     filters: [],
   };
@@ -151,7 +147,19 @@ export function describeFilter(
  * records it links to and no row needs a request of its own: the first MAX_EXPAND shown.
  */
 export function expandOf(columns: Column[]): string[] {
-  return columns.flatMap((c) => (c.relatesTo && c.field ? [c.field.key] : [])).slice(0, MAX_EXPAND);
+  return columns
+    .flatMap((c) => (c.relatesTo && !c.many && c.field ? [c.field.key] : []))
+    .slice(0, MAX_EXPAND);
+}
+
+/**
+ * The read behind a MANY relation cell: the first MANY_CHIPS records the row links to through
+ * the column's field, newest first as the related list orders them, with their count
+ * (`records.related`, `GET /records/{id}/related/{field}`). A list's `expand` covers ONE
+ * fields only, so each row of the page asks for its own (one batch a page: lib/trpc.ts).
+ */
+export function relatedInput(record: RecordItem, column: Column): Inputs['records']['related'] {
+  return { id: record.id, field: column.field?.key ?? '', pageSize: MANY_CHIPS, count: 'true' };
 }
 
 /**

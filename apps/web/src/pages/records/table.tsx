@@ -4,6 +4,7 @@ import { announce } from '../../lib/announcer.tsx';
 import { api, problemOf, queryClient } from '../../lib/query.ts';
 import { type PickedRecord, RecordChip, RecordPicker } from '../../lib/record-picker.tsx';
 import { Link } from '../../lib/router.tsx';
+import { ManyRelationCell } from './many-cell.tsx';
 import {
   type Column,
   cellText,
@@ -22,7 +23,7 @@ import {
  * through `records.update`, Escape cancels. A value the server refuses keeps its editor open
  * with the typed text and the server's message under it. A ONE relation cell shows the linked
  * record as a chip that opens it; its editor searches the field's folder and saves the record
- * picked (or none) at once.
+ * picked (or none) at once. A MANY relation cell is many-cell.tsx's.
  */
 export function RecordsTable({
   records,
@@ -133,6 +134,7 @@ function HeaderCell({
 function Cell({ record, column, members }: { record: RecordItem; column: Column; members: Member[] }) {
   const [editing, setEditing] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
+  if (column.many) return <ManyRelationCell record={record} column={column} />;
   const text = cellText(record, column, members);
   const close = () => {
     setEditing(false);
