@@ -88,6 +88,15 @@ export async function launchBrowser(): Promise<Browser> {
   };
 }
 
+/**
+ * Waits until the app's status line (its live region, apps/web/src/lib/announcer.tsx) is
+ * empty, so a screenshot shows no message an earlier step left there: a message stays on the
+ * line for 8 seconds.
+ */
+export async function statusCleared(page: Page): Promise<void> {
+  await page.locator('.status-line p').waitFor({ state: 'detached', timeout: 10_000 });
+}
+
 /** Signs in on the sign-in page `page` shows, and waits for the first page of the app. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);

@@ -3,7 +3,13 @@ import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword } from './browser.ts';
+import {
+  type Browser,
+  browserUnavailable,
+  launchBrowser,
+  setOwnerPassword,
+  statusCleared,
+} from './browser.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
@@ -146,6 +152,8 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('secret').textContent())!.trim();
     expect(secret).toMatch(/^crm_[0-9A-Za-z]{43}$/);
+    // The refusal of the empty name has left the status line.
+    await statusCleared(page);
     await browser.screenshot('api-keys');
 
     const me = await app.api(secret, 'GET', '/api/v1/me');
@@ -166,8 +174,19 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     await page.getByLabel('Name').fill('Deals sync');
     await page.getByLabel('Choose, resource by resource').check();
     await page.getByRole('checkbox', { name: 'deals:write' }).check();
+    await page.getByRole('checkbox', { name: 'workflows:write' }).check();
     await page.getByLabel('Only these folders').check();
     await page.locator('.folder-choices').getByLabel('People').check();
+    // A key limited to folders cannot hold what reaches every folder: offered no more.
+    for (const scope of ['webhooks:write', 'workflows:read', 'workflows:write']) {
+      const box = page.getByRole('checkbox', { name: scope });
+      expect(await box.isDisabled(), scope).toBe(true);
+      expect(await box.isChecked(), scope).toBe(false);
+    }
+    expect(await page.locator('#scopes-hint').textContent()).toContain(
+      'A key limited to folders never holds webhooks:write, workflows:read, workflows:write',
+    );
+    await statusCleared(page);
     await browser.screenshot('api-key-scopes');
     await page.getByRole('button', { name: 'Create key' }).click();
     const scoped = (await page.getByTestId('secret').textContent())!.trim();

@@ -1,4 +1,10 @@
-import { type Scope, type ScopeResource, scopeResources } from '@crm/constants';
+import {
+  managerResources,
+  type Scope,
+  type ScopeResource,
+  scopeResources,
+  workspaceWideScopes,
+} from '@crm/constants';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
@@ -40,9 +46,6 @@ export function KeysPage() {
 type Access = 'all' | 'read' | 'chosen';
 type Action = 'read' | 'write' | 'delete';
 
-/** Resources a member's key cannot reach whatever it asks for (docs/api.md, "Scopes"). */
-const MANAGER_RESOURCES: readonly ScopeResource[] = ['webhooks', 'workflows', 'audit'];
-
 function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
   const session = useSession();
   const member = session.user.role === 'MEMBER';
@@ -73,7 +76,12 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
     event.preventDefault();
     submit.mutate({
       name,
-      scopes: access === 'all' ? ['read', 'write'] : access === 'read' ? ['read'] : [...chosen],
+      scopes:
+        access === 'all'
+          ? ['read', 'write']
+          : access === 'read'
+            ? ['read']
+            : [...chosen].filter((scope) => !limited || !workspaceWideScopes.includes(scope)),
       folderIds: limited ? [...folderIds] : null,
       // A date picker gives a day: the key works until the end of it, local time.
       expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
@@ -125,22 +133,30 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
             </thead>
             <tbody>
               {(Object.keys(scopeResources) as ScopeResource[]).map((resource) => {
-                const held = !member || !MANAGER_RESOURCES.includes(resource);
+                const held = !member || !managerResources.includes(resource);
                 return (
                   <tr key={resource}>
                     <th scope="row">{resource}</th>
                     {(['read', 'write', 'delete'] as const).map((action: Action) => {
                       const scope = `${resource}:${action}` as Scope;
                       const exists = (scopeResources[resource] as readonly string[]).includes(action);
+                      // A key limited to folders cannot hold what reaches every folder.
+                      const wide = limited && workspaceWideScopes.includes(scope);
                       return (
                         <td key={action}>
                           {exists ? (
                             <input
                               type="checkbox"
                               aria-label={scope}
-                              disabled={!held}
-                              title={held ? undefined : 'Only an owner or admin holds this'}
-                              checked={chosen.has(scope)}
+                              disabled={!held || wide}
+                              title={
+                                !held
+                                  ? 'Only an owner or admin holds this'
+                                  : wide
+                                    ? 'Not for a key limited to folders: it reaches the records of every folder'
+                                    : undefined
+                              }
+                              checked={chosen.has(scope) && !wide}
                               onChange={(e) => setChosen(toggle(chosen, scope, e.target.checked))}
                             />
                           ) : null}
@@ -158,6 +174,9 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
           {member
             ? 'as a member, yours reach no webhooks, automations or audit log.'
             : 'as an owner or admin, everything.'}
+          {limited
+            ? ` A key limited to folders never holds ${workspaceWideScopes.join(', ')}: webhook subscriptions and workflows reach the records of every folder.`
+            : null}
         </small>
         {fields.scopes ? (
           <small id="scopes-error" className="field-error">
