@@ -1,4 +1,13 @@
-import { allScopes, createApiKey, type Scope } from '@crm/domain';
+import {
+  addMember,
+  allScopes,
+  createApiKey,
+  displayPrefix,
+  generateSecret,
+  hashSecret,
+  newId,
+  type Scope,
+} from '@crm/domain';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -68,6 +77,20 @@ async function call(key: string | null, method: string, template: string, status
   }
   expect(problems, what).toEqual([]);
   return res;
+}
+
+/**
+ * A key as keys were stored before scopes were per resource: `read` and `write`, no folders
+ * (the migration added `folder_ids` as null), inserted directly rather than made by createApiKey.
+ */
+async function keyStoredBeforeScopes(workspaceId: string, userId: string): Promise<string> {
+  const secret = generateSecret();
+  await app.service.pool.query(
+    `insert into api_keys (workspace_id, id, user_id, name, prefix, secret_hash, scopes, folder_ids)
+     values ($1, $2, $3, 'from before scopes', $4, $5, '{read,write}', null)`,
+    [workspaceId, newId('apiKey'), userId, displayPrefix(secret), hashSecret(secret)],
+  );
+  return secret;
 }
 
 const sender =
@@ -391,6 +414,78 @@ describe('real responses conform to the document', () => {
     const folders = await call(secret, 'GET', '/folders', 200);
     expect(folders.body.data.map((f: { id: string }) => f.id)).toEqual([inside.body.data.id]);
     await call(secret, 'GET', '/records/{id}', 200, { params: { id: seen } });
+    // An export is the list: the records of its folders, and a folder it does not reach is not found.
+    const exported = await call(secret, 'GET', '/records/export', 200);
+    expect(exported.body.data.map((r: { id: string }) => r.id)).toEqual([seen]);
+    await call(secret, 'GET', '/records/export', 404, { query: { folderId: ws.folderId } });
+    const everything = await call(ws.apiKey, 'GET', '/records/export', 200);
+    expect(everything.body.data.map((r: { id: string }) => r.id).sort()).toEqual([hidden, seen].sort());
+  });
+
+  it('a key limited to folders holds no scope that reaches every folder, though made with `write`', async () => {
+    const ws = await app.createWorkspace();
+    const { secret } = await createApiKey(app.service.db, {
+      workspaceId: ws.workspaceId,
+      userId: ws.userId,
+      name: 'one folder, write',
+      folderIds: [ws.folderId],
+    });
+    const hook = { url: 'https://hooks.example.com/crm', events: ['record.created'] };
+    const workflow = {
+      name: 'Everywhere',
+      trigger: { type: 'record.created' },
+      actions: [{ type: 'ADD_COMMENT', text: 'seen' }],
+    };
+    for (const [method, path, body, needed] of [
+      ['POST', '/webhooks', hook, 'webhooks:write'],
+      ['POST', '/workflows', workflow, 'workflows:write'],
+      ['GET', '/workflows', undefined, 'workflows:read'],
+    ] as const) {
+      const res = await call(secret, method, path, 403, { body });
+      expect(res.body.error.details).toEqual([{ path: 'scope', message: `needs ${needed}` }]);
+    }
+    // Reading subscriptions shows no record: kept.
+    await call(secret, 'GET', '/webhooks', 200);
+    const me = await call(secret, 'GET', '/me', 200);
+    expect(me.body.data.key.scopes).toEqual(['read', 'write']);
+    expect(me.body.data.scopes).not.toContain('webhooks:write');
+    expect(me.body.data.scopes).toContain('webhooks:read');
+  });
+
+  it('a key stored before scopes (read and write, every folder) by an ADMIN walks every operation as before', async () => {
+    for (const [resource, walk] of Object.entries(successWalks)) {
+      const ws = await app.createWorkspace();
+      await app.service.pool.query(
+        `update memberships set role = 'ADMIN' where workspace_id = $1 and user_id = $2`,
+        [ws.workspaceId, ws.userId],
+      );
+      const old = await keyStoredBeforeScopes(ws.workspaceId, ws.userId);
+      const me = await call(old, 'GET', '/me', 200);
+      expect(me.body.data.user.role, resource).toBe('ADMIN');
+      await walk(sender(old), { ...ws, apiKey: old }, app);
+    }
+  });
+
+  it('a key stored before scopes by a MEMBER is a 403 naming the scope on every webhook operation', async () => {
+    const ws = await app.createWorkspace();
+    const other = await app.createWorkspace();
+    await addMember(app.service.db, ws.workspaceId, other.userId, 'MEMBER');
+    const old = await keyStoredBeforeScopes(ws.workspaceId, other.userId);
+    // Records as before.
+    await call(old, 'POST', '/records', 201, { body: { folderId: ws.folderId, title: 'Still works' } });
+    const webhookOperations = restOperations().filter((o) =>
+      String(o.operation['x-required-scope']).startsWith('webhooks:'),
+    );
+    expect(webhookOperations.length).toBeGreaterThanOrEqual(9);
+    for (const { method, path, operation } of webhookOperations) {
+      const needed = operation['x-required-scope'] as Scope;
+      const res = await call(old, method, path, 403);
+      expect(res.body.error, `${method} ${path}`).toMatchObject({
+        code: 'FORBIDDEN',
+        message: `This API key lacks the ${needed} scope`,
+        details: [{ path: 'scope', message: `needs ${needed}` }],
+      });
+    }
   });
 
   it('every body-reading operation answers a documented 413 over 1 MiB and 415 for another media type', async () => {

@@ -1,3 +1,4 @@
+import { createApiKey } from '@crm/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
@@ -155,6 +156,49 @@ describe('the event feed', () => {
     expect(mine.data.map((e) => e.payload.record)).toEqual([expect.objectContaining({ title: 'Kept' })]);
     const theirs = await feed('', other.apiKey);
     expect(theirs.data.map((e) => e.payload.workspaceId)).toEqual([other.workspaceId]);
+  });
+
+  it('shows a key limited to folders only the events of their records and those about no record', async () => {
+    const inside = (await api('POST', '/folders', { name: 'Inside' })).body.data.id as string;
+    const seen = (await api('POST', '/records', { folderId: inside, title: 'Seen' })).body.data.id;
+    const hidden = await newRecord('Hidden');
+    await api('PATCH', `/records/${hidden}`, { title: 'Hidden still' });
+    const pipeline = (await api('GET', '/pipelines')).body.data[0];
+    const hiddenDeal = await api('POST', '/deals', {
+      pipelineId: pipeline.id,
+      title: 'Theirs',
+      recordId: hidden,
+    });
+    const seenDeal = await api('POST', '/deals', { pipelineId: pipeline.id, title: 'Ours', recordId: seen });
+    const looseDeal = await api('POST', '/deals', { pipelineId: pipeline.id, title: 'Nobody’s' });
+    const hiddenTask = await api('POST', '/tasks', { title: 'Call them', recordId: hidden });
+    const seenTask = await api('POST', '/tasks', { title: 'Call us', recordId: seen });
+    const { secret } = await createApiKey(app.service.db, {
+      workspaceId: ws.workspaceId,
+      userId: ws.userId,
+      name: 'one folder',
+      folderIds: [inside],
+    });
+    await settle();
+    const subjects = (page: Awaited<ReturnType<typeof feed>>) =>
+      page.data.map((e) => `${e.type} ${e.payload.dealId ?? e.payload.taskId ?? e.payload.recordId}`);
+    expect(subjects(await feed('', secret))).toEqual([
+      `record.created ${seen}`,
+      `deal.created ${seenDeal.body.data.id}`,
+      `deal.created ${looseDeal.body.data.id}`,
+      `task.created ${seenTask.body.data.id}`,
+    ]);
+    // The workspace's own key sees them all.
+    const all = subjects(await feed());
+    expect(all).toEqual(
+      expect.arrayContaining([
+        `record.created ${hidden}`,
+        `record.updated ${hidden}`,
+        `deal.created ${hiddenDeal.body.data.id}`,
+        `task.created ${hiddenTask.body.data.id}`,
+      ]),
+    );
+    expect(all).toHaveLength(8);
   });
 
   it('holds back events newer than the start of a transaction still writing, so a poller skips none', async () => {
