@@ -54,7 +54,7 @@ async function browserFor(email: string): Promise<Browser> {
   return { cookie: setCookie.split(';')[0]!, csrf: body.data.csrfToken, setCookie };
 }
 
-function client(auth: { browser?: Browser; csrf?: string | null; key?: string }) {
+function client(auth: { browser?: Browser; csrf?: string | null; key?: string; importing?: boolean }) {
   return createTRPCClient<AppRouter>({
     links: [
       httpLink({
@@ -65,6 +65,8 @@ function client(auth: { browser?: Browser; csrf?: string | null; key?: string })
           const csrf = auth.csrf === undefined ? auth.browser?.csrf : auth.csrf;
           if (csrf) headers['X-CSRF-Token'] = csrf;
           if (auth.key) headers.Authorization = `Bearer ${auth.key}`;
+          // What the web app's CSV import sends (apps/web/src/lib/trpc.ts).
+          if (auth.importing) headers['X-Change-Source'] = 'import';
           return headers;
         },
       }),
@@ -280,6 +282,35 @@ describe('API keys and roles', () => {
     expect(past.data?.httpStatus).toBe(400);
   });
 
+  it('refuses a key limited to folders that asks for a scope reaching every folder, naming scopes', async () => {
+    const ws = await workspaceWithOwner();
+    const trpc = client({ browser: await browserFor(ws.email) });
+    for (const scope of ['webhooks:write', 'workflows:read', 'workflows:write'] as const) {
+      const refused = await failure(
+        trpc.keys.create.mutate({
+          name: 'one folder',
+          scopes: ['records:read', scope],
+          folderIds: [ws.folderId],
+        }),
+      );
+      expect(refused.data?.httpStatus).toBe(400);
+      expect(refused.data?.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [
+          {
+            path: 'scopes',
+            message: expect.stringContaining(`${scope} cannot be held by a key limited to folders`),
+          },
+        ],
+      });
+    }
+    // With `write` it is made, without them.
+    const made = await trpc.keys.create.mutate({ name: 'one folder', folderIds: [ws.folderId] });
+    const me = await app.api(made.data.secret, 'GET', '/api/v1/me');
+    expect(me.body.data.scopes).not.toContain('webhooks:write');
+    expect(me.body.data.scopes).toContain('records:write');
+  });
+
   it('refuses key management with an API key', async () => {
     const ws = await workspaceWithOwner();
     const refused = await failure(client({ key: ws.apiKey }).keys.create.mutate({ name: 'more' }));
@@ -330,6 +361,73 @@ describe('API keys and roles', () => {
     expect(hooks.body.error.details).toEqual([{ path: 'scope', message: 'needs webhooks:read' }]);
     const invitations = await owner.invitations.list.query();
     expect(invitations.data[0]).toMatchObject({ email: memberEmail, status: 'ACCEPTED' });
+  });
+});
+
+describe('the provenance of changes over /trpc', () => {
+  const historyOf = async (ws: { apiKey: string }, recordId: string) =>
+    (await app.api(ws.apiKey, 'GET', `/api/v1/records/${recordId}/history`)).body.data;
+  const eventsOf = async (ws: { workspaceId: string }, recordId: string) =>
+    (
+      await app.service.pool.query<{ type: string; payload: Record<string, unknown> }>(
+        `select type, payload from events where workspace_id = $1 and payload->>'recordId' = $2 order by occurred_at, id`,
+        [ws.workspaceId, recordId],
+      )
+    ).rows;
+
+  it('names the key and the source trpc on the event and the history entry of a change made with a key', async () => {
+    const ws = await workspaceWithOwner();
+    const trpc = client({ key: ws.apiKey });
+    const created = await trpc.records.create.mutate({ folderId: ws.folderId, title: 'Ada' });
+    await trpc.records.update.mutate({ id: created.data.id, title: 'Ada Lovelace' });
+    const keyId = (await trpc.workspace.me.query({})).data.key?.id;
+    const provenance = { actor: { type: 'apiKey', id: keyId, name: 'test' }, source: 'trpc' };
+    const events = await eventsOf(ws, created.data.id);
+    expect(events.map((e) => e.type)).toEqual(['record.created', 'record.updated']);
+    for (const event of events) {
+      expect(event.payload).toMatchObject({ ...provenance, requestId: expect.any(String) });
+    }
+    expect(await historyOf(ws, created.data.id)).toEqual([
+      expect.objectContaining({ field: 'title', from: 'Ada', to: 'Ada Lovelace', ...provenance }),
+    ]);
+  });
+
+  it('names the signed-in user as an import on the event and the history entry of the CSV import’s writes', async () => {
+    const ws = await workspaceWithOwner();
+    const browser = await browserFor(ws.email);
+    const user = (await client({ browser }).workspace.me.query({})).data.user;
+    const email = `grace-${Date.now()}@example.com`;
+    // Made in the web app, then imported again by email: an upsert that changes the title.
+    const made = await client({ browser }).records.create.mutate({
+      folderId: ws.folderId,
+      title: 'Grace',
+      email,
+    });
+    const imported = await client({ browser, importing: true }).records.batchCreate.mutate({
+      items: [{ folderId: ws.folderId, title: 'Grace Hopper', email }],
+      upsert: 'email',
+    });
+    expect(imported.data[0]).toMatchObject({ status: 200, data: { id: made.data.id } });
+    const importedBy = { actor: { type: 'import', id: user.id, name: user.name }, source: 'import' };
+    const events = await eventsOf(ws, made.data.id);
+    expect(events.map((e) => [e.type, e.payload.source])).toEqual([
+      ['record.created', 'web'],
+      ['record.updated', 'import'],
+    ]);
+    expect(events[1]!.payload).toMatchObject({ ...importedBy, requestId: expect.any(String) });
+    expect(await historyOf(ws, made.data.id)).toEqual([
+      expect.objectContaining({ field: 'title', from: 'Grace', to: 'Grace Hopper', ...importedBy }),
+    ]);
+    // The header counts only for a signed-in user: a key's change stays the key's.
+    const byKey = await client({ key: ws.apiKey, importing: true }).records.update.mutate({
+      id: made.data.id,
+      title: 'Grace B. Hopper',
+    });
+    expect(byKey.data.title).toBe('Grace B. Hopper');
+    expect((await historyOf(ws, made.data.id))[0]).toMatchObject({
+      actor: { type: 'apiKey' },
+      source: 'trpc',
+    });
   });
 });
 
