@@ -5,11 +5,13 @@ import { createRecord } from '../records/create-record.ts';
 import { purgeTrash, trashRecord } from '../records/trash-record.ts';
 import { systemProvenance } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { setPassword } from '../users/invitations.ts';
+import { acceptInvitation, createInvitation, revokeInvitation, setPassword } from '../users/invitations.ts';
 import { signIn } from '../users/sessions.ts';
 import { createWebhook } from '../webhooks/create-webhook.ts';
 import { deleteWebhook } from '../webhooks/delete-webhook.ts';
 import { updateWebhook } from '../webhooks/update-webhook.ts';
+import { createWorkflow, deleteWorkflow, updateWorkflow } from '../workflows/save-workflow.ts';
+import { createWorkflowInput, updateWorkflowInput } from '../workflows/schemas.ts';
 import { findAuditLog, pruneAuditLog } from './find-audit-log.ts';
 
 let t: TestDb;
@@ -126,6 +128,111 @@ describe('the audit log', () => {
     });
     expect((await findAuditLog(t.db, ws.actor, { actorType: 'system' })).data).toHaveLength(1);
     expect((await findAuditLog(t.db, ws.actor, { actorId: ws.actor.userId })).data).toHaveLength(2);
+  });
+
+  it('records workflow changes and deletion, invitations and a member joining', async () => {
+    const ws = await newWorkspace(t.db);
+    const options = { baseUrl: '', checkOutboundUrl: allowEverything };
+    const workflow = await createWorkflow(
+      t.db,
+      ws.actor,
+      createWorkflowInput.parse({
+        name: 'Greet',
+        trigger: { type: 'record.created' },
+        actions: [{ type: 'ADD_COMMENT', text: 'Hello' }],
+      }),
+      options,
+    );
+    await updateWorkflow(
+      t.db,
+      ws.actor,
+      updateWorkflowInput.parse({ id: workflow.id, name: 'Greet warmly', enabled: false }),
+      options,
+    );
+    await deleteWorkflow(t.db, ws.actor, workflow.id);
+    const email = `joiner-${Date.now()}@example.com`;
+    const revoked = await createInvitation(t.db, ws.actor, { email, role: 'ADMIN' });
+    await revokeInvitation(t.db, ws.actor, revoked.invitation.id);
+    const invited = await createInvitation(t.db, ws.actor, { email, role: 'MEMBER' });
+    await acceptInvitation(
+      t.db,
+      { token: invited.token, name: 'Jo Iner', password: 'a long enough password' },
+      { address: '203.0.113.7', requestId: 'req-join' },
+    );
+    const [joined] = await t.query<{ id: string }>('select id from users where email = $1', [email]);
+
+    const log = await findAuditLog(t.db, ws.actor, {});
+    expect(log.data.map((e) => e.action)).toEqual([
+      'member.joined',
+      'invitation.created',
+      'invitation.revoked',
+      'invitation.created',
+      'workflow.deleted',
+      'workflow.updated',
+      'workflow.created',
+    ]);
+    const byOwner = { type: 'user', id: ws.actor.userId, name: ws.actor.userName };
+    const [memberJoined, invitationCreated, invitationRevoked, , workflowDeleted, workflowUpdated] = log.data;
+    expect(workflowUpdated).toMatchObject({
+      actor: byOwner,
+      target: { type: 'workflow', id: workflow.id },
+      details: { changed: ['name', 'enabled'], name: 'Greet warmly', enabled: false },
+    });
+    expect(workflowDeleted).toMatchObject({
+      actor: byOwner,
+      target: { type: 'workflow', id: workflow.id },
+      details: { name: 'Greet warmly' },
+    });
+    expect(invitationRevoked).toMatchObject({
+      actor: byOwner,
+      target: { type: 'invitation', id: revoked.invitation.id },
+      details: { email },
+    });
+    expect(invitationCreated).toMatchObject({
+      actor: byOwner,
+      target: { type: 'invitation', id: invited.invitation.id },
+      details: { email, role: 'MEMBER' },
+    });
+    // Joining is the new member's own action, from the web app.
+    expect(memberJoined).toMatchObject({
+      actor: { type: 'user', id: joined!.id, name: 'Jo Iner' },
+      source: 'web',
+      requestId: 'req-join',
+      target: { type: 'user', id: joined!.id },
+      details: { email, role: 'MEMBER', invitationId: invited.invitation.id },
+    });
+    // No token is ever in the log.
+    expect(JSON.stringify(log.data)).not.toContain(invited.token);
+  });
+
+  it('narrows to the entries at or after `since`', async () => {
+    const ws = await newWorkspace(t.db);
+    const key = (name: string) =>
+      createApiKey(t.db, { workspaceId: ws.actor.workspaceId, userId: ws.actor.userId, name }, ws.actor);
+    await key('an hour ago');
+    await key('a minute ago');
+    await key('now');
+    await t.query(
+      `update audit_log set at = now() - (details ->> 'name' = 'an hour ago')::int * interval '1 hour'
+                                    - (details ->> 'name' = 'a minute ago')::int * interval '1 minute'
+        where workspace_id = $1`,
+      [ws.actor.workspaceId],
+    );
+    const names = async (since: string) =>
+      (await findAuditLog(t.db, ws.actor, { since })).data.map((e) => e.details.name);
+    const [row] = await t.query<{ at: Date }>(
+      `select at from audit_log where workspace_id = $1 and details ->> 'name' = 'a minute ago'`,
+      [ws.actor.workspaceId],
+    );
+    // At or after: the entry at that very instant is in.
+    expect(await names(row!.at.toISOString())).toEqual(['now', 'a minute ago']);
+    expect(await names(new Date(row!.at.getTime() + 1).toISOString())).toEqual(['now']);
+    expect(await names(new Date(Date.now() - 2 * 3_600_000).toISOString())).toEqual([
+      'now',
+      'a minute ago',
+      'an hour ago',
+    ]);
+    expect(await names(new Date(Date.now() + 60_000).toISOString())).toEqual([]);
   });
 
   it('keeps entries for the retention, then removes them', async () => {
