@@ -93,6 +93,55 @@ describe('a subscription narrowed to fields', () => {
     expect(bodies[2]).toMatchObject({ taskId: task.id, changes: { status: { from: 'OPEN', to: 'DONE' } } });
   });
 
+  it('sends nothing for an update that changes nothing, to a subscription that lists no fields either', async () => {
+    // A workspace of its own: the subscription above receives nothing of it.
+    const own = await app.createWorkspace({ rateLimitPerMinute: 10_000 });
+    const call = (method: string, path: string, body?: unknown) =>
+      app.api(own.apiKey, method, `/api/v1${path}`, body);
+    const created = await call('POST', '/webhooks', {
+      url: `${receiver.url}/every-field`,
+      events: ['record.updated', 'deal.updated', 'task.updated'],
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.fields).toEqual([]);
+    const received = () => receiver.requests.filter((r) => r.path === '/every-field');
+
+    const record = (
+      await call('POST', '/records', { folderId: own.folderId, title: 'Ada', data: { lifecycle: 'Lead' } })
+    ).body.data;
+    const pipeline = (await call('GET', '/pipelines')).body.data[0];
+    const deal = (await call('POST', '/deals', { pipelineId: pipeline.id, title: 'Big', amount: 10 })).body
+      .data;
+    const task = (await call('POST', '/tasks', { title: 'Call' })).body.data;
+    // Each update sets what is already there: 200, and nothing to send.
+    for (const [path, body] of [
+      [`/records/${record.id}`, { title: 'Ada', data: { lifecycle: 'Lead' } }],
+      [`/deals/${deal.id}`, { title: 'Big', amount: 10, stageId: deal.stageId }],
+      [`/tasks/${task.id}`, { title: 'Call', status: 'OPEN' }],
+    ] as const) {
+      const res = await call('PATCH', path, body);
+      expect(res.status, res.text).toBe(200);
+    }
+    const batch = await call('PATCH', '/records/batch', { items: [{ id: record.id, title: 'Ada' }] });
+    expect(batch.body.data[0].status).toBe(200);
+    // A real change after them is sent, and is the only thing sent.
+    await call('PATCH', `/records/${record.id}`, { title: 'Ada Lovelace' });
+    await eventually(async () => received().length >= 1);
+    // The no-ops raised no event at all, so nothing else can be on its way.
+    const events = await app.service.pool.query<{ type: string }>(
+      `select type from events where workspace_id = $1 and type not like '%.created'`,
+      [own.workspaceId],
+    );
+    expect(events.rows.map((e) => e.type)).toEqual(['record.updated']);
+    expect(received().map((r) => JSON.parse(r.body.toString('utf8')))).toEqual([
+      expect.objectContaining({
+        event: 'record.updated',
+        recordId: record.id,
+        changes: { title: { from: 'Ada', to: 'Ada Lovelace' } },
+      }),
+    ]);
+  });
+
   it('refuses fields on a subscription to no updated event, naming them', async () => {
     const res = await api('POST', '/webhooks', {
       url: `${receiver.url}/x`,
