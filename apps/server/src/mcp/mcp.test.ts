@@ -2,7 +2,11 @@ import { createApiKey } from '@crm/domain';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -130,8 +134,8 @@ describe('the MCP server, driven by the SDK client', () => {
     const checked: { schema: JsonSchemaType; valid: boolean }[] = [];
     const ajv = new AjvJsonSchemaValidator();
     const noting: jsonSchemaValidator = {
-      getValidator(schema) {
-        const validate = ajv.getValidator(schema);
+      getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+        const validate = ajv.getValidator<T>(schema);
         return (input) => {
           const result = validate(input);
           checked.push({ schema, valid: result.valid });
