@@ -322,6 +322,99 @@ describe('relations over REST', () => {
     ).toEqual([one]);
   });
 
+  it('links to a record named by title on POST /records/{id}/links, and refuses a title that names none or several, naming `to`', async () => {
+    const w = await app.createWorkspace({ rateLimitPerMinute: 1_000 });
+    const companies = await companiesAndPeople(w);
+    const make = async (folderId: string, title: string) =>
+      (await ok('POST', '/records', { folderId, title }, w.apiKey)).data.id as string;
+    const acme = await make(companies, 'Acme');
+    const umbrellas = [await make(companies, 'Umbrella'), await make(companies, 'Umbrella')];
+    await ok('DELETE', `/records/${await make(companies, 'Gone')}`, undefined, w.apiKey);
+    const ada = await make(w.folderId, 'Ada Lovelace');
+    const grace = await make(w.folderId, 'Grace Hopper');
+
+    const linked = await app.api(w.apiKey, 'POST', `${PREFIX}/records/${ada}/links`, {
+      field: 'employer',
+      to: { title: 'Acme' },
+    });
+    expect(linked.status, linked.text).toBe(201);
+    expect(linked.body.data).toMatchObject({ from: ada, field: 'employer', to: acme, label: null });
+    expect((await ok('GET', `/records/${ada}`, undefined, w.apiKey)).data.data.employer).toBe(acme);
+    // From the MANY side, the title is looked up in the field's folder (People).
+    const fromCompany = await app.api(w.apiKey, 'POST', `${PREFIX}/records/${acme}/links`, {
+      field: 'people',
+      to: { title: 'Grace Hopper' },
+    });
+    expect(fromCompany.status, fromCompany.text).toBe(201);
+    expect(fromCompany.body.data).toMatchObject({ from: acme, field: 'people', to: grace });
+
+    const refusals = [
+      ['Nowhere Inc', /no live record of folder Companies has the title "Nowhere Inc"/],
+      ['Gone', /no live record of folder Companies has the title "Gone"/],
+      ['Umbrella', /several live records of folder Companies have the title "Umbrella"/],
+    ] as const;
+    for (const [title, message] of refusals) {
+      const res = await app.api(w.apiKey, 'POST', `${PREFIX}/records/${ada}/links`, {
+        field: 'employer',
+        to: { title },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'to', message: expect.stringMatching(message) }]);
+    }
+    // Nothing was written: Ada still works at Acme, and no Umbrella has people.
+    expect((await ok('GET', `/records/${ada}`, undefined, w.apiKey)).data.data.employer).toBe(acme);
+    for (const umbrella of umbrellas) {
+      const people = await ok('GET', `/records/${umbrella}/related/people?count=true`, undefined, w.apiKey);
+      expect(people.meta.total).toBe(0);
+    }
+  });
+
+  it('pages a related list by cursor: every link once, in the order of one page, nextUrl null at the end', async () => {
+    const w = await app.createWorkspace({ rateLimitPerMinute: 1_000 });
+    const companies = await companiesAndPeople(w);
+    const acme = (await ok('POST', '/records', { folderId: companies, title: 'Acme' }, w.apiKey)).data.id;
+    const globex = (await ok('POST', '/records', { folderId: companies, title: 'Globex' }, w.apiKey)).data.id;
+    const items = Array.from({ length: 10 }, (_, i) => ({
+      folderId: w.folderId,
+      title: `Person ${i}`,
+      // Seven at Acme, three at Globex that its list must not show.
+      data: { employer: i < 7 ? acme : globex },
+    }));
+    const created = await ok('POST', '/records/batch', { items }, w.apiKey);
+    const atAcme = created.data.slice(0, 7).map((d: { data: { id: string } }) => d.data.id as string);
+
+    const path = `${PREFIX}/records/${acme}/related/people`;
+    const whole = await ok('GET', `/records/${acme}/related/people?pageSize=50`, undefined, w.apiKey);
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `pageSize=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const res = await app.api(w.apiKey, 'GET', `${path}?${query}`);
+      expect(res.status, res.text).toBe(200);
+      const { data, meta } = res.body as {
+        data: { id: string }[];
+        meta: { hasMore: boolean; nextCursor: string | null; nextUrl: string | null };
+      };
+      seen.push(...data.map((r) => r.id));
+      sizes.push(data.length);
+      cursor = meta.nextCursor;
+      if (cursor) {
+        expect(meta.hasMore).toBe(true);
+        const next = new URL(meta.nextUrl!);
+        expect(next.pathname).toBe(path);
+        expect(next.searchParams.get('cursor')).toBe(cursor);
+        expect(next.searchParams.get('pageSize')).toBe('3');
+      } else {
+        expect(meta).toMatchObject({ hasMore: false, nextCursor: null, nextUrl: null });
+      }
+    } while (cursor && sizes.length < 10);
+    expect(sizes).toEqual([3, 3, 1]);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort()).toEqual([...atAcme].sort());
+    expect(seen).toEqual(whole.data.map((r: { id: string }) => r.id));
+  });
+
   it('serves the same procedures over tRPC', async () => {
     const w = await app.createWorkspace();
     const companies = await companiesAndPeople(w, ['Founder']);
