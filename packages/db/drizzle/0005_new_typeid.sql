@@ -1,6 +1,6 @@
--- Ids made inside SQL statements (deliveries created in the statement that writes their
--- event): the same shape as the domain's newId (contract §1), `<prefix>_` and a UUIDv7
--- (48 bits of Unix milliseconds, version 7, random bits, variant 10) in TypeID base32.
+-- Ids made inside SQL statements (deliveries created in the statement that writes their event):
+-- the same shape as the domain's newId (docs/api.md, "Requests and responses"), `<prefix>_` and
+-- a UUIDv7 (48 bits of Unix milliseconds, version 7, random bits, variant 10) in TypeID base32.
 CREATE FUNCTION new_typeid(prefix text) RETURNS text
 LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
   WITH source AS (

@@ -2,10 +2,10 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
- * Contract §6: destinations are checked on the resolved address, when a URL is registered and
- * on every send (at connect time, so DNS rebinding does not pass). Loopback, private,
- * link-local, CGNAT, multicast, reserved and cloud-metadata addresses are refused, IPv4-mapped
- * IPv6 forms too, unless the operator allows them (`WEBHOOK_ALLOW_CIDRS`).
+ * Destinations are checked on the resolved address, when a URL is registered and on every send
+ * (at connect time, so DNS rebinding does not pass). Loopback, private, link-local, CGNAT,
+ * multicast, reserved and cloud-metadata addresses are refused, IPv4-mapped IPv6 forms too,
+ * unless the operator allows them (`WEBHOOK_ALLOW_CIDRS`). See docs/webhooks.md, "Destinations".
  */
 
 /** Addresses the operator lets through whatever they are (`WEBHOOK_ALLOW_CIDRS`). */
@@ -144,7 +144,10 @@ function embeddedV4(ip: string): { label: string; v4: string } | null {
   return null;
 }
 
-/** Why an outgoing request may not connect to `ip`, or null when it may (contract §6). */
+/**
+ * Why an outgoing request may not connect to `ip`, or null when it may (docs/webhooks.md,
+ * "Destinations").
+ */
 export function isForbiddenAddress(ip: string, allow: AllowList): string | null {
   const address = ip.replace(/%.*$/, ''); // a zone id does not change the address class
   const version = isIP(address);

@@ -16,7 +16,7 @@ export const USER_AGENT = 'crm-webhooks/1.0';
 export interface DeliveryOptions {
   allow: AllowList;
   retry: RetryPolicy;
-  /** Defaults of contract §6: 5 s to connect, 15 s in all. */
+  /** Defaults of docs/webhooks.md, "Delivery, retries, disabling": 5 s to connect, 15 s in all. */
   connectTimeoutMs?: number;
   timeoutMs?: number;
   resolve?: Resolver;

@@ -12,12 +12,18 @@ import {
   type Resolver,
 } from './address-guard.ts';
 
-/** Contract §6: at most 64 KiB of a receiver's response is ever read; the first 4 KiB are kept. */
+/**
+ * At most 64 KiB of a receiver's response is ever read; the first 4 KiB are kept
+ * (docs/webhooks.md, "Delivery, retries, disabling").
+ */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 export const EXCERPT_BYTES = 4 * 1024;
 
 export interface SendRequestOptions {
-  /** Destination; only http: and https:, checked by the address guard (contract §6, §7). */
+  /**
+   * Destination; only http: and https:, checked by the address guard (docs/webhooks.md,
+   * "Destinations"; docs/workflows.md, "Actions").
+   */
   url: string;
   /** HTTP method; default POST. */
   method?: string;
@@ -28,9 +34,15 @@ export interface SendRequestOptions {
   allow?: AllowList;
   /** Name resolution (tests inject one); default the system resolver. */
   resolve?: Resolver;
-  /** Deadline for DNS + TCP connect (+ TLS handshake); default 5000 ms (contract §6). */
+  /**
+   * Deadline for DNS + TCP connect (+ TLS handshake); default 5000 ms (docs/webhooks.md,
+   * "Delivery, retries, disabling").
+   */
   connectTimeoutMs?: number;
-  /** Deadline for the whole attempt up to the response headers; default 15000 ms (contract §6). */
+  /**
+   * Deadline for the whole attempt up to the response headers; default 15000 ms
+   * (docs/webhooks.md, "Delivery, retries, disabling").
+   */
   timeoutMs?: number;
   /**
    * Keep-alive connections to reuse (see `createDeliveryAgents`); default none, a fresh
@@ -94,7 +106,8 @@ function describeError(err: unknown): string {
 
 /**
  * One outgoing HTTP(S) request under the address guard. Never throws and never follows a
- * redirect (contract §6: a 3xx is a failed attempt, decided by the caller).
+ * redirect (a 3xx is a failed attempt, decided by the caller: docs/webhooks.md, "Delivery,
+ * retries, disabling").
  */
 export function sendRequest(options: SendRequestOptions): Promise<SendResult> {
   const started = performance.now();

@@ -1,4 +1,4 @@
-/** A failing step is tried this many times in all (contract §7). */
+/** A failing step is tried this many times in all (docs/workflows.md, "Runs"). */
 export const MAX_STEP_ATTEMPTS = 5;
 
 /** Seconds before attempt n+1 after attempt n failed (n = 1…4): 10 s, 1 min, 5 min, 30 min. */

@@ -4,9 +4,9 @@ import { instant, workspaceId } from './columns.ts';
 import { workspaces } from './workspaces.ts';
 
 /**
- * What happened in a workspace, written in the same transaction as the change that caused
- * it (contract §6): a rolled-back change leaves no event, a committed one always has one.
- * The payload is the body receivers get, built when the event happens.
+ * What happened in a workspace, written in the same transaction as the change that caused it
+ * (docs/webhooks.md, "Event kinds"): a rolled-back change leaves no event, a committed one
+ * always has one. The payload is the body receivers get, built when the event happens.
  */
 export const events = pgTable(
   'events',

@@ -5,8 +5,8 @@ import { workspaces } from './workspaces.ts';
 export const idempotencyStates = ['running', 'done'] as const;
 
 /**
- * Idempotency-Key records of POST and PATCH requests (contract §5), kept 24 hours per
- * workspace: the request's fingerprint and, once it finished, the response to replay.
+ * Idempotency-Key records of POST and PATCH requests (docs/api.md, "Idempotency-Key"), kept 24
+ * hours per workspace: the request's fingerprint and, once it finished, the response to replay.
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',

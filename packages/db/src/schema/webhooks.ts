@@ -13,7 +13,7 @@ import {
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { workspaces } from './workspaces.ts';
 
-/** An outgoing webhook subscription (contract §6). */
+/** An outgoing webhook subscription (docs/webhooks.md, "Managing subscriptions (REST and tRPC)"). */
 export const webhooks = pgTable(
   'webhooks',
   {

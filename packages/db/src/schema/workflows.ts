@@ -14,7 +14,7 @@ import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { workspaces } from './workspaces.ts';
 
 /**
- * An automation (contract §7): a trigger and the actions it runs, in order. The id carries
+ * An automation (docs/workflows.md): a trigger and the actions it runs, in order. The id carries
  * 128 random bits because the incoming-webhook URL built from it is its only secret.
  */
 export const workflows = pgTable(
@@ -24,7 +24,7 @@ export const workflows = pgTable(
     id: text().notNull(),
     name: text().notNull(),
     enabled: boolean().notNull().default(true),
-    /** `INCOMING_WEBHOOK`, or an event kind of contract §6 (`record.created`…). */
+    /** `INCOMING_WEBHOOK`, or an event kind (`record.created`…; docs/webhooks.md, "Event kinds"). */
     triggerType: text().notNull(),
     /** The actions as saved (validated when saved): `[{ type, ...params }]`. */
     actions: jsonb().$type<Record<string, unknown>[]>().notNull(),

@@ -5,7 +5,7 @@ export const KEY_PREFIX = 'crm_';
 /** Characters of the secret kept for display, `crm_` included. */
 const DISPLAY_LENGTH = 12;
 
-/** `crm_` + 32 random bytes in base62 (contract §5). */
+/** `crm_` + 32 random bytes in base62 (docs/api.md, "Keys and limits"). */
 export function generateSecret(): string {
   let value = 0n;
   for (const byte of randomBytes(32)) value = (value << 8n) | BigInt(byte);

@@ -8,8 +8,8 @@ import type { CreateCallInput } from './schemas.ts';
 import { serializeCallLog } from './serialize.ts';
 
 /**
- * Logs a call on a live record with the defaults of contract §4: OUTBOUND, CONNECTED, now,
- * and the record's phone when no phone is given.
+ * Logs a call on a live record with the defaults of docs/api.md, "Comments and call logs":
+ * OUTBOUND, CONNECTED, now, and the record's phone when no phone is given.
  */
 export async function createCall(db: Database, actor: Actor, input: CreateCallInput) {
   return db.transaction(async (tx) => {

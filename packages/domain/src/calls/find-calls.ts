@@ -5,7 +5,10 @@ import type { Actor } from '../shared/actor.ts';
 import type { FindCallsInput, GetCallInput } from './schemas.ts';
 import { serializeCallLog } from './serialize.ts';
 
-/** A page of a live record's call logs, oldest first by when they were logged (contract §4). */
+/**
+ * A page of a live record's call logs, oldest first by when they were logged (docs/api.md,
+ * "Comments and call logs").
+ */
 export function findCalls(db: Database, actor: Actor, input: FindCallsInput) {
   return findRecordItems(db, actor, schema.callLogs, input, serializeCallLog);
 }

@@ -5,7 +5,7 @@ import type { Actor } from '../shared/actor.ts';
 import type { FindCommentsInput, GetCommentInput } from './schemas.ts';
 import { serializeComment } from './serialize.ts';
 
-/** A page of a live record's comments, oldest first (contract §4). */
+/** A page of a live record's comments, oldest first (docs/api.md, "Comments and call logs"). */
 export function findComments(db: Database, actor: Actor, input: FindCommentsInput) {
   return findRecordItems(db, actor, schema.comments, input, serializeComment);
 }

@@ -7,8 +7,9 @@ import { appendEvent, appendEvents, type NewEvent } from '../shared/events.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
 
 /**
- * Deal events (contract §6): `dealId`, `pipelineId`, the `deal` snapshot, and the spec's
- * `recordId` / `folderId` / `record` for the deal's linked record (null when none).
+ * Deal events (docs/webhooks.md, "Payload"): `dealId`, `pipelineId`, the `deal` snapshot, and
+ * the `recordId` / `folderId` / `record` of every event for the deal's linked record (null when
+ * none).
  */
 async function dealFields(tx: Executor, actor: Actor, deal: DealRow) {
   return {

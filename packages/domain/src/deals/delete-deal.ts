@@ -5,7 +5,7 @@ import { forgetHistory } from '../history/forget-history.ts';
 import type { Actor } from '../shared/actor.ts';
 import { loadDeal } from './load-deal.ts';
 
-/** DELETE is permanent (contract §4). */
+/** DELETE is permanent (docs/api.md, "Deals"). */
 export async function deleteDeal(db: Database, actor: Actor, id: string) {
   return db.transaction(async (tx) => {
     await loadDeal(tx, actor, id, { forUpdate: true });

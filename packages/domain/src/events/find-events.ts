@@ -8,7 +8,10 @@ import { isId } from '../shared/ids.ts';
 import { TEST_EVENT_TYPE } from '../webhooks/send-test-event.ts';
 import { DEFAULT_FEED_LIMIT, type findEventsInput } from './schemas.ts';
 
-/** Events older than this are never listed (contract §6), whether or not pruned yet. */
+/**
+ * Events older than this are never listed, whether or not pruned yet (docs/webhooks.md, "The
+ * event feed").
+ */
 export const EVENT_RETENTION_DAYS = 30;
 /** An event is listed once it is this old, so clock skew between servers cannot reorder the feed. */
 export const FEED_SETTLE_SECONDS = 5;
@@ -67,7 +70,8 @@ export async function findEvents(db: Database, actor: Actor, input: z.infer<type
   const last = data[data.length - 1];
   return {
     data,
-    // The contract's list meta (§3); the feed pages by cursor only, so `page` is null.
+    // The meta of every list (docs/api.md, "Paging"); the feed pages by cursor only, so `page`
+    // is null.
     meta: {
       page: null,
       pageSize: limit,

@@ -5,7 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { openSecret, sealSecret } from '../shared/secret-box.ts';
 
-/** How long a key remembers its response (contract §5). */
+/** How long a key remembers its response (docs/api.md, "Idempotency-Key"). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
@@ -17,7 +17,8 @@ export type IdempotencyClaim =
 
 /**
  * Turns a claim into its answer: a key reused with another body is a 422, one whose first
- * request still runs a 409 (contract §5); a replay or a fresh claim is for the caller.
+ * request still runs a 409 (docs/api.md, "Idempotency-Key"); a replay or a fresh claim is for
+ * the caller.
  */
 export function settleIdempotencyClaim(
   claim: IdempotencyClaim,

@@ -55,11 +55,12 @@ const CONSUME_SQL = `
     from state s left join counted c on c.subject = s.subject`;
 
 /**
- * Counts one request against a sliding one-minute window (contract §5), or one of `windowMs`
- * (sign-in failures: 15 minutes), kept in Postgres, so every server process shares it. The
- * window is approximated by two fixed buckets: the current one's count plus the previous
- * one's count weighted by how much of it still lies inside the window. One statement both checks and counts, under the bucket row's lock,
- * so concurrent requests cannot overshoot. A refused request is not counted.
+ * Counts one request against a sliding one-minute window (docs/api.md, "Keys and limits"), or
+ * one of `windowMs` (sign-in failures: 15 minutes), kept in Postgres, so every server process
+ * shares it. The window is approximated by two fixed buckets: the current one's count plus the
+ * previous one's count weighted by how much of it still lies inside the window. One statement
+ * both checks and counts, under the bucket row's lock, so concurrent requests cannot overshoot.
+ * A refused request is not counted.
  */
 export async function consumeRateLimit(
   db: Database,

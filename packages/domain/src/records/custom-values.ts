@@ -105,10 +105,11 @@ function isWebUrl(value: string): boolean {
 }
 
 /**
- * What is wrong with custom values for the folder's fields (contract §4), each problem with its
- * `data.<key>` path: a key that is no field of the folder, or a value that does not fit its field
- * in its stored form (`storedFieldValue`). `null` values are fine (they remove a key). The web
- * app's import preview runs this very check (`@crm/domain/record-values`).
+ * What is wrong with custom values for the folder's fields (docs/api.md, "Records"), each
+ * problem with its `data.<key>` path: a key that is no field of the folder, or a value that
+ * does not fit its field in its stored form (`storedFieldValue`). `null` values are fine (they
+ * remove a key). The web app's import preview runs this very check
+ * (`@crm/domain/record-values`).
  */
 export function customValueProblems(fields: (FieldRule & { key: string })[], data: Record<string, unknown>) {
   return checkCustomValues(fields, data).details;

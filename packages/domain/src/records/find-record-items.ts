@@ -11,7 +11,7 @@ type ItemTable = typeof schema.comments | typeof schema.callLogs;
 
 /**
  * A page of what hangs off a live record (comments, call logs), oldest first by when it was
- * logged (contract §4). An unknown or trashed record is NOT_FOUND.
+ * logged (docs/api.md, "Comments and call logs"). An unknown or trashed record is NOT_FOUND.
  */
 export async function findRecordItems<T extends ItemTable, Item>(
   db: Database,

@@ -37,8 +37,8 @@ type FindInput = z.infer<typeof findRecordsInput>;
 type QueryInput = z.infer<typeof queryRecordsInput>;
 
 /**
- * A page of records (contract §3), newest first unless sorted, narrowed by the query-string
- * filters (docs/api.md, "Filters, sorts and counts").
+ * A page of records (docs/api.md, "Paging"), newest first unless sorted, narrowed by the
+ * query-string filters (docs/api.md, "Filters, sorts and counts").
  */
 export async function findRecords(db: Database, actor: Actor, input: FindInput) {
   const { filter, trashed, count, ...rest } = input;

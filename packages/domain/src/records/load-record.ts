@@ -12,7 +12,10 @@ export interface LoadRecordOptions {
   forUpdate?: boolean;
 }
 
-/** Loads a record of the caller's workspace or throws NOT_FOUND (contract §2: other workspaces' ids and trashed records are not found). */
+/**
+ * Loads a record of the caller's workspace or throws NOT_FOUND: other workspaces' ids and trashed
+ * records are not found (docs/api.md, "Requests and responses", "Records").
+ */
 export async function loadRecord(
   tx: Executor,
   actor: Actor,

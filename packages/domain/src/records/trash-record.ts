@@ -12,8 +12,8 @@ import { serializeRecord } from './serialize.ts';
 export const TRASH_RETENTION_DAYS = 30;
 
 /**
- * DELETE moves a record to Trash (contract §4); a trashed record is not found again, and its
- * links are hidden until a restore (docs/api.md, "Relations").
+ * DELETE moves a record to Trash (docs/api.md, "Records"); a trashed record is not found again,
+ * and its links are hidden until a restore (docs/api.md, "Relations").
  */
 export async function trashRecord(db: Database, actor: Actor, id: string) {
   return db.transaction(async (tx) => {

@@ -31,7 +31,7 @@ export interface AppliedChanges {
   previous: Record<string, unknown>;
 }
 
-/** PATCH: fields not given stay; `data` merges (contract §4). */
+/** PATCH: fields not given stay; `data` merges (docs/api.md, "Records"). */
 export async function updateRecord(db: Database, actor: Actor, input: z.infer<typeof updateRecordInput>) {
   const written = await updateRecordInOneStatement(db, actor, input);
   if (written) return written;

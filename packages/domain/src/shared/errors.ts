@@ -1,7 +1,7 @@
 /**
- * The one registry of error codes (contract §2). Each code has its HTTP status and its tRPC
- * code here and nowhere else; the API layer turns a DomainError into the REST error body or
- * a tRPC error from this table.
+ * The one registry of error codes (docs/api.md, "Error codes"). Each code has its HTTP status
+ * and its tRPC code here and nowhere else; the API layer turns a DomainError into the REST
+ * error body or a tRPC error from this table.
  */
 export const errorCodes = {
   VALIDATION_FAILED: { status: 400, trpc: 'BAD_REQUEST' },

@@ -1,9 +1,9 @@
 import { randomFillSync } from 'node:crypto';
 
 /**
- * Identifiers are `<prefix>_<suffix>` (contract §1). The suffix is a TypeID-style base32
- * encoding of 128 bits: a UUIDv7 (time-sortable) for most resources, 128 random bits for
- * workflows, whose URL is their only secret.
+ * Identifiers are `<prefix>_<suffix>` (docs/api.md, "Requests and responses"). The suffix is a
+ * TypeID-style base32 encoding of 128 bits: a UUIDv7 (time-sortable) for most resources, 128
+ * random bits for workflows, whose URL is their only secret.
  */
 export const idPrefixes = {
   workspace: 'ws',

@@ -4,7 +4,7 @@ import { DomainError } from './errors.ts';
 export const MAX_PAGE_SIZE = 200;
 export const DEFAULT_PAGE_SIZE = 50;
 
-/** Query parameters of every list (contract §3). */
+/** Query parameters of every list (docs/api.md, "Paging"). */
 export const pagingInput = {
   page: z
     .number()

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Shared zod pieces. Input objects are strict (unknown keys are a 400, contract §1).
+ * Shared zod pieces. Input objects are strict (unknown keys are a 400: docs/api.md, "Requests
+ * and responses").
  *
  * Numbers and booleans in request bodies are wrapped in a pipe: the REST adapter coerces
  * plain number/boolean schemas (so `"false"` would become `true`), and a pipe is left alone.
@@ -143,7 +144,7 @@ export const pageMeta = z
   })
   .meta({ id: 'PageMeta' });
 
-/** Body of a permanent DELETE: `{ data: { id, deleted: true } }` (contract §4). */
+/** Body of a permanent DELETE: `{ data: { id, deleted: true } }` (docs/api.md, "Deals", "Tasks"). */
 export const deletedOutput = z
   .object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) })
   .meta({ id: 'Deleted' });

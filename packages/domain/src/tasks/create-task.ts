@@ -10,7 +10,7 @@ import { serializeTask, type TaskRow } from './serialize.ts';
 import { appendTaskEvent } from './task-events.ts';
 import { assertLiveRecord } from './task-links.ts';
 
-/** POST: a new task is always OPEN (spec §3); the body cannot choose its status. */
+/** POST: a new task is always OPEN (docs/api.md, "Tasks"); the body cannot choose its status. */
 export async function createTask(db: Database, actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
   return db.transaction(async (tx) => {
     if (typeof input.assigneeId === 'string') {

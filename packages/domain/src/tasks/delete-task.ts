@@ -5,7 +5,7 @@ import { forgetHistory } from '../history/forget-history.ts';
 import type { Actor } from '../shared/actor.ts';
 import { loadTask } from './load-task.ts';
 
-/** DELETE is permanent (contract §4): there is no Trash for tasks and no event. */
+/** DELETE is permanent (docs/api.md, "Tasks"): there is no Trash for tasks and no event. */
 export async function deleteTask(
   db: Database,
   actor: Actor,

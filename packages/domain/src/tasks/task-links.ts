@@ -21,7 +21,7 @@ export async function isLiveRecord(tx: Executor, actor: Actor, recordId: string)
   return rows.length > 0 && reachesFolder(actor, rows[0]!.folderId);
 }
 
-/** A `recordId` in a task body must be a live record of the workspace (contract §4): 400 otherwise. */
+/** A `recordId` in a task body must be a live record of the workspace (docs/api.md, "Tasks"). */
 export async function assertLiveRecord(tx: Executor, actor: Actor, recordId: string): Promise<void> {
   if (!(await isLiveRecord(tx, actor, recordId))) {
     throw invalid('recordId', `record ${recordId} does not exist`);

@@ -12,9 +12,9 @@ import { newWebhookSecret } from './secrets.ts';
 import { serializeWebhook } from './serialize.ts';
 
 /**
- * Refuses (DomainError VALIDATION_FAILED naming `url`) a destination the service may not
- * send to (contract §6). The API passes the service's address guard; the domain knows
- * nothing of how addresses are resolved.
+ * Refuses (DomainError VALIDATION_FAILED naming `url`) a destination the service may not send
+ * to (docs/webhooks.md, "Destinations"). The API passes the service's address guard; the domain
+ * knows nothing of how addresses are resolved.
  */
 export type CheckOutboundUrl = (url: string) => Promise<void>;
 

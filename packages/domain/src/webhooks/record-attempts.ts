@@ -5,7 +5,10 @@ import { newId } from '../shared/ids.ts';
 import type { ClaimedDelivery } from './claim-deliveries.ts';
 import { MAX_ATTEMPTS, nextRetryDelayMs, parseRetryAfter, type RetryPolicy } from './retry-schedule.ts';
 
-/** A subscription failing without a single success for this long is disabled (contract §6). */
+/**
+ * A subscription failing without a single success for this long is disabled (docs/webhooks.md,
+ * "Delivery, retries, disabling").
+ */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 
 export interface AttemptOutcome {

@@ -1,8 +1,8 @@
 /**
- * When attempts happen (contract §6, after Standard Webhooks): immediately, then 5 s, 5 min,
- * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after the previous one — 10 attempts over
- * about 3 days — each delay ±20 % jitter. A receiver's Retry-After on 429/503 is honoured up
- * to an hour. Tests shrink everything with `scale`.
+ * When attempts happen (docs/webhooks.md, "Delivery, retries, disabling", after Standard
+ * Webhooks): immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h after
+ * the previous one — 10 attempts over about 3 days — each delay ±20 % jitter. A receiver's
+ * Retry-After on 429/503 is honoured up to an hour. Tests shrink everything with `scale`.
  */
 export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;

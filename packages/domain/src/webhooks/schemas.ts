@@ -7,7 +7,7 @@ import { bodyBoolean, idParam, instantOutput, trimmedText } from '../shared/sche
 /** The pattern the document gives a subscription URL; the checks below decide the rest. */
 const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]';
 
-/** Contract §6 limits of a subscription. */
+/** Limits of a subscription (docs/webhooks.md, "Managing subscriptions (REST and tRPC)"). */
 export const MAX_WEBHOOKS_PER_WORKSPACE = 50;
 export const MAX_CUSTOM_HEADERS = 20;
 export const MAX_HEADER_VALUE = 1000;

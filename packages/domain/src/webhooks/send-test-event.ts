@@ -11,11 +11,11 @@ import { createDelivery } from './queue-delivery.ts';
 export const TEST_EVENT_TYPE = 'webhook.test';
 
 /**
- * Sends a test event to one subscription: an event of kind `webhook.test` (the spec's common
- * fields, no record, `test: true`) and a delivery of it to this subscription only. The event
- * row is inserted directly, not through `appendEvent`, so no fan-out job sees it and other
- * subscriptions (`*` included) get nothing. A disabled subscription is refused: the worker
- * would not send to it.
+ * Sends a test event to one subscription: an event of kind `webhook.test` (the fields every
+ * event has, no record, `test: true`: docs/webhooks.md, "Payload") and a delivery of it to this
+ * subscription only. The event row is inserted directly, not through `appendEvent`, so no
+ * fan-out job sees it and other subscriptions (`*` included) get nothing. A disabled
+ * subscription is refused: the worker would not send to it.
  */
 export async function sendTestEvent(db: Database, actor: Actor, id: string) {
   return db.transaction(async (tx) => {

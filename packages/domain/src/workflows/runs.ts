@@ -10,7 +10,7 @@ import { loadWorkflow } from './find-workflows.ts';
 import type { findRunsInput } from './schemas.ts';
 import { type RunRow, serializeRun } from './serialize.ts';
 
-/** Runs (and their step records) are kept this long (contract §7). */
+/** Runs (and their step records) are kept this long (docs/workflows.md, "Runs"). */
 export const RUN_RETENTION_DAYS = 30;
 
 export interface NewRun {

@@ -12,7 +12,7 @@ import { pagingInput } from '../shared/paging.ts';
 import { bodyBoolean, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 import { collectTemplateProblems, hasTemplate } from './templates.ts';
 
-/** Limits of contract §7 and of this service. */
+/** Limits of workflows (docs/workflows.md, "Managing workflows (REST and tRPC)"). */
 export const MAX_WORKFLOWS_PER_WORKSPACE = 100;
 export const MAX_ACTIONS = 20;
 export const DEFAULT_TRIGGER_RATE_LIMIT = 600;

@@ -1,4 +1,4 @@
-/** What a new workspace starts with (contract §4). */
+/** What a new workspace starts with (docs/api.md, "Folders"). */
 export const DEFAULT_FOLDER = {
   name: 'People',
   fields: [
