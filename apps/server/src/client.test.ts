@@ -118,7 +118,7 @@ describe('@crm/client against the service', () => {
       trashedAt: null,
     });
 
-    // An error is typed too: the contract's error body.
+    // An error is typed too: the REST error body.
     const missing = await client.GET('/records/{id}', {
       params: { path: { id: 'rec_00000000000000000000000000' } },
     });

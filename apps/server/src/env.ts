@@ -79,7 +79,10 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
   /** CIDRs outgoing webhooks may reach although private or loopback (e.g. `127.0.0.1/32`). */
   WEBHOOK_ALLOW_CIDRS: z.string().optional(),
-  /** Multiplies the webhook retry delays (1 = the contract's schedule); tests shrink it. */
+  /**
+   * Multiplies the webhook retry delays (1 = the schedule of docs/webhooks.md, "Delivery,
+   * retries, disabling"); tests shrink it.
+   */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(5_000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(10).max(120_000).default(15_000),

@@ -55,7 +55,7 @@ const STATEFUL: Record<string, string> = {
   '* from': 'must name a live record of the workspace',
   'POST /records/{id}/links label': 'must be one of the relation’s labels',
   'POST /records/links/batch items.0.label': 'must be one of the relation’s labels',
-  'DELETE /folders/{id}/fields/{key} force': 'removes the field: tried in the contract test',
+  'DELETE /folders/{id}/fields/{key} force': 'removes the field: tried by openapi.test.ts',
 };
 /**
  * Limits JSON Schema cannot state, written into the field's description instead (docs/api.md,

@@ -50,7 +50,10 @@ const CREATES_OR_FOUND = [
 ];
 /** The operations any valid key may call: who the caller is, and the members to assign work to. */
 const NO_SCOPE = ['GET /me', 'GET /members'];
-/** Error statuses answered after the key was accepted and counted (contract §5: RateLimit-* on every response). */
+/**
+ * Error statuses answered after the key was accepted and counted (authenticated responses carry
+ * RateLimit-*: docs/api.md, "Requests and responses").
+ */
 const AFTER_GATE = new Set([400, 403, 404, 409, 413, 415, 422, 429]);
 
 let app: TestApp;
@@ -261,7 +264,7 @@ describe('the document served at /api/v1/openapi.json', () => {
     expect(served.body.components.schemas.ListMeta.properties.total).toMatchObject({ type: 'integer' });
   });
 
-  it('points every error response at the contract error schema', () => {
+  it('points every error response at the shared error schema', () => {
     const error = served.body.components.schemas.Error;
     expect(error.required).toEqual(['error']);
     expect(error.properties.error.required).toEqual(['code', 'message', 'requestId']);

@@ -76,7 +76,7 @@ export function App() {
     announce(`Signed in to ${session.workspace.name}.`);
   };
 
-  // The API reference needs no sign-in (contract §5).
+  // The API reference needs no sign-in (docs/web-app.md, the table of pages).
   if (path === '/docs') return <Loaded>{<ApiReferencePage />}</Loaded>;
   if (state.kind === 'loading') return <p className="hint">Loading…</p>;
   if (path === '/accept-invitation') return <Loaded>{<AcceptInvitationPage onSignedIn={signedIn} />}</Loaded>;

@@ -164,7 +164,8 @@ async function main() {
     return (performance.now() - began) / 1000;
   };
 
-  // 1. The API alone (the worker runs elsewhere, contract §8): the accept path's own rate.
+  // 1. The API alone (the worker runs elsewhere: docs/operations.md, "Roles"): the accept
+  // path's own rate.
   log('API-only service: accept burst');
   const apiOnly = await launchService(database.connectionString, false);
   await burst(apiOnly, path, config.warmupSeconds);

@@ -5,7 +5,8 @@ import type { Actor } from '@crm/domain';
 export interface ApiServices {
   /**
    * Refuses (throws a DomainError VALIDATION_FAILED naming `url`) a webhook or HTTP action
-   * URL that is not http(s) or resolves to an address the operator does not allow (contract §6).
+   * URL that is not http(s) or resolves to an address the operator does not allow
+   * (docs/webhooks.md, "Destinations").
    */
   checkOutboundUrl(url: string): Promise<void>;
   /**

@@ -19,7 +19,7 @@ describe('the error registry', () => {
     }
   });
 
-  it('writes the contract body and never leaks what an unexpected error said', () => {
+  it('writes the REST error body and never leaks what an unexpected error said', () => {
     const leaked = new Error('relation "records" does not exist at select * from records');
     const response = toErrorResponse(leaked, 'req-1');
     expect(response.status).toBe(500);

@@ -4,8 +4,9 @@ import { z } from 'zod';
 
 /**
  * The error bridge: every failure, whatever threw it, becomes a DomainError here, and a
- * DomainError becomes the contract's REST body (§2) or a tRPC error. Nothing a library or
- * the database said reaches the client; only the code's own message and the request id.
+ * DomainError becomes the REST error body (docs/api.md, "Requests and responses", "Error
+ * codes") or a tRPC error. Nothing a library or the database said reaches the client; only the
+ * code's own message and the request id.
  */
 export function toDomainError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
@@ -180,7 +181,7 @@ export interface ErrorResponse {
   body: { error: { code: string; message: string; details?: ErrorDetail[]; requestId: string } };
 }
 
-/** The REST error response of contract §2. */
+/** The REST error response (docs/api.md, "Requests and responses"). */
 export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
   const domain = toDomainError(error);
   return {

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 
 /**
  * Requests Node's HTTP parser refuses before any handler sees them (headers or URL over
- * 16 KiB, a malformed request line) get the contract's error body too, with a request id, in
+ * 16 KiB, a malformed request line) get the REST error body too, with a request id, in
  * place of Node's bare status line: 431 for oversized headers, 400 otherwise.
  */
 export function answerClientErrors(server: Server): void {

@@ -4,8 +4,8 @@ import type { Logger } from '../logger.ts';
 import type { AppState } from './state.ts';
 
 /**
- * Answers with the contract's error body (§2), or what `shape` makes of it (the trigger
- * endpoint adds `ok: false`); logs what the client must not see.
+ * Answers with the REST error body (docs/api.md, "Requests and responses"), or what `shape`
+ * makes of it (the trigger endpoint adds `ok: false`); logs what the client must not see.
  */
 export function sendError(
   ctx: ParameterizedContext<AppState>,

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 describe('HTTP basics', () => {
-  it('answers an unknown path with 404 in the contract body', async () => {
+  it('answers an unknown path with 404 in the REST error body', async () => {
     for (const path of ['/api/v1/nothing', '/api/v1/records/x/y/z', '/nowhere']) {
       const res = await app.api(ws.apiKey, 'GET', path);
       expect(res.status).toBe(404);
@@ -20,7 +20,7 @@ describe('HTTP basics', () => {
     }
   });
 
-  it('answers what the HTTP parser refuses (a URL over 16 KiB, a malformed request) in the contract body', async () => {
+  it('answers what the HTTP parser refuses (a URL over 16 KiB, a malformed request) in the REST error body', async () => {
     const res = await app.api(ws.apiKey, 'GET', `/api/v1/records?q=${'x'.repeat(20_000)}`);
     expect(res.status).toBe(431);
     expect(res.body.error).toMatchObject({

@@ -110,7 +110,7 @@ describe('signing in to the web app', () => {
     expect((await readJson(session)).data.csrfToken).toBe(body.data.csrfToken);
   });
 
-  it('answers a wrong password with 401 and the contract error body, and bad input with 400 naming the field', async () => {
+  it('answers a wrong password with 401 and the REST error body, and bad input with 400 naming the field', async () => {
     const ws = await workspaceWithOwner();
     const wrong = await signIn(ws.email, 'not the password');
     expect(wrong.status).toBe(401);

@@ -30,7 +30,7 @@ function expectContractError(
   expect(res.text).not.toMatch(/at .*\.ts:\d+|ZodError|select |insert |postgres/i);
 }
 
-describe('bad input gets the contract error and writes nothing', () => {
+describe('bad input gets the REST error body and writes nothing', () => {
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     app.api(ws.apiKey, 'POST', '/api/v1/records', body, headers);
 

@@ -18,7 +18,7 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-
  * Hostile input on every route: at least 10,000 generated requests over every operation of
  * the OpenAPI document, the trigger URL and the sign-in route (and the tRPC procedures
  * besides), each with one kind of bad input (testing/fuzz.ts). No answer may be a 5xx; every
- * 4xx has the contract's error body; no body shows a stack, SQL or a library's message.
+ * 4xx has the REST error body; no body shows a stack, SQL or a library's message.
  * Repeat a run with FUZZ_SEED=<seed> (the default seed is fixed, so CI runs the same requests).
  */
 
@@ -338,7 +338,7 @@ describe('hostile input on every route', () => {
       expect(procedures).toContain(route.template);
   });
 
-  it(`answers ${REQUESTS} generated requests and the tRPC procedures without a 5xx, in the contract's shape`, async () => {
+  it(`answers ${REQUESTS} generated requests and the tRPC procedures without a 5xx, in the REST error body's shape`, async () => {
     const started = performance.now();
     const random = seededRandom(SEED);
     const main = routes.filter((r) => r.surface !== 'trpc');

@@ -55,7 +55,7 @@ interface RequestFacts {
 /**
  * What this layer keeps of a request while the adapter answers it: the context it made, the
  * facts above (whose Koa context holds the request's state, with the logger that reports
- * failures the adapter hands over), the procedure it routed to, and the contract error
+ * failures the adapter hands over), the procedure it routed to, and the REST error
  * response computed for a failure, sent in place of the adapter's. One object, hung off the request and off its ApiContext under a symbol: the
  * adapter's hooks are handed one or the other.
  */
@@ -81,9 +81,10 @@ export interface RestOptions {
 
 /**
  * Serves /api/v1 from the tRPC routers through trpc-to-openapi. Before the adapter runs this
- * layer answers unknown paths (404) and wrong methods (405), authenticates and rate-limits,
- * and reads the JSON body itself (413/415/400): the adapter takes a body already on
- * `req.body`. The adapter's own error body is replaced with the contract's (§2).
+ * layer answers unknown paths (404) and wrong methods (405), authenticates and rate-limits, and
+ * reads the JSON body itself (413/415/400): the adapter takes a body already on `req.body`. The
+ * adapter's own error body is replaced with the REST error body (docs/api.md, "Requests and
+ * responses").
  */
 export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions): Middleware<AppState> {
   const { db } = gate;
@@ -137,7 +138,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       return { status: ctx?.response.status ?? 200, headers };
     },
     // Called with every error the adapter answers, also those before createContext (when
-    // responseMeta has no ctx): the contract body is kept for sendDraft, and a 5xx
+    // responseMeta has no ctx): the REST error body is kept for sendDraft, and a 5xx
     // logs its cause with the request's id (docs/operations.md).
     onError: ({ error, req }: { error: unknown; req: IncomingMessage }) => {
       const exchange = exchangeOf(req);
@@ -430,7 +431,7 @@ class DraftResponse {
 }
 
 /**
- * Sends what the adapter answered. A failure gets the contract's error body (built from the
+ * Sends what the adapter answered. A failure gets the REST error body (built from the
  * error the adapter handed to responseMeta or onError); a single resource a strong ETag, and
  * 304 when the client holds that version. A request holding an Idempotency-Key commits its
  * work with the response before it is sent, and when that commit fails the failure is sent
@@ -446,7 +447,7 @@ async function sendDraft(
   const requestId = exchange.apiContext.requestId;
   let status = draft.ended ? draft.statusCode : 500;
   let body = draft.body;
-  // An adapter that never ended its answer failed: the contract's 500 goes out.
+  // An adapter that never ended its answer failed: a 500 with the REST error body goes out.
   if (!draft.ended) res.setHeader('Content-Type', 'application/json');
   for (const [name, value] of Object.entries(draft.headers)) res.setHeader(name, value);
   if (status >= 400) {

@@ -2,15 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import { assertStorableInput } from '@crm/api';
 import { DomainError } from '@crm/domain';
 
-/** Largest JSON body accepted (contract §2: 413 above). */
+/** Largest JSON body accepted (413 above: docs/api.md, "Requests and responses"). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Reads and parses a JSON request body with the contract's errors: 413 over 1 MiB (checked
- * on Content-Length first, then while streaming), 415 for another media type, 400 for
- * malformed JSON, a body that is not an object, or one holding what cannot be stored (NUL,
- * lone surrogates, nesting deeper than MAX_INPUT_DEPTH: see assertStorableInput). An empty
- * body is `{}`.
+ * Reads and parses a JSON request body with the errors of docs/api.md, "Requests and
+ * responses": 413 over 1 MiB (checked on Content-Length first, then while streaming), 415 for
+ * another media type, 400 for malformed JSON, a body that is not an object, or one holding what
+ * cannot be stored (NUL, lone surrogates, nesting deeper than MAX_INPUT_DEPTH: see
+ * assertStorableInput). An empty body is `{}`.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   return (await readJsonBodyWithBytes(req)).value;

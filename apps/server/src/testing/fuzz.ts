@@ -4,7 +4,7 @@
  *
  * A request is made for one route (a REST operation of the OpenAPI document, the trigger
  * URL, the sign-in route, or a tRPC procedure) and one case: a kind of bad input the
- * service must answer with a 4xx in the contract's shape, never a 5xx.
+ * service must answer with a 4xx in the REST error body's shape, never a 5xx.
  */
 
 /** mulberry32: small, fast and good enough to pick inputs. */

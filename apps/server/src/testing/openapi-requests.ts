@@ -432,7 +432,7 @@ export const invalidInputs = (ws: TestWorkspace): [string, string, Call, string]
   ],
 ];
 
-// Webhook subscriptions, deliveries and the event feed (contract §6). The test app allows
+// Webhook subscriptions, deliveries and the event feed (docs/webhooks.md). The test app allows
 // 127.0.0.1 as a destination and runs no worker, so nothing is really sent.
 const MISSING_WEBHOOK = 'wh_01jq3v6f6ve7s9t8m1k2c3d4e5';
 const MISSING_DELIVERY = 'dlv_01jq3v6f6ve7s9t8m1k2c3d4e5';
@@ -473,7 +473,7 @@ notFoundWalks['webhooks and events'] = async (send) => {
   await send('GET', '/deliveries/{id}', 404, { params: { id: MISSING_DELIVERY } });
 };
 
-// Workflows and their runs (contract §7). The test app runs no worker: a walk executes the
+// Workflows and their runs (docs/workflows.md). The test app runs no worker: a walk executes the
 // run itself, as the worker's job would.
 const MISSING_WORKFLOW = 'wf_7ztm1m0ny2bk3r2yj0jvbxg0qa';
 const MISSING_RUN = 'run_01jq3v6f6ve7s9t8m1k2c3d4e5';

@@ -17,7 +17,7 @@ const receivers: Receiver[] = [];
 beforeAll(async () => {
   app = await startTestApp({
     worker: true,
-    // The contract's schedule shrunk 1000×: 5 ms, 300 ms, 1.8 s … between attempts.
+    // The retry schedule (docs/webhooks.md) shrunk 1000×: 5 ms, 300 ms, 1.8 s … between attempts.
     env: {
       WEBHOOK_RETRY_SCALE: '0.001',
       WEBHOOK_TIMEOUT_MS: '400',

@@ -84,11 +84,11 @@ export function createTaskList(
 }
 
 /**
- * Records in Trash are purged daily (contract §4); rate-limit buckets every 10 minutes;
- * Idempotency-Key records past their 24 hours, and events, delivery attempts and workflow
- * runs past their 30 days, every hour; web sessions and OAuth rows past their end and audit log entries past
- * AUDIT_RETENTION_DAYS daily; jobs of dead workers
- * are released every minute.
+ * Records in Trash are purged daily (docs/api.md, "Records"); rate-limit buckets every 10
+ * minutes; Idempotency-Key records past their 24 hours, and events, delivery attempts and
+ * workflow runs past their 30 days, every hour; web sessions and OAuth rows past their end and
+ * audit log entries past AUDIT_RETENTION_DAYS daily; jobs of dead workers are released every
+ * minute.
  */
 export const crontab = [
   '* * * * * unlock_stuck_jobs ?max=1',

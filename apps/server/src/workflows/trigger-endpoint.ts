@@ -30,12 +30,15 @@ export interface TriggerDeps {
   limits: RateLimitBatcher;
 }
 
-/** Contract §7 answers `{ ok: false, error: { … } }`: the error body of §2 beside `ok`. */
+/**
+ * Errors are `{ ok: false, error: { … } }`: the REST error body beside `ok` (docs/workflows.md,
+ * "The trigger endpoint").
+ */
 export const triggerErrorBody = (body: ErrorResponse['body']) => ({ ok: false, ...body });
 
 /**
- * `POST /api/webhooks/trigger/{workflowId}` (spec §6, contract §7): no API key — the URL's
- * random id is the secret, optionally backed by an HMAC signature. Answers 200
+ * `POST /api/webhooks/trigger/{workflowId}` (docs/workflows.md, "The trigger endpoint"): no API
+ * key — the URL's random id is the secret, optionally backed by an HMAC signature. Answers 200
  * `{ ok, workflowId, runId }` once the run and its job are committed; the run happens after.
  * Order of checks: the workflow (one 404 for every kind of unknown), the body (413, 415,
  * 400), the signature (401), the workflow's rate limit (429), the Idempotency-Key, `recordId`.

@@ -37,9 +37,9 @@ export const api = createTRPCOptionsProxy<AppRouter>({ client: trpc, queryClient
 const problems = new WeakMap<object, Problem>();
 
 /**
- * A query's or mutation's error as the contract's problem (message and per-field messages), or
- * null. The same error gives the same object on every render, so ProblemMessage announces it
- * once.
+ * A query's or mutation's error as a problem of the REST error body (message and per-field
+ * messages), or null. The same error gives the same object on every render, so ProblemMessage
+ * announces it once.
  */
 export function problemOf(error: unknown): Problem | null {
   if (!error) return null;

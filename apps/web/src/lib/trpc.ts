@@ -80,7 +80,10 @@ export interface Problem {
   status: number | null;
 }
 
-/** Reads the contract's error (§2) out of whatever a call threw. */
+/**
+ * Reads the REST error body out of whatever a call threw (docs/api.md, "Requests and
+ * responses", "tRPC").
+ */
 export function toProblem(error: unknown): Problem {
   if (error instanceof TRPCClientError) {
     const data = error.data as

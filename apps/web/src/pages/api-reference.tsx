@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 
 // The reference renders the service's own OpenAPI document, with nothing loaded from elsewhere,
-// so it works on a machine without internet and needs no key (contract §5).
+// so it works on a machine without internet and needs no key (docs/web-app.md, "Building and
+// developing"; docs/api.md, "Requests and responses").
 
 interface Schema {
   $ref?: string;

@@ -41,8 +41,8 @@ const TRIGGER_ERRORS: Record<number, string> = {
 };
 
 /**
- * The body of every error answer of a trigger call (contract §7): the REST error body's
- * `error` (components.ts, errorSchema) beside `ok: false`.
+ * The body of every error answer of a trigger call (docs/workflows.md, "The trigger endpoint"):
+ * the REST error body's `error` (components.ts, errorSchema) beside `ok: false`.
  */
 export function triggerErrorSchema(): Record<string, unknown> {
   const error = (errorSchema().properties as Record<string, unknown>).error;

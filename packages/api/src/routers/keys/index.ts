@@ -9,8 +9,8 @@ import {
 import { z } from 'zod';
 import { declaredOutput, router, settingsProcedure } from '../../trpc.ts';
 
-// tRPC only: the contract puts no key management under /api/v1; keys are made in the
-// settings area by a signed-in owner or admin (spec §5).
+// tRPC only: no key management is under /api/v1; keys are made in the settings area by a
+// signed-in owner or admin (docs/web-app.md, "Keys router"; docs/api.md, "Keys and limits").
 const keyIdInput = z.strictObject({ id: z.string() });
 
 export const keysRouter = router({
