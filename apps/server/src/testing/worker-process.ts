@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PARENT_GUARD, spawnTracked } from './child-processes.ts';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 
@@ -19,45 +20,39 @@ export interface ServerProcess {
 export const SERVER_START_MS = 30_000;
 
 /**
- * The processes started here and still running: killed when the test's own process exits,
- * whether its tests passed, failed or timed out, so that none outlives the test file.
- */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const proc of running) proc.kill('SIGKILL');
-});
-
-/**
  * A separate service process on `connectionString` (`node --import tsx main.ts`, port 0 on
  * loopback), for tests that kill one mid-request or mid-job. Resolves once it listens, with
  * the URL from its start-up log line; after SERVER_START_MS, or when it exits first, it is
- * killed and the promise rejects.
+ * killed and the promise rejects. It is tracked (child-processes.ts): it never outlives the
+ * test file, nor a test that fails while it was started; its stderr is passed on through a
+ * pipe of this process, so it never holds Vitest's own output open.
  */
 export function startServerProcess(
   connectionString: string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: {
-      ...process.env,
-      DATABASE_URL: connectionString,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ROLE: 'api',
-      OPS_PORT: '0',
-      WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
-      ...env,
+  const role = env.ROLE ?? 'api';
+  const proc = spawnTracked(
+    process.execPath,
+    ['--import', 'tsx', '--import', PARENT_GUARD, main],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: connectionString,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ROLE: 'api',
+        OPS_PORT: '0',
+        WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  running.add(proc);
-  const exited = new Promise<void>((resolve) =>
-    proc.once('exit', () => {
-      running.delete(proc);
-      resolve();
-    }),
+    `service process ROLE=${role}`,
   );
+  proc.stderr!.pipe(process.stderr, { end: false });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
