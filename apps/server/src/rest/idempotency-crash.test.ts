@@ -55,6 +55,10 @@ describe('Idempotency-Key across killed processes', () => {
       const unexpected: number[] = [];
       let nextKey = 0;
       let finished = false;
+      // Resolves once the current process listens: a client whose request got no answer waits for
+      // it rather than knocking on a closed port every few milliseconds, which would only slow
+      // the new process's start on a busy machine.
+      let listening: Promise<void> = Promise.resolve();
 
       const client = async () => {
         while (nextKey < KEYS) {
@@ -83,12 +87,13 @@ describe('Idempotency-Key across killed processes', () => {
             if (res?.status === 409) {
               seen.conflicts++;
               conflictSince ??= Date.now();
+              await pause(20);
             } else {
-              // The process died under the request: no answer, to be retried.
+              // The process died under the request: no answer, to be retried on the next one.
               if (res) unexpected.push(res.status);
               seen.failures++;
+              await Promise.all([listening, pause(20)]);
             }
-            await pause(20);
           }
         }
       };
@@ -97,10 +102,15 @@ describe('Idempotency-Key across killed processes', () => {
         while (!finished && seen.kills < KILLS) {
           await pause(100 + next() * 500);
           if (finished) return;
+          let started = () => {};
+          listening = new Promise((resolve) => {
+            started = resolve;
+          });
           server!.proc.kill('SIGKILL');
           await server!.exited;
           seen.kills++;
           server = await startServerProcess(app.service.connectionString);
+          started();
         }
       };
 
