@@ -302,7 +302,17 @@ describe('three API processes and two workers on one database', () => {
           result.rows.length === RUNS
           ? result.rows
           : undefined;
-      }, RUNS_DONE_MS);
+      }, RUNS_DONE_MS).catch(async (error: unknown) => {
+        const where = await app.service.pool.query(
+          `select status, next_step, count(*)::int as n from workflow_runs where id = any($1::text[])
+            group by status, next_step order by status, next_step`,
+          [accepted],
+        );
+        throw new Error(
+          `${String(error)}; runs by status and next step: ${JSON.stringify(where.rows)}; ` +
+            `the workers logged: ${workerWarnings()}`,
+        );
+      });
       expect(runs.filter((r) => r.status === 'SUCCEEDED')).toHaveLength(RUNS);
       for (const run of runs) {
         expect(
