@@ -359,6 +359,56 @@ describe('Trash', () => {
   });
 });
 
+describe('purging records', () => {
+  it('removes their links through every relation that reaches their folder, and no other link', async () => {
+    const { ws, actor, companies, people, company, person } = await companiesAndPeople();
+    // A relation on People pointing at Companies with no inverse (Companies has no field for it),
+    // and a self-relation of Companies: the purge finds both from the folders' fields.
+    await addFolderField(t.db, actor, {
+      id: people,
+      key: 'formerEmployers',
+      label: 'Former employers',
+      type: 'RELATION',
+      relation: { folderId: companies, cardinality: 'MANY' },
+    });
+    await addFolderField(t.db, actor, {
+      id: companies,
+      key: 'parent',
+      label: 'Parent',
+      type: 'RELATION',
+      relation: { folderId: companies, cardinality: 'ONE' },
+      inverse: { key: 'subsidiaries', label: 'Subsidiaries', cardinality: 'MANY' },
+    });
+    const acme = await company('Acme');
+    const globex = await company('Globex');
+    const initech = await company('Initech', 'Silver');
+    const ada = await person('Ada', { employer: acme.id });
+    const grace = await person('Grace', { employer: globex.id });
+    await linkRecords(t.db, actor, [
+      { ok: true, input: { from: ada.id, field: 'formerEmployers', to: acme.id } },
+      { ok: true, input: { from: grace.id, field: 'formerEmployers', to: acme.id } },
+      { ok: true, input: { from: grace.id, field: 'formerEmployers', to: globex.id } },
+      { ok: true, input: { from: acme.id, field: 'parent', to: globex.id } },
+      { ok: true, input: { from: initech.id, field: 'parent', to: acme.id } },
+    ]);
+    expect(await linksOf(ws)).toHaveLength(7);
+    await trashRecord(t.db, actor, acme.id);
+    await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [acme.id]);
+    expect(await purgeTrash(t.db)).toBe(1);
+    // Every link that named Acme, on either side of any relation, is gone; the others stay.
+    const left = await linksOf(ws);
+    expect(left.filter((l) => l.from_id === acme.id || l.to_id === acme.id)).toEqual([]);
+    expect(left.map((l) => [l.from_id, l.to_id]).sort()).toEqual(
+      [
+        [grace.id, globex.id],
+        [grace.id, globex.id],
+      ].sort(),
+    );
+    expect((await getRecord(t.db, actor, ada.id)).data).not.toHaveProperty('employer');
+    expect((await getRecord(t.db, actor, initech.id)).data).not.toHaveProperty('parent');
+  });
+});
+
 describe('removing a relation field', () => {
   it('is a 409 while links exist; with force the field, its inverse and the links go', async () => {
     const { ws, actor, companies, company, person, people } = await companiesAndPeople();
