@@ -23,6 +23,7 @@ import {
 } from '../testing/fixtures.ts';
 import { MAX_LINKS_PER_FIELD } from './apply-link-changes.ts';
 import { getLink, linkRecord, linkRecords, unlinkRecord } from './link-records.ts';
+import { attachLinkTallies, LinkTallies, TALLY_MARGIN } from './link-tallies.ts';
 
 let t: TestDb;
 
@@ -255,6 +256,62 @@ describe('the most links a field holds', () => {
       [ws.actor.workspaceId, acme.id],
     );
     expect(Number(held!.n)).toBe(MAX_LINKS_PER_FIELD);
+  });
+});
+
+describe("the limit with the process's tallies", () => {
+  it('counts a side again once its tally is a minute old, and at every link once near the limit', async () => {
+    const { ws, actor, company, person, people } = await companiesAndPeople();
+    const acme = await company('Acme');
+    const [relation] = await t.query<{ relation_id: string }>(
+      `select f -> 'relation' ->> 'id' as relation_id from folders, jsonb_array_elements(fields) f
+        where workspace_id = $1 and id = $2 and f ->> 'key' = 'employer'`,
+      [ws.actor.workspaceId, people],
+    );
+    // Links made outside this process: rows written straight into the table.
+    const setMadeElsewhere = async (n: number) => {
+      await t.query(`delete from record_links where to_id = $1 and from_id like 'rec_fill%'`, [acme.id]);
+      await t.query(
+        `insert into record_links (workspace_id, relation_id, from_id, to_id)
+           select $1, $2, 'rec_fill' || g, $3 from generate_series(1, $4::int) g`,
+        [ws.actor.workspaceId, relation!.relation_id, acme.id, n],
+      );
+    };
+    const held = async () =>
+      Number(
+        (
+          await t.query<{ n: string }>('select count(*) as n from record_links where to_id = $1', [acme.id])
+        )[0]!.n,
+      );
+    let people_ = 0;
+    const link = async () => {
+      const to = await person(`Person ${++people_}`);
+      const [outcome] = await linkRecords(t.db, actor, [
+        { ok: true, input: { from: acme.id, field: 'people', to: to.id } },
+      ]);
+      return outcome!.ok ? outcome!.status : (outcome as { error: DomainError }).error.status;
+    };
+    let now = 0;
+    attachLinkTallies(t.db, new LinkTallies({ ttlMs: 60_000, now: () => now }));
+    try {
+      expect(await link()).toBe(201); // counted (0); the tally is 1
+      await setMadeElsewhere(MAX_LINKS_PER_FIELD - 1);
+      // Within the minute the tally (1, this link and the margin: far from the limit) stands in
+      // for a count: the links made elsewhere go unseen, and this one is made.
+      now = 59_999;
+      expect(await link()).toBe(201);
+      expect(await held()).toBe(MAX_LINKS_PER_FIELD + 1);
+      // A minute after the count the side is counted again, and the limit holds.
+      now = 60_000;
+      expect(await link()).toBe(409);
+      // With a fresh tally near the limit, every link is counted: exactly 10,000 are made.
+      await setMadeElsewhere(MAX_LINKS_PER_FIELD - 4);
+      expect(TALLY_MARGIN).toBeGreaterThan(2);
+      expect([await link(), await link(), await link()]).toEqual([201, 201, 409]);
+      expect(await held()).toBe(MAX_LINKS_PER_FIELD);
+    } finally {
+      attachLinkTallies(t.db, undefined);
+    }
   });
 });
 
