@@ -6,7 +6,7 @@ import { deleteLinksOf, forgetLinksOf, hideLinksOf, showLinksOf } from '../relat
 import { type Actor, systemProvenance } from '../shared/actor.ts';
 import { loadRecord } from './load-record.ts';
 import { recordEvent } from './record-events.ts';
-import { serializeRecord } from './serialize.ts';
+import { recordColumns, serializeRecord } from './serialize.ts';
 
 /** Records stay in Trash this long before the scheduled purge removes them. */
 export const TRASH_RETENTION_DAYS = 30;
@@ -23,7 +23,7 @@ export async function trashRecord(db: Database, actor: Actor, id: string) {
       .update(r)
       .set({ trashedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
-      .returning();
+      .returning(recordColumns);
     await recordEvent(tx, actor, 'record.trashed', row!);
     await hideLinksOf(tx, actor, row!);
     return serializeRecord(row!);
@@ -40,7 +40,7 @@ export async function restoreRecord(db: Database, actor: Actor, id: string) {
       .update(r)
       .set({ trashedAt: null, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
-      .returning();
+      .returning(recordColumns);
     const shown = await showLinksOf(tx, actor, row!);
     await recordEvent(tx, actor, 'record.restored', shown);
     return serializeRecord(shown);
