@@ -21,7 +21,7 @@ import h from 'h';
 const x = "import { z } from 'nowhere'";
 `);
     expect([...names].sort()).toEqual(['a', 'b', 'd', 'f']);
-    expect([...modules].sort()).toEqual(['./one.ts', './types.ts', '@crm/db/testing', 'h']);
+    expect([...modules].sort()).toEqual(['./one.ts', '@crm/db/testing', 'h']);
   });
 });
 
@@ -33,6 +33,15 @@ describe('projectOf', () => {
     expect(projectOf('packages/cli/src/a.test.ts', helper('createTestDatabase'))).toBe('domain');
     expect(projectOf('apps/server/src/rest/a.test.ts', helper('startTestApp'))).toBe('http');
     expect(projectOf('apps/server/src/a.test.ts', helper('createAdministeredTestDatabase'))).toBe('http');
+  });
+
+  it('puts a file that starts processes of its own beside the database tests', () => {
+    const spawns = "import { execFile } from 'node:child_process';\n";
+    expect(projectOf('apps/server/src/a.test.ts', spawns)).toBe('http');
+    expect(projectOf('packages/cli/src/a.test.ts', spawns)).toBe('domain');
+    expect(
+      projectOf('apps/server/src/a.test.ts', "import type { ChildProcess } from 'node:child_process';\n"),
+    ).toBe('unit');
   });
 
   it('leaves a file that imports only what needs no database in unit', () => {

@@ -9,9 +9,10 @@ import { join, relative, sep } from 'node:path';
  *   of its own (FAULT_HELPERS) to kill, restart or starve them;
  * - `browser`: drives Chromium (BROWSER_HELPERS);
  * - `domain` (under packages/) and `http` (under apps/): uses the test database or starts the
- *   app (DATABASE_HELPERS);
- * - `unit`: everything else. It runs with no database at all: the global PostgreSQL setup
- *   is not run for it, and its setup makes the database helpers and `pg` refuse to connect.
+ *   app (DATABASE_HELPERS), or starts processes of its own (node:child_process);
+ * - `unit`: everything else, which runs in the test's own process. It runs with no database
+ *   at all: the global PostgreSQL setup is not run for it, and its setup makes the database
+ *   helpers and `pg` refuse to connect.
  *
  * Only a helper the file imports by name counts. A file that reaches the database through a
  * helper not listed here lands in `unit` and fails there with an error naming this file:
@@ -35,16 +36,22 @@ export const FAULT_HELPERS = ['startServerProcess', 'startWorkerProcess', 'start
 export const BROWSER_HELPERS = ['launchBrowser'] as const;
 const BROWSER_MODULES = ['playwright-core'];
 
+/** Modules whose use takes a file out of `unit`: it starts processes, which take seconds. */
+const PROCESS_MODULES = ['node:child_process', 'child_process'];
+
 const FAULTS_FOLDER = 'apps/server/src/faults/';
 
-/** The names a file imports (`import { a, b as c } from '…'`: a and b), and the modules it imports from. */
+/**
+ * The names a file imports (`import { a, b as c } from '…'`: a and b), and the modules it
+ * imports from; imports of types alone are left out, as they run nothing.
+ */
 export function importsOf(source: string): { names: Set<string>; modules: Set<string> } {
   const names = new Set<string>();
   const modules = new Set<string>();
   for (const match of source.matchAll(/^\s*import\s+(type\s+)?([^'"]*?)\s*from\s*['"]([^'"]+)['"]/gms)) {
     const [, typeOnly, clause = '', module = ''] = match;
-    modules.add(module);
     if (typeOnly) continue;
+    modules.add(module);
     const braced = /\{([^}]*)\}/s.exec(clause)?.[1] ?? '';
     for (const part of braced.split(',')) {
       const name =
@@ -64,7 +71,9 @@ export function projectOf(path: string, source: string): ProjectName {
   const uses = (helpers: readonly string[]) => helpers.some((name) => names.has(name));
   if (path.startsWith(FAULTS_FOLDER) || uses(FAULT_HELPERS)) return 'faults';
   if (uses(BROWSER_HELPERS) || BROWSER_MODULES.some((module) => modules.has(module))) return 'browser';
-  if (uses(DATABASE_HELPERS)) return path.startsWith('packages/') ? 'domain' : 'http';
+  if (uses(DATABASE_HELPERS) || PROCESS_MODULES.some((module) => modules.has(module))) {
+    return path.startsWith('packages/') ? 'domain' : 'http';
+  }
   return 'unit';
 }
 
