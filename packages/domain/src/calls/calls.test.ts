@@ -28,7 +28,7 @@ const eventCount = (workspaceId: string) =>
 describe('createCall', () => {
   it('logs a call with the defaults: OUTBOUND, CONNECTED, now, the record’s phone, the actor as author', async () => {
     const { ws, record } = await setup();
-    const [{ now }] = await t.query<{ now: Date }>('select now()');
+    const [{ now }] = (await t.query<{ now: Date }>('select now()')) as [{ now: Date }];
     const call = await createCall(t.db, ws.actor, { id: record.id });
     expect(call).toMatchObject({
       recordId: record.id,
@@ -40,7 +40,7 @@ describe('createCall', () => {
       authorId: ws.actor.userId,
     });
     expect(call.id).toMatch(/^call_/);
-    expect(Date.parse(call.calledAt)).toBeGreaterThanOrEqual(now!.getTime());
+    expect(Date.parse(call.calledAt)).toBeGreaterThanOrEqual(now.getTime());
     expect(call.calledAt).toBe(call.createdAt);
     expect(await getCall(t.db, ws.actor, { id: record.id, callId: call.id })).toEqual(call);
   });

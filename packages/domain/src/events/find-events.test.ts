@@ -61,10 +61,10 @@ describe('findEvents', () => {
     expect(ids(first)).toEqual(all.slice(0, 2));
     expect(first.data[0]).toMatchObject({ type: 'record.created', payload: { event: 'record.created' } });
     expect(first.meta).toMatchObject({ page: null, pageSize: 2, hasMore: true });
-    const rest = await findEvents(t.db, ws.actor, { pageSize: 2, after: first.meta.nextCursor });
+    const rest = await findEvents(t.db, ws.actor, { pageSize: 2, after: first.meta.nextCursor! });
     expect(ids(rest)).toEqual(all.slice(2));
     expect(rest.meta.hasMore).toBe(false);
-    const idle = await findEvents(t.db, ws.actor, { after: rest.meta.nextCursor });
+    const idle = await findEvents(t.db, ws.actor, { after: rest.meta.nextCursor! });
     expect(idle.data).toEqual([]);
     expect(idle.meta.nextCursor).toBe(rest.meta.nextCursor);
 
@@ -108,10 +108,10 @@ describe('findEvents', () => {
         `'${started.toISOString()}'::timestamptz + interval '1 millisecond'`,
       );
       // With no settling delay, only the open transaction can hold `later` back: it is in the past.
-      const [{ past }] = await t.query<{ past: boolean }>(
+      const [{ past }] = (await t.query<{ past: boolean }>(
         `select now() > $1::timestamptz + interval '1 millisecond' as past`,
         [started],
-      );
+      )) as [{ past: boolean }];
       expect(past).toBe(true);
       expect(ids(await findEvents(t.db, ws.actor, {}, { settleSeconds: 0 }))).toEqual([early]);
       await writer.query('commit');

@@ -212,7 +212,7 @@ describe('removeStage', () => {
   it('moves the deals first, each with deal.updated and deal.stage_changed, then removes the stage', async () => {
     const ws = await newWorkspace(t.db);
     const p = await createPipeline(t.db, ws.actor, { name: 'P', stages: ['A', 'B'] });
-    const [a, b] = p.stages as [{ id: string }, { id: string }];
+    const [a, b] = p.stages as unknown as [{ id: string }, { id: string }];
     const one = await createDeal(t.db, ws.actor, { pipelineId: p.id, stageId: a.id, title: 'One' });
     const two = await createDeal(t.db, ws.actor, { pipelineId: p.id, stageId: a.id, title: 'Two' });
 
