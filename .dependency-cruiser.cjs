@@ -98,7 +98,7 @@ module.exports = {
         'apps/web reaches into the domain at one place only, @crm/domain/record-values, which runs in the browser',
       severity: 'error',
       from: { path: '^apps/web/' },
-      to: { path: '^packages/domain/', pathNot: '^packages/domain/src/records/record-values\\.ts$' },
+      to: { path: '^packages/domain/', pathNot: '^packages/domain/src/record-model/record-values\\.ts$' },
     },
     {
       name: 'domain-shared-imports-no-feature',

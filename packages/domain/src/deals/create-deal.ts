@@ -1,8 +1,7 @@
 import { type Database, isSharded, runNamedSql, schema } from '@crm/db';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { loadPipeline } from '../pipelines/load-pipeline.ts';
-import { recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
+import { recordColumnsOf, recordRowFromDriver } from '../record-model/serialize.ts';
 import { linkPrimary } from '../relations/participants.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
@@ -12,6 +11,7 @@ import { dealFieldsWith, recordDealCreated } from './deal-events.ts';
 import { assertLiveRecord } from './load-deal.ts';
 import type { createDealInput, DealOutput } from './schemas.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
+import { loadPipeline } from './stages.ts';
 
 /** Creates a deal in its pipeline's first stage unless a stage of that pipeline is given. */
 export async function createDeal(db: Database, actor: Actor, input: z.infer<typeof createDealInput>) {

@@ -1,8 +1,7 @@
 import { type Database, isSharded, schema } from '@crm/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { lockStage } from '../pipelines/load-pipeline.ts';
-import { recordColumns } from '../records/serialize.ts';
+import { recordColumns } from '../record-model/serialize.ts';
 import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
@@ -12,6 +11,7 @@ import { dealFieldsWith, dealUpdatedEvents, recordDealUpdated } from './deal-eve
 import { assertLiveRecord, loadDeal } from './load-deal.ts';
 import type { DealOutput, updateDealInput } from './schemas.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
+import { lockStage } from './stages.ts';
 
 type Changes = Partial<
   Pick<DealRow, 'stageId' | 'title' | 'amount' | 'currency' | 'closeDate' | 'recordId' | 'data'>

@@ -1,9 +1,9 @@
 import type { Executor } from '@crm/db';
 import type { z } from 'zod';
-import { lockFolders, MAX_FIELDS, relationDefinitions } from '../relations/relation-field-changes.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { normalizeField } from './field-definition.ts';
+import { lockFolders, MAX_FIELDS, relationDefinitions } from './relation-field-changes.ts';
 import { refreshSearchText, saveFields } from './save-fields.ts';
 import type { addFieldInput } from './schemas.ts';
 import type { FolderRow } from './serialize.ts';

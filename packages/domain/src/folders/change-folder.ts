@@ -4,7 +4,13 @@ import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
-import { checkFieldValue } from '../records/custom-values.ts';
+import type { Actor } from '../shared/actor.ts';
+import { checkFieldValue } from '../shared/custom-values.ts';
+import { DomainError, invalid } from '../shared/errors.ts';
+import { addField } from './add-field.ts';
+import { assertFieldOptions as checkOptions, normalizeField } from './field-definition.ts';
+import { ensureFieldIndexes, withInverse } from './field-indexes.ts';
+import { loadFolder } from './load-folder.ts';
 import {
   assertFieldShape,
   dropRelationLinks,
@@ -13,14 +19,8 @@ import {
   pairOf,
   relationInUse,
   withLabels,
-} from '../relations/relation-field-changes.ts';
-import { isRelation } from '../relations/relation-fields.ts';
-import type { Actor } from '../shared/actor.ts';
-import { DomainError, invalid } from '../shared/errors.ts';
-import { addField } from './add-field.ts';
-import { assertFieldOptions as checkOptions, normalizeField } from './field-definition.ts';
-import { ensureFieldIndexes, withInverse } from './field-indexes.ts';
-import { loadFolder } from './load-folder.ts';
+} from './relation-field-changes.ts';
+import { isRelation } from './relation-fields.ts';
 import { refreshSearchText, saveFields } from './save-fields.ts';
 import type { addFieldInput, changeFieldInput, removeFieldInput, updateFolderInput } from './schemas.ts';
 import { type FolderRow, serializeFolder } from './serialize.ts';

@@ -3,12 +3,12 @@ import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
-import { assertFieldShape } from '../relations/relation-field-changes.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
 import { addField } from './add-field.ts';
 import { assertFieldOptions, normalizeField } from './field-definition.ts';
 import { ensureFieldIndexes, withInverse } from './field-indexes.ts';
+import { assertFieldShape } from './relation-field-changes.ts';
 import type { createFolderInput } from './schemas.ts';
 import { serializeFolder } from './serialize.ts';
 

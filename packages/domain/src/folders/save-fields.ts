@@ -2,8 +2,8 @@ import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import { searchTextSql } from '../records/search-text.ts';
 import type { Actor } from '../shared/actor.ts';
+import { searchTextSql } from '../shared/search-text.ts';
 import { announceFolderChange } from './folder-cache.ts';
 import type { FolderRow } from './serialize.ts';
 

@@ -3,11 +3,11 @@ import { schema } from '@crm/db';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { moveDealsBetweenStages } from '../deals/move-deals.ts';
+import { loadPipeline, type StageRow } from '../deals/stages.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { DEFAULT_PIPELINE } from '../workspaces/defaults.ts';
-import { loadPipeline, type StageRow, serializePipeline } from './load-pipeline.ts';
+import { DEFAULT_PIPELINE } from './default-pipeline.ts';
 import {
   type addStageInput,
   type createPipelineInput,
@@ -17,6 +17,7 @@ import {
   type renameStageInput,
   type reorderStagesInput,
 } from './schemas.ts';
+import { serializePipeline } from './serialize.ts';
 
 export async function createPipeline(db: Database, actor: Actor, input: z.infer<typeof createPipelineInput>) {
   return db.transaction(async (tx) => {

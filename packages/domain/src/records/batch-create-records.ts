@@ -3,8 +3,12 @@ import { schema } from '@crm/db';
 import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FolderRow } from '../folders/serialize.ts';
+import { recordEvents } from '../record-model/record-events.ts';
+import { createRecordInput, type RecordOutput } from '../record-model/schemas.ts';
+import { type RecordRow, serializeRecord } from '../record-model/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValues } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMember } from '../shared/assert-member.ts';
 import {
   asDatabase,
   type BatchOutcome,
@@ -13,8 +17,8 @@ import {
   refusedItem,
   settleItem,
 } from '../shared/batch.ts';
+import { validateCustomValues } from '../shared/custom-values.ts';
 import { isDataRefusal } from '../shared/data-refusal.ts';
-import { assertMember } from '../workspaces/assert-member.ts';
 import {
   createRecord,
   insertRecord,
@@ -22,10 +26,6 @@ import {
   lockUpsertEmails,
   newRecordRow,
 } from './create-record.ts';
-import { validateCustomValues } from './custom-values.ts';
-import { recordEvents } from './record-events.ts';
-import { createRecordInput, type RecordOutput } from './schemas.ts';
-import { type RecordRow, serializeRecord } from './serialize.ts';
 
 /** An item of `POST /records/batch`: the body of `POST /records` (`upsert` is the batch's). */
 export const createRecordItemInput = createRecordInput.omit({ upsert: true });

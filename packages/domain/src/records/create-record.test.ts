@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchTextOf } from '../shared/search-text.ts';
 import {
   expectDomainError,
   newFolderWithAllTypes,
@@ -8,7 +9,6 @@ import {
 } from '../testing/fixtures.ts';
 import { createRecord } from './create-record.ts';
 import { getRecord } from './find-records.ts';
-import { searchTextOf } from './search-text.ts';
 import { trashRecord } from './trash-record.ts';
 
 let t: TestDb;

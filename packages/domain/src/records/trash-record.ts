@@ -2,11 +2,11 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { appendAudit } from '../audit/append-audit.ts';
+import { recordEvent } from '../record-model/record-events.ts';
+import { serializeRecord } from '../record-model/serialize.ts';
 import { forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
 import { type Actor, systemProvenance } from '../shared/actor.ts';
 import { loadRecord } from './load-record.ts';
-import { recordEvent } from './record-events.ts';
-import { serializeRecord } from './serialize.ts';
 
 /** Records stay in Trash this long before the scheduled purge removes them. */
 export const TRASH_RETENTION_DAYS = 30;

@@ -3,16 +3,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
+import { recordEvent, recordUpdatedFields } from '../record-model/record-events.ts';
+import type { updateRecordInput } from '../record-model/schemas.ts';
+import { type RecordRow, serializeRecord } from '../record-model/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMember } from '../shared/assert-member.ts';
+import { validateCustomValues } from '../shared/custom-values.ts';
 import { writeWithEvents } from '../shared/events.ts';
-import { assertMember } from '../workspaces/assert-member.ts';
-import { validateCustomValues } from './custom-values.ts';
+import { searchTextOf } from '../shared/search-text.ts';
 import { loadRecord } from './load-record.ts';
-import { recordEvent, recordUpdatedFields } from './record-events.ts';
-import type { updateRecordInput } from './schemas.ts';
-import { searchTextOf } from './search-text.ts';
-import { type RecordRow, serializeRecord } from './serialize.ts';
 
 export interface RecordChanges {
   title?: string | undefined;

@@ -1,7 +1,7 @@
 import type { FieldDefinition } from '@crm/db/schema';
 import { describe, expect, it } from 'vitest';
+import { checkFieldValue, storedFieldValue, validateCustomValues } from '../shared/custom-values.ts';
 import { expectDomainErrorSync } from '../testing/fixtures.ts';
-import { checkFieldValue, storedFieldValue, validateCustomValues } from './custom-values.ts';
 
 /**
  * The string forms n8n, Make and Zapier send for NUMBER, BOOLEAN and DATE values

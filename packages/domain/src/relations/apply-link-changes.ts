@@ -1,8 +1,8 @@
 import { type Executor, runNamedSql } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
-import { recordUpdatedFields } from '../records/record-events.ts';
-import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
-import { toRecordSnapshot } from '../records/snapshot.ts';
+import { recordUpdatedFields } from '../record-model/record-events.ts';
+import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../record-model/serialize.ts';
+import { toRecordSnapshot } from '../record-model/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
 import { appendEvents, type HistoryEntry, type NewEvent } from '../shared/events.ts';

@@ -1,21 +1,21 @@
 import { type Database, type Executor, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { relationReference } from '../records/custom-values.ts';
+import { linkKeyOf, type RelationField, relationFieldOf } from '../folders/relation-fields.ts';
 import {
   type RecordRow,
   recordColumnsOf,
   recordColumnsText,
   recordRowFromDriver,
-} from '../records/serialize.ts';
+} from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { type BatchOutcome, itemError, refusedItem } from '../shared/batch.ts';
+import { relationReference } from '../shared/custom-values.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { applyLinkChanges, type LinkChange, type LinkOutcome, type LinkRow } from './apply-link-changes.ts';
 import { matchReferences, referenceProblem } from './one-values.ts';
 import { CallFolders, type Relation, relationOf } from './relation.ts';
-import { linkKeyOf, type RelationField, relationFieldOf } from './relation-fields.ts';
 import type {
   batchLinkItem,
   batchUnlinkItem,

@@ -1,12 +1,12 @@
 import type { Executor } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import { linkKeyOf, oneFieldsOf } from '../folders/relation-fields.ts';
 import type { FolderRow } from '../folders/serialize.ts';
-import { relationReference } from '../records/custom-values.ts';
 import type { Actor } from '../shared/actor.ts';
+import { relationReference } from '../shared/custom-values.ts';
 import { DomainError, type ErrorDetail } from '../shared/errors.ts';
 import { applyLinkChanges, type LinkChange } from './apply-link-changes.ts';
 import { CallFolders, relationOf } from './relation.ts';
-import { linkKeyOf, oneFieldsOf } from './relation-fields.ts';
 
 /** A record's custom values as a write gives them, checked but for what needs the database. */
 export interface ValuesToResolve {

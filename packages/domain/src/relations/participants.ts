@@ -3,7 +3,7 @@ import { schema } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MAX_LINK_LABEL } from '../folders/schemas.ts';
-import { recordColumnsOf, recordRowFromDriver, serializeRecord } from '../records/serialize.ts';
+import { recordColumnsOf, recordRowFromDriver, serializeRecord } from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { asDatabase } from '../shared/batch.ts';
 import { invalid, notFound } from '../shared/errors.ts';

@@ -2,8 +2,8 @@ import { type EventType, eventTypes } from '@crm/constants';
 import { type Executor, runNamedSql } from '@crm/db';
 import type { HistorySubject } from '@crm/db/schema';
 import { type SQL, sql } from 'drizzle-orm';
-import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from '../webhooks/fan-out.ts';
 import { type Actor, type Provenance, provenanceOf } from './actor.ts';
+import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from './fan-out.ts';
 import { newId } from './ids.ts';
 
 /** The event kinds (docs/webhooks.md, "Event kinds"), defined with the other shared vocabularies in @crm/constants. */

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { FIELD_KEY } from '../folders/schemas.ts';
 import { eventTypes } from '../shared/events.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { bodyBoolean, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
+import { bodyBoolean, FIELD_KEY, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
 
 /** The pattern the document gives a subscription URL; the checks below decide the rest. */
 const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]';

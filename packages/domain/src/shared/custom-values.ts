@@ -1,7 +1,7 @@
 import type { FieldDefinition } from '@crm/db/schema';
 import { z } from 'zod';
-import { DomainError, type ErrorDetail } from '../shared/errors.ts';
-import { isInstant, isRealDate } from '../shared/schemas.ts';
+import { DomainError, type ErrorDetail } from './errors.ts';
+import { isInstant, isRealDate } from './schemas.ts';
 
 const MAX_TEXT = 10_000;
 const emailSchema = z.email();
