@@ -1,6 +1,6 @@
-import { errorCodes } from '@crm/domain';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { errorCodeMappings } from '../errors.ts';
 import { errorSchema, ref } from './components.ts';
 
 /**
@@ -179,7 +179,7 @@ export function triggerPaths(baseUrl: string): ZodOpenApiPathsObject {
 
 /** The TriggerError schema narrowed to the codes of one status, as the REST error responses are. */
 function triggerErrorOf(status: number) {
-  const codes = Object.entries(errorCodes)
+  const codes = Object.entries(errorCodeMappings)
     .filter(([, entry]) => entry.status === status)
     .map(([code]) => code);
   return {

@@ -201,7 +201,7 @@ function keyLookup(db: Database) {
 }
 
 export const unauthorizedKey = (message: string) =>
-  new DomainError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  new DomainError('UNAUTHORIZED', message, { challenge: { scheme: 'Bearer' } });
 
 export const MISSING_KEY_MESSAGE = 'Missing API key: send Authorization: Bearer <key>';
 

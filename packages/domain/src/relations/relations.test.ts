@@ -203,8 +203,11 @@ describe('batch links', () => {
       { ok: true, input: { from: ada.id, field: 'nope', to: acme.id } },
       { ok: true, input: { from: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5', field: 'employer', to: acme.id } },
     ]);
-    expect(outcomes.map((o) => (o.ok ? o.status : (o.error as DomainError).status))).toEqual([
-      201, 201, 400, 404,
+    expect(outcomes.map((o) => (o.ok ? o.status : (o.error as DomainError).code))).toEqual([
+      201,
+      201,
+      'VALIDATION_FAILED',
+      'NOT_FOUND',
     ]);
     expect((await getRecord(t.db, actor, ada.id)).data.employer).toBe(globex.id);
     // The link made and replaced by the same batch was never there.
@@ -242,7 +245,7 @@ describe('the most links a field holds', () => {
     expect(outcomes[0]).toMatchObject({ ok: true, status: 201 });
     expect(outcomes[1]!.ok).toBe(false);
     const refused = (outcomes[1] as { error: DomainError }).error;
-    expect(refused.status).toBe(409);
+    expect(refused.code).toBe('CONFLICT');
     expect(refused.details).toEqual([{ path: 'to', message: expect.stringContaining('people') }]);
     // From the ONE side too: this person's employer would make Acme's 10,001st link.
     await expectDomainError(

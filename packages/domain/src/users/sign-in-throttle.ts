@@ -77,9 +77,7 @@ const rateLimited = (result: RateLimitResult, what: string) =>
   new DomainError(
     'RATE_LIMITED',
     `Too many failed sign-ins ${what}; retry in ${result.retryAfterSeconds} s`,
-    {
-      headers: { 'Retry-After': String(result.retryAfterSeconds) },
-    },
+    { retryAfterSeconds: result.retryAfterSeconds },
   );
 
 /**
