@@ -25,7 +25,7 @@ describe('the error registry', () => {
     }
   });
 
-  it('turns the data of an error into headers: Retry-After, and the challenge of a 401', () => {
+  it('turns the data of an error into headers: Retry-After, the challenge of a 401, the version of a 412', () => {
     expect(errorHeaders(new DomainError('RATE_LIMITED', 'x', { retryAfterSeconds: 7 }))).toEqual({
       'Retry-After': '7',
     });
@@ -38,6 +38,9 @@ describe('the error registry', () => {
     });
     expect(toErrorResponse(challenged, 'r').headers).toEqual({
       'WWW-Authenticate': `Bearer resource_metadata="${metadata}"`,
+    });
+    expect(errorHeaders(new DomainError('PRECONDITION_FAILED', 'x', { currentVersion: '"v2"' }))).toEqual({
+      ETag: '"v2"',
     });
     expect(errorHeaders(new DomainError('NOT_FOUND', 'x'))).toEqual({});
   });

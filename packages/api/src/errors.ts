@@ -29,7 +29,8 @@ export const statusOf = (error: DomainError): number => errorCodeMappings[error.
 
 /**
  * The headers a DomainError's data implies, on both surfaces: `Retry-After` when the same
- * request may succeed later, `WWW-Authenticate` with the credential a 401 asks for.
+ * request may succeed later, `WWW-Authenticate` with the credential a 401 asks for, `ETag`
+ * with the version a 412's resource is at now.
  */
 export function errorHeaders(error: DomainError): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -39,6 +40,7 @@ export function errorHeaders(error: DomainError): Record<string, string> {
     headers['WWW-Authenticate'] =
       resourceMetadata === undefined ? scheme : `${scheme} resource_metadata="${resourceMetadata}"`;
   }
+  if (error.currentVersion !== undefined) headers.ETag = error.currentVersion;
   return headers;
 }
 

@@ -280,7 +280,7 @@ async function checkIfMatch(
     throw new DomainError(
       'PRECONDITION_FAILED',
       'The resource changed since the version If-Match names; read it again and retry',
-      { headers: { ETag: current } },
+      { currentVersion: current },
     );
   }
 }

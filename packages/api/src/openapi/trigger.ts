@@ -58,8 +58,8 @@ export function triggerErrorSchema(): Record<string, unknown> {
 
 /**
  * The rate-limit headers of a trigger call: set once the call is counted against the
- * workflow's limit, after the workflow, body and signature checks (apps/server's
- * trigger-endpoint.ts), so present on what comes after and never on what comes before.
+ * workflow's limit, after the workflow, body and signature checks (the domain's
+ * trigger-workflow.ts), so present on what comes after and never on what comes before.
  */
 const RATE_LIMIT_HEADERS: [string, string][] = [
   ['RateLimit-Limit', 'Calls the workflow accepts per minute (its `rateLimitPerMinute`)'],

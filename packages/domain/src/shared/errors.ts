@@ -52,6 +52,8 @@ export interface DomainErrorOptions {
   retryAfterSeconds?: number;
   /** For UNAUTHORIZED: the credential to send. */
   challenge?: CredentialChallenge;
+  /** For PRECONDITION_FAILED: the version (entity tag) the resource is at now. */
+  currentVersion?: string;
   cause?: unknown;
 }
 
@@ -65,6 +67,7 @@ export class DomainError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly challenge: CredentialChallenge | undefined;
+  readonly currentVersion: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -72,6 +75,7 @@ export class DomainError extends Error {
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.challenge = options.challenge;
+    this.currentVersion = options.currentVersion;
   }
 }
 
