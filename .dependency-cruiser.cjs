@@ -52,10 +52,14 @@ const tools = {
 };
 
 /** Every workspace package's folder. */
-const workspace = ['apps/server', 'apps/web', ...Object.keys(mayImport).filter((p) => !p.startsWith('apps/'))];
+const workspace = [
+  'apps/server',
+  'apps/web',
+  ...Object.keys(mayImport).filter((p) => !p.startsWith('apps/')),
+];
 
-const escape = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const under = (/** @type {string[]} */ folders) => `^(${folders.map(escape).join('|')})/`;
+const escapeRegExp = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const under = (/** @type {string[]} */ folders) => `^(${folders.map(escapeRegExp).join('|')})/`;
 
 /** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
 const layerRules = Object.entries(mayImport).map(([from, allowed]) => ({
@@ -87,7 +91,7 @@ module.exports = {
     },
     {
       name: 'web-imports-api-as-types-only',
-      comment: 'apps/web takes the api package\'s types (AppRouter) with `import type`, never its code',
+      comment: "apps/web takes the api package's types (AppRouter) with `import type`, never its code",
       severity: 'error',
       from: { path: '^apps/web/' },
       to: { path: '^packages/api/', dependencyTypesNot: ['type-only'] },
@@ -111,7 +115,7 @@ module.exports = {
     {
       name: 'domain-no-folder-cycles',
       comment:
-        'No circle of imports between the domain\'s feature folders (packages/domain/src/<feature>): a piece two features need lives in one of them, or in a module both import',
+        "No circle of imports between the domain's feature folders (packages/domain/src/<feature>): a piece two features need lives in one of them, or in a module both import",
       severity: 'error',
       scope: 'folder',
       from: { path: '^packages/domain/src/[^/]+$' },
@@ -122,14 +126,7 @@ module.exports = {
     // Production code only: tests and their helpers may reach across (apps/server's tests
     // import @crm/client and @crm/web), which package.json's devDependencies allow.
     exclude: {
-      path: [
-        '\\.test\\.tsx?$',
-        '/testing/',
-        '(^|/)node_modules/',
-        '/dist/',
-        '(^|/)\\.data/',
-        '^tooling/lint/fixtures/',
-      ],
+      path: ['\\.test\\.tsx?$', '/testing/', '(^|/)node_modules/', '/dist/', '(^|/)\\.data/'],
     },
     doNotFollow: { path: ['(^|/)node_modules/'] },
     // `import type` is an import to check too (apps/web and AppRouter).

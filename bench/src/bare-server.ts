@@ -1018,7 +1018,7 @@ server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
 const shutdown = () => {
   server.close();
   server.closeAllConnections();
-  releaseLeases(leases.endAll())
+  void releaseLeases(leases.endAll())
     .then(() => Promise.allSettled([pool.end(), countersPool.end()]))
     .finally(() => process.exit(0));
 };
