@@ -4,7 +4,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { appendAudit } from '../audit/append-audit.ts';
 import { recordEvent } from '../record-model/record-events.ts';
 import { serializeRecord } from '../record-model/serialize.ts';
-import { forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
+import { deleteLinksOf, forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
 import { type Actor, systemProvenance } from '../shared/actor.ts';
 import { loadRecord } from './load-record.ts';
 
@@ -75,12 +75,9 @@ export async function purgeTrash(db: Database, options: { olderThanDays?: number
       }
       for (const group of byFolder.values()) {
         const { workspaceId, folderId } = group[0]!;
-        await forgetLinksOf(
-          tx,
-          workspaceId,
-          folderId,
-          group.map((d) => d.id),
-        );
+        const groupIds = group.map((d) => d.id);
+        await forgetLinksOf(tx, workspaceId, folderId, groupIds);
+        await deleteLinksOf(tx, workspaceId, folderId, groupIds);
       }
       await tx.execute(sql`update deals set record_id = null where record_id in ${ids}`);
       await tx.execute(sql`update tasks set record_id = null where record_id in ${ids}`);
