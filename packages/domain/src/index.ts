@@ -53,6 +53,7 @@ export * from './shared/ids.ts';
 export * from './shared/keyset.ts';
 export * from './shared/list-filter.ts';
 export * from './shared/list-query.ts';
+export * from './shared/missing.ts';
 export * from './shared/paging.ts';
 export * from './shared/row-ref.ts';
 export * from './shared/safe-error.ts';

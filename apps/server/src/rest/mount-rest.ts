@@ -14,7 +14,7 @@ import {
   rawPathParams,
   toErrorResponse,
 } from '@crm/api';
-import { DomainError, sqlStateOf } from '@crm/domain';
+import { DomainError, missing, sqlStateOf } from '@crm/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { type GateDeps, passGate } from '../http/gate.ts';
@@ -97,7 +97,8 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     maxBodySize: 1024 * 1024,
     // The route table matched the request already: the adapter does not match it again.
     resolveProcedure: (req: IncomingMessage) => exchangeOf(req)?.procedure,
-    createContext: ({ req }: { req: IncomingMessage }) => exchangeOf(req)!.apiContext,
+    createContext: ({ req }: { req: IncomingMessage }) =>
+      (exchangeOf(req) ?? missing('exchangeOf(req)')).apiContext,
     responseMeta: ({ ctx, errors, data }: { ctx?: ApiContext; errors: unknown[]; data?: unknown[] }) => {
       if (errors.length > 0) {
         const response = toErrorResponse(asConditionFailure(ctx, errors[0]), ctx?.requestId ?? '');
@@ -129,7 +130,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
             headers.Link = `<${url}>; rel="next"`;
             // The body is serialized after this hook: the page's meta gets the same URL
             // (docs/api.md, "Paging"), which the procedure, knowing no URL, left null.
-            body.meta!.nextUrl = url;
+            (body.meta ?? missing('body.meta')).nextUrl = url;
           }
         } else if (facts.route.kind.single) {
           facts.tagged = true;
@@ -243,7 +244,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     ctx.status = 200;
     ctx.res.statusMessage = '';
     // The adapter routes on req.url, without our prefix, and on req.method.
-    ctx.req.url = ctx.req.url!.slice(REST_PREFIX.length) || '/';
+    ctx.req.url = (ctx.req.url ?? missing('ctx.req.url')).slice(REST_PREFIX.length) || '/';
     ctx.req.method = method;
     const draft = new DraftResponse(ctx.res);
     try {

@@ -7,6 +7,7 @@ import type { Actor } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { isId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { dealFieldsWith, dealUpdatedEvents, recordDealUpdated } from './deal-events.ts';
 import { assertLiveRecord, loadDeal } from './load-deal.ts';
 import type { DealOutput, updateDealInput } from './schemas.ts';
@@ -44,9 +45,10 @@ export async function updateDeal(db: Database, actor: Actor, input: z.infer<type
       .set({ ...changes, data, updatedAt: sql`now()` })
       .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.id, current.id)))
       .returning();
-    if (changes.recordId) await linkPrimary(tx, actor, 'deal', row!.id, changes.recordId);
-    await recordDealUpdated(tx, actor, row!, changedFields, previous);
-    return serializeDeal(row!);
+    if (!row) missing('the row update … returning wrote (row)');
+    if (changes.recordId) await linkPrimary(tx, actor, 'deal', row.id, changes.recordId);
+    await recordDealUpdated(tx, actor, row, changedFields, previous);
+    return serializeDeal(row);
   });
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../shared/batch.ts';
 import { validateCustomValues } from '../shared/custom-values.ts';
 import { isDataRefusal } from '../shared/data-refusal.ts';
+import { missing } from '../shared/missing.ts';
 import {
   createRecord,
   insertRecord,
@@ -173,15 +174,15 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
         rows.map((r) => r.values),
       );
       const byId = new Map(written.map((row) => [row.id, row]));
-      const inOrder = rows.map((r) => byId.get(r.values.id)!);
+      const inOrder = rows.map((r) => byId.get(r.values.id) ?? missing('byId.get(r.values.id)'));
       await recordEvents(sp, actor, 'record.created', inOrder);
       const refused = await linkWrittenValues(
         sp,
         actor,
         inOrder.map((row, n) => ({
           recordId: row.id,
-          folder: rows[n]!.folder,
-          values: oneValuesIn(rows[n]!.folder, row.data),
+          folder: (rows[n] ?? missing('rows[n]')).folder,
+          values: oneValuesIn((rows[n] ?? missing('rows[n]')).folder, row.data),
         })),
       );
       if (refused) throw new ItemRefused(refused);
@@ -198,7 +199,7 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
     return;
   }
   rows.forEach(({ index }, i) => {
-    outcomes[index] = { ok: true, status: 201, data: serializeRecord(inserted[i]!) };
+    outcomes[index] = { ok: true, status: 201, data: serializeRecord(inserted[i] ?? missing('inserted[i]')) };
   });
 }
 
@@ -219,9 +220,9 @@ class ItemRefused extends Error {
  */
 async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow[]> {
   const columns = Object.entries(getTableColumns(schema.records));
-  const given = columns.filter(([key]) => Object.hasOwn(rows[0]!, key));
+  const given = columns.filter(([key]) => Object.hasOwn(rows[0] ?? missing('rows[0]'), key));
   const selected = columns.map(([key, column]) => {
-    if (Object.hasOwn(rows[0]!, key)) return sql`r.${sql.identifier(key)}`;
+    if (Object.hasOwn(rows[0] ?? missing('rows[0]'), key)) return sql`r.${sql.identifier(key)}`;
     if (is(column.default, SQL)) return column.default;
     return column.default === undefined ? sql`null` : sql.param(column.default, column);
   });

@@ -14,6 +14,7 @@ import { validateCustomValues } from '../shared/custom-values.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { searchTextOf } from '../shared/search-text.ts';
 import { applyRecordChanges, holdsRelationValues } from './update-record.ts';
 
@@ -134,12 +135,13 @@ export async function insertRecord(
   values: typeof schema.records.$inferInsert,
 ): Promise<RecordRow> {
   const [row] = await tx.insert(schema.records).values(values).returning();
-  await recordEvent(tx, actor, 'record.created', row!);
+  if (!row) missing('the row insert … returning wrote (row)');
+  await recordEvent(tx, actor, 'record.created', row);
   const refused = await linkWrittenValues(tx, actor, [
-    { recordId: row!.id, folder, values: oneValuesIn(folder, row!.data) },
+    { recordId: row.id, folder, values: oneValuesIn(folder, row.data) },
   ]);
   if (refused) throw refused;
-  return row!;
+  return row;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Actor } from '../shared/actor.ts';
 import { assertMember } from '../shared/assert-member.ts';
 import { validateCustomValues } from '../shared/custom-values.ts';
 import { writeWithEvents } from '../shared/events.ts';
+import { missing } from '../shared/missing.ts';
 import { searchTextOf } from '../shared/search-text.ts';
 import { loadRecord } from './load-record.ts';
 
@@ -176,13 +177,14 @@ export async function applyRecordChanges(
     })
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))
     .returning();
-  await recordEvent(tx, actor, 'record.updated', row!, { changedFields, previous });
+  if (!row) missing('the row update … returning wrote (row)');
+  await recordEvent(tx, actor, 'record.updated', row, { changedFields, previous });
   const changedData = Object.fromEntries(
     changedFields.filter((f) => f.startsWith('data.')).map((f) => [f.slice(5), data[f.slice(5)] ?? null]),
   );
   const refused = await linkWrittenValues(tx, actor, [
-    { recordId: row!.id, folder, values: oneValuesIn(folder, changedData) },
+    { recordId: row.id, folder, values: oneValuesIn(folder, changedData) },
   ]);
   if (refused) throw refused;
-  return { row: row!, changedFields, previous };
+  return { row: row, changedFields, previous };
 }

@@ -13,6 +13,7 @@ import {
 } from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
 
 /** The keys `expand` names, once each; a 400 naming `expand` beyond MAX_EXPAND. */
 export function expandKeys(expand: string | undefined): string[] {
@@ -120,7 +121,10 @@ export function expandRecord<T extends RecordOutput>(
   folder: Pick<FolderRow, 'id' | 'fields'>,
   linked: Map<string, RecordOutput>,
 ): T & { expanded: Record<string, RecordOutput | null> } {
-  return withExpanded([record], keys, expandableFields(keys, [folder]), linked)[0]!;
+  return (
+    withExpanded([record], keys, expandableFields(keys, [folder]), linked)[0] ??
+    missing('withExpanded([record], keys, expandableFields(keys, [folder]), linked)[0]')
+  );
 }
 
 function withExpanded<T extends RecordOutput>(

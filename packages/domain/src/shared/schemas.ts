@@ -38,7 +38,8 @@ export function isInstant(value: string): boolean {
   const [, day, hh, mm, ss, , , oh, om] = m;
   const inRange = (v: string | undefined, max: number) => v === undefined || Number(v) < max;
   return (
-    isRealDate(day!) &&
+    day !== undefined &&
+    isRealDate(day) &&
     inRange(hh, 24) &&
     inRange(mm, 60) &&
     inRange(ss, 60) &&

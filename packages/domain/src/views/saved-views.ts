@@ -14,6 +14,7 @@ import { isId, newId } from '../shared/ids.ts';
 import { FILTER_OPS, type FilterLeaf, type FilterTree } from '../shared/list-filter.ts';
 import { filterSql } from '../shared/list-query.ts';
 import { parseSort } from '../shared/list-sort.ts';
+import { missing } from '../shared/missing.ts';
 import { FIELD_KEY, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 /**
@@ -149,7 +150,8 @@ export async function createSavedView(
         })
         .returning(),
     );
-    return serialize(row!);
+    if (!row) missing('the row insert … returning wrote (row)');
+    return serialize(row);
   });
 }
 
@@ -174,7 +176,8 @@ export async function updateSavedView(
         .where(and(eq(v.workspaceId, actor.workspaceId), eq(v.id, current.id)))
         .returning(),
     );
-    return serialize(row!);
+    if (!row) missing('the row update … returning wrote (row)');
+    return serialize(row);
   });
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { eventTypes } from '../shared/events.ts';
+import { missing } from '../shared/missing.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { bodyBoolean, FIELD_KEY, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
 
@@ -119,7 +120,7 @@ const headers = (options: { allowMasked: boolean }) =>
       const seen = new Set<string>();
       for (const name of names) {
         const lower = name.toLowerCase();
-        const text = value[name]!;
+        const text = value[name] ?? missing('value[name]');
         const problem = !HEADER_NAME.test(name)
           ? 'is not a valid header name'
           : RESERVED_HEADERS.has(lower) || RESERVED_PREFIXES.some((p) => lower.startsWith(p))
