@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { FolderRow } from '../folders/serialize.ts';
 import { recordEvents } from '../record-model/record-events.ts';
 import { createRecordInput, type RecordOutput } from '../record-model/schemas.ts';
-import { type RecordRow, serializeRecord } from '../record-model/serialize.ts';
+import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValues } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
 import { assertMember } from '../shared/assert-member.ts';
@@ -219,7 +219,8 @@ class ItemRefused extends Error {
  * Columns the rows leave out take their defaults, as they do in a plain insert.
  */
 async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow[]> {
-  const columns = Object.entries(getTableColumns(schema.records));
+  // A generated column (`search_lower`) is computed by PostgreSQL and takes no value.
+  const columns = Object.entries(getTableColumns(schema.records)).filter(([, column]) => !column.generated);
   const given = columns.filter(([key]) => Object.hasOwn(rows[0] ?? missing('rows[0]'), key));
   const selected = columns.map(([key, column]) => {
     if (Object.hasOwn(rows[0] ?? missing('rows[0]'), key)) return sql`r.${sql.identifier(key)}`;
@@ -233,7 +234,7 @@ async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow
       sql`select ${sql.join(selected, sql`, `)}
             from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.join(shape, sql`, `)})`,
     )
-    .returning();
+    .returning(recordColumns);
 }
 
 /** The promise `load` gives for `key`, made once per batch (its failure, too, is shared). */

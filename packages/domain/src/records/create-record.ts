@@ -5,7 +5,7 @@ import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
 import { recordEvent } from '../record-model/record-events.ts';
 import type { createRecordInput } from '../record-model/schemas.ts';
-import { type RecordRow, serializeRecord } from '../record-model/serialize.ts';
+import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { toRecordSnapshot } from '../record-model/snapshot.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
@@ -134,7 +134,7 @@ export async function insertRecord(
   folder: FolderRow,
   values: typeof schema.records.$inferInsert,
 ): Promise<RecordRow> {
-  const [row] = await tx.insert(schema.records).values(values).returning();
+  const [row] = await tx.insert(schema.records).values(values).returning(recordColumns);
   if (!row) missing('the row insert … returning wrote (row)');
   await recordEvent(tx, actor, 'record.created', row);
   const refused = await linkWrittenValues(tx, actor, [

@@ -3,7 +3,7 @@ import { schema } from '@crm/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { appendAudit } from '../audit/append-audit.ts';
 import { recordEvent } from '../record-model/record-events.ts';
-import { serializeRecord } from '../record-model/serialize.ts';
+import { recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { deleteLinksOf, forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
 import { type Actor, systemProvenance } from '../shared/actor.ts';
 import { missing } from '../shared/missing.ts';
@@ -24,7 +24,7 @@ export async function trashRecord(db: Database, actor: Actor, id: string) {
       .update(r)
       .set({ trashedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
-      .returning();
+      .returning(recordColumns);
     if (!row) missing('the row update … returning wrote (row)');
     await recordEvent(tx, actor, 'record.trashed', row);
     await hideLinksOf(tx, actor, row);
@@ -42,7 +42,7 @@ export async function restoreRecord(db: Database, actor: Actor, id: string) {
       .update(r)
       .set({ trashedAt: null, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
-      .returning();
+      .returning(recordColumns);
     if (!row) missing('the row update … returning wrote (row)');
     const shown = await showLinksOf(tx, actor, row);
     await recordEvent(tx, actor, 'record.restored', shown);

@@ -5,7 +5,7 @@ import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
 import { recordEvent, recordUpdatedFields } from '../record-model/record-events.ts';
 import type { updateRecordInput } from '../record-model/schemas.ts';
-import { type RecordRow, serializeRecord } from '../record-model/serialize.ts';
+import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
 import { assertMember } from '../shared/assert-member.ts';
@@ -176,7 +176,7 @@ export async function applyRecordChanges(
       updatedAt: sql`now()`,
     })
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))
-    .returning();
+    .returning(recordColumns);
   if (!row) missing('the row update … returning wrote (row)');
   await recordEvent(tx, actor, 'record.updated', row, { changedFields, previous });
   const changedData = Object.fromEntries(
