@@ -63,6 +63,21 @@ describe('query decoder', () => {
     expect(decode(schema, { pageSize: '5', ratio: '2' }, ['ratio'])).toEqual({ pageSize: '5', ratio: 2 });
   });
 
+  it('does not follow a lazy (recursive) schema, and reads objects as deep as brackets nest', () => {
+    type Node = { value?: number; not?: Node };
+    const node: z.ZodType<Node> = z.lazy(() =>
+      z.object({ value: z.number().optional(), not: node.optional() }),
+    );
+    // `a[b][n]=1` nests two brackets deep, the most a query may (rest/query-string.ts).
+    const deep = z.object({
+      a: z.object({ b: z.object({ n: z.number(), c: z.object({ n: z.number() }) }) }),
+    });
+    expect(queryDecoderOf(z.object({ filter: node.optional() })).fields.size).toBe(0);
+    const b = queryDecoderOf(deep).fields.get('a')?.object?.fields.get('b')?.object;
+    expect(b?.fields.get('n')?.scalar).toBe('number');
+    expect(b?.fields.has('c')).toBe(false);
+  });
+
   it('knows an input that takes nothing, and takes any query for a procedure without an input', () => {
     expect(queryDecoderOf(z.void()).takesInput).toBe(false);
     expect(queryDecoderOf(undefined).takesInput).toBe(true);

@@ -10,10 +10,11 @@ import { z } from 'zod';
  * - a boolean: `"true"` or `"false"`; any other text is left for the schema to refuse;
  * - a list (`z.array(…)`): a key given once is a list of one, and each item is converted as
  *   above;
- * - an object (a bracketed parameter, `filter[title]=…`): its keys, by the same rules.
+ * - an object (a bracketed parameter, `filter[title]=…`): its keys, by the same rules, as
+ *   deep as brackets nest (two levels, rest/query-string.ts).
  *
- * Everything else (text, enums, and pipes, which convert for themselves) is handed over as
- * sent. JSON bodies are never converted: a number sent as `"12"` in a body is refused. The
+ * Everything else (text, enums, pipes, which convert for themselves, and lazy schemas, which
+ * may recurse) is handed over as sent. JSON bodies are never converted: a number sent as `"12"` in a body is refused. The
  * schemas are only read, never changed, so /trpc and MCP parse exactly what they declare.
  */
 export interface QueryDecoder {
@@ -49,20 +50,24 @@ export function queryDecoderOf(schema: unknown): QueryDecoder {
     kind === 'void' || kind === 'undefined' || kind === 'never'
       ? { takesInput: false, fields: new Map() }
       : top instanceof z.ZodObject
-        ? objectDecoder(top)
+        ? objectDecoder(top, 0)
         : NO_FIELDS;
   decoders.set(schema, decoder);
   return decoder;
 }
 
-function objectDecoder(object: z.ZodObject): QueryDecoder {
+/** How deep bracketed names nest objects in a query (`filter[data.score][gte]`). */
+const MAX_OBJECT_DEPTH = 2;
+
+function objectDecoder(object: z.ZodObject, depth: number): QueryDecoder {
   const fields = new Map<string, FieldDecoder>();
   for (const [key, field] of Object.entries(object.shape as Record<string, z.ZodType>)) {
     const inner = unwrapOptional(field);
     const list = inner instanceof z.ZodArray;
     const item = list ? unwrapOptional(inner.element as z.ZodType) : inner;
     const scalar = scalarOf(item);
-    const nested = item instanceof z.ZodObject ? objectDecoder(item) : undefined;
+    const nested =
+      item instanceof z.ZodObject && depth < MAX_OBJECT_DEPTH ? objectDecoder(item, depth + 1) : undefined;
     if (list || scalar !== 'text' || (nested && nested.fields.size > 0)) {
       fields.set(key, { list, scalar, ...(nested && nested.fields.size > 0 ? { object: nested } : {}) });
     }
@@ -75,23 +80,18 @@ function scalarOf(schema: z.ZodType): Scalar {
   return kind === 'number' ? 'number' : kind === 'boolean' ? 'boolean' : 'text';
 }
 
-/** Optional, nullable, default and lazy wrap the schema that reads the value. */
+/** Optional, nullable and default wrap the schema that reads the value. */
 function unwrapOptional(schema: z.ZodType): z.ZodType {
   let current = schema;
-  for (;;) {
-    if (
-      current instanceof z.ZodOptional ||
-      current instanceof z.ZodNullable ||
-      current instanceof z.ZodDefault ||
-      current instanceof z.ZodPrefault
-    ) {
-      current = current.unwrap() as z.ZodType;
-    } else if (current instanceof z.ZodLazy) {
-      current = current.unwrap() as z.ZodType;
-    } else {
-      return current;
-    }
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodNullable ||
+    current instanceof z.ZodDefault ||
+    current instanceof z.ZodPrefault
+  ) {
+    current = current.unwrap() as z.ZodType;
   }
+  return current;
 }
 
 /** The object an input schema reads: through optional wrappers, and the input side of a pipe. */

@@ -95,7 +95,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
   // payloads the event feed's `Event` refers to) are the same schemas the REST operations
   // use, rendered alike: as answers, which admit no undeclared property.
   const section = webhookSection();
-  (doc as unknown as Json).webhooks = section.webhooks;
+  doc.webhooks = section.webhooks as OpenApiDocument['webhooks'];
   components.schemas = {
     ...section.schemas,
     ...components.schemas,
