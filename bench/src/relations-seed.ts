@@ -189,8 +189,8 @@ export interface SeededRelations {
   settled: string[];
   /** The previousCompanies links seeded, as `<person id> <company index>`; batch-link adds those it sends. */
   previousPairs: Set<string>;
-  /** Seconds each part took: companies, ONE links, previousCompanies, foreign keys, ANALYZE and VACUUM. */
-  seconds: Record<'companies' | 'oneLinks' | 'previousCompanies' | 'foreignKeys' | 'analyze', number>;
+  /** Seconds each part took: companies, ONE links, previousCompanies, ANALYZE and VACUUM. */
+  seconds: Record<'companies' | 'oneLinks' | 'previousCompanies' | 'analyze', number>;
 }
 
 const LINK_BATCH = 20_000;
@@ -214,10 +214,8 @@ const INSERT_ONE_LINKS = (key: string) => `
  * Inserts the plan's companies (SQL, ids from the plan, search_text by `searchTextOf`, a tier
  * for most: the larger the company, the likelier Gold) and the links: from People's ONE values
  * (`account`, `manager`), then `previousCompanies` (each person 0 to 6 earlier companies, drawn
- * by weight, never the current one, topped up at random) until `links` in all. The foreign keys of
- * record_links are dropped for the inserts and made again after them, which checks every link
- * in one join where checking row by row took three times as long; both definitions are read
- * from the catalog and restored as they were. Then ANALYZE, and VACUUM of record_links.
+ * by weight, never the current one, topped up at random) until `links` in all. Then ANALYZE, and
+ * VACUUM of record_links.
  */
 export async function seedRelations(
   pool: pg.Pool,
@@ -235,7 +233,7 @@ export async function seedRelations(
   const { fixture, folders, plan } = options;
   const ws = fixture.workspaceId;
   let lap = performance.now();
-  const seconds = { companies: 0, oneLinks: 0, previousCompanies: 0, foreignKeys: 0, analyze: 0 };
+  const seconds = { companies: 0, oneLinks: 0, previousCompanies: 0, analyze: 0 };
   const took = (part: keyof typeof seconds) => {
     const now = performance.now();
     seconds[part] = round(seconds[part] + (now - lap) / 1000);
@@ -283,14 +281,6 @@ export async function seedRelations(
   }
   took('companies');
 
-  const foreignKeys = (
-    await pool.query<{ name: string; definition: string }>(
-      `select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
-        where conrelid = 'record_links'::regclass and contype = 'f' order by conname`,
-    )
-  ).rows;
-  for (const fk of foreignKeys) await pool.query(`alter table record_links drop constraint "${fk.name}"`);
-  took('foreignKeys');
   const { relationIds } = folders;
   const one = async (key: 'account' | 'manager') =>
     (await pool.query(INSERT_ONE_LINKS(key), [ws, relationIds[key], folders.peopleFolderId])).rowCount ?? 0;
@@ -357,10 +347,6 @@ export async function seedRelations(
   }
   await flush();
   took('previousCompanies');
-  for (const fk of foreignKeys) {
-    await pool.query(`alter table record_links add constraint "${fk.name}" ${fk.definition}`);
-  }
-  took('foreignKeys');
   await pool.query('analyze records');
   // VACUUM too: it marks the new pages all-visible, as autovacuum would have by then, so the
   // index-only scans of record_links (counting a side's links) do not read the table.

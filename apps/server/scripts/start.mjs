@@ -5,10 +5,12 @@
 //
 //   node apps/server/scripts/start.mjs [--role all|api|worker]
 //
-// The role may also come from ROLE. Roles that serve the API first build the web app when its
-// sources are newer than its build.
+// The role may also come from ROLE. The server runs from its build (dist/main.mjs, made by
+// build-server.mjs when a source is newer than it); roles that serve the API first build the
+// web app likewise.
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { register } from 'tsx/esm/api';
+import { ensureServerBuilt, SERVER_BUNDLE } from './build-server.mjs';
 
 const { values } = parseArgs({ options: { role: { type: 'string' } }, strict: true });
 if (values.role !== undefined) process.env.ROLE = values.role;
@@ -16,5 +18,5 @@ if ((process.env.ROLE ?? 'all') !== 'worker') {
   const { ensureBuilt } = await import('../../web/scripts/ensure-built.mjs');
   await ensureBuilt();
 }
-register();
-await import('../src/main.ts');
+await ensureServerBuilt();
+await import(pathToFileURL(SERVER_BUNDLE).href);

@@ -3,9 +3,11 @@ import {
   ApiKeyCache,
   AUTH_CHANNEL,
   attachFolderCache,
+  attachLinkTallies,
   authChangeFromPayload,
   FOLDER_CHANNEL,
   FolderCache,
+  LinkTallies,
 } from '@crm/domain';
 import type pg from 'pg';
 import type { Logger } from '../logger.ts';
@@ -38,6 +40,9 @@ export function startCaches({ db, pool, logger }: CachesDeps): RunningCaches {
   const keys = new ApiKeyCache(db);
   const folders = new FolderCache();
   attachFolderCache(db, folders);
+  // Counts of links per record and field, which need no notification: a tally only ever
+  // stands in for a count far from the limit (link-tallies.ts).
+  attachLinkTallies(db, new LinkTallies());
   const setListening = (on: boolean) => {
     keys.setListening(on);
     folders.setListening(on);

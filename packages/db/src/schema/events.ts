@@ -1,17 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant, workspaceId } from './columns.ts';
-import { workspaces } from './workspaces.ts';
 
 /**
  * What happened in a workspace, written in the same transaction as the change that caused it
  * (docs/webhooks.md, "Event kinds"): a rolled-back change leaves no event, a committed one
  * always has one. The payload is the body receivers get, built when the event happens.
+ *
+ * No foreign key to `workspaces`: every change writes here, and the key's check would lock the
+ * one workspace row in every writing transaction (docs/decisions/0006-no-foreign-keys-on-the-write-path.md).
  */
 export const events = pgTable(
   'events',
   {
-    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceId(),
     id: text().notNull(),
     type: text().notNull(),
     payload: jsonb().$type<Record<string, unknown>>().notNull(),

@@ -1,6 +1,5 @@
 import { jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { instant, workspaceId } from './columns.ts';
-import { workspaces } from './workspaces.ts';
 
 /** What a history entry is about. */
 export const historySubjects = ['record', 'deal', 'task'] as const;
@@ -15,11 +14,13 @@ export type HistorySubject = (typeof historySubjects)[number];
  *
  * Values are as the API shows them (null for none). Ids are time-ordered (UUIDv7): a subject's
  * history newest first is its key read backwards.
+ *
+ * No foreign key to `workspaces`, as for `events` (docs/decisions/0006-no-foreign-keys-on-the-write-path.md).
  */
 export const history = pgTable(
   'history',
   {
-    workspaceId: workspaceId().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: workspaceId(),
     subjectId: text().notNull(),
     id: text().notNull(),
     subject: text({ enum: historySubjects }).notNull(),

@@ -12,7 +12,10 @@ import { records } from './records.ts';
  * workspace, so on a sharded database a link lives on the node of its records.
  *
  * Links of a record in Trash stay, hidden by every read (which joins the live records); the
- * purge removes them with the record.
+ * purge removes them with the record (`deleteLinksOf`). No foreign keys to `records`: the
+ * domain checks both ends of a new link in its transaction, a record leaves `records` only
+ * through that purge, and the keys' checks cost a batch of links a sixth of its database time
+ * (docs/decisions/0006-no-foreign-keys-on-the-write-path.md).
  */
 export const recordLinks = pgTable(
   'record_links',
@@ -35,16 +38,6 @@ export const recordLinks = pgTable(
     // is distinct, and it is a twentieth of its size. The `to` side is where thousands of
     // links gather (a company's people); a `from` side is counted on the primary key.
     index('record_links_to_count_idx').on(t.workspaceId, t.relationId, t.toId),
-    foreignKey({
-      name: 'record_links_from_fk',
-      columns: [t.workspaceId, t.fromId],
-      foreignColumns: [records.workspaceId, records.id],
-    }).onDelete('cascade'),
-    foreignKey({
-      name: 'record_links_to_fk',
-      columns: [t.workspaceId, t.toId],
-      foreignColumns: [records.workspaceId, records.id],
-    }).onDelete('cascade'),
   ],
 );
 

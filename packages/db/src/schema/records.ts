@@ -20,6 +20,14 @@ export const records = pgTable(
      * domain on every change. The `q` search is a substring match on it through a trigram index.
      */
     searchText: text().notNull().default(''),
+    /**
+     * `search_text` lowered as ILIKE lowers it, or null when that text is over 600 bytes: held by
+     * the newest-first indexes (INCLUDE, migration 0020), so that a `q` search can walk the list
+     * in its order reading the index alone (docs/performance.md, "Search").
+     */
+    searchLower: text().generatedAlwaysAs(
+      sql`case when octet_length(search_text) <= 600 then lower(search_text) end`,
+    ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     trashedAt: instant(),
@@ -32,6 +40,8 @@ export const records = pgTable(
       columns: [t.workspaceId, t.folderId],
       foreignColumns: [folders.workspaceId, folders.id],
     }).onDelete('cascade'),
+    // Both newest-first indexes also hold `search_lower` (INCLUDE, which this schema cannot
+    // state: migration 0020 makes them so).
     index('records_live_created_idx')
       .on(t.workspaceId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.trashedAt} is null`),

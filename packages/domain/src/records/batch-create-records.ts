@@ -25,7 +25,7 @@ import {
 import { validateCustomValues } from './custom-values.ts';
 import { recordEvents } from './record-events.ts';
 import { createRecordInput, type RecordOutput } from './schemas.ts';
-import { type RecordRow, serializeRecord } from './serialize.ts';
+import { type RecordRow, recordColumns, serializeRecord } from './serialize.ts';
 
 /** An item of `POST /records/batch`: the body of `POST /records` (`upsert` is the batch's). */
 export const createRecordItemInput = createRecordInput.omit({ upsert: true });
@@ -218,7 +218,8 @@ class ItemRefused extends Error {
  * Columns the rows leave out take their defaults, as they do in a plain insert.
  */
 async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow[]> {
-  const columns = Object.entries(getTableColumns(schema.records));
+  // A generated column (`search_lower`) is computed by PostgreSQL and takes no value.
+  const columns = Object.entries(getTableColumns(schema.records)).filter(([, column]) => !column.generated);
   const given = columns.filter(([key]) => Object.hasOwn(rows[0]!, key));
   const selected = columns.map(([key, column]) => {
     if (Object.hasOwn(rows[0]!, key)) return sql`r.${sql.identifier(key)}`;
@@ -232,7 +233,7 @@ async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow
       sql`select ${sql.join(selected, sql`, `)}
             from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.join(shape, sql`, `)})`,
     )
-    .returning();
+    .returning(recordColumns);
 }
 
 /** The promise `load` gives for `key`, made once per batch (its failure, too, is shared). */

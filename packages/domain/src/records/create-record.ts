@@ -13,7 +13,7 @@ import { validateCustomValues } from './custom-values.ts';
 import { recordEvent } from './record-events.ts';
 import type { createRecordInput } from './schemas.ts';
 import { searchTextOf } from './search-text.ts';
-import { type RecordRow, serializeRecord } from './serialize.ts';
+import { type RecordRow, recordColumns, serializeRecord } from './serialize.ts';
 import { toRecordSnapshot } from './snapshot.ts';
 import { applyRecordChanges, holdsRelationValues } from './update-record.ts';
 
@@ -133,7 +133,7 @@ export async function insertRecord(
   folder: FolderRow,
   values: typeof schema.records.$inferInsert,
 ): Promise<RecordRow> {
-  const [row] = await tx.insert(schema.records).values(values).returning();
+  const [row] = await tx.insert(schema.records).values(values).returning(recordColumns);
   await recordEvent(tx, actor, 'record.created', row!);
   const refused = await linkWrittenValues(tx, actor, [
     { recordId: row!.id, folder, values: oneValuesIn(folder, row!.data) },

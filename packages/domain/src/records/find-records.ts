@@ -25,6 +25,7 @@ import {
 import { type CountMode, checkFilterFields, countModeOf, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { driverRows, prepared } from '../shared/prepared.ts';
+import type { TextWalk } from '../shared/text-walk.ts';
 import { recordFields } from './record-fields.ts';
 import type { findRecordsInput, findRelatedInput, queryRecordsInput, RecordOutput } from './schemas.ts';
 import { likePattern } from './search-text.ts';
@@ -123,10 +124,14 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
   const fields = await recordFields(db, actor, folder, fieldsOf(input.filter), sortName.replace(/^-/, ''));
   checkFilterFields(input.filter, fields.table);
   const sort = parseSort(sortName, fields.sortable, 'createdAt, updatedAt, title or data.<key>');
-  const scope: (SQL | undefined)[] = [
+  // What the list's newest-first indexes hold of its conditions; a text search walks them (textWalk).
+  const indexed: SQL[] = [
     eq(r.workspaceId, actor.workspaceId),
     input.trashed ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
-    folder ? eq(r.folderId, folder.id) : undefined,
+    ...(folder ? [eq(r.folderId, folder.id)] : []),
+  ];
+  const scope: (SQL | undefined)[] = [
+    ...indexed,
     // A key limited to folders lists only theirs (docs/api.md, "Scopes").
     !folder && actor.folderIds !== null ? inArray(r.folderId, [...actor.folderIds]) : undefined,
     text ? ilike(r.searchText, likePattern(text)) : undefined,
@@ -161,10 +166,30 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
       count: input.count,
     },
     serialize: (related?.serialize ?? serializeRecord) as (row: Row) => Item,
+    ...(text && !related
+      ? { walk: textWalk(text, indexed, sort.name === 'createdAt' && !input.trashed) }
+      : {}),
   });
   if (expand.length === 0) return page;
   const folders = folder ? [folder] : await workspaceFolders(db, actor);
   return { ...page, data: await expandRecords(db, actor, page.data, expand, folders) };
+}
+
+/**
+ * How a `q` search walks a list of records (shared/text-walk.ts): in the list's order through
+ * its index, testing `search_lower` (the search text lowered as ILIKE lowers it, null when
+ * long) for the term, which is what ILIKE tests for a pattern `%term%`. The newest-first
+ * indexes hold `search_lower`, so a walk in that order reads no table page but for candidates:
+ * 200 rows walked per row the page needs (a term that one row in 200 matches fills its page
+ * there); another order reads the table for each row it walks, so 20.
+ */
+function textWalk(text: string, indexed: SQL[], indexOnly: boolean): TextWalk {
+  return {
+    keys: [r.workspaceId, r.id],
+    scope: indexed,
+    candidate: sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`,
+    budget: indexOnly ? 200 : 20,
+  };
 }
 
 /**

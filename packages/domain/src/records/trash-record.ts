@@ -2,11 +2,11 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { appendAudit } from '../audit/append-audit.ts';
-import { forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
+import { deleteLinksOf, forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
 import { type Actor, systemProvenance } from '../shared/actor.ts';
 import { loadRecord } from './load-record.ts';
 import { recordEvent } from './record-events.ts';
-import { serializeRecord } from './serialize.ts';
+import { recordColumns, serializeRecord } from './serialize.ts';
 
 /** Records stay in Trash this long before the scheduled purge removes them. */
 export const TRASH_RETENTION_DAYS = 30;
@@ -23,7 +23,7 @@ export async function trashRecord(db: Database, actor: Actor, id: string) {
       .update(r)
       .set({ trashedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
-      .returning();
+      .returning(recordColumns);
     await recordEvent(tx, actor, 'record.trashed', row!);
     await hideLinksOf(tx, actor, row!);
     return serializeRecord(row!);
@@ -40,7 +40,7 @@ export async function restoreRecord(db: Database, actor: Actor, id: string) {
       .update(r)
       .set({ trashedAt: null, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
-      .returning();
+      .returning(recordColumns);
     const shown = await showLinksOf(tx, actor, row!);
     await recordEvent(tx, actor, 'record.restored', shown);
     return serializeRecord(shown);
@@ -75,12 +75,9 @@ export async function purgeTrash(db: Database, options: { olderThanDays?: number
       }
       for (const group of byFolder.values()) {
         const { workspaceId, folderId } = group[0]!;
-        await forgetLinksOf(
-          tx,
-          workspaceId,
-          folderId,
-          group.map((d) => d.id),
-        );
+        const groupIds = group.map((d) => d.id);
+        await forgetLinksOf(tx, workspaceId, folderId, groupIds);
+        await deleteLinksOf(tx, workspaceId, folderId, groupIds);
       }
       await tx.execute(sql`update deals set record_id = null where record_id in ${ids}`);
       await tx.execute(sql`update tasks set record_id = null where record_id in ${ids}`);

@@ -12,7 +12,7 @@ import { loadRecord } from './load-record.ts';
 import { recordEvent, recordUpdatedFields } from './record-events.ts';
 import type { updateRecordInput } from './schemas.ts';
 import { searchTextOf } from './search-text.ts';
-import { type RecordRow, serializeRecord } from './serialize.ts';
+import { type RecordRow, recordColumns, serializeRecord } from './serialize.ts';
 
 export interface RecordChanges {
   title?: string | undefined;
@@ -175,7 +175,7 @@ export async function applyRecordChanges(
       updatedAt: sql`now()`,
     })
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))
-    .returning();
+    .returning(recordColumns);
   await recordEvent(tx, actor, 'record.updated', row!, { changedFields, previous });
   const changedData = Object.fromEntries(
     changedFields.filter((f) => f.startsWith('data.')).map((f) => [f.slice(5), data[f.slice(5)] ?? null]),

@@ -6,6 +6,7 @@ import { toRecordSnapshot } from '../records/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
 import { appendEvents, type HistoryEntry, type NewEvent } from '../shared/events.ts';
+import { type LinkTallies, TALLY_MARGIN } from './link-tallies.ts';
 import type { Relation, RelationSide } from './relation.ts';
 
 /** Most links one record may have through one field (docs/api.md, "Relations"). */
@@ -45,6 +46,11 @@ export interface ApplyOptions {
    * PATCH), with their `record.updated` event: those are left as they are.
    */
   dataWritten?: ReadonlySet<string>;
+  /**
+   * The process's tallies of the MANY sides' links (link-tallies.ts): a side whose tally is
+   * fresh and far from the limit is not counted again. Without, every side is counted.
+   */
+  tallies?: LinkTallies;
 }
 
 interface Held extends LinkRow {
@@ -126,7 +132,7 @@ export async function applyLinkChanges(
   // 2. What is there: the links the changes name, every link of the ONE sides they touch,
   //    and how many links the MANY sides hold.
   const links = new Map<string, Held>();
-  const { held: stored, counts } = await readLinksAndCounts(tx, ws, changes);
+  const { held: stored, counts } = await readLinksAndCounts(tx, ws, changes, options.tallies);
   for (const held of stored) {
     links.set(keyOf(held.relationId, held.fromId, held.toId), { ...held, stored: true });
   }
@@ -228,6 +234,7 @@ export async function applyLinkChanges(
       countKey(relation.id, 'to', change.toId),
     ]) {
       if (counts.has(k)) counts.set(k, counts.get(k)! + 1);
+      options.tallies?.added(tallyKey(ws, k), 1);
     }
     touch(relation, link);
     events.push({ type: 'record.linked', link, label: null });
@@ -267,6 +274,7 @@ export async function applyLinkChanges(
 }
 
 const countKey = (relationId: string, side: 'from' | 'to', id: string) => `${relationId} ${side} ${id}`;
+const tallyKey = (ws: string, countKeyOfSide: string) => `${ws} ${countKeyOfSide}`;
 
 /** A 409 when a new link would take a MANY field of one of its records past the limit. */
 function fullSide(
@@ -499,22 +507,10 @@ async function readLinks(tx: Executor, ws: string, changes: LinkChange[]): Promi
 }
 
 /**
- * How many links each MANY field that a new link adds to holds now (counting stops past the
- * limit), keyed by `countKey`: rows `(r, s, id, n)`.
+ * How many links each of the `wanted` sides holds now (counting stops past the limit): rows
+ * `(r, s, id, n)`.
  */
-function countsSql(ws: string, changes: LinkChange[]): SQL {
-  const wanted = new Map<string, { r: string; s: 'from' | 'to'; id: string }>();
-  for (const c of changes) {
-    if (c.op !== 'link') continue;
-    for (const [side, id] of [
-      ['from', c.fromId],
-      ['to', c.toId],
-    ] as const) {
-      const field = c.relation[side];
-      if (field.key === null || field.cardinality !== 'MANY') continue;
-      wanted.set(countKey(c.relation.id, side, id), { r: c.relation.id, s: side, id });
-    }
-  }
+function countsSql(ws: string, wanted: Map<string, CountedSide>): SQL {
   const of = (side: 'from' | 'to') => JSON.stringify([...wanted.values()].filter((w) => w.s === side));
   const limit = MAX_LINKS_PER_FIELD + 1;
   return sql`
@@ -539,7 +535,10 @@ async function readLinksAndCounts(
   tx: Executor,
   ws: string,
   changes: LinkChange[],
+  tallies: LinkTallies | undefined,
 ): Promise<{ held: LinkRow[]; counts: Map<string, number> }> {
+  const counts = new Map<string, number>();
+  const wanted = sidesToCount(ws, changes, counts, tallies);
   const rows = await runNamedSql<LinkDriverRow & { s: 'from' | 'to' | null; n: number | null }>(
     tx,
     'link_read_links_and_counts',
@@ -548,15 +547,60 @@ async function readLinksAndCounts(
       from (${linksSql(ws, changes)}) as l
     union all
     select c.r, null, c.id, null, null, c.s, c.n
-      from (${countsSql(ws, changes)}) as c`,
+      from (${countsSql(ws, wanted)}) as c`,
   );
   const held: LinkRow[] = [];
-  const counts = new Map<string, number>();
   for (const row of rows) {
-    if (row.n === null) held.push(linkRowOf(row));
-    else counts.set(countKey(row.relation_id, row.s!, row.to_id), row.n);
+    if (row.n === null) {
+      held.push(linkRowOf(row));
+      continue;
+    }
+    const key = countKey(row.relation_id, row.s!, row.to_id);
+    counts.set(key, row.n);
+    tallies?.counted(tallyKey(ws, key), row.n);
   }
   return { held, counts };
+}
+
+interface CountedSide {
+  r: string;
+  s: 'from' | 'to';
+  id: string;
+}
+
+/**
+ * The MANY sides a new link adds to, keyed by `countKey`, that must be counted: those whose
+ * tally (link-tallies.ts) is missing, stale, or too near the limit once this call's links are
+ * added. The others' tallies go into `counts` as they are.
+ */
+function sidesToCount(
+  ws: string,
+  changes: LinkChange[],
+  counts: Map<string, number>,
+  tallies: LinkTallies | undefined,
+): Map<string, CountedSide> {
+  const sides = new Map<string, CountedSide & { adding: number }>();
+  for (const c of changes) {
+    if (c.op !== 'link') continue;
+    for (const [side, id] of [
+      ['from', c.fromId],
+      ['to', c.toId],
+    ] as const) {
+      const field = c.relation[side];
+      if (field.key === null || field.cardinality !== 'MANY') continue;
+      const key = countKey(c.relation.id, side, id);
+      const known = sides.get(key);
+      if (known) known.adding++;
+      else sides.set(key, { r: c.relation.id, s: side, id, adding: 1 });
+    }
+  }
+  const wanted = new Map<string, CountedSide>();
+  for (const [key, { adding, ...side }] of sides) {
+    const tally = tallies?.known(tallyKey(ws, key));
+    if (tally !== undefined && tally + adding + TALLY_MARGIN <= MAX_LINKS_PER_FIELD) counts.set(key, tally);
+    else wanted.set(key, side);
+  }
+  return wanted;
 }
 
 async function deleteLinks(tx: Executor, ws: string, links: LinkRow[]): Promise<void> {

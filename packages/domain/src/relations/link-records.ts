@@ -13,6 +13,7 @@ import { type BatchOutcome, itemError, refusedItem } from '../shared/batch.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { applyLinkChanges, type LinkChange, type LinkOutcome, type LinkRow } from './apply-link-changes.ts';
+import { linkTalliesOf } from './link-tallies.ts';
 import { matchReferences, referenceProblem } from './one-values.ts';
 import { CallFolders, type Relation, relationOf } from './relation.ts';
 import { linkKeyOf, type RelationField, relationFieldOf } from './relation-fields.ts';
@@ -179,7 +180,7 @@ function eachLinkItem<I extends { from: string; field: string; to: LinkItem['to'
       changes.push(change);
       owners.push({ index, item: item as Prepared, input });
     });
-    const applied = await applyLinkChanges(tx, actor, changes, { rows });
+    const applied = await applyLinkChanges(tx, actor, changes, { rows, tallies: linkTalliesOf(db) });
     applied.forEach((outcome, n) => {
       const { index, item, input } = owners[n]!;
       outcomes[index] = spec.answer(outcome, item, input);

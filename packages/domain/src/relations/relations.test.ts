@@ -23,6 +23,7 @@ import {
 } from '../testing/fixtures.ts';
 import { MAX_LINKS_PER_FIELD } from './apply-link-changes.ts';
 import { getLink, linkRecord, linkRecords, unlinkRecord } from './link-records.ts';
+import { attachLinkTallies, LinkTallies, TALLY_MARGIN } from './link-tallies.ts';
 
 let t: TestDb;
 
@@ -258,6 +259,62 @@ describe('the most links a field holds', () => {
   });
 });
 
+describe("the limit with the process's tallies", () => {
+  it('counts a side again once its tally is a minute old, and at every link once near the limit', async () => {
+    const { ws, actor, company, person, people } = await companiesAndPeople();
+    const acme = await company('Acme');
+    const [relation] = await t.query<{ relation_id: string }>(
+      `select f -> 'relation' ->> 'id' as relation_id from folders, jsonb_array_elements(fields) f
+        where workspace_id = $1 and id = $2 and f ->> 'key' = 'employer'`,
+      [ws.actor.workspaceId, people],
+    );
+    // Links made outside this process: rows written straight into the table.
+    const setMadeElsewhere = async (n: number) => {
+      await t.query(`delete from record_links where to_id = $1 and from_id like 'rec_fill%'`, [acme.id]);
+      await t.query(
+        `insert into record_links (workspace_id, relation_id, from_id, to_id)
+           select $1, $2, 'rec_fill' || g, $3 from generate_series(1, $4::int) g`,
+        [ws.actor.workspaceId, relation!.relation_id, acme.id, n],
+      );
+    };
+    const held = async () =>
+      Number(
+        (
+          await t.query<{ n: string }>('select count(*) as n from record_links where to_id = $1', [acme.id])
+        )[0]!.n,
+      );
+    let people_ = 0;
+    const link = async () => {
+      const to = await person(`Person ${++people_}`);
+      const [outcome] = await linkRecords(t.db, actor, [
+        { ok: true, input: { from: acme.id, field: 'people', to: to.id } },
+      ]);
+      return outcome!.ok ? outcome!.status : (outcome as { error: DomainError }).error.status;
+    };
+    let now = 0;
+    attachLinkTallies(t.db, new LinkTallies({ ttlMs: 60_000, now: () => now }));
+    try {
+      expect(await link()).toBe(201); // counted (0); the tally is 1
+      await setMadeElsewhere(MAX_LINKS_PER_FIELD - 1);
+      // Within the minute the tally (1, this link and the margin: far from the limit) stands in
+      // for a count: the links made elsewhere go unseen, and this one is made.
+      now = 59_999;
+      expect(await link()).toBe(201);
+      expect(await held()).toBe(MAX_LINKS_PER_FIELD + 1);
+      // A minute after the count the side is counted again, and the limit holds.
+      now = 60_000;
+      expect(await link()).toBe(409);
+      // With a fresh tally near the limit, every link is counted: exactly 10,000 are made.
+      await setMadeElsewhere(MAX_LINKS_PER_FIELD - 4);
+      expect(TALLY_MARGIN).toBeGreaterThan(2);
+      expect([await link(), await link(), await link()]).toEqual([201, 201, 409]);
+      expect(await held()).toBe(MAX_LINKS_PER_FIELD);
+    } finally {
+      attachLinkTallies(t.db, undefined);
+    }
+  });
+});
+
 describe('filters and expand', () => {
   it('filter across one hop and by linked record; expand ONE fields', async () => {
     const { actor, company, person, people } = await companiesAndPeople();
@@ -356,6 +413,56 @@ describe('Trash', () => {
     await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [acme.id]);
     await purgeTrash(t.db);
     expect((await getRecord(t.db, actor, grace.id)).data).not.toHaveProperty('employer');
+  });
+});
+
+describe('purging records', () => {
+  it('removes their links through every relation that reaches their folder, and no other link', async () => {
+    const { ws, actor, companies, people, company, person } = await companiesAndPeople();
+    // A relation on People pointing at Companies with no inverse (Companies has no field for it),
+    // and a self-relation of Companies: the purge finds both from the folders' fields.
+    await addFolderField(t.db, actor, {
+      id: people,
+      key: 'formerEmployers',
+      label: 'Former employers',
+      type: 'RELATION',
+      relation: { folderId: companies, cardinality: 'MANY' },
+    });
+    await addFolderField(t.db, actor, {
+      id: companies,
+      key: 'parent',
+      label: 'Parent',
+      type: 'RELATION',
+      relation: { folderId: companies, cardinality: 'ONE' },
+      inverse: { key: 'subsidiaries', label: 'Subsidiaries', cardinality: 'MANY' },
+    });
+    const acme = await company('Acme');
+    const globex = await company('Globex');
+    const initech = await company('Initech', 'Silver');
+    const ada = await person('Ada', { employer: acme.id });
+    const grace = await person('Grace', { employer: globex.id });
+    await linkRecords(t.db, actor, [
+      { ok: true, input: { from: ada.id, field: 'formerEmployers', to: acme.id } },
+      { ok: true, input: { from: grace.id, field: 'formerEmployers', to: acme.id } },
+      { ok: true, input: { from: grace.id, field: 'formerEmployers', to: globex.id } },
+      { ok: true, input: { from: acme.id, field: 'parent', to: globex.id } },
+      { ok: true, input: { from: initech.id, field: 'parent', to: acme.id } },
+    ]);
+    expect(await linksOf(ws)).toHaveLength(7);
+    await trashRecord(t.db, actor, acme.id);
+    await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [acme.id]);
+    expect(await purgeTrash(t.db)).toBe(1);
+    // Every link that named Acme, on either side of any relation, is gone; the others stay.
+    const left = await linksOf(ws);
+    expect(left.filter((l) => l.from_id === acme.id || l.to_id === acme.id)).toEqual([]);
+    expect(left.map((l) => [l.from_id, l.to_id]).sort()).toEqual(
+      [
+        [grace.id, globex.id],
+        [grace.id, globex.id],
+      ].sort(),
+    );
+    expect((await getRecord(t.db, actor, ada.id)).data).not.toHaveProperty('employer');
+    expect((await getRecord(t.db, actor, initech.id)).data).not.toHaveProperty('parent');
   });
 });
 

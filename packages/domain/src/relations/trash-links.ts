@@ -74,6 +74,41 @@ export async function forgetLinksOf(
 }
 
 /**
+ * The links of records of `folderId` that are being purged, removed in their transaction: the
+ * rows they sit in through every relation that has the folder on one side (a RELATION field of
+ * the folder, or of any folder, pointing at it), each side read by its index (the primary key
+ * for `from_id`, record_links_to_idx for `to_id`). record_links has no foreign key to cascade
+ * this (docs/decisions/0006-no-foreign-keys-on-the-write-path.md).
+ */
+export async function deleteLinksOf(
+  tx: Executor,
+  workspaceId: string,
+  folderId: string,
+  ids: string[],
+): Promise<void> {
+  const folders = await tx
+    .select({ id: schema.folders.id, fields: schema.folders.fields })
+    .from(schema.folders)
+    .where(eq(schema.folders.workspaceId, workspaceId));
+  const sides = new Map<string, { relationId: string; column: 'from_id' | 'to_id' }>();
+  const add = (relationId: string, column: 'from_id' | 'to_id') =>
+    sides.set(`${relationId} ${column}`, { relationId, column });
+  for (const folder of folders) {
+    for (const field of folder.fields.filter(isRelation)) {
+      const { self, other } = sideOf(field.relation);
+      if (folder.id === folderId) add(field.relation.id, self);
+      if (field.relation.folderId === folderId) add(field.relation.id, other);
+    }
+  }
+  for (const { relationId, column } of sides.values()) {
+    await tx.execute(sql`
+      delete from record_links
+       where workspace_id = ${workspaceId} and relation_id = ${relationId}
+         and ${sql.raw(column)} = any(${sql.param(ids)}::text[])`);
+  }
+}
+
+/**
  * After `record` came back from Trash: the ONE values naming it are put back, and its own ONE
  * values are made again from its links (one may name a record that went to Trash meanwhile,
  * or come back). Returns the record as it now is.

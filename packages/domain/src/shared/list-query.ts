@@ -1,5 +1,5 @@
 import type { Executor } from '@crm/db';
-import { and, count, isNull, not, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, isNull, not, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { invalid } from './errors.ts';
@@ -14,10 +14,10 @@ import {
   fullOrder,
   hasValue,
   type ListSort,
-  valueOrder,
 } from './list-sort.ts';
 import { encodeCursor, type PageMeta, resolvePaging } from './paging.ts';
 import { pageMeta } from './schemas.ts';
+import { type OrderKey, type TextWalk, walkedSelect } from './text-walk.ts';
 
 /**
  * Filters, sorts, counts and keyset cursors of records, deals and tasks: one implementation
@@ -127,7 +127,7 @@ export function filterSql(tree: FilterTree, table: FieldTable, negated = false):
 }
 
 /**
- * One page of a list. Rows with a value for the sort are read first (`valueOrder`, which an
+ * One page of a list. Rows with a value for the sort are read first (in the sort's order, which an
  * index on the sort expression serves in either direction), then, if the page is not full,
  * those without one, by id. A cursor is the last row's sort value and id; a later page starts
  * strictly after it, so a row that existed unchanged for a whole walk is returned exactly once.
@@ -151,6 +151,8 @@ export async function findListPage<Row extends { id: string }, Item>(
     fields: FieldTable;
     request: ListRequest;
     serialize: (row: Row) => Item;
+    /** A text search among the rows, walked in the list's order (text-walk.ts); needs `columns` and `fromDriver`. */
+    walk?: TextWalk;
   },
 ): Promise<{ data: Item[]; meta: ListMeta }> {
   const { request, id } = spec;
@@ -173,25 +175,46 @@ export async function findListPage<Row extends { id: string }, Item>(
     return query as unknown as Promise<Row[]>;
   };
 
+  /** Rows of the list in `keys` order among those `within` also holds, through the text walk when there is one. */
+  const part = (within: (SQL | undefined)[], keys: OrderKey[], limit: number): Promise<Row[]> => {
+    const { walk, columns, fromDriver } = spec;
+    const kept = within.filter((c): c is SQL => c !== undefined);
+    if (!walk || !columns || !fromDriver) {
+      const by = keys.map((k) => (k.dir === 'asc' ? asc(k.expr) : desc(k.expr)));
+      return select(and(where, ...kept), by, limit);
+    }
+    return walkedSelect({
+      db,
+      table: spec.table,
+      columns,
+      fromDriver,
+      walk,
+      where,
+      within: kept,
+      order: keys,
+      limit,
+    });
+  };
+
   let rows: Row[];
   if (!cursor && offset > 0) {
     rows = await select(where, fullOrder(sort, id), size + 1, offset);
   } else {
     rows = [];
     const nullable = sort.field.nullable;
+    const idKey: OrderKey = { expr: id, dir: sort.dir };
     if (cursor?.value !== null) {
       const after = cursor ? afterValue(sort, id, cursor) : undefined;
-      rows = await select(
-        and(where, nullable ? hasValue(sort) : undefined, after),
-        valueOrder(sort, id),
+      rows = await part(
+        [nullable ? hasValue(sort) : undefined, after],
+        [{ expr: sort.field.expr, dir: sort.dir }, idKey],
         size + 1,
       );
     }
     if (nullable && rows.length <= size) {
       const after = cursor?.value === null ? afterId(sort, id, cursor) : undefined;
       const none = sort.field.present ? not(sort.field.present) : isNull(sort.field.expr);
-      const order = valueOrder(sort, id).slice(1);
-      rows = rows.concat(await select(and(where, none, after), order, size + 1 - rows.length));
+      rows = rows.concat(await part([none, after], [idKey], size + 1 - rows.length));
     }
   }
 
