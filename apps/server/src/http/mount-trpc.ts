@@ -2,6 +2,7 @@ import {
   type AppRouter,
   createApiContext,
   errorHeaders,
+  hasProcedure,
   noteErrorRequestId,
   statusOf,
   toDomainError,
@@ -23,9 +24,8 @@ export const TRPC_PREFIX = '/trpc';
  */
 export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState> {
   const { db } = gate;
-  const procedures = router._def.procedures as Record<string, unknown>;
   return async (ctx) => {
-    ctx.state.route = trpcRoute(procedures, ctx.path.slice(TRPC_PREFIX.length + 1));
+    ctx.state.route = trpcRoute(router, ctx.path.slice(TRPC_PREFIX.length + 1));
     let actor: Actor | null = null;
     let gateError: unknown;
     try {
@@ -74,7 +74,7 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
  * for several in one request, `/trpc/(unknown)` for a name the router lacks (never the name
  * sent, which would let clients invent label values).
  */
-function trpcRoute(procedures: Record<string, unknown>, path: string): string {
+function trpcRoute(router: AppRouter, path: string): string {
   if (path.includes(',')) return `${TRPC_PREFIX}/(batch)`;
-  return Object.hasOwn(procedures, path) ? `${TRPC_PREFIX}/${path}` : `${TRPC_PREFIX}/(unknown)`;
+  return hasProcedure(router, path) ? `${TRPC_PREFIX}/${path}` : `${TRPC_PREFIX}/(unknown)`;
 }

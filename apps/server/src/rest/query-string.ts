@@ -15,8 +15,9 @@ type Nested = { [key: string]: string | Nested };
  * twice, both as a value and with brackets, or nested deeper than MAX_BRACKETS is a 400
  * naming the parameter.
  *
- * `lists` is the query as the REST adapter reads `req.query` (every value a list); a
- * bracketed name becomes a list of one object there.
+ * `lists` is the query with every value a list (readQuery in mount-rest.ts); a bracketed
+ * name becomes a list of one object there, and the REST layer then takes a list of one as
+ * its value.
  */
 export function nestBracketKeys(lists: Record<string, string[]>): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = Object.create(null);

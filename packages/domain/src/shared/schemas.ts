@@ -4,12 +4,7 @@ import { actorTypes } from './actor.ts';
 /**
  * Shared zod pieces. Input objects are strict (unknown keys are a 400: docs/api.md, "Requests
  * and responses").
- *
- * Numbers and booleans in request bodies are wrapped in a pipe: the REST adapter coerces
- * plain number/boolean schemas (so `"false"` would become `true`), and a pipe is left alone.
  */
-export const bodyNumber = () => z.number().pipe(z.number());
-export const bodyBoolean = () => z.boolean().pipe(z.boolean());
 
 /**
  * Text that must hold more than blanks: at most `max` characters as sent, then trimmed, and

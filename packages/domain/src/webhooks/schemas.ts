@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { eventTypes } from '../shared/events.ts';
 import { missing } from '../shared/missing.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { bodyBoolean, FIELD_KEY, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
+import { FIELD_KEY, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
 
 /** The pattern the document gives a subscription URL; the checks below decide the rest. */
 const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]';
@@ -157,7 +157,7 @@ export const createWebhookInput = z.strictObject({
   fields: fields.optional(),
   headers: headers({ allowMasked: false }).optional(),
   description: description.optional(),
-  enabled: bodyBoolean().optional().meta({ description: 'Default true' }),
+  enabled: z.boolean().optional().meta({ description: 'Default true' }),
 });
 // `fields` against `events` is checked by createWebhook: a refinement here would make the
 // OpenAPI generator rebuild the body as an open object.
@@ -172,7 +172,8 @@ export const updateWebhookInput = z.strictObject({
       'Replaces all custom headers. A value sent back exactly as shown (masked) keeps the stored one.',
   }),
   description: description.optional(),
-  enabled: bodyBoolean()
+  enabled: z
+    .boolean()
     .optional()
     .meta({ description: 'true re-enables a subscription the service disabled and clears `disabledReason`' }),
 });
