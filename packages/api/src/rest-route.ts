@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
+import { missing } from '@crm/domain';
 import type { ApiMeta } from './trpc.ts';
 
 /**
@@ -40,7 +41,9 @@ export function restRoute(meta: ApiMeta): ApiMeta {
       successDescription: meta.successStatus === 201 ? 'Created' : 'OK',
       responseHeaders: z.object(headers),
       ...(Object.keys(requestHeaders).length > 0 ? { requestHeaders: z.object(requestHeaders) } : {}),
-      errorResponses: Object.fromEntries(statuses.map((status) => [status, ERROR_SUMMARIES[status]!])),
+      errorResponses: Object.fromEntries(
+        statuses.map((status) => [status, ERROR_SUMMARIES[status] ?? missing('ERROR_SUMMARIES[status]')]),
+      ),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { missing as absent } from '@crm/domain';
 import type { AnyRouter, TRPCProcedureType } from '@trpc/server';
 import { inputShapeOf } from './input-shape.ts';
 import { proceduresOf } from './internals/trpc.ts';
@@ -141,7 +142,7 @@ function treeOf(routes: RestRoute[]): RouteNode {
 
 function findNode(node: RouteNode, segments: string[], index: number): RouteNode | undefined {
   if (index === segments.length) return node.routes.length > 0 ? node : undefined;
-  const segment = segments[index]!;
+  const segment = segments[index] ?? absent('segments[index]');
   const literal = node.literals.get(segment) ?? node.literals.get(segment.toLowerCase());
   if (literal) {
     const found = findNode(literal, segments, index + 1);
@@ -182,7 +183,7 @@ export function rawPathParams(route: RestRoute, path: string): Record<string, st
 /** The values of a route's `{param}` segments in a request path, percent-decoded. */
 export function pathParamsOf(route: RestRoute, path: string): Record<string, string> {
   const params = rawPathParams(route, path);
-  for (const name of route.pathParams) params[name] = decodeSegment(params[name]!);
+  for (const name of route.pathParams) params[name] = decodeSegment(params[name] ?? absent('params[name]'));
   return params;
 }
 

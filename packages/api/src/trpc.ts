@@ -127,7 +127,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, getRawI
   if (!actor) {
     throw toTRPCError(
       new DomainError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>', {
-        headers: { 'WWW-Authenticate': 'Bearer' },
+        challenge: { scheme: 'Bearer' },
       }),
     );
   }

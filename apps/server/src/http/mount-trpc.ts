@@ -1,8 +1,10 @@
 import {
   type AppRouter,
   createApiContext,
+  errorHeaders,
   hasProcedure,
   noteErrorRequestId,
+  statusOf,
   toDomainError,
   toTRPCError,
 } from '@crm/api';
@@ -51,7 +53,8 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
       responseMeta: ({ errors }) => {
         const headers = new Headers();
         for (const error of errors) {
-          for (const [name, value] of Object.entries(toDomainError(error).headers)) headers.set(name, value);
+          for (const [name, value] of Object.entries(errorHeaders(toDomainError(error))))
+            headers.set(name, value);
         }
         return { headers };
       },
@@ -60,7 +63,7 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
       onError: ({ error }) => {
         noteErrorRequestId(error, ctx.state.requestId);
         const domain = toDomainError(error);
-        logFailure(ctx.state.log, error, domain.status, domain.code);
+        logFailure(ctx.state.log, error, statusOf(domain), domain.code);
       },
     });
   };

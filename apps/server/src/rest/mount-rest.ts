@@ -13,7 +13,7 @@ import {
   rawPathParams,
   toErrorResponse,
 } from '@crm/api';
-import { DomainError, sqlStateOf } from '@crm/domain';
+import { DomainError, missing, sqlStateOf } from '@crm/domain';
 import { callTRPCProcedure } from '@trpc/server';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { type GateDeps, passGate } from '../http/gate.ts';
@@ -204,7 +204,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
           headers.Link = `<${url}>; rel="next"`;
           // The page's meta gets the same URL (docs/api.md, "Paging"), which the procedure,
           // knowing no URL, left null.
-          answer.meta!.nextUrl = url;
+          (answer.meta ?? missing('the meta of a page')).nextUrl = url;
         }
       } else if (route.kind.single) {
         tagged = true;
@@ -238,7 +238,7 @@ async function send(
   const res = ctx.res;
   let { status, body } = answer;
   res.setHeader('Content-Type', 'application/json');
-  for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   if (answer.tagged && status < 400 && body !== undefined) {
     const tag = entityTag(body);
     res.setHeader('ETag', tag);
@@ -301,7 +301,7 @@ async function checkIfMatch(
     throw new DomainError(
       'PRECONDITION_FAILED',
       'The resource changed since the version If-Match names; read it again and retry',
-      { headers: { ETag: current } },
+      { currentVersion: current },
     );
   }
 }
@@ -353,8 +353,7 @@ function queryInput(
   pathInput: Record<string, string>,
 ): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const key in lists) {
-    const list = lists[key]!;
+  for (const [key, list] of Object.entries(lists)) {
     input[key] = list.length === 1 ? list[0] : list;
   }
   for (const key in pathInput) input[key] = pathInput[key];

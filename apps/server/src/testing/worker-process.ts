@@ -78,7 +78,7 @@ export function startServerProcess(
       }
     };
     proc.stdout!.on('data', onData);
-    exited.then(() => {
+    void exited.then(() => {
       clearTimeout(timer);
       reject(new Error(`service process exited with ${proc.exitCode ?? proc.signalCode} before listening`));
     });

@@ -1,4 +1,4 @@
-import { workflowActionSchema } from '@crm/domain';
+import { missing, workflowActionSchema } from '@crm/domain';
 import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { z } from 'zod';
@@ -89,7 +89,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
     headers?: Record<string, unknown>;
   };
   for (const name of Object.keys(components.schemas ?? {})) {
-    if (name.startsWith('error.')) delete components.schemas![name];
+    if (name.startsWith('error.')) delete (components.schemas ?? missing('components.schemas'))[name];
   }
   // Event payloads, one webhook per kind; their components (Record, Deal, Task, and the
   // payloads the event feed's `Event` refers to) are the same schemas the REST operations
@@ -118,7 +118,8 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
  */
 function completeResponses(operation: Json, meta: RouteMeta): number[] {
   const generated = operation.responses as Record<string, Json>;
-  const { Location, ...otherHeaders } = (generated['200']!.headers ?? {}) as Json;
+  const { Location, ...otherHeaders } = ((generated['200'] ?? missing("generated['200']")).headers ??
+    {}) as Json;
   const responses: Record<string, Json> = {};
   if (meta.alternativeSuccess) {
     responses[String(meta.alternativeSuccess.status)] = {
@@ -127,7 +128,7 @@ function completeResponses(operation: Json, meta: RouteMeta): number[] {
       headers: otherHeaders,
     };
   }
-  responses[String(meta.successStatus ?? 200)] = generated['200']!;
+  responses[String(meta.successStatus ?? 200)] = generated['200'] ?? missing("generated['200']");
   if (routeKind(meta.openapi.method, meta.openapi.path, meta.resource).single) {
     responses['304'] = {
       description: 'Not modified: the ETag in If-None-Match is current',

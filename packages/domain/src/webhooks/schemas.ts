@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { FIELD_KEY } from '../folders/schemas.ts';
 import { eventTypes } from '../shared/events.ts';
+import { missing } from '../shared/missing.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
+import { FIELD_KEY, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
 
 /** The pattern the document gives a subscription URL; the checks below decide the rest. */
 const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]';
@@ -120,7 +120,7 @@ const headers = (options: { allowMasked: boolean }) =>
       const seen = new Set<string>();
       for (const name of names) {
         const lower = name.toLowerCase();
-        const text = value[name]!;
+        const text = value[name] ?? missing('value[name]');
         const problem = !HEADER_NAME.test(name)
           ? 'is not a valid header name'
           : RESERVED_HEADERS.has(lower) || RESERVED_PREFIXES.some((p) => lower.startsWith(p))

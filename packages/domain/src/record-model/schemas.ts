@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { FIELD_KEY } from '../folders/schemas.ts';
-import { expandParam } from '../relations/expand.ts';
 import { filterNode, filterParam } from '../shared/list-filter.ts';
 import { countParam } from '../shared/list-query.ts';
 import { sortParam } from '../shared/list-sort.ts';
 import { MAX_PAGE_SIZE, pagingInput } from '../shared/paging.ts';
-import { idParam, instantInput, instantOutput, instantQueryInput } from '../shared/schemas.ts';
+import { FIELD_KEY, idParam, instantInput, instantOutput, instantQueryInput } from '../shared/schemas.ts';
 import { recordEmail, recordPhone, recordTitle, recordValues } from './record-values.ts';
+
+/** Most fields one `expand` names. */
+export const MAX_EXPAND = 5;
+
+/** `expand=<key>[,<key>]`: ONE fields whose records to add under `expanded` (docs/api.md, "Relations"). */
+export const expandParam = () =>
+  z
+    .string()
+    .max(400)
+    .meta({
+      description: `ONE relation fields whose linked records to add under \`expanded\`, comma-separated (at most ${MAX_EXPAND}, one level deep).`,
+      example: 'company',
+    });
 
 const customValues = z
   .record(z.string(), z.unknown())
