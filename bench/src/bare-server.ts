@@ -51,6 +51,7 @@ import {
   Coalescer,
   encodeCursor,
   isId,
+  missing,
   newId,
   RateLimitLeases,
   type RateLimitRelease,
@@ -349,7 +350,9 @@ async function listenForKeyChanges() {
 async function authenticate(req: IncomingMessage): Promise<KeyRow> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!match) throw new HttpError(401, 'UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>');
-  const hash = createHash('sha256').update(match[1]!, 'utf8').digest('hex');
+  const hash = createHash('sha256')
+    .update(match[1] ?? missing('match[1]'), 'utf8')
+    .digest('hex');
   const now = Date.now();
   const kept = keptKeys.get(hash);
   if (kept && now - kept.loadedAt < 30_000) {
@@ -368,7 +371,9 @@ async function authenticate(req: IncomingMessage): Promise<KeyRow> {
     rowMode: 'array',
   });
   const key = rows[0]
-    ? (Object.fromEntries(KEY_COLUMNS.map((column, i) => [column, rows[0]![i]])) as unknown as KeyRow)
+    ? (Object.fromEntries(
+        KEY_COLUMNS.map((column, i) => [column, (rows[0] ?? missing('rows[0]'))[i]]),
+      ) as unknown as KeyRow)
     : undefined;
   if (!key) throw new HttpError(401, 'UNAUTHORIZED', 'Invalid API key');
   if (key.revoked_at) throw new HttpError(401, 'UNAUTHORIZED', 'This API key has been revoked');
@@ -464,7 +469,7 @@ const limits = new Coalescer<{ subject: string; limit: number }, LimitResult>(
     });
     const bySubject = new Map(rows.map((row) => [row.subject, row]));
     for (const [subject, { limit, indexes, extra }] of batch) {
-      const row = bySubject.get(subject)!;
+      const row = bySubject.get(subject) ?? missing('bySubject.get(subject)');
       const granted = row.count === null ? 0 : (row.last_grant ?? 0);
       const after = row.count ?? row.stored ?? 0;
       const before = after - granted;
@@ -632,7 +637,7 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
       JSON.stringify(data),
       searchText,
     ]);
-    const row = inserted.rows[0]!;
+    const row = inserted.rows[0] ?? missing('inserted.rows[0]');
     return send(res, 201, { data: record(row.created_at.toISOString(), row.updated_at.toISOString()) });
   }
   const actor = { type: 'apiKey', id: key.id, name: key.key_name };
@@ -817,7 +822,7 @@ async function moveDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow, 
       field: 'stageId',
       from_value: move.from,
       to_value: move.to,
-      at: events[0]!.occurredAt,
+      at: (events[0] ?? missing('events[0]')).occurredAt,
     },
   ];
   const data = JSON.stringify(current.data);
@@ -982,14 +987,23 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
   }
   const record = /^\/api\/v1\/records\/([^/]+)$/.exec(path);
   if (record && req.method === 'GET') {
-    return getRecord(res, await gate(req, res, 'read'), decodeURIComponent(record[1]!));
+    return getRecord(
+      res,
+      await gate(req, res, 'read'),
+      decodeURIComponent(record[1] ?? missing('record[1]')),
+    );
   }
   if (path === '/api/v1/deals' && req.method === 'POST') {
     return createDeal(req, res, await gate(req, res, 'write'));
   }
   const deal = /^\/api\/v1\/deals\/([^/]+)$/.exec(path);
   if (deal && req.method === 'PATCH') {
-    return moveDeal(req, res, await gate(req, res, 'write'), decodeURIComponent(deal[1]!));
+    return moveDeal(
+      req,
+      res,
+      await gate(req, res, 'write'),
+      decodeURIComponent(deal[1] ?? missing('deal[1]')),
+    );
   }
   if (path === '/api/v1/tasks' && req.method === 'GET') {
     return listTasksByDue(res, await gate(req, res, 'read'), url, req.headers.host);
@@ -1018,7 +1032,7 @@ server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
 const shutdown = () => {
   server.close();
   server.closeAllConnections();
-  releaseLeases(leases.endAll())
+  void releaseLeases(leases.endAll())
     .then(() => Promise.allSettled([pool.end(), countersPool.end()]))
     .finally(() => process.exit(0));
 };

@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 import type { RequestSpec } from 'autocannon';
 import type pg from 'pg';
 import { createRandom, generateRecord, withListFields } from './data.ts';
@@ -51,7 +52,8 @@ export const batchCreate: Scenario = {
 let failedItems = 0;
 
 /** The single create, measured in the same runs for comparison. */
-export const singleCreate = SCENARIOS.find((s) => s.id === 'create')!;
+export const singleCreate =
+  SCENARIOS.find((s) => s.id === 'create') ?? missing("SCENARIOS.find((s) => s.id === 'create')");
 
 export interface BatchCreateResult {
   id: 'batch-create';
@@ -80,7 +82,10 @@ export async function countCreated(pool: pg.Pool, workspaceId: string) {
             (select count(*) from events where workspace_id = $1 and type = 'record.created') as events`,
     [workspaceId],
   );
-  return { records: Number(rows[0]!.records), events: Number(rows[0]!.events) };
+  return {
+    records: Number((rows[0] ?? missing('rows[0]')).records),
+    events: Number((rows[0] ?? missing('rows[0]')).events),
+  };
 }
 
 /**

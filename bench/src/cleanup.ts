@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 import { withTimeout } from './time.ts';
 
 export interface Cleanups {
@@ -17,7 +18,7 @@ export function createCleanups(log: (line: string) => void): Cleanups {
   const cleanUp = () => {
     cleaning ??= (async () => {
       while (steps.length > 0) {
-        const step = steps.pop()!;
+        const step = steps.pop() ?? missing('steps.pop()');
         try {
           await withTimeout(step.run(), 30_000, step.what);
         } catch (error) {

@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 /**
  * Deterministic, realistic-looking record contents: people with names from several
  * languages, company or personal email addresses, phone numbers in a few national formats,
@@ -109,7 +110,7 @@ export interface GeneratedRecord {
 }
 
 function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)]!;
+  return items[Math.floor(random() * items.length)] ?? missing('items[Math.floor(random() * items.length)]');
 }
 
 function digits(random: () => number, count: number): string {
@@ -218,8 +219,9 @@ export function listFieldValues(
     const weights = lifecycleOptions.map((_, i) => 1 / (i + 1) ** 1.2);
     let roll = random() * weights.reduce((a, b) => a + b, 0);
     let index = 0;
-    while (index < weights.length - 1 && roll >= weights[index]!) roll -= weights[index++]!;
-    values.lifecycle = lifecycleOptions[index]!;
+    while (index < weights.length - 1 && roll >= (weights[index] ?? missing('weights[index]')))
+      roll -= weights[index++] ?? missing('weights[index++]');
+    values.lifecycle = lifecycleOptions[index] ?? missing('lifecycleOptions[index]');
   }
   if (random() < 0.85) values.score = Math.round((random() + random()) * 50);
   return values;

@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 import type pg from 'pg';
 import type { SearchTerm } from './data.ts';
 import { round } from './time.ts';
@@ -87,7 +88,7 @@ export async function explain(
   params: unknown[],
 ): Promise<Omit<PlanSummary, 'statement' | 'kind' | 'matchingRows'>> {
   const result = await pool.query<ExplainRow>(`explain (analyze, buffers, format json) ${sql}`, params);
-  const doc = result.rows[0]!['QUERY PLAN'][0];
+  const doc = (result.rows[0] ?? missing('result.rows[0]'))['QUERY PLAN'][0];
   const outline: string[] = [];
   const indexes = new Set<string>();
   const walk = (node: PlanNode, depth: number) => {
@@ -122,7 +123,7 @@ export async function explainSearch(
   return {
     statement: `q=${JSON.stringify(term.term)}`,
     kind: term.kind,
-    matchingRows: Number(counted.rows[0]!.n),
+    matchingRows: Number((counted.rows[0] ?? missing('counted.rows[0]')).n),
     ...(await explain(pool, SEARCH_SQL, [workspaceId, pattern, 51])),
   };
 }
@@ -136,7 +137,7 @@ export async function explainList(pool: pg.Pool, workspaceId: string): Promise<P
   return {
     statement: 'list pageSize=50',
     kind: 'list',
-    matchingRows: Number(counted.rows[0]!.n),
+    matchingRows: Number((counted.rows[0] ?? missing('counted.rows[0]')).n),
     ...(await explain(pool, LIST_SQL, [workspaceId, 51])),
   };
 }
@@ -150,7 +151,7 @@ export async function explainTasks(pool: pg.Pool, workspaceId: string): Promise<
   return {
     statement: 'tasks status=OPEN sort=dueAt pageSize=50',
     kind: 'tasks',
-    matchingRows: Number(counted.rows[0]!.n),
+    matchingRows: Number((counted.rows[0] ?? missing('counted.rows[0]')).n),
     ...(await explain(pool, TASKS_BY_DUE_SQL, [workspaceId, 'OPEN', 51])),
   };
 }

@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '@crm/db';
+import { missing } from '@crm/domain';
 import autocannon from 'autocannon';
 import { createCleanups } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
@@ -97,7 +98,7 @@ async function startUnderCallgrind(name: string, connectionString: string, outDi
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => {
         try {
-          process.kill(-child.pid!, 'SIGKILL');
+          process.kill(-(child.pid ?? missing('child.pid')), 'SIGKILL');
         } catch {
           // already gone
         }
@@ -210,7 +211,7 @@ async function main() {
     log(`starting ${name} under callgrind (slow: a minute or two)`);
     const child = await startUnderCallgrind(name, database.connectionString, outDir);
     await waitUntilReady(child, 600_000);
-    const pid = child.process.pid!;
+    const pid = child.process.pid ?? missing('child.process.pid');
     results[name] = {};
     for (const scenario of scenarios) {
       log(`${name} ${scenario.id}: ${WARMUP} requests to warm up`);

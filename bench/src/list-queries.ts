@@ -3,6 +3,8 @@
  * (docs/api.md, "Filters, sorts and counts") sent one at a time to the service, and the
  * EXPLAIN of the statements it sends for them, captured from its SQL trace.
  */
+
+import { missing } from '@crm/domain';
 import type pg from 'pg';
 import { explain, type PlanSummary } from './explain.ts';
 import { getJson } from './http-client.ts';
@@ -36,7 +38,8 @@ const since = (minutesEarlier: number) =>
   encodeURIComponent(new Date(Date.now() - DAY - minutesEarlier * 60_000).toISOString());
 const lifecycle = (value: string) => `filter[data.lifecycle]=${encodeURIComponent(value)}`;
 const score = (gte: number, lt: number) => `filter[data.score][gte]=${gte}&filter[data.score][lt]=${lt}`;
-const pick = (values: readonly string[], i: number) => values[i % values.length]!;
+const pick = (values: readonly string[], i: number) =>
+  values[i % values.length] ?? missing('values[i % values.length]');
 const combined = (value: string, gte: number) =>
   `${lifecycle(value)}&${score(gte, gte + 20)}&sort=-updatedAt`;
 
@@ -198,7 +201,7 @@ export async function measureLists(
         break outer;
       }
       const sample = await once(q, i);
-      if (sample) samples.get(q.id)!.push(sample);
+      if (sample) (samples.get(q.id) ?? missing('samples.get(q.id)')).push(sample);
     }
   }
 
@@ -208,7 +211,7 @@ export async function measureLists(
       50,
     );
   const queries = LIST_QUERIES.map((q): ListQueryLatency => {
-    const of = samples.get(q.id)!;
+    const of = samples.get(q.id) ?? missing('samples.get(q.id)');
     const sorted = of.map((s) => s.ms).sort((a, b) => a - b);
     const p95 = round(percentile(sorted, 95));
     const totals = of.flatMap((s) => (s.total === undefined ? [] : [s.total]));
@@ -283,7 +286,9 @@ export async function explainListQueries(
   const plans: PlanSummary[] = [];
   for (const s of statements) {
     const counted = await getPage(url, apiKey, `${s.query}&count=true`);
-    const label = LIST_QUERIES.find((q) => q.id === s.id)!.label.slice(0, 3);
+    const label = (
+      LIST_QUERIES.find((q) => q.id === s.id) ?? missing('LIST_QUERIES.find((q) => q.id === s.id)')
+    ).label.slice(0, 3);
     plans.push({
       statement: `${label} ${decodeURIComponent(s.query)} pageSize=50 at ${records.toLocaleString('en-US')} records`,
       kind: 'list-query',

@@ -1,14 +1,24 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { missing } from '@crm/domain';
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 export const HZ = 100;
 
 /** Busy CPU ticks of the whole machine (all CPUs, idle and iowait excluded), from /proc/stat. */
 function machineBusy(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const line =
+    readFileSync('/proc/stat', 'utf8').split('\n')[0] ??
+    missing("readFileSync('/proc/stat', 'utf8').split('\n')[0]");
   const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
-  return user! + nice! + system! + irq! + softirq! + steal!;
+  return (
+    (user ?? missing('user')) +
+    (nice ?? missing('nice')) +
+    (system ?? missing('system')) +
+    (irq ?? missing('irq')) +
+    (softirq ?? missing('softirq')) +
+    (steal ?? missing('steal'))
+  );
 }
 
 /** `root` and every process descended from it that is alive now, from /proc. */

@@ -12,6 +12,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@crm/db';
+import { missing as absent } from '@crm/domain';
 import type pg from 'pg';
 import {
   type BatchCreateResult,
@@ -152,7 +153,10 @@ const TRACER = join(benchDir, 'src', 'trace-sql.mjs');
 /** `traceFile` receives the server's statements until it is deleted (see trace-sql.mjs). */
 /** The PostgreSQL server's main process: the parent of this session's backend (Linux only). */
 async function postmasterPid(pool: pg.Pool): Promise<number | undefined> {
-  const backend = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+  const backend = (
+    (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0] ??
+    absent("(await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]")
+  ).pid;
   try {
     const stat = await readFile(`/proc/${backend}/stat`, 'utf8');
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
@@ -246,7 +250,7 @@ async function main(): Promise<BenchResults> {
     workspaceId: fixture.workspaceId,
     pipelineId,
     stageIds,
-    recordId: recordIds[0]!,
+    recordId: recordIds[0] ?? absent('recordIds[0]'),
   });
   await seedTasks(pool, {
     workspaceId: fixture.workspaceId,
@@ -306,7 +310,7 @@ async function main(): Promise<BenchResults> {
   const parity = await checkParity([targets.service, targets.bare], pool, {
     apiKey: fixture.apiKey,
     folderId: fixture.folderId,
-    recordId: recordIds[0]!,
+    recordId: recordIds[0] ?? absent('recordIds[0]'),
     pipelineId,
     stageIds,
     twinDeals,
@@ -334,8 +338,13 @@ async function main(): Promise<BenchResults> {
 
   const liveRecords = async () =>
     Number(
-      (await pool.query<{ n: string }>('select count(*) as n from records where trashed_at is null')).rows[0]!
-        .n,
+      (
+        (await pool.query<{ n: string }>('select count(*) as n from records where trashed_at is null'))
+          .rows[0] ??
+        absent(
+          "(await pool.query<{ n: string }>('select count(*) as n from records where trashed_at is null')).rows[0]",
+        )
+      ).n,
     );
   const search: SearchLatency[] = [];
   const runSearch = async () => {
@@ -431,7 +440,12 @@ async function main(): Promise<BenchResults> {
       'select id, stage_id from deals where id = any($1)',
       [movableDeals.ids],
     );
-    const expected = new Map(movableDeals.ids.map((id, i) => [id, stageIds[movableDeals.stageIndex[i]!]]));
+    const expected = new Map(
+      movableDeals.ids.map((id, i) => [
+        id,
+        stageIds[movableDeals.stageIndex[i] ?? absent('movableDeals.stageIndex[i]')],
+      ]),
+    );
     const checks = {
       answered2xx: answered,
       updatedEvents: after.updated - before.updated,
@@ -593,9 +607,9 @@ async function main(): Promise<BenchResults> {
   await runLists();
 
   const explainTerms = [
-    SEARCH_TERMS.find((t) => t.kind === 'common')!,
-    SEARCH_TERMS.find((t) => t.kind === 'rare')!,
-    SEARCH_TERMS.find((t) => t.kind === 'none')!,
+    SEARCH_TERMS.find((t) => t.kind === 'common') ?? absent("SEARCH_TERMS.find((t) => t.kind === 'common')"),
+    SEARCH_TERMS.find((t) => t.kind === 'rare') ?? absent("SEARCH_TERMS.find((t) => t.kind === 'rare')"),
+    SEARCH_TERMS.find((t) => t.kind === 'none') ?? absent("SEARCH_TERMS.find((t) => t.kind === 'none')"),
   ];
   for (const term of explainTerms) {
     log(`EXPLAIN for q=${term.term}`);
@@ -635,7 +649,7 @@ async function main(): Promise<BenchResults> {
     const statements = await captureRelationStatements(
       service.url,
       fixture.apiKey,
-      { pid: service.process.pid!, traceFile: traces.service },
+      { pid: service.process.pid ?? absent('service.process.pid'), traceFile: traces.service },
       samples,
     );
     const records = await liveRecords();
@@ -762,8 +776,8 @@ try {
   const slowLists = largestList?.queries.filter((q) => q.inTarget && !q.meetsTarget) ?? [];
   if (slowLists.length > 0) {
     log(
-      `below target at ${largestList!.records.toLocaleString('en-US')} records: ${slowLists
-        .map((q) => `${q.label} p95 ${q.p95} ms >= ${largestList!.targetMs} ms`)
+      `below target at ${(largestList ?? absent('largestList')).records.toLocaleString('en-US')} records: ${slowLists
+        .map((q) => `${q.label} p95 ${q.p95} ms >= ${(largestList ?? absent('largestList')).targetMs} ms`)
         .join(', ')}`,
     );
   }
@@ -771,7 +785,7 @@ try {
   const slowRelations = relationSeries?.queries.filter((q) => q.inTarget && !q.meetsTarget) ?? [];
   if (slowRelations.length > 0) {
     log(
-      `below target at ${relationSeries!.records.toLocaleString('en-US')} records: ${slowRelations
+      `below target at ${(relationSeries ?? absent('relationSeries')).records.toLocaleString('en-US')} records: ${slowRelations
         .map((q) => `${q.label} p95 ${q.p95} ms >= ${q.targetMs} ms`)
         .join(', ')}`,
     );

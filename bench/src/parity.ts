@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { missing } from '@crm/domain';
 import type pg from 'pg';
 import type { Target } from './scenarios.ts';
 import { sleep } from './time.ts';
@@ -179,7 +180,8 @@ export async function checkParity(
   const rateLimitKinds = [new Map<string, Statement>(), new Map<string, Statement>()] as const;
   const noteRateLimits = (ra: Answer, rb: Answer) => {
     [ra, rb].forEach((answer, i) => {
-      for (const statement of answer.rateLimits) rateLimitKinds[i]!.set(describe(statement), statement);
+      for (const statement of answer.rateLimits)
+        (rateLimitKinds[i] ?? missing('rateLimitKinds[i]')).set(describe(statement), statement);
     });
   };
   const compareStatements = (what: string, ra: Answer, rb: Answer) => {
@@ -314,7 +316,10 @@ export async function checkParity(
           [...other.values()].some((s) => s.name === statement.name)
         )
           problems.push(`only ${name} sent the rate-limit statement ${kind}`);
-      } else if (statement.pool !== other.get(kind)!.pool && kinds === kindsA) {
+      } else if (
+        statement.pool !== (other.get(kind) ?? missing('other.get(kind)')).pool &&
+        kinds === kindsA
+      ) {
         poolDifferences.set(`rate limits: ${kind.slice(0, 50)}…`, new Set(['(whole check)']));
       }
     }

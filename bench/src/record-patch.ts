@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 import type pg from 'pg';
 import { createRandom, generateRecord } from './data.ts';
 import type { Measurement, Run, Scenario } from './scenarios.ts';
@@ -47,7 +48,7 @@ export async function countUpdated(pool: pg.Pool, workspaceId: string): Promise<
     `select count(*) as n from events where workspace_id = $1 and type = 'record.updated'`,
     [workspaceId],
   );
-  return Number(rows[0]!.n);
+  return Number((rows[0] ?? missing('rows[0]')).n);
 }
 
 export function recordPatchChecks(before: number, after: number, runs: Run[]) {
@@ -68,6 +69,9 @@ export async function historyStorage(pool: pg.Pool): Promise<{ rows: number; byt
   const { rows } = await pool.query<{ rows: string; bytes: string }>(
     `select count(*) as rows, pg_total_relation_size('history') as bytes from history`,
   );
-  const count = Number(rows[0]!.rows);
-  return { rows: count, bytesPerRow: count === 0 ? 0 : Math.round(Number(rows[0]!.bytes) / count) };
+  const count = Number((rows[0] ?? missing('rows[0]')).rows);
+  return {
+    rows: count,
+    bytesPerRow: count === 0 ? 0 : Math.round(Number((rows[0] ?? missing('rows[0]')).bytes) / count),
+  };
 }

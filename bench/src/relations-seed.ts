@@ -13,7 +13,7 @@
  */
 import type { Database } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
-import { addFolderField, createFolder, newId, searchTextOf } from '@crm/domain';
+import { addFolderField, createFolder, missing, newId, searchTextOf } from '@crm/domain';
 import type pg from 'pg';
 import { createRandom, generateCompany, updatedAtOf } from './data.ts';
 import { type Fixture, insertRecords, ownerOf, type RecordColumns } from './seed.ts';
@@ -50,7 +50,7 @@ function weightedPicker(random: () => number, count: number): () => number {
     let high = count - 1;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (cumulative[mid]! <= roll) low = mid + 1;
+      if ((cumulative[mid] ?? missing('cumulative[mid]')) <= roll) low = mid + 1;
       else high = mid;
     }
     return low;
@@ -83,7 +83,7 @@ export function planRelations(people: number, seed: number): RelationPlan {
   const pickCompany = () => {
     for (;;) {
       const c = pick();
-      if (members[c]!.length < MAX_COMPANY_PEOPLE || count === 1) return c;
+      if ((members[c] ?? missing('members[c]')).length < MAX_COMPANY_PEOPLE || count === 1) return c;
     }
   };
   return {
@@ -93,13 +93,18 @@ export function planRelations(people: number, seed: number): RelationPlan {
     relate(id): Record<string, string> {
       if (random() >= ACCOUNT_SHARE) return {};
       const c = pickCompany();
-      const team = members[c]!;
+      const team = members[c] ?? missing('members[c]');
       const rank = team.length;
       team.push(id);
-      const account = companyIds[c]!;
+      const account = companyIds[c] ?? missing('companyIds[c]');
       return rank === 0
         ? { account }
-        : { account, manager: team[Math.floor((rank - 1) / REPORTS_PER_MANAGER)]! };
+        : {
+            account,
+            manager:
+              team[Math.floor((rank - 1) / REPORTS_PER_MANAGER)] ??
+              missing('team[Math.floor((rank - 1) / REPORTS_PER_MANAGER)]'),
+          };
     },
   };
 }
@@ -156,7 +161,8 @@ export async function createRelationFolders(
     'select id, fields from folders where workspace_id = $1 and id = any($2)',
     [fixture.workspaceId, [people, companies.id]],
   );
-  const fieldsOf = (id: string) => rows.find((r) => r.id === id)!.fields;
+  const fieldsOf = (id: string) =>
+    (rows.find((r) => r.id === id) ?? missing('rows.find((r) => r.id === id)')).fields;
   const relationId = (key: string) => {
     const field = fieldsOf(people).find((f) => f.key === key);
     if (!field?.relation) throw new Error(`People has no RELATION field ${key}`);
@@ -268,7 +274,7 @@ export async function seedRelations(
       const company = generateCompany(random, taken);
       if (tiers[i]) company.data.tier = tiers[i];
       const createdAt = options.from.getTime() + Math.floor(random() * span);
-      c.id.push(plan.companyIds[i]!);
+      c.id.push(plan.companyIds[i] ?? missing('plan.companyIds[i]'));
       c.title.push(company.title);
       c.email.push(company.email);
       c.phone.push(company.phone);
@@ -322,7 +328,7 @@ export async function seedRelations(
   const add = (id: string, c: number) => {
     previousPairs.add(`${id} ${c}`);
     batch.from.push(id);
-    batch.to.push(plan.companyIds[c]!);
+    batch.to.push(plan.companyIds[c] ?? missing('plan.companyIds[c]'));
     batch.at.push(new Date(to - Math.floor(random() * span)).toISOString());
   };
   for (const [id, accountId] of rows) {
@@ -339,7 +345,8 @@ export async function seedRelations(
   // up with one more earlier company for people drawn at random, until the total is reached.
   const wanted = options.links - account - manager;
   for (let tries = 0; previousCompanies + batch.from.length < wanted && tries < wanted; tries++) {
-    const [id, accountId] = rows[Math.floor(random() * rows.length)]!;
+    const [id, accountId] =
+      rows[Math.floor(random() * rows.length)] ?? missing('rows[Math.floor(random() * rows.length)]');
     const c = plan.pickCompany();
     if (c === currentOf(accountId) || previousPairs.has(`${id} ${c}`)) continue;
     add(id, c);

@@ -5,6 +5,7 @@
  * from its SQL trace, and the batch-link scenario (`POST /records/links/batch`).
  */
 import { rm, writeFile } from 'node:fs/promises';
+import { missing } from '@crm/domain';
 import type { RequestSpec } from 'autocannon';
 import type pg from 'pg';
 import { createRandom } from './data.ts';
@@ -37,7 +38,10 @@ export function relationSamples(
   const random = createRandom(seed);
   const people: string[] = [];
   for (let i = 0; i < 200 && seeded.settled.length > 0; i++) {
-    people.push(seeded.settled[Math.floor(random() * seeded.settled.length)]!);
+    people.push(
+      seeded.settled[Math.floor(random() * seeded.settled.length)] ??
+        missing('seeded.settled[Math.floor(random() * seeded.settled.length)]'),
+    );
   }
   const bySize = seeded.companySizes.map((size, i) => ({ size, i })).sort((a, b) => a.size - b.size);
   const median = percentile(
@@ -52,17 +56,26 @@ export function relationSamples(
   const step = Math.max(1, middle.length / 50);
   const typical: number[] = [];
   for (let at = 0; at < middle.length && typical.length < 50; at += step)
-    typical.push(middle[Math.floor(at)]!.i);
+    typical.push((middle[Math.floor(at)] ?? missing('middle[Math.floor(at)]')).i);
   const largest = bySize[bySize.length - 1] ?? { size: 0, i: 0 };
   return {
     peopleFolderId: folders.peopleFolderId,
     people,
     typical: {
-      ids: typical.map((i) => plan.companyIds[i]!),
-      minPeople: typical.length > 0 ? Math.min(...typical.map((i) => seeded.companySizes[i]!)) : 0,
-      maxPeople: typical.length > 0 ? Math.max(...typical.map((i) => seeded.companySizes[i]!)) : 0,
+      ids: typical.map((i) => plan.companyIds[i] ?? missing('plan.companyIds[i]')),
+      minPeople:
+        typical.length > 0
+          ? Math.min(...typical.map((i) => seeded.companySizes[i] ?? missing('seeded.companySizes[i]')))
+          : 0,
+      maxPeople:
+        typical.length > 0
+          ? Math.max(...typical.map((i) => seeded.companySizes[i] ?? missing('seeded.companySizes[i]')))
+          : 0,
     },
-    largest: { id: plan.companyIds[largest.i]!, people: largest.size },
+    largest: {
+      id: plan.companyIds[largest.i] ?? missing('plan.companyIds[largest.i]'),
+      people: largest.size,
+    },
   };
 }
 
@@ -183,7 +196,7 @@ export async function measureRelations(
     queries.map((q) => [q.id, []]),
   );
   const once = async (q: RelationQuery, i: number) => {
-    const path = q.path(i, samples)!;
+    const path = q.path(i, samples) ?? missing('q.path(i, samples)');
     const t0 = performance.now();
     const body = await get(url, apiKey, path);
     const ms = performance.now() - t0;
@@ -199,10 +212,10 @@ export async function measureRelations(
   const { otherCores } = await withOtherLoad(async () => {
     for (let i = 0; i < count; i++) {
       for (const q of queries) {
-        if (spent.get(q.id)! > share) continue;
+        if ((spent.get(q.id) ?? missing('spent.get(q.id)')) > share) continue;
         const t0 = performance.now();
-        measured.get(q.id)!.push(await once(q, i));
-        spent.set(q.id, spent.get(q.id)! + performance.now() - t0);
+        (measured.get(q.id) ?? missing('measured.get(q.id)')).push(await once(q, i));
+        spent.set(q.id, (spent.get(q.id) ?? missing('spent.get(q.id)')) + performance.now() - t0);
       }
     }
   });
@@ -212,13 +225,13 @@ export async function measureRelations(
     budgetMs,
     ...(otherCores === undefined ? {} : { otherCores }),
     queries: queries.map((q): RelationQueryLatency => {
-      const of = measured.get(q.id)!;
+      const of = measured.get(q.id) ?? missing('measured.get(q.id)');
       const sorted = of.map((s) => s.ms).sort((a, b) => a - b);
       const p95 = round(percentile(sorted, 95));
       return {
         id: q.id,
         label: q.label,
-        example: q.path(0, samples)!,
+        example: q.path(0, samples) ?? missing('q.path(0, samples)'),
         inTarget: q.targetMs !== undefined,
         ...(q.targetMs === undefined ? {} : { targetMs: q.targetMs }),
         requests: of.length,
@@ -281,7 +294,7 @@ export async function captureRelationStatements(
           path,
           position: `${n + 1}/${onRecords.length}`,
           text: line.text,
-          values: line.values!,
+          values: line.values ?? missing('line.values'),
         });
       }
     }
@@ -311,7 +324,9 @@ export async function explainRelations(
     const matchingRows = isPage
       ? ((await get(url, apiKey, `${s.path}&count=true`)).meta?.total ?? Number.NaN)
       : s.values.filter((v) => typeof v === 'string' && v.startsWith('rec_')).length;
-    const label = RELATION_QUERIES.find((q) => q.id === s.id)!.label;
+    const label = (
+      RELATION_QUERIES.find((q) => q.id === s.id) ?? missing('RELATION_QUERIES.find((q) => q.id === s.id)')
+    ).label;
     plans.push({
       statement: `${label}, statement ${s.position} on records, at ${records.toLocaleString('en-US')} records`,
       kind: 'relation',
@@ -334,7 +349,7 @@ export function attachRelationPlans(
     if (own.length === 0) continue;
     query.plan = {
       indexesUsed: [...new Set(own.flatMap((p) => p.indexesUsed))],
-      topNode: own[own.length - 1]!.topNode,
+      topNode: (own[own.length - 1] ?? missing('own[own.length - 1]')).topNode,
       executionMs: round(
         own.reduce((sum, p) => sum + p.executionMs, 0),
         2,
@@ -375,7 +390,7 @@ function linkItems(plan: RelationPlan, seeded: SeededRelations, seed: number, ki
     const out = [...ids];
     for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
+      [out[i], out[j]] = [out[j] ?? missing('out[j]'), out[i] ?? missing('out[i]')];
     }
     return out;
   };
@@ -396,22 +411,34 @@ function linkItems(plan: RelationPlan, seeded: SeededRelations, seed: number, ki
     n++;
     if (kind === 'one-values' && (n % 2 === 0 || m >= managers.length) && a < accounts.length) {
       mix.account++;
-      return { from: accounts[a++]!, field: 'account', to: plan.companyIds[plan.pickCompany()]! };
+      return {
+        from: accounts[a++] ?? missing('accounts[a++]'),
+        field: 'account',
+        to: plan.companyIds[plan.pickCompany()] ?? missing('plan.companyIds[plan.pickCompany()]'),
+      };
     }
     if (kind === 'one-values' && m < managers.length && settled.length > 0) {
       mix.manager++;
-      return { from: managers[m++]!, field: 'manager', to: settled[Math.floor(random() * settled.length)]! };
+      return {
+        from: managers[m++] ?? missing('managers[m++]'),
+        field: 'manager',
+        to:
+          settled[Math.floor(random() * settled.length)] ??
+          missing('settled[Math.floor(random() * settled.length)]'),
+      };
     }
     // Pairs seeded or made earlier (by this run or an earlier one: small trials come here in
     // both kinds) are skipped.
     for (;;) {
-      const from = settled[Math.floor(random() * settled.length)]!;
+      const from =
+        settled[Math.floor(random() * settled.length)] ??
+        missing('settled[Math.floor(random() * settled.length)]');
       const c = plan.pickCompany();
       const key = `${from} ${c}`;
       if (seeded.previousPairs.has(key)) continue;
       seeded.previousPairs.add(key);
       mix.previousCompanies++;
-      return { from, field: 'previousCompanies', to: plan.companyIds[c]! };
+      return { from, field: 'previousCompanies', to: plan.companyIds[c] ?? missing('plan.companyIds[c]') };
     }
   };
   return { next, mix };
@@ -485,7 +512,7 @@ export async function countLinks(pool: pg.Pool, workspaceId: string, relationIds
                from events where workspace_id = $1 and type = 'record.updated') as u`,
     [workspaceId, relationIds],
   );
-  const row = rows[0]!;
+  const row = rows[0] ?? missing('rows[0]');
   return {
     oneLinks: Number(row.one),
     manyLinks: Number(row.many),

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { missing } from '@crm/domain';
 import type { BatchCreateResult } from './batch.ts';
 import type { PlanSummary } from './explain.ts';
 import type { ListLatency } from './list-queries.ts';
@@ -74,7 +75,13 @@ export interface BenchResults {
 function table(header: string[], rows: string[][], left = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    cells
+      .map((c, i) =>
+        i < left
+          ? c.padEnd(widths[i] ?? missing('widths[i]'))
+          : c.padStart(widths[i] ?? missing('widths[i]')),
+      )
+      .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -294,7 +301,7 @@ function formatRelations(r: RelationsResult): string[] {
   ];
   if ((series.otherCores ?? 0) >= OTHER_LOAD_WARNING) {
     out.push(
-      `WARNING: other processes used ${fixed(series.otherCores!, 2)} cores while the relation reads ran; their latencies are less reliable`,
+      `WARNING: other processes used ${fixed(series.otherCores ?? missing('series.otherCores'), 2)} cores while the relation reads ran; their latencies are less reliable`,
     );
   } else if (series.otherCores !== undefined) {
     out.push(`Other processes used ${fixed(series.otherCores, 2)} cores meanwhile.`);
@@ -306,7 +313,7 @@ function formatRelations(r: RelationsResult): string[] {
     const most = Math.max(0, ...links.flatMap((b) => b.batch.runs.map((run) => run.otherCores ?? 0)));
     out.push(
       '',
-      `Linking records through the service, record.linked (and for ONE values record.updated) events included (2 runs each, ${links[0]!.batchSize} items a batch):`,
+      `Linking records through the service, record.linked (and for ONE values record.updated) events included (2 runs each, ${(links[0] ?? missing('links[0]')).batchSize} items a batch):`,
       table(
         [
           'Scenario',
@@ -348,7 +355,7 @@ function formatRelations(r: RelationsResult): string[] {
 
 /** The list-query series: one row per query and size, with the index its plan used. */
 function formatLists(lists: ListLatency[]): string[] {
-  const target = lists[0]!.targetMs;
+  const target = (lists[0] ?? missing('lists[0]')).targetMs;
   const rows: string[][] = [];
   for (const series of lists) {
     for (const [i, q] of series.queries.entries()) {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { missing } from '@crm/domain';
 import autocannon, { type RequestSpec, type Result } from 'autocannon';
 import { createRandom, generateRecord, withListFields } from './data.ts';
 import { HZ, treeBusy, treeRss, withOtherLoad } from './load.ts';
@@ -233,7 +234,7 @@ export const SCENARIOS: Scenario[] = [
             // The next stage of the pipeline, cyclically: never the deal's current one. Counted
             // as done at once; a request built but never sent (when a run stops) leaves the
             // deal one stage behind, which the next request still moves.
-            const stage = (stageIndex[next]! + 1) % stageIds.length;
+            const stage = ((stageIndex[next] ?? missing('stageIndex[next]')) + 1) % stageIds.length;
             stageIndex[next] = stage;
             return {
               ...request,

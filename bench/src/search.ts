@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 import { SEARCH_TERMS, type SearchTerm } from './data.ts';
 import { getJson } from './http-client.ts';
 import { percentile, round } from './time.ts';
@@ -34,7 +35,7 @@ export async function measureSearch(
       cutShort = true;
       break;
     }
-    const term = SEARCH_TERMS[i % SEARCH_TERMS.length]!;
+    const term = SEARCH_TERMS[i % SEARCH_TERMS.length] ?? missing('SEARCH_TERMS[i % SEARCH_TERMS.length]');
     const t0 = performance.now();
     const { status, body } = await getJson<{ data?: unknown[] }>(
       url,

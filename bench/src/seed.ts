@@ -5,6 +5,7 @@ import {
   addFolderField,
   createApiKey,
   createWorkspace,
+  missing,
   newId,
   rightsOf,
   searchTextOf,
@@ -287,12 +288,15 @@ export async function seedDeals(
     stageIndex.push(stage);
     const record = generateRecord(random);
     const company = typeof record.data.company === 'string' ? record.data.company : record.title;
-    c.stage.push(options.stageIds[stage]!);
+    c.stage.push(options.stageIds[stage] ?? missing('options.stageIds[stage]'));
     c.title.push(`${company}: ${['Renewal', 'Expansion', 'New business', 'Pilot'][i % 4]} ${i + 1}`);
     c.amount.push((Math.floor(random() * 50_000_000) / 100).toFixed(2));
     c.data.push(JSON.stringify(random() < 0.5 ? { source: 'seed' } : {}));
     c.record.push(
-      random() < 0.35 ? options.recordIds[Math.floor(random() * options.recordIds.length)]! : null,
+      random() < 0.35
+        ? (options.recordIds[Math.floor(random() * options.recordIds.length)] ??
+            missing('options.recordIds[Math.floor(random() * options.recordIds.length)]'))
+        : null,
     );
     c.createdAt.push(new Date(options.from.getTime() + Math.floor(random() * span)).toISOString());
   }
@@ -399,11 +403,19 @@ export async function seedTasks(
       );
       c.assignee.push(random() < 0.4 ? options.userId : null);
       c.record.push(
-        random() < 0.35 ? options.recordIds[Math.floor(random() * options.recordIds.length)]! : null,
+        random() < 0.35
+          ? (options.recordIds[Math.floor(random() * options.recordIds.length)] ??
+              missing('options.recordIds[Math.floor(random() * options.recordIds.length)]'))
+          : null,
       );
       c.status.push(done ? 'DONE' : 'OPEN');
-      c.priority.push(PRIORITIES[Math.floor(random() * PRIORITIES.length)]!);
-      c.type.push(TYPES[Math.floor(random() * TYPES.length)]!);
+      c.priority.push(
+        PRIORITIES[Math.floor(random() * PRIORITIES.length)] ??
+          missing('PRIORITIES[Math.floor(random() * PRIORITIES.length)]'),
+      );
+      c.type.push(
+        TYPES[Math.floor(random() * TYPES.length)] ?? missing('TYPES[Math.floor(random() * TYPES.length)]'),
+      );
       c.recurrence.push(random() < 0.05 ? 'WEEKLY' : null);
       c.completedAt.push(
         done ? new Date(createdAt + Math.floor(random() * (now - createdAt))).toISOString() : null,

@@ -77,9 +77,13 @@ export function projectOf(path: string, source: string): ProjectName {
   return 'unit';
 }
 
-/** Where test files live: `{apps,packages}/*\/src/**\/*.test.ts`, and tooling/vitest's own tests (unit). */
+/**
+ * Where test files live: `{apps,packages}/*\/src/**\/*.test.ts`, placed by projectOf; and the
+ * tooling's own tests (`tooling/*\/*.test.ts`: this file's, the lint rules'), which need no
+ * database and are `unit` (they may start the tools they test, which take a second).
+ */
 const TEST_ROOTS = ['apps', 'packages'];
-export const TOOLING_TESTS = 'tooling/vitest/*.test.ts';
+export const TOOLING_TESTS = 'tooling/*/*.test.ts';
 
 /** Every test file of the repository at `root`, relative paths with `/`, sorted. */
 export function testFiles(root: string): string[] {

@@ -34,10 +34,7 @@ function safeLine(object: Record<string, unknown>): Record<string, unknown> {
  * without the parameters of a failed statement (which may be a webhook secret or a header
  * token), for its whole cause chain, and keys such as `secret` or `headers` are redacted.
  */
-export function createLogger(
-  level: string = process.env.LOG_LEVEL ?? 'info',
-  destination?: pino.DestinationStream,
-): Logger {
+export function createLogger(level: string = 'info', destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service: 'crm' },

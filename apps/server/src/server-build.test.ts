@@ -36,6 +36,8 @@ describe('the server build', () => {
     }
     // The migrations and the web app are found from the files that name them, not from dist/.
     expect(text).not.toContain('import.meta.url');
-    expect(text).toContain(JSON.stringify(new URL('../../../packages/db/src/migrate.ts', import.meta.url).href));
+    expect(text).toContain(
+      JSON.stringify(new URL('../../../packages/db/src/migrate.ts', import.meta.url).href),
+    );
   }, 150_000);
 });

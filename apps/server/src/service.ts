@@ -10,7 +10,7 @@ import {
   runMigrations,
   startEmbeddedPostgres,
 } from '@crm/db';
-import { configureSecretKeysFrom, RateLimitBatcher, sealStoredSecrets } from '@crm/domain';
+import { configureSecretKeysFrom, missing, RateLimitBatcher, sealStoredSecrets } from '@crm/domain';
 import type pg from 'pg';
 import { createApp } from './app.ts';
 import { type Env, type Role, roleOf } from './env.ts';
@@ -125,7 +125,7 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
         auditRetentionDays: env.AUDIT_RETENTION_DAYS,
         metrics,
       });
-      closing.push(() => worker!.stop());
+      closing.push(() => (worker ?? missing('worker')).stop());
     }
 
     const api =

@@ -191,7 +191,7 @@ function NavItem({ to, label, current }: { to: string; label: string; current: b
 function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (path === '/') return <RecordsPage />;
   let params = match('/records/:id', path);
-  if (params) return <RecordPage id={params.id!} />;
+  if (params?.id) return <RecordPage id={params.id} />;
   if (path === '/pipeline') return <PipelinePage />;
   if (path === '/tasks') return <TasksPage />;
   if (path === '/reports') return <ReportsPage />;
@@ -204,10 +204,10 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (path === '/settings/keys') return <KeysPage />;
   if (path === '/settings/webhooks') return <WebhooksPage />;
   params = match('/settings/webhooks/:id', path);
-  if (params) return <WebhookPage id={params.id!} />;
+  if (params?.id) return <WebhookPage id={params.id} />;
   if (path === '/settings/automations') return <AutomationsPage />;
   params = match('/settings/automations/:id', path);
-  if (params) return <AutomationPage id={params.id!} />;
+  if (params?.id) return <AutomationPage id={params.id} />;
   if (path === '/settings/members') return <MembersPage />;
   if (path === '/settings/audit-log') return <AuditLogPage />;
   return (

@@ -6,7 +6,9 @@ import { StatusLine } from './lib/announcer.tsx';
 import { queryClient } from './lib/query.ts';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <App />

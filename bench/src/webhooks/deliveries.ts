@@ -1,4 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { missing as absent } from '@crm/domain';
 import type pg from 'pg';
 import { percentile, round } from '../time.ts';
 import { type Api, createBurst, pacedWrites } from './load.ts';
@@ -241,7 +242,7 @@ export async function checkExactlyOnce(
     missing: missing.length,
     unknown: unknown.length,
     deliveriesByStatus: Object.fromEntries(statuses.rows.map((r) => [r.status, Number(r.n)])),
-    retries: Number(retries.rows[0]!.n),
+    retries: Number((retries.rows[0] ?? absent('retries.rows[0]')).n),
     examples: {
       duplicate: duplicate.slice(0, 5).map(([id]) => id),
       missing: missing.slice(0, 5),

@@ -14,7 +14,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, schema } from '@crm/db';
-import { newId } from '@crm/domain';
+import { missing, newId } from '@crm/domain';
 import { createCleanups } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
 import { intEnv } from '../env.ts';
@@ -106,7 +106,7 @@ async function launchService(
 
 async function main(): Promise<WebhookBenchResults> {
   const startedAt = new Date();
-  const loadAtStart = loadavg()[0]!;
+  const loadAtStart = loadavg()[0] ?? missing('loadavg()[0]');
   if (loadAtStart > availableParallelism())
     log(
       `warning: load average ${loadAtStart.toFixed(2)} on ${availableParallelism()} CPUs: other work will skew the figures`,
@@ -320,7 +320,7 @@ async function main(): Promise<WebhookBenchResults> {
       cpus: availableParallelism(),
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
-      loadAverage: { start: round(loadAtStart, 2), end: round(loadavg()[0]!, 2) },
+      loadAverage: { start: round(loadAtStart, 2), end: round(loadavg()[0] ?? missing('loadavg()[0]'), 2) },
     },
     database: database.server,
     settings: { ...config, profileMode, ...WORKER },

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { missing } from '@crm/domain';
 import { round } from '../time.ts';
 
 interface ProfileNode {
@@ -39,9 +40,9 @@ function packageOf(url: string, functionName: string): string {
   if (url === '') return SPECIAL.has(functionName) ? functionName : '(native)';
   if (url.startsWith('node:')) return 'node (internals)';
   const pnpm = url.match(/node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  if (pnpm) return pnpm[1]!;
+  if (pnpm) return pnpm[1] ?? missing('pnpm[1]');
   const plain = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  if (plain) return plain[1]!;
+  if (plain) return plain[1] ?? missing('plain[1]');
   const workspace = url.match(/\/(packages|apps)\/([^/]+)\//);
   if (workspace) return `@crm/${workspace[2]} (${workspace[1]})`;
   return url;
@@ -69,7 +70,10 @@ export async function summarizeProfile(
   const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
   if (files.length === 0) throw new Error(`no .cpuprofile in ${dir}`);
   const summaries = await Promise.all(files.map((f) => summarizeFile(dir, f, window, top)));
-  return summaries.sort((a, b) => b.busyMs - a.busyMs)[0]!;
+  return (
+    summaries.sort((a, b) => b.busyMs - a.busyMs)[0] ??
+    missing('summaries.sort((a, b) => b.busyMs - a.busyMs)[0]')
+  );
 }
 
 async function summarizeFile(
@@ -86,7 +90,7 @@ async function summarizeFile(
     const delta = profile.timeDeltas[i] ?? 0;
     at += delta;
     if (at < window.fromUs || at > window.toUs) continue;
-    const id = profile.samples[i]!;
+    const id = profile.samples[i] ?? missing('profile.samples[i]');
     selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
   }
   const packages = new Map<string, number>();
@@ -94,7 +98,7 @@ async function summarizeFile(
   let idleUs = 0;
   let totalUs = 0;
   for (const [id, us] of selfUs) {
-    const node = byId.get(id)!;
+    const node = byId.get(id) ?? missing('byId.get(id)');
     const { functionName, url, lineNumber } = node.callFrame;
     totalUs += us;
     if (functionName === '(idle)') {

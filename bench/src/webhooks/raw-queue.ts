@@ -1,4 +1,5 @@
 import { closePool, createPool } from '@crm/db';
+import { missing } from '@crm/domain';
 import { percentile, round, sleep, withTimeout } from '../time.ts';
 import type { GraphileRunner, loadGraphileWorker } from './graphile.ts';
 import { jobTableScans, type TableScans } from './observe.ts';
@@ -90,7 +91,7 @@ export async function measureRawQueue(
             'select count(*) as n from graphile_worker.jobs where task_identifier = $1',
             [TASK],
           )
-        ).rows[0]!.n,
+        ).rows[0]?.n ?? missing('the row a count returns'),
       );
     const addBulk = (count: number) =>
       pool.query(
@@ -185,7 +186,7 @@ export async function measureRawQueue(
         ratePerSecond: settings.latencyRate,
         p50: round(percentile(latencies, 50), 2),
         p99: round(percentile(latencies, 99), 2),
-        max: round(latencies[latencies.length - 1]!, 2),
+        max: round(latencies[latencies.length - 1] ?? missing('latencies[latencies.length - 1]'), 2),
       },
     };
   } finally {

@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 import type { CapacityResult } from './capacity.ts';
 import type { ExactlyOnce, LatencyResult, ThroughputResult } from './deliveries.ts';
 import type { ProfileSummary } from './profile.ts';
@@ -49,9 +50,9 @@ function table(header: string[], rows: string[][], textLast = false): string {
   const line = (cells: string[]) =>
     cells
       .map((c, i) => {
-        if (i === 0) return c.padEnd(widths[i]!);
+        if (i === 0) return c.padEnd(widths[i] ?? missing('widths[i]'));
         if (i === last && textLast) return c;
-        return c.padStart(widths[i]!);
+        return c.padStart(widths[i] ?? missing('widths[i]'));
       })
       .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');

@@ -10,7 +10,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@crm/db';
-import { createWorkflow, createWorkflowInput, rightsOf } from '@crm/domain';
+import { createWorkflow, createWorkflowInput, missing, rightsOf } from '@crm/domain';
 import autocannon, { type Result } from 'autocannon';
 import { createCleanups } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
@@ -122,7 +122,7 @@ async function burst(child: Child, path: string, seconds: number): Promise<Burst
 
 async function main() {
   const startedAt = new Date();
-  const loadAtStart = loadavg()[0]!;
+  const loadAtStart = loadavg()[0] ?? missing('loadavg()[0]');
   const { database, pool, db } = await openBenchDatabase(log, cleanups);
   const fixture = await createFixture(db, pool);
   const actor = {
@@ -152,7 +152,7 @@ async function main() {
       `select count(*)::int as n from workflow_runs where workflow_id = $1 ${status ? 'and status = $2' : ''}`,
       status ? [workflow.id, status] : [workflow.id],
     );
-    return result.rows[0]!.n;
+    return (result.rows[0] ?? missing('result.rows[0]')).n;
   };
   const drain = async () => {
     const began = performance.now();
@@ -209,7 +209,9 @@ async function main() {
     [[...answered.keys()]],
   );
   const queuedToStart = rows.rows.map((r) => Number(r.started) - Number(r.created)).sort((a, b) => a - b);
-  const answerToStart = rows.rows.map((r) => Number(r.started) - answered.get(r.id)!).sort((a, b) => a - b);
+  const answerToStart = rows.rows
+    .map((r) => Number(r.started) - (answered.get(r.id) ?? missing('answered.get(r.id)')))
+    .sort((a, b) => a - b);
   const summary = (values: number[]) => ({
     p50: round(percentile(values, 50)),
     p95: round(percentile(values, 95)),
@@ -222,7 +224,7 @@ async function main() {
     machine: {
       cpus: availableParallelism(),
       node: process.version,
-      loadAverage: { start: round(loadAtStart, 2), end: round(loadavg()[0]!, 2) },
+      loadAverage: { start: round(loadAtStart, 2), end: round(loadavg()[0] ?? missing('loadavg()[0]'), 2) },
     },
     database: database.server,
     settings: config,

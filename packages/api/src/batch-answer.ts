@@ -1,5 +1,5 @@
 import type { BatchAnswer, BatchOutcome } from '@crm/domain';
-import { toDomainError } from './errors.ts';
+import { statusOf, toDomainError } from './errors.ts';
 
 /**
  * The body of a batch write, on both surfaces: each item's outcome with its index and the
@@ -15,7 +15,7 @@ export function batchAnswer<T>(outcomes: BatchOutcome<T>[], requestId: string): 
     const error = toDomainError(outcome.error);
     return {
       index,
-      status: error.status,
+      status: statusOf(error),
       error: {
         code: error.code,
         message: error.message,

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { proceduresOf } from './internals/trpc.ts';
 import { appRouter } from './routers/index.ts';
 import { declaredOutput } from './trpc.ts';
 
-interface ProcedureDef {
-  output?: unknown;
-  middlewares: { _type?: string }[];
-}
-
-const procedures = Object.entries(
-  (appRouter as unknown as { _def: { procedures: Record<string, { _def: ProcedureDef }> } })._def.procedures,
-);
+const procedures = proceduresOf(appRouter).map((entry) => [entry.path, entry] as const);
 
 /** Kinds of schema whose parse may return something other than the value it was given. */
 const CHANGING = new Set(['transform', 'pipe', 'default', 'prefault', 'catch', 'success']);
@@ -45,9 +39,9 @@ describe('declared outputs', () => {
   it('every procedure declares its output and none parses its answers again', () => {
     expect(procedures.length).toBeGreaterThan(50);
     for (const [name, procedure] of procedures) {
-      expect(procedure._def.output, name).toBeDefined();
+      expect(procedure.output, name).toBeDefined();
       expect(
-        procedure._def.middlewares.filter((m) => m._type === 'output').length,
+        procedure.middlewares.filter((m) => m._type === 'output').length,
         `${name} uses .output(): use .concat(declaredOutput(schema))`,
       ).toBe(0);
     }
@@ -55,7 +49,7 @@ describe('declared outputs', () => {
 
   it('no output schema transforms, defaults or replaces what it parses', () => {
     const changing = procedures.flatMap(([name, procedure]) =>
-      changingParts(procedure._def.output).map((part) => `${name} ${part}`),
+      changingParts(procedure.output).map((part) => `${name} ${part}`),
     );
     expect(changing).toEqual([]);
   });

@@ -1,22 +1,48 @@
-import { DomainError, errorCodes } from '@crm/domain';
+import { DomainError, errorCodes, isRefusal } from '@crm/domain';
 import { TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toDomainError, toErrorResponse, toTRPCError } from './errors.ts';
+import { errorCodeMappings, errorHeaders, toDomainError, toErrorResponse, toTRPCError } from './errors.ts';
 
 describe('the error registry', () => {
-  it('maps every code to a distinct HTTP status and a real tRPC code', () => {
+  it('maps every code of the domain to a distinct HTTP status and a real tRPC code', () => {
+    expect(Object.keys(errorCodeMappings).sort()).toEqual([...errorCodes].sort());
     const statuses = new Set<number>();
-    for (const [code, mapping] of Object.entries(errorCodes)) {
+    for (const code of errorCodes) {
+      const mapping = errorCodeMappings[code];
+      expect(mapping, `${code} has no mapping`).toBeDefined();
       expect(mapping.status, code).toBeGreaterThanOrEqual(400);
       expect(statuses.has(mapping.status), `${code} reuses ${mapping.status}`).toBe(false);
       statuses.add(mapping.status);
+      // A refusal is the caller's to change (4xx); a failure of the service is a 5xx.
+      expect(mapping.status < 500, code).toBe(isRefusal(code));
       expect(TRPC_ERROR_CODES_BY_KEY).toHaveProperty(mapping.trpc);
-      const trpc = toTRPCError(new DomainError(code as keyof typeof errorCodes, 'x'));
+      const trpc = toTRPCError(new DomainError(code, 'x'));
       expect(trpc.code).toBe(mapping.trpc);
       expect(toDomainError(trpc).code).toBe(code);
+      expect(toErrorResponse(new DomainError(code, 'x'), 'r').status).toBe(mapping.status);
     }
+  });
+
+  it('turns the data of an error into headers: Retry-After, the challenge of a 401, the version of a 412', () => {
+    expect(errorHeaders(new DomainError('RATE_LIMITED', 'x', { retryAfterSeconds: 7 }))).toEqual({
+      'Retry-After': '7',
+    });
+    expect(errorHeaders(new DomainError('UNAUTHORIZED', 'x', { challenge: { scheme: 'Bearer' } }))).toEqual({
+      'WWW-Authenticate': 'Bearer',
+    });
+    const metadata = 'https://crm.example/.well-known/oauth-protected-resource/mcp';
+    const challenged = new DomainError('UNAUTHORIZED', 'x', {
+      challenge: { scheme: 'Bearer', resourceMetadata: metadata },
+    });
+    expect(toErrorResponse(challenged, 'r').headers).toEqual({
+      'WWW-Authenticate': `Bearer resource_metadata="${metadata}"`,
+    });
+    expect(errorHeaders(new DomainError('PRECONDITION_FAILED', 'x', { currentVersion: '"v2"' }))).toEqual({
+      ETag: '"v2"',
+    });
+    expect(errorHeaders(new DomainError('NOT_FOUND', 'x'))).toEqual({});
   });
 
   it('writes the REST error body and never leaks what an unexpected error said', () => {

@@ -1,6 +1,48 @@
-import { DomainError, type ErrorDetail, errorCodes, sqlStateOf } from '@crm/domain';
+import { DomainError, type ErrorCode, type ErrorDetail, sqlStateOf } from '@crm/domain';
 import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
+
+/**
+ * What each of the domain's error codes is over HTTP and tRPC (docs/api.md, "Error codes"):
+ * its status, which no other code shares, and its tRPC code. The one place they are written;
+ * `errors.test.ts` walks the domain's codes against it.
+ */
+export const errorCodeMappings = {
+  VALIDATION_FAILED: { status: 400, trpc: 'BAD_REQUEST' },
+  UNAUTHORIZED: { status: 401, trpc: 'UNAUTHORIZED' },
+  FORBIDDEN: { status: 403, trpc: 'FORBIDDEN' },
+  NOT_FOUND: { status: 404, trpc: 'NOT_FOUND' },
+  METHOD_NOT_ALLOWED: { status: 405, trpc: 'METHOD_NOT_SUPPORTED' },
+  CONFLICT: { status: 409, trpc: 'CONFLICT' },
+  PRECONDITION_FAILED: { status: 412, trpc: 'PRECONDITION_FAILED' },
+  PAYLOAD_TOO_LARGE: { status: 413, trpc: 'PAYLOAD_TOO_LARGE' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: 'UNSUPPORTED_MEDIA_TYPE' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, trpc: 'UNPROCESSABLE_CONTENT' },
+  RATE_LIMITED: { status: 429, trpc: 'TOO_MANY_REQUESTS' },
+  INTERNAL: { status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
+  UNAVAILABLE: { status: 503, trpc: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<ErrorCode, { status: number; trpc: TRPC_ERROR_CODE_KEY }>;
+
+/** The HTTP status of a DomainError. */
+export const statusOf = (error: DomainError): number => errorCodeMappings[error.code].status;
+
+/**
+ * The headers a DomainError's data implies, on both surfaces: `Retry-After` when the same
+ * request may succeed later, `WWW-Authenticate` with the credential a 401 asks for, `ETag`
+ * with the version a 412's resource is at now.
+ */
+export function errorHeaders(error: DomainError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (error.challenge) {
+    const { scheme, resourceMetadata } = error.challenge;
+    headers['WWW-Authenticate'] =
+      resourceMetadata === undefined ? scheme : `${scheme} resource_metadata="${resourceMetadata}"`;
+  }
+  if (error.currentVersion !== undefined) headers.ETag = error.currentVersion;
+  return headers;
+}
 
 /**
  * The error bridge: every failure, whatever threw it, becomes a DomainError here, and a
@@ -58,7 +100,7 @@ function concurrencyConflict(cause: unknown) {
   return new DomainError(
     'CONFLICT',
     'This request met a concurrent change to the same data and was not applied; send it again',
-    { cause, headers: { 'Retry-After': '1' } },
+    { cause, retryAfterSeconds: 1 },
   );
 }
 
@@ -171,7 +213,7 @@ function signalsUnavailable(error: Error): boolean {
 function unavailable(cause: unknown) {
   return new DomainError('UNAVAILABLE', 'The service cannot reach its database; try again shortly', {
     cause,
-    headers: { 'Retry-After': '5' },
+    retryAfterSeconds: 5,
   });
 }
 
@@ -185,8 +227,8 @@ export interface ErrorResponse {
 export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
   const domain = toDomainError(error);
   return {
-    status: errorCodes[domain.code].status,
-    headers: domain.headers,
+    status: statusOf(domain),
+    headers: errorHeaders(domain),
     body: {
       error: {
         code: domain.code,
@@ -199,5 +241,5 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
 }
 
 export function toTRPCError(error: DomainError): TRPCError {
-  return new TRPCError({ code: errorCodes[error.code].trpc, message: error.message, cause: error });
+  return new TRPCError({ code: errorCodeMappings[error.code].trpc, message: error.message, cause: error });
 }

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import 'zod-openapi';
+import { missing } from '@crm/domain';
 import type { ApiMeta } from './trpc.ts';
 
 /**
  * The REST route of a procedure, declared once next to it: `.meta(restRoute({ openapi: {
  * method, path, … }, successStatus, errors, … }))`. From the method and path it completes
  * what the HTTP conventions of /api/v1 add to every route (docs/api.md, "HTTP conventions"),
- * in the fields trpc-to-openapi reads: the response headers, the conditional and idempotency
- * request headers, and every error status the route can answer. The document generator, the
- * REST dispatch (rest-routes.ts) and the server's conventions all read this one declaration.
+ * in the fields trpc-to-openapi's document generator reads: the response headers, the
+ * conditional and idempotency request headers, and every error status the route can answer.
+ * The document generator, the REST layer (rest-routes.ts, apps/server/src/rest) and the
+ * server's conventions all read this one declaration.
  */
 export function restRoute(meta: ApiMeta): ApiMeta {
   const openapi = meta.openapi;
@@ -39,7 +41,9 @@ export function restRoute(meta: ApiMeta): ApiMeta {
       successDescription: meta.successStatus === 201 ? 'Created' : 'OK',
       responseHeaders: z.object(headers),
       ...(Object.keys(requestHeaders).length > 0 ? { requestHeaders: z.object(requestHeaders) } : {}),
-      errorResponses: Object.fromEntries(statuses.map((status) => [status, ERROR_SUMMARIES[status]!])),
+      errorResponses: Object.fromEntries(
+        statuses.map((status) => [status, ERROR_SUMMARIES[status] ?? missing('ERROR_SUMMARIES[status]')]),
+      ),
     },
   };
 }

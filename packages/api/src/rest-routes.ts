@@ -1,6 +1,8 @@
-import type { AnyRouter } from '@trpc/server';
-import { forEachOpenApiProcedure } from 'trpc-to-openapi';
+import { missing as absent } from '@crm/domain';
+import type { AnyRouter, TRPCProcedureType } from '@trpc/server';
 import { inputShapeOf } from './input-shape.ts';
+import { proceduresOf } from './internals/trpc.ts';
+import { type QueryDecoder, queryDecoderOf } from './rest-input.ts';
 import { type RouteKind, routeKind } from './rest-route.ts';
 import type { ApiMeta } from './trpc.ts';
 
@@ -8,6 +10,10 @@ export interface RestRoute {
   method: string;
   /** The procedure serving it, as tRPC names it (`records.get`). */
   procedure: string;
+  /** Its type, which `callTRPCProcedure` checks: `query` for every GET, else `mutation`. */
+  type: TRPCProcedureType;
+  /** How its input is read from a query string (rest-input.ts). */
+  query: QueryDecoder;
   /** Path below /api/v1 with `{param}` placeholders. */
   path: string;
   pathParams: string[];
@@ -28,37 +34,37 @@ export interface RestRoute {
 }
 
 /**
- * The REST routes declared by the procedures. The server uses them before the OpenAPI
- * adapter runs, to tell an unknown path (404) from a wrong method (405) and to know which
- * query parameters of a POST belong to its input.
+ * The REST routes declared by the procedures (`meta.openapi`). The server matches requests
+ * against them (a 404 from a 405, the query parameters of a POST), reads each route's input
+ * and calls its procedure (apps/server/src/rest/mount-rest.ts).
  */
 export function collectRestRoutes(router: AnyRouter): RestRoute[] {
   const routes: RestRoute[] = [];
-  forEachOpenApiProcedure(
-    (router as { _def: { procedures: Record<string, never> } })._def.procedures,
-    ({ meta, path: procedure, procedure: callable }) => {
-      const m = meta as ApiMeta & { openapi: NonNullable<ApiMeta['openapi']> };
-      const shape = inputShapeOf(callable);
-      const cursorParam = 'cursor' in shape ? 'cursor' : 'after' in shape ? 'after' : undefined;
-      const path = m.openapi.path.replace(/\/$/, '');
-      const paramSegments = path.split('/').flatMap((segment, index): [number, string][] => {
-        const name = paramName(segment);
-        return name ? [[index, name]] : [];
-      });
-      routes.push({
-        method: m.openapi.method,
-        procedure,
-        path,
-        pathParams: paramSegments.map(([, name]) => name),
-        paramSegments,
-        queryParams: m.queryParams ?? [],
-        bodyParams: m.bodyParams ?? [],
-        ...(m.location ? { location: m.location } : {}),
-        kind: routeKind(m.openapi.method, path, m.resource),
-        ...(cursorParam ? { cursorParam } : {}),
-      });
-    },
-  );
+  for (const { path: procedure, type, meta, input } of proceduresOf(router)) {
+    const m = meta as ApiMeta | undefined;
+    if (!m?.openapi || m.openapi.enabled === false) continue;
+    const shape = inputShapeOf(input);
+    const cursorParam = 'cursor' in shape ? 'cursor' : 'after' in shape ? 'after' : undefined;
+    const path = m.openapi.path.replace(/\/$/, '');
+    const paramSegments = path.split('/').flatMap((segment, index): [number, string][] => {
+      const name = paramName(segment);
+      return name ? [[index, name]] : [];
+    });
+    routes.push({
+      method: m.openapi.method,
+      procedure,
+      type,
+      query: queryDecoderOf(input),
+      path,
+      pathParams: paramSegments.map(([, name]) => name),
+      paramSegments,
+      queryParams: m.queryParams ?? [],
+      bodyParams: m.bodyParams ?? [],
+      ...(m.location ? { location: m.location } : {}),
+      kind: routeKind(m.openapi.method, path, m.resource),
+      ...(cursorParam ? { cursorParam } : {}),
+    });
+  }
   return routes;
 }
 
@@ -77,9 +83,8 @@ export type RouteMatch =
  * batch route and never the record `{id}` "batch": only the matching templates of the highest
  * precedence are considered, and a method they lack is a 405 even where a template with a
  * parameter there has it. Literal segments match whatever their case, a parameter matches
- * any non-empty segment, and one trailing slash is allowed. (The REST adapter is handed the
- * procedure found here; on its own it would take the first matching procedure of the
- * router: routers list literal routes first, and a test checks that both always agree.)
+ * any non-empty segment, and one trailing slash is allowed, whatever order the routers
+ * declare their procedures in.
  */
 export function matchRestRoute(routes: RestRoute[], method: string, path: string): RouteMatch {
   const segments = path.split('/');
@@ -137,7 +142,7 @@ function treeOf(routes: RestRoute[]): RouteNode {
 
 function findNode(node: RouteNode, segments: string[], index: number): RouteNode | undefined {
   if (index === segments.length) return node.routes.length > 0 ? node : undefined;
-  const segment = segments[index]!;
+  const segment = segments[index] ?? absent('segments[index]');
   const literal = node.literals.get(segment) ?? node.literals.get(segment.toLowerCase());
   if (literal) {
     const found = findNode(literal, segments, index + 1);
@@ -164,8 +169,8 @@ export function conditionalTwin(routes: RestRoute[], route: RestRoute): RestRout
 }
 
 /**
- * The route's `{param}` segments in a path it matched, as sent (not percent-decoded): what the
- * REST adapter hands the procedure as its path input.
+ * The route's `{param}` segments in a path it matched, as sent (not percent-decoded): the
+ * path input the procedure is called with, as /api/v1 has always handed it over.
  */
 export function rawPathParams(route: RestRoute, path: string): Record<string, string> {
   const params: Record<string, string> = {};
@@ -178,7 +183,7 @@ export function rawPathParams(route: RestRoute, path: string): Record<string, st
 /** The values of a route's `{param}` segments in a request path, percent-decoded. */
 export function pathParamsOf(route: RestRoute, path: string): Record<string, string> {
   const params = rawPathParams(route, path);
-  for (const name of route.pathParams) params[name] = decodeSegment(params[name]!);
+  for (const name of route.pathParams) params[name] = decodeSegment(params[name] ?? absent('params[name]'));
   return params;
 }
 

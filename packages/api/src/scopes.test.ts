@@ -1,5 +1,6 @@
 import { isScope } from '@crm/domain';
 import { describe, expect, it } from 'vitest';
+import { builderMiddlewares, proceduresOf } from './internals/trpc.ts';
 import { appRouter } from './routers/index.ts';
 import { type ApiMeta, authedProcedure, settingsProcedure } from './trpc.ts';
 
@@ -11,17 +12,17 @@ import { type ApiMeta, authedProcedure, settingsProcedure } from './trpc.ts';
  */
 
 interface ProcedureDef {
-  _def: { meta?: ApiMeta; middlewares: unknown[] };
+  _def: { meta?: ApiMeta; middlewares: readonly unknown[] };
 }
 
-const procedures = Object.entries(
-  (appRouter as unknown as { _def: { procedures: Record<string, ProcedureDef> } })._def.procedures,
-);
-const middlewaresOf = (builder: unknown) => (builder as ProcedureDef)._def.middlewares;
+const procedures = proceduresOf(appRouter).map(({ path, meta, middlewares }): [string, ProcedureDef] => [
+  path,
+  { _def: { meta: meta as ApiMeta | undefined, middlewares } },
+]);
 /** The middleware that checks the credential and the scope. */
-const scopeCheck = middlewaresOf(authedProcedure)[0];
+const scopeCheck = builderMiddlewares(authedProcedure)[0];
 /** The one that lets only a signed-in owner or admin through, never an API key. */
-const settingsCheck = middlewaresOf(settingsProcedure).at(-1);
+const settingsCheck = builderMiddlewares(settingsProcedure).at(-1);
 
 /**
  * The procedures any valid credential may call (`scope: 'none'`), each with what keeps it

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorDetail } from '@crm/domain';
+import { DomainError, type ErrorDetail, missing } from '@crm/domain';
 
 /**
  * Deepest nesting of objects and arrays accepted in any input: REST and tRPC inputs, REST
@@ -45,7 +45,7 @@ export function findUnstorable(value: unknown): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   const stack: Frame[] = isContainer(value) ? [{ value, depth: 0, parent: null, key: '' }] : [];
   while (stack.length > 0 && details.length < MAX_DETAILS) {
-    const frame = stack.pop()!;
+    const frame = stack.pop() ?? missing('stack.pop()');
     const depth = frame.depth + 1;
     if (depth > MAX_INPUT_DEPTH) {
       details.push({
@@ -76,7 +76,7 @@ export function findUnstorable(value: unknown): ErrorDetail[] {
       }
     }
     // Last pushed, first walked: problems are listed in the input's order.
-    for (let i = nested.length - 1; i >= 0; i--) stack.push(nested[i]!);
+    for (let i = nested.length - 1; i >= 0; i--) stack.push(nested[i] ?? missing('nested[i]'));
   }
   return details;
 }

@@ -4,6 +4,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { ApiContext } from './context.ts';
 import { toDomainError, toTRPCError } from './errors.ts';
+import { outputOnlyBuilder } from './internals/trpc.ts';
 import { assertStorableInput } from './storable-input.ts';
 
 /**
@@ -92,12 +93,10 @@ export const createCallerFactory = t.createCallerFactory;
  * checks that no output schema transforms what it parses (so the parse could only ever have
  * returned the same value), and the OpenAPI tests validate an answer of every operation
  * against the document, whose objects admit no undeclared property. Skipping the parse saves
- * a list of 50 records 7 % of its instructions (docs/architecture.md, "Cost per request").
+ * a list of 50 records 7 % of its instructions (docs/decisions/0003-declared-output.md).
  */
 export function declaredOutput<TSchema extends z.ZodType>(schema: TSchema) {
-  const builder = t.procedure.output(schema);
-  builder._def.middlewares.length = 0;
-  return builder;
+  return outputOnlyBuilder<ApiContext, ApiMeta, TSchema>(schema);
 }
 
 /**
@@ -128,7 +127,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, getRawI
   if (!actor) {
     throw toTRPCError(
       new DomainError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key>', {
-        headers: { 'WWW-Authenticate': 'Bearer' },
+        challenge: { scheme: 'Bearer' },
       }),
     );
   }

@@ -16,6 +16,7 @@ import {
 } from '@crm/domain';
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { cliEnv } from './env.ts';
 
 /**
  * `bootstrap`: a workspace, its owner and an API key; prints `{ workspaceId, userId, apiKey }`.
@@ -25,7 +26,7 @@ import { z } from 'zod';
 export async function bootstrap(
   db: Database,
   options: Record<string, string | undefined>,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = cliEnv,
 ) {
   const input = z
     .object({
@@ -57,7 +58,7 @@ export async function bootstrap(
 export async function usersSetPassword(
   db: Database,
   options: Record<string, string | undefined>,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = cliEnv,
 ) {
   const input = z
     .object({ email: z.email(), password: passwordInput })

@@ -9,6 +9,7 @@ import {
 } from '@crm/db';
 import { configureSecretKeysFrom } from '@crm/domain';
 import pg from 'pg';
+import { cliEnv } from './env.ts';
 
 export interface CliDatabase {
   db: Database;
@@ -20,7 +21,7 @@ export interface CliDatabase {
  * the service is running its embedded server is reused; otherwise it is started for the
  * command and stopped after it.
  */
-export async function openDatabase(env: NodeJS.ProcessEnv = process.env): Promise<CliDatabase> {
+export async function openDatabase(env: NodeJS.ProcessEnv = cliEnv): Promise<CliDatabase> {
   // The service's keys for secrets at rest: SECRETS_KEY, else its key file. The CLI never
   // makes a key: one the service does not have would seal values it cannot open.
   await configureSecretKeysFrom({ env, dataDir: resolveDataDir(env.DATA_DIR, env), create: false });

@@ -99,10 +99,10 @@ describe('paginate', () => {
       AsyncGenerator<components['schemas']['Task'], void, undefined>
     >();
     // @ts-expect-error a single record is not a list
-    paginate(client, '/records/{id}', { params: { path: { id: 'rec_1' } } });
+    void paginate(client, '/records/{id}', { params: { path: { id: 'rec_1' } } });
     // @ts-expect-error the comments of a record need the record's id
-    paginate(client, '/records/{id}/comments');
+    void paginate(client, '/records/{id}/comments');
     // @ts-expect-error deals are listed per pipeline
-    paginate(client, '/deals');
+    void paginate(client, '/deals');
   });
 });

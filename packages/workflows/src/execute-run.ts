@@ -3,6 +3,7 @@ import type { RunStep } from '@crm/db/schema';
 import {
   type Actor,
   conditionOperators,
+  missing,
   pendingStep,
   type RowRef,
   type RunRow,
@@ -81,7 +82,8 @@ function stepsWith(run: RunRow, index: number, step: RunStep, rest?: 'SKIPPED'):
   const steps = run.actions.map((action, i) => run.steps[i] ?? pendingStep(i, String(action.type)));
   steps[index] = step;
   if (rest) {
-    for (let i = index + 1; i < steps.length; i++) steps[i] = { ...steps[i]!, status: rest };
+    for (let i = index + 1; i < steps.length; i++)
+      steps[i] = { ...(steps[i] ?? missing('steps[i]')), status: rest };
   }
   return steps;
 }
@@ -94,7 +96,9 @@ async function executeStep(
   options: EngineOptions,
 ): Promise<'next' | RunOutcome> {
   const index = run.nextStep;
-  const { type, ...params } = run.actions[index]! as { type: string } & Record<string, unknown>;
+  const { type, ...params } = (run.actions[index] ?? missing('run.actions[index]')) as {
+    type: string;
+  } & Record<string, unknown>;
   const attempts = (run.steps[index]?.attempts ?? 0) + 1;
   const startedAt = new Date();
   let input: unknown = null;

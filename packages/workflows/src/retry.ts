@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 /** A failing step is tried this many times in all (docs/workflows.md, "Runs"). */
 export const MAX_STEP_ATTEMPTS = 5;
 
@@ -17,7 +18,11 @@ export function stepRetryDelayMs(
   policy: StepRetryPolicy,
   random: () => number = Math.random,
 ): number {
-  const base = DELAYS_SECONDS[Math.min(attempt, DELAYS_SECONDS.length) - 1]! * 1000 * policy.scale;
+  const base =
+    (DELAYS_SECONDS[Math.min(attempt, DELAYS_SECONDS.length) - 1] ??
+      missing('DELAYS_SECONDS[Math.min(attempt, DELAYS_SECONDS.length) - 1]')) *
+    1000 *
+    policy.scale;
   const spread = 1 + policy.jitter * (2 * random() - 1);
   return Math.max(0, Math.round(base * spread));
 }

@@ -71,7 +71,7 @@ export async function countWorkspaceRequest(
     throw new DomainError(
       'RATE_LIMITED',
       `Rate limit of ${limit.limit} requests a minute reached; retry in ${limit.retryAfterSeconds} s`,
-      { headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+      { retryAfterSeconds: limit.retryAfterSeconds },
     );
   }
 }
@@ -117,7 +117,7 @@ export async function passTrpcGate(ctx: ParameterizedContext<AppState>, deps: Ga
   );
   if (!limit.allowed) {
     throw new DomainError('RATE_LIMITED', `Too many requests; retry in ${limit.retryAfterSeconds} s`, {
-      headers: { 'Retry-After': String(limit.retryAfterSeconds) },
+      retryAfterSeconds: limit.retryAfterSeconds,
     });
   }
   return actor;

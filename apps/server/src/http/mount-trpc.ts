@@ -1,4 +1,13 @@
-import { type AppRouter, createApiContext, noteErrorRequestId, toDomainError, toTRPCError } from '@crm/api';
+import {
+  type AppRouter,
+  createApiContext,
+  errorHeaders,
+  hasProcedure,
+  noteErrorRequestId,
+  statusOf,
+  toDomainError,
+  toTRPCError,
+} from '@crm/api';
 import type { Actor } from '@crm/domain';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Middleware } from 'koa';
@@ -15,9 +24,8 @@ export const TRPC_PREFIX = '/trpc';
  */
 export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState> {
   const { db } = gate;
-  const procedures = router._def.procedures as Record<string, unknown>;
   return async (ctx) => {
-    ctx.state.route = trpcRoute(procedures, ctx.path.slice(TRPC_PREFIX.length + 1));
+    ctx.state.route = trpcRoute(router, ctx.path.slice(TRPC_PREFIX.length + 1));
     let actor: Actor | null = null;
     let gateError: unknown;
     try {
@@ -45,7 +53,8 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
       responseMeta: ({ errors }) => {
         const headers = new Headers();
         for (const error of errors) {
-          for (const [name, value] of Object.entries(toDomainError(error).headers)) headers.set(name, value);
+          for (const [name, value] of Object.entries(errorHeaders(toDomainError(error))))
+            headers.set(name, value);
         }
         return { headers };
       },
@@ -54,7 +63,7 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
       onError: ({ error }) => {
         noteErrorRequestId(error, ctx.state.requestId);
         const domain = toDomainError(error);
-        logFailure(ctx.state.log, error, domain.status, domain.code);
+        logFailure(ctx.state.log, error, statusOf(domain), domain.code);
       },
     });
   };
@@ -65,7 +74,7 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
  * for several in one request, `/trpc/(unknown)` for a name the router lacks (never the name
  * sent, which would let clients invent label values).
  */
-function trpcRoute(procedures: Record<string, unknown>, path: string): string {
+function trpcRoute(router: AppRouter, path: string): string {
   if (path.includes(',')) return `${TRPC_PREFIX}/(batch)`;
-  return Object.hasOwn(procedures, path) ? `${TRPC_PREFIX}/${path}` : `${TRPC_PREFIX}/(unknown)`;
+  return hasProcedure(router, path) ? `${TRPC_PREFIX}/${path}` : `${TRPC_PREFIX}/(unknown)`;
 }

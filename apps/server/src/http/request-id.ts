@@ -25,7 +25,7 @@ export function requestContext(logger: Logger, observer?: RequestObserver): Midd
     ctx.set('X-Request-Id', requestId);
     if (!logs && !observer) return next();
     const started = performance.now();
-    // As sent: the REST layer hands the adapter a URL without the /api/v1 prefix.
+    // As sent, read before any layer answers.
     const path = ctx.path;
     ctx.res.once('finish', () => {
       const route = routeOf(ctx, state);

@@ -1,3 +1,4 @@
+import { missing } from '@crm/domain';
 import type { Metric } from 'prom-client';
 
 /** One series of the histogram: a method, route template and status. */
@@ -51,8 +52,9 @@ export class RequestDurations {
     }
     const { bounds } = this;
     let bucket = 0;
-    while (bucket < bounds.length && seconds > bounds[bucket]!) bucket++;
-    series.counts[bucket]!++;
+    while (bucket < bounds.length && seconds > (bounds[bucket] ?? missing('a bound below bounds.length')))
+      bucket++;
+    series.counts[bucket] = (series.counts[bucket] ?? missing('a count per bound and one above')) + 1;
     series.sum += seconds;
     series.count++;
   }
@@ -74,7 +76,7 @@ export class RequestDurations {
         for (const { labels, counts, sum, count } of byMethod.values()) {
           let cumulative = 0;
           this.bounds.forEach((bound, i) => {
-            cumulative += counts[i]!;
+            cumulative += counts[i] ?? missing('counts[i]');
             values.push({
               labels: { le: bound },
               sharedLabels: labels,

@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { appRouter, collectRestRoutes } from '@crm/api';
-import { errorCodes, setPassword } from '@crm/domain';
+import { appRouter, collectRestRoutes, errorCodeMappings } from '@crm/api';
+import { setPassword } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CASE_KINDS,
@@ -298,7 +298,7 @@ function problemWith(request: FuzzRequest, answer: Answer): string | null {
   const allowed = new Set(['code', 'message', 'details', 'requestId']);
   const extra = Object.keys(error).filter((k) => !allowed.has(k));
   if (extra.length > 0) return `unexpected error keys ${extra.join(', ')}`;
-  const mapping = errorCodes[error.code as keyof typeof errorCodes];
+  const mapping = errorCodeMappings[error.code as keyof typeof errorCodeMappings];
   if (!mapping) return `unknown code ${error.code}`;
   if (mapping.status !== answer.status) return `code ${error.code} with status ${answer.status}`;
   if (typeof error.message !== 'string' || error.message === '') return 'no message';

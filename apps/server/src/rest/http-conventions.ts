@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { Stream } from 'node:stream';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { missing } from '@crm/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { requestHeader } from '../http/headers.ts';
 import type { AppState } from '../http/state.ts';
@@ -124,7 +125,7 @@ export function chooseEncoding(acceptEncoding: string | undefined): 'br' | 'gzip
     const weight = q ? Number(q.slice(2)) : 1;
     weights.set(name, Number.isFinite(weight) ? weight : 0);
   }
-  const weightOf = (name: string) => weights.get(name) ?? (weights.has('*') ? weights.get('*')! : 0);
+  const weightOf = (name: string) => weights.get(name) ?? weights.get('*') ?? 0;
   const br = weightOf('br');
   const gzip = Math.max(weightOf('gzip'), weights.get('x-gzip') ?? 0);
   if (br <= 0 && gzip <= 0) return null;
@@ -175,7 +176,7 @@ export function entityTag(body: string): string {
 /** The entity tags an If-Match or If-None-Match header lists; `*` is kept as `*`. */
 export function parseEntityTags(header: string): string[] {
   const tags: string[] = [];
-  for (const match of header.matchAll(/(\*|(?:W\/)?"[^"]*")/g)) tags.push(match[1]!);
+  for (const match of header.matchAll(/(\*|(?:W\/)?"[^"]*")/g)) tags.push(match[1] ?? missing('match[1]'));
   return tags;
 }
 

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type ApiContext,
   type AppRouter,
@@ -6,7 +5,7 @@ import {
   collectRestRoutes,
   conditionalTwin,
   createApiContext,
-  type ErrorResponse,
+  decodeQueryValues,
   fillLocation,
   matchRestRoute,
   pathParamsOf,
@@ -14,9 +13,9 @@ import {
   rawPathParams,
   toErrorResponse,
 } from '@crm/api';
-import { DomainError, sqlStateOf } from '@crm/domain';
+import { DomainError, missing, sqlStateOf } from '@crm/domain';
+import { callTRPCProcedure } from '@trpc/server';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { type GateDeps, passGate } from '../http/gate.ts';
 import { requestHeader } from '../http/headers.ts';
 import { logFailure, sendError } from '../http/send-error.ts';
@@ -39,52 +38,26 @@ import { beginRequestTransaction, type RequestWork } from './request-transaction
 
 export const REST_PREFIX = '/api/v1';
 
-type RequestWithBody = IncomingMessage & { body?: unknown; query?: unknown };
-
-/** What the conventions need of a request while the adapter answers it. */
-interface RequestFacts {
-  ctx: ParameterizedContext<AppState>;
-  route: RestRoute;
-  /** A PATCH or DELETE with If-Match: a serialization failure means the resource changed. */
-  conditional: boolean;
-  /** Set by responseMeta on a GET of a single resource: the body gets an ETag. */
-  tagged: boolean;
-  /** The request's path as the client sent it (before the adapter's path is cut out of it), for `Link`. */
-  path: string;
-}
-/**
- * What this layer keeps of a request while the adapter answers it: the context it made, the
- * facts above (whose Koa context holds the request's state, with the logger that reports
- * failures the adapter hands over), the procedure it routed to, and the REST error
- * response computed for a failure, sent in place of the adapter's. One object, hung off the request and off its ApiContext under a symbol: the
- * adapter's hooks are handed one or the other.
- */
-interface Exchange {
-  apiContext: ApiContext;
-  facts: RequestFacts;
-  /** The procedure this layer routed the request to, handed to the adapter (`resolveProcedure`). */
-  procedure: { path: string; pathInput: Record<string, string> };
-  failure?: ErrorResponse;
-}
-const EXCHANGE = Symbol('rest exchange');
-type ExchangeHolder = { [EXCHANGE]?: Exchange };
-
-function exchangeOf(holder: IncomingMessage | ApiContext | undefined): Exchange | undefined {
-  return (holder as ExchangeHolder | undefined)?.[EXCHANGE];
-}
-
 export interface RestOptions {
   cors: CorsPolicy;
   /** The URL clients reach the service at, for `Link`; the request's own origin when empty. */
   publicUrl?: string;
 }
 
+/** A page's envelope, as far as the conventions read it (`Link`, `meta.nextUrl`). */
+interface Answer {
+  data?: unknown;
+  meta?: { nextCursor?: unknown; nextUrl?: unknown };
+}
+
 /**
- * Serves /api/v1 from the tRPC routers through trpc-to-openapi. Before the adapter runs this
- * layer answers unknown paths (404) and wrong methods (405), authenticates and rate-limits, and
- * reads the JSON body itself (413/415/400): the adapter takes a body already on `req.body`. The
- * adapter's own error body is replaced with the REST error body (docs/api.md, "Requests and
- * responses").
+ * Serves /api/v1 from the tRPC routers (docs/architecture.md, "The REST request path"). For
+ * each request this layer finds the route (404, 405), authenticates and rate-limits, reads
+ * the input (the path's parameters, the query string as the input schema reads it, the JSON
+ * body: 413/415/400), calls the route's procedure through tRPC's `callTRPCProcedure` with the
+ * context it made, and writes the answer with the HTTP conventions (docs/api.md): the status
+ * the procedure set, `Location`, `Link`, a strong `ETag` and 304, compression, and a failure
+ * as the REST error body ("Requests and responses").
  */
 export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions): Middleware<AppState> {
   const { db } = gate;
@@ -92,63 +65,6 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
   const publicUrl = options.publicUrl?.replace(/\/$/, '');
   /** Where clients reach the service, for `Location` and `Link`: PUBLIC_URL, or the request's own origin. */
   const baseOf = (ctx: ParameterizedContext<AppState>) => publicUrl || `${ctx.protocol}://${ctx.host}`;
-  const handler = createOpenApiNodeHttpHandler({
-    router,
-    maxBodySize: 1024 * 1024,
-    // The route table matched the request already: the adapter does not match it again.
-    resolveProcedure: (req: IncomingMessage) => exchangeOf(req)?.procedure,
-    createContext: ({ req }: { req: IncomingMessage }) => exchangeOf(req)!.apiContext,
-    responseMeta: ({ ctx, errors, data }: { ctx?: ApiContext; errors: unknown[]; data?: unknown[] }) => {
-      if (errors.length > 0) {
-        const response = toErrorResponse(asConditionFailure(ctx, errors[0]), ctx?.requestId ?? '');
-        const exchange = exchangeOf(ctx);
-        if (exchange) exchange.failure = response;
-        return { status: response.status, headers: response.headers };
-      }
-      const headers = { ...(ctx?.response.headers ?? {}) };
-      const facts = exchangeOf(ctx)?.facts;
-      const body = data?.[0] as
-        | { data?: unknown; meta?: { nextCursor?: unknown; nextUrl?: unknown } }
-        | undefined;
-      const created = body?.data;
-      if (facts?.route.location && ctx?.response.status === 201 && created && typeof created === 'object') {
-        const location = fillLocation(facts.route.location, created as Record<string, unknown>);
-        if (location) headers.Location = `${baseOf(facts.ctx)}${REST_PREFIX}${location}`;
-      }
-      if (facts && facts.route.method === 'GET' && body) {
-        if (Array.isArray(body.data)) {
-          const next = body.meta?.nextCursor;
-          if (typeof next === 'string' && next !== '' && facts.route.cursorParam) {
-            const url = nextPageUrl(
-              baseOf(facts.ctx),
-              facts.path,
-              facts.ctx.querystring,
-              facts.route.cursorParam,
-              next,
-            );
-            headers.Link = `<${url}>; rel="next"`;
-            // The body is serialized after this hook: the page's meta gets the same URL
-            // (docs/api.md, "Paging"), which the procedure, knowing no URL, left null.
-            body.meta!.nextUrl = url;
-          }
-        } else if (facts.route.kind.single) {
-          facts.tagged = true;
-        }
-      }
-      return { status: ctx?.response.status ?? 200, headers };
-    },
-    // Called with every error the adapter answers, also those before createContext (when
-    // responseMeta has no ctx): the REST error body is kept for sendDraft, and a 5xx
-    // logs its cause with the request's id (docs/operations.md).
-    onError: ({ error, req }: { error: unknown; req: IncomingMessage }) => {
-      const exchange = exchangeOf(req);
-      if (!exchange) return;
-      const { apiContext, facts } = exchange;
-      const response = toErrorResponse(asConditionFailure(apiContext, error), apiContext.requestId);
-      exchange.failure = response;
-      logFailure(facts.ctx.state.log, error, response.status, response.body.error.code);
-    },
-  } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
 
   return async (ctx, next) => {
     const path = ctx.path.slice(REST_PREFIX.length) || '/';
@@ -177,6 +93,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     const route = match.route;
     ctx.state.route = `${REST_PREFIX}${route.path}`;
     let apiContext: ApiContext;
+    let input: Record<string, unknown> | undefined;
     let work: RequestWork | null = null;
     const condition =
       route.method === 'PATCH' || route.method === 'DELETE' ? requestHeader(ctx.req, 'if-match') : '';
@@ -190,29 +107,26 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       const actor = await passGate(ctx, gate);
       apiContext = createApiContext(db, gate.services, actor, ctx.state.requestId);
       const query = readQuery(ctx.querystring);
-      // The adapter takes the query from req.query when it is there (an object without a
-      // prototype: its own parsing trips on keys such as `constructor`), bracketed names
-      // (`filter[title]`) read into objects.
-      (ctx.req as RequestWithBody).query = nestBracketKeys(query.lists);
+      const lists = nestBracketKeys(query.lists);
       if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
         const body = await readJsonBody(ctx.req);
         mergeQueryParams(body, query.values, route.queryParams);
         rejectPathKeys(body, route.pathParams);
-        (ctx.req as RequestWithBody).body = body;
-        // The adapter insists on a JSON content type even for an empty body.
-        ctx.req.headers['content-type'] = 'application/json';
         const begun = await beginIdempotent(ctx, db, actor, route.path, body, twin && 'repeatable read');
         if (begun === 'answered') return;
         // The work runs in the key's transaction, so it commits with the stored response.
         work = begun;
-      } else if (route.bodyParams.length > 0) {
-        takeBodyParams(
-          await readJsonBody(ctx.req),
-          query.values,
-          route.bodyParams,
-          ctx.req as RequestWithBody,
-        );
+        // The body as sent; only the query parameters merged into it are read as the schema says.
+        input = { ...body, ...rawPathParams(route, path) };
+        decodeQueryValues(route.query, input, route.queryParams);
+      } else {
+        if (route.bodyParams.length > 0) {
+          takeBodyParams(await readJsonBody(ctx.req), query.values, route.bodyParams, lists);
+        }
+        input = queryInput(lists, rawPathParams(route, path));
+        decodeQueryValues(route.query, input);
       }
+      if (!route.query.takesInput) input = undefined;
       if (twin) {
         work ??= await beginRequestTransaction(db);
         apiContext.db = work.db;
@@ -224,36 +138,140 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       await work?.finish(500, '').catch(() => undefined);
       return sendError(ctx, error);
     }
-    const exchange: Exchange = {
-      apiContext,
-      procedure: { path: route.procedure, pathInput: rawPathParams(route, path) },
-      facts: {
-        ctx,
-        route,
-        conditional: twin !== undefined,
-        tagged: false,
-        path: ctx.path,
-      },
-    };
-    (ctx.req as ExchangeHolder)[EXCHANGE] = exchange;
-    (apiContext as ExchangeHolder)[EXCHANGE] = exchange;
-    // Koa must not answer: the tRPC handler writes to res. Its status defaults to 200, and
-    // the reason phrase is left for Node to derive from the final status.
+    // Koa must not answer: this layer writes to res. The reason phrase is left for Node to
+    // derive from the final status.
     ctx.respond = false;
     ctx.status = 200;
     ctx.res.statusMessage = '';
-    // The adapter routes on req.url, without our prefix, and on req.method.
-    ctx.req.url = ctx.req.url!.slice(REST_PREFIX.length) || '/';
-    ctx.req.method = method;
-    const draft = new DraftResponse(ctx.res);
     try {
-      await handler(ctx.req, draft as unknown as ServerResponse);
-      await sendDraft(ctx, exchange, draft, work);
+      const answer = await callRoute(router, route, apiContext, input, twin !== undefined, ctx);
+      await send(ctx, answer, work);
     } finally {
-      // A request that ended without a response (the adapter threw) keeps nothing.
+      // A request that ended without a response (writing it threw) keeps nothing.
       await work?.finish(500, '').catch(() => undefined);
     }
   };
+
+  /**
+   * Calls the route's procedure with the context the gate made, and turns what it answered
+   * into the response: its status and headers (the procedure's, `Location` for a 201, `Link`
+   * and `meta.nextUrl` for a page) and its JSON, or the REST error response of its failure,
+   * whose 5xx is logged with the request's id (docs/operations.md).
+   */
+  async function callRoute(
+    router: AppRouter,
+    route: RestRoute,
+    apiContext: ApiContext,
+    input: unknown,
+    conditional: boolean,
+    ctx: ParameterizedContext<AppState>,
+  ): Promise<Response> {
+    let data: unknown;
+    try {
+      data = await callTRPCProcedure({
+        router,
+        path: route.procedure,
+        type: route.type,
+        ctx: apiContext,
+        getRawInput: async () => input,
+        signal: undefined,
+        batchIndex: 0,
+      });
+    } catch (error) {
+      const failure = toErrorResponse(conditional ? asConditionFailure(error) : error, apiContext.requestId);
+      logFailure(ctx.state.log, error, failure.status, failure.body.error.code);
+      return {
+        status: failure.status,
+        headers: failure.headers,
+        body: JSON.stringify(failure.body),
+        tagged: false,
+      };
+    }
+    const status = apiContext.response.status;
+    const headers: Record<string, string> = { ...apiContext.response.headers };
+    const answer = data as Answer | undefined;
+    const created = answer?.data;
+    if (route.location && status === 201 && created && typeof created === 'object') {
+      const location = fillLocation(route.location, created as Record<string, unknown>);
+      if (location) headers.Location = `${baseOf(ctx)}${REST_PREFIX}${location}`;
+    }
+    let tagged = false;
+    if (route.method === 'GET' && answer) {
+      if (Array.isArray(answer.data)) {
+        const next = answer.meta?.nextCursor;
+        if (typeof next === 'string' && next !== '' && route.cursorParam) {
+          const url = nextPageUrl(baseOf(ctx), ctx.path, ctx.querystring, route.cursorParam, next);
+          headers.Link = `<${url}>; rel="next"`;
+          // The page's meta gets the same URL (docs/api.md, "Paging"), which the procedure,
+          // knowing no URL, left null.
+          (answer.meta ?? missing('the meta of a page')).nextUrl = url;
+        }
+      } else if (route.kind.single) {
+        tagged = true;
+      }
+    }
+    return { status, headers, body: JSON.stringify(data), tagged };
+  }
+}
+
+/** What a procedure answered, as it goes out. */
+interface Response {
+  status: number;
+  headers: Record<string, string>;
+  /** The JSON; undefined when the procedure answered nothing. */
+  body: string | undefined;
+  /** A single resource: the body gets a strong ETag, and 304 when the client holds it. */
+  tagged: boolean;
+}
+
+/**
+ * Sends an answer: a single resource with its strong ETag, or 304 when the client holds
+ * that version. A request holding an Idempotency-Key commits its work with the response
+ * before it is sent, and when that commit fails the failure is sent instead. The body goes
+ * out compressed when asked for, with its length.
+ */
+async function send(
+  ctx: ParameterizedContext<AppState>,
+  answer: Response,
+  work: RequestWork | null,
+): Promise<void> {
+  const res = ctx.res;
+  let { status, body } = answer;
+  res.setHeader('Content-Type', 'application/json');
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  if (answer.tagged && status < 400 && body !== undefined) {
+    const tag = entityTag(body);
+    res.setHeader('ETag', tag);
+    const held = requestHeader(ctx.req, 'if-none-match');
+    if (held && noneMatch(held, tag)) {
+      status = 304;
+      res.removeHeader('Content-Type');
+    }
+  }
+  if (work) {
+    const location = answer.headers.Location;
+    const kept: Record<string, string> = location !== undefined ? { Location: location } : {};
+    try {
+      await work.finish(status, body ?? '', kept);
+    } catch (error) {
+      // The work did not commit: the client must not hear that it succeeded.
+      ctx.state.log.error({ err: error }, 'could not commit an idempotent request');
+      const failure = toErrorResponse(error, ctx.state.requestId);
+      status = failure.status;
+      for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
+      body = JSON.stringify(failure.body);
+    }
+  }
+  res.statusCode = status;
+  if (status === 304 || body === undefined) {
+    res.end();
+    return;
+  }
+  const sent = encodeBody(requestHeader(ctx.req, 'accept-encoding'), body);
+  if (sent.vary) ctx.vary('Accept-Encoding');
+  if (sent.encoding) res.setHeader('Content-Encoding', sent.encoding);
+  res.setHeader('Content-Length', String(sent.length));
+  res.end(sent.body);
 }
 
 /**
@@ -269,26 +287,28 @@ async function checkIfMatch(
   path: string,
   header: string,
 ): Promise<void> {
-  const caller = router.createCaller(apiContext) as unknown as Record<string, unknown>;
-  const read = twin.procedure
-    .split('.')
-    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (
-    input: unknown,
-  ) => Promise<unknown>;
-  const current = entityTag(JSON.stringify(await read(pathParamsOf(twin, path))));
+  const representation = await callTRPCProcedure({
+    router,
+    path: twin.procedure,
+    type: twin.type,
+    ctx: apiContext,
+    getRawInput: async () => pathParamsOf(twin, path),
+    signal: undefined,
+    batchIndex: 0,
+  });
+  const current = entityTag(JSON.stringify(representation));
   if (!ifMatch(header, current)) {
     throw new DomainError(
       'PRECONDITION_FAILED',
       'The resource changed since the version If-Match names; read it again and retry',
-      { headers: { ETag: current } },
+      { currentVersion: current },
     );
   }
 }
 
 /** In a conditional write, a serialization failure means another write changed the resource first. */
-function asConditionFailure(apiContext: ApiContext | undefined, error: unknown): unknown {
-  const facts = exchangeOf(apiContext)?.facts;
-  if (!facts?.conditional || sqlStateOf(error) !== '40001') return error;
+function asConditionFailure(error: unknown): unknown {
+  if (sqlStateOf(error) !== '40001') return error;
   return new DomainError(
     'PRECONDITION_FAILED',
     'The resource changed while this request was running; read it again and retry',
@@ -298,10 +318,10 @@ function asConditionFailure(apiContext: ApiContext | undefined, error: unknown):
 /**
  * The query string, read into objects without a prototype (so `?constructor=` or
  * `?__proto__=` are plain keys, never Object.prototype's members): `values` as Koa gives it
- * (a repeated key holds a list), `lists` as the adapter reads `req.query` (a list for every
- * key). A key or value PostgreSQL cannot store (NUL, a lone surrogate) and the key
- * `__proto__` are a 400 naming the key (assertStorableInput); unknown keys are refused later,
- * by the procedure's schema or mergeQueryParams.
+ * (a repeated key holds a list), `lists` with a list for every key (for nestBracketKeys). A
+ * key or value PostgreSQL cannot store (NUL, a lone surrogate) and the key `__proto__` are a
+ * 400 naming the key (assertStorableInput); unknown keys are refused later, by the
+ * procedure's schema or mergeQueryParams.
  */
 function readQuery(querystring: string): {
   values: Record<string, string | string[]>;
@@ -324,6 +344,23 @@ function readQuery(querystring: string): {
 }
 
 /**
+ * The input of a GET or DELETE: each query parameter's value (a list when it was repeated;
+ * an object for bracketed names), then the path's parameters as sent. The route's decoder
+ * then reads the values the input schema wants as numbers, booleans or lists.
+ */
+function queryInput(
+  lists: Record<string, unknown[]>,
+  pathInput: Record<string, string>,
+): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [key, list] of Object.entries(lists)) {
+    input[key] = list.length === 1 ? list[0] : list;
+  }
+  for (const key in pathInput) input[key] = pathInput[key];
+  return input;
+}
+
+/**
  * A DELETE's inputs given as a JSON body (declared in its meta, `bodyParams`) instead of in the
  * query string: each must be text, one of those declared, and not also in the query string.
  */
@@ -331,7 +368,7 @@ function takeBodyParams(
   body: Record<string, unknown>,
   query: Record<string, string | string[]>,
   allowed: string[],
-  req: RequestWithBody,
+  lists: Record<string, unknown[]>,
 ) {
   for (const [key, value] of Object.entries(body)) {
     const refuse = (message: string) =>
@@ -339,7 +376,7 @@ function takeBodyParams(
     if (!allowed.includes(key)) throw refuse('is not accepted in the body of this request');
     if (typeof value !== 'string') throw refuse('must be text');
     if (Object.hasOwn(query, key)) throw refuse('is given both in the query string and in the body');
-    (req.query as Record<string, unknown[]>)[key] = [value];
+    lists[key] = [value];
   }
 }
 
@@ -383,108 +420,4 @@ function rejectPathKeys(body: Record<string, unknown>, pathParams: string[]) {
       );
     }
   }
-}
-
-/**
- * What the adapter answers, written here rather than to the response: its status, headers and
- * body are then sent by `sendDraft`, which applies the conventions to them. The adapter only
- * sets `statusCode`, calls `setHeader` and `end`, and, should anything read the request's
- * abort signal, listens for the response's `close`, which is passed on to the response.
- *
- * The adapter wrote to the response itself before, its `end` replaced on every response by
- * one that did this work: a function stored on each ServerResponse made V8 keep every
- * request's objects through two young-generation collections into the old one, to be freed
- * only by full collections (docs/architecture.md, "Cost per request").
- */
-class DraftResponse {
-  statusCode = 200;
-  readonly headers: Record<string, string | number | readonly string[]> = {};
-  body: string | undefined = undefined;
-  ended = false;
-
-  constructor(private readonly response: ServerResponse) {}
-
-  setHeader(name: string, value: string | number | readonly string[]): this {
-    this.headers[name] = value;
-    return this;
-  }
-
-  end(chunk?: unknown): this {
-    this.ended = true;
-    if (typeof chunk === 'string') this.body = chunk;
-    return this;
-  }
-
-  get writableEnded(): boolean {
-    return this.response.writableEnded;
-  }
-
-  once(event: string, listener: (...args: unknown[]) => void): this {
-    this.response.once(event, listener);
-    return this;
-  }
-
-  off(event: string, listener: (...args: unknown[]) => void): this {
-    this.response.off(event, listener);
-    return this;
-  }
-}
-
-/**
- * Sends what the adapter answered. A failure gets the REST error body (built from the
- * error the adapter handed to responseMeta or onError); a single resource a strong ETag, and
- * 304 when the client holds that version. A request holding an Idempotency-Key commits its
- * work with the response before it is sent, and when that commit fails the failure is sent
- * instead. The body goes out compressed when asked for, with its length.
- */
-async function sendDraft(
-  ctx: ParameterizedContext<AppState>,
-  exchange: Exchange,
-  draft: DraftResponse,
-  work: RequestWork | null,
-): Promise<void> {
-  const res = ctx.res;
-  const requestId = exchange.apiContext.requestId;
-  let status = draft.ended ? draft.statusCode : 500;
-  let body = draft.body;
-  // An adapter that never ended its answer failed: a 500 with the REST error body goes out.
-  if (!draft.ended) res.setHeader('Content-Type', 'application/json');
-  for (const [name, value] of Object.entries(draft.headers)) res.setHeader(name, value);
-  if (status >= 400) {
-    const failure =
-      exchange.failure ?? toErrorResponse(new DomainError('INTERNAL', 'Internal error'), requestId);
-    body = JSON.stringify(failure.body);
-  } else if (exchange.facts.tagged && body !== undefined) {
-    const tag = entityTag(body);
-    res.setHeader('ETag', tag);
-    const held = requestHeader(ctx.req, 'if-none-match');
-    if (held && noneMatch(held, tag)) {
-      status = 304;
-      res.removeHeader('Content-Type');
-    }
-  }
-  if (work) {
-    const location = draft.headers.Location;
-    const kept: Record<string, string> = typeof location === 'string' ? { Location: location } : {};
-    try {
-      await work.finish(status, body ?? '', kept);
-    } catch (error) {
-      // The work did not commit: the client must not hear that it succeeded.
-      ctx.state.log.error({ err: error }, 'could not commit an idempotent request');
-      const failure = toErrorResponse(error, requestId);
-      status = failure.status;
-      for (const [name, value] of Object.entries(failure.headers)) res.setHeader(name, value);
-      body = JSON.stringify(failure.body);
-    }
-  }
-  res.statusCode = status;
-  if (status === 304 || body === undefined) {
-    res.end();
-    return;
-  }
-  const sent = encodeBody(requestHeader(ctx.req, 'accept-encoding'), body);
-  if (sent.vary) ctx.vary('Accept-Encoding');
-  if (sent.encoding) res.setHeader('Content-Encoding', sent.encoding);
-  res.setHeader('Content-Length', String(sent.length));
-  res.end(sent.body);
 }

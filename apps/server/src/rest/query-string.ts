@@ -1,4 +1,4 @@
-import { DomainError } from '@crm/domain';
+import { DomainError, missing } from '@crm/domain';
 
 /** Deepest bracket nesting read: `filter[data.score][gte]` is two. */
 const MAX_BRACKETS = 2;
@@ -15,8 +15,9 @@ type Nested = { [key: string]: string | Nested };
  * twice, both as a value and with brackets, or nested deeper than MAX_BRACKETS is a 400
  * naming the parameter.
  *
- * `lists` is the query as the REST adapter reads `req.query` (every value a list); a
- * bracketed name becomes a list of one object there.
+ * `lists` is the query with every value a list (readQuery in mount-rest.ts); a bracketed
+ * name becomes a list of one object there, and the REST layer then takes a list of one as
+ * its value.
  */
 export function nestBracketKeys(lists: Record<string, string[]>): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = Object.create(null);
@@ -27,8 +28,8 @@ export function nestBracketKeys(lists: Record<string, string[]>): Record<string,
       out[name] = values;
       continue;
     }
-    const base = match[1]!;
-    const keys = match[2]!.slice(1, -1).split('][');
+    const base = match[1] ?? missing('match[1]');
+    const keys = (match[2] ?? missing('match[2]')).slice(1, -1).split('][');
     if (keys.length > MAX_BRACKETS) refuse(name, `nests deeper than ${MAX_BRACKETS} brackets`);
     if (keys.some((k) => k === '')) refuse(name, 'has empty brackets');
     if (values.length > 1) refuse(name, 'is given more than once');
@@ -40,9 +41,9 @@ export function nestBracketKeys(lists: Record<string, string[]>): Record<string,
       if (typeof next === 'string') refuse(name, `is given both as a value and with [${key}]`);
       node = next;
     }
-    const last = keys[keys.length - 1]!;
+    const last = keys[keys.length - 1] ?? missing('keys[keys.length - 1]');
     if (last in node) refuse(name, 'is given both as a value and with brackets');
-    node[last] = values[0]!;
+    node[last] = values[0] ?? missing('values[0]');
   }
   for (const [base, node] of Object.entries(roots)) {
     if (base in out) refuse(base, 'is given both as a value and with brackets');

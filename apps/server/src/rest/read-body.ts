@@ -25,7 +25,8 @@ export async function readJsonBodyWithBytes(
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
   if (!hasBody) return empty;
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const [mediaType = ''] = (req.headers['content-type'] ?? '').split(';');
+  const type = mediaType.trim().toLowerCase();
   if (type !== 'application/json') {
     req.resume();
     throw new DomainError(

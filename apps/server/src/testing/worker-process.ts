@@ -111,7 +111,7 @@ export function startServerProcess(
         resolve({ proc, url, ...(opsUrl ? { opsUrl } : {}), exited, warnings });
       }
     });
-    exited.then(() => {
+    void exited.then(() => {
       watch.done();
       reject(new Error(`service process exited with ${proc.exitCode ?? proc.signalCode} before listening`));
     });

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ensureBuilt } from '@crm/web/build';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword } from '../testing/browser.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword } from './browser.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();

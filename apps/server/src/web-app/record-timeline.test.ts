@@ -1,8 +1,6 @@
 import { ensureBuilt } from '@crm/web/build';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../testing/receiver.ts';
-import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 import {
   type Browser,
   browserUnavailable,
@@ -10,7 +8,9 @@ import {
   setOwnerPassword,
   signIn,
   statusCleared,
-} from './browser.ts';
+} from '../testing/browser.ts';
+import { eventually } from '../testing/receiver.ts';
+import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();

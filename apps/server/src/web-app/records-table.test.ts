@@ -2,8 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { ensureBuilt } from '@crm/web/build';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Browser,
+  browserUnavailable,
+  launchBrowser,
+  setOwnerPassword,
+  signIn,
+} from '../testing/browser.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword, signIn } from './browser.ts';
 
 /**
  * The records table in Chromium (docs/web-app.md, "Records table", "Saved views", "CSV import

@@ -1,8 +1,14 @@
 import { ensureBuilt } from '@crm/web/build';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Browser,
+  browserUnavailable,
+  launchBrowser,
+  setOwnerPassword,
+  signIn,
+} from '../testing/browser.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword, signIn } from './browser.ts';
 
 /**
  * Relations in Chromium (docs/web-app.md, "Folders and fields", "Relations"): a relation and

@@ -3,9 +3,15 @@ import { ensureBuilt } from '@crm/web/build';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Browser,
+  browserUnavailable,
+  launchBrowser,
+  setOwnerPassword,
+  signIn,
+} from '../testing/browser.ts';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
-import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword, signIn } from './browser.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();

@@ -1,15 +1,15 @@
 import { ensureBuilt } from '@crm/web/build';
 import { verify } from '@octokit/webhooks-methods';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, Receiver } from '../testing/receiver.ts';
-import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 import {
   type Browser,
   browserUnavailable,
   launchBrowser,
   setOwnerPassword,
   statusCleared,
-} from './browser.ts';
+} from '../testing/browser.ts';
+import { eventually, Receiver } from '../testing/receiver.ts';
+import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();

@@ -46,9 +46,9 @@ export function match(pattern: string, path: string): Record<string, string> | n
   const got = path.replace(/\/$/, '').split('/');
   if (want.length !== got.length) return null;
   const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    const g = got[i]!;
+  for (const [i, w] of want.entries()) {
+    const g = got[i];
+    if (g === undefined) return null;
     if (w.startsWith(':')) params[w.slice(1)] = decodeURIComponent(g);
     else if (w !== g) return null;
   }

@@ -70,8 +70,9 @@ export function ApiReferencePage() {
       const op = item[method];
       if (!op) continue;
       const tag = op.tags?.[0] ?? 'Other';
-      if (!byTag.has(tag)) byTag.set(tag, []);
-      byTag.get(tag)!.push({ method, path: `${server}${path}`, op });
+      const list = byTag.get(tag) ?? [];
+      byTag.set(tag, list);
+      list.push({ method, path: `${server}${path}`, op });
     }
   }
   const schemas = doc.components?.schemas ?? {};
@@ -195,7 +196,7 @@ function slug(text: string): string {
 
 function resolve(schema: Schema, schemas: Record<string, Schema>): { schema: Schema; name?: string } {
   if (schema.$ref) {
-    const name = schema.$ref.split('/').pop()!;
+    const name = schema.$ref.split('/').pop() ?? '';
     return { schema: schemas[name] ?? {}, name };
   }
   return { schema };

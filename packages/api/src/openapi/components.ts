@@ -1,4 +1,5 @@
 import { errorCodes } from '@crm/domain';
+import { errorCodeMappings } from '../errors.ts';
 
 type Json = Record<string, unknown>;
 
@@ -94,7 +95,7 @@ export function errorSchema(): Json {
         required: ['code', 'message', 'requestId'],
         additionalProperties: false,
         properties: {
-          code: { type: 'string', enum: Object.keys(errorCodes) },
+          code: { type: 'string', enum: [...errorCodes] },
           message: { type: 'string' },
           details: {
             type: 'array',
@@ -121,7 +122,7 @@ const AFTER_GATE = [400, 403, 404, 409, 413, 415, 422, 429];
 
 /** The shared response of one error status: the Error schema narrowed to that status's codes. */
 export function errorResponse(status: number): Json {
-  const codes = Object.entries(errorCodes)
+  const codes = Object.entries(errorCodeMappings)
     .filter(([, entry]) => entry.status === status)
     .map(([code]) => code);
   const headers: Record<string, unknown> = AFTER_GATE.includes(status)

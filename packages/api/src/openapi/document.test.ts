@@ -1,5 +1,6 @@
 import { eventTypes, triggerPath } from '@crm/domain';
 import { describe, expect, it } from 'vitest';
+import { proceduresOf } from '../internals/trpc.ts';
 import { appRouter } from '../routers/index.ts';
 import { buildOpenApiDocument } from './document.ts';
 import { TRIGGER_OPERATION_PATH, TRIGGER_PATH_TEMPLATE } from './trigger.ts';
@@ -25,8 +26,9 @@ const operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([p
     .filter(([method]) => HTTP_METHODS.includes(method))
     .map(([method, operation]) => ({ method, path, item, operation: operation as Json })),
 );
-const procedures = (appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def
-  .procedures;
+const procedures: Record<string, unknown> = Object.fromEntries(
+  proceduresOf(appRouter).map((entry) => [entry.path, entry.procedure]),
+);
 
 describe('operationIds', () => {
   it('are `<resource>-<action>` and unique; those of /api/v1 name their procedure, the trigger none', () => {

@@ -1,8 +1,9 @@
-import { workflowActionSchema } from '@crm/domain';
+import { missing, workflowActionSchema } from '@crm/domain';
 import type { AnyRouter } from '@trpc/server';
-import { forEachOpenApiProcedure, generateOpenApiDocument } from 'trpc-to-openapi';
+import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { inputShapeOf } from '../input-shape.ts';
+import { proceduresOf } from '../internals/trpc.ts';
 import { routeKind } from '../rest-route.ts';
 import type { ApiMeta } from '../trpc.ts';
 import {
@@ -64,21 +65,20 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
   const paths = doc.paths as Record<string, Record<string, Json>>;
   const usedErrors = new Set<number>();
   const usedTags: string[] = [];
-  forEachOpenApiProcedure(
-    (router as { _def: { procedures: Record<string, never> } })._def.procedures,
-    ({ meta, procedure, path: name }) => {
-      const m = meta as RouteMeta;
-      const operation = paths[m.openapi.path.replace(/\/$/, '')]?.[m.openapi.method.toLowerCase()];
-      if (!operation)
-        throw new Error(`${name}: the generator wrote no ${m.openapi.method} ${m.openapi.path}`);
-      for (const status of completeResponses(operation, m)) usedErrors.add(status);
-      if (m.queryParams?.length) moveBodyKeysToQuery(operation, m.queryParams);
-      relaxOptionalBody(operation);
-      describeParameters(operation, procedure);
-      stateScope(operation, m);
-      for (const tag of m.openapi.tags ?? []) if (!usedTags.includes(tag)) usedTags.push(tag);
-    },
-  );
+  for (const { meta, input, path: name } of proceduresOf(router)) {
+    const m = meta as ApiMeta | undefined;
+    if (!m?.openapi || m.openapi.enabled === false) continue;
+    const route = m as RouteMeta;
+    const operation = paths[route.openapi.path.replace(/\/$/, '')]?.[route.openapi.method.toLowerCase()];
+    if (!operation)
+      throw new Error(`${name}: the generator wrote no ${route.openapi.method} ${route.openapi.path}`);
+    for (const status of completeResponses(operation, route)) usedErrors.add(status);
+    if (route.queryParams?.length) moveBodyKeysToQuery(operation, route.queryParams);
+    relaxOptionalBody(operation);
+    describeParameters(operation, input);
+    stateScope(operation, route);
+    for (const tag of route.openapi.tags ?? []) if (!usedTags.includes(tag)) usedTags.push(tag);
+  }
   doc.servers = (doc.servers ?? []).map((server) => ({ ...server, description: 'REST API, version 1' }));
   doc.tags = usedTags.map((name) =>
     TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name },
@@ -89,13 +89,13 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
     headers?: Record<string, unknown>;
   };
   for (const name of Object.keys(components.schemas ?? {})) {
-    if (name.startsWith('error.')) delete components.schemas![name];
+    if (name.startsWith('error.')) delete (components.schemas ?? missing('components.schemas'))[name];
   }
   // Event payloads, one webhook per kind; their components (Record, Deal, Task, and the
   // payloads the event feed's `Event` refers to) are the same schemas the REST operations
   // use, rendered alike: as answers, which admit no undeclared property.
   const section = webhookSection();
-  (doc as unknown as Json).webhooks = section.webhooks;
+  doc.webhooks = section.webhooks as OpenApiDocument['webhooks'];
   components.schemas = {
     ...section.schemas,
     ...components.schemas,
@@ -118,7 +118,8 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
  */
 function completeResponses(operation: Json, meta: RouteMeta): number[] {
   const generated = operation.responses as Record<string, Json>;
-  const { Location, ...otherHeaders } = (generated['200']!.headers ?? {}) as Json;
+  const { Location, ...otherHeaders } = ((generated['200'] ?? missing("generated['200']")).headers ??
+    {}) as Json;
   const responses: Record<string, Json> = {};
   if (meta.alternativeSuccess) {
     responses[String(meta.alternativeSuccess.status)] = {
@@ -127,7 +128,7 @@ function completeResponses(operation: Json, meta: RouteMeta): number[] {
       headers: otherHeaders,
     };
   }
-  responses[String(meta.successStatus ?? 200)] = generated['200']!;
+  responses[String(meta.successStatus ?? 200)] = generated['200'] ?? missing("generated['200']");
   if (routeKind(meta.openapi.method, meta.openapi.path, meta.resource).single) {
     responses['304'] = {
       description: 'Not modified: the ETag in If-None-Match is current',
@@ -152,8 +153,8 @@ function completeResponses(operation: Json, meta: RouteMeta): number[] {
  * description given on either, and the `param` metadata (a `deepObject` style) of the inner
  * schema; they are taken back from the procedure's input schema.
  */
-function describeParameters(operation: Json, procedure: unknown) {
-  const shape = inputShapeOf(procedure);
+function describeParameters(operation: Json, input: unknown) {
+  const shape = inputShapeOf(input);
   for (const parameter of (operation.parameters ?? []) as Json[]) {
     const schema = shape[String(parameter.name)];
     const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;

@@ -1,6 +1,6 @@
-import { errorCodes } from '@crm/domain';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { errorCodeMappings } from '../errors.ts';
 import { errorSchema, ref } from './components.ts';
 
 /**
@@ -58,8 +58,8 @@ export function triggerErrorSchema(): Record<string, unknown> {
 
 /**
  * The rate-limit headers of a trigger call: set once the call is counted against the
- * workflow's limit, after the workflow, body and signature checks (apps/server's
- * trigger-endpoint.ts), so present on what comes after and never on what comes before.
+ * workflow's limit, after the workflow, body and signature checks (the domain's
+ * trigger-workflow.ts), so present on what comes after and never on what comes before.
  */
 const RATE_LIMIT_HEADERS: [string, string][] = [
   ['RateLimit-Limit', 'Calls the workflow accepts per minute (its `rateLimitPerMinute`)'],
@@ -179,7 +179,7 @@ export function triggerPaths(baseUrl: string): ZodOpenApiPathsObject {
 
 /** The TriggerError schema narrowed to the codes of one status, as the REST error responses are. */
 function triggerErrorOf(status: number) {
-  const codes = Object.entries(errorCodes)
+  const codes = Object.entries(errorCodeMappings)
     .filter(([, entry]) => entry.status === status)
     .map(([code]) => code);
   return {

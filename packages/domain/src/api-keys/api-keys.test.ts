@@ -43,8 +43,7 @@ const keyRow = async (id: string) =>
 
 async function expectUnauthorized(secret: string | undefined) {
   const error = await expectDomainError(authenticateApiKey(t.db, secret), 'UNAUTHORIZED');
-  expect(error.status).toBe(401);
-  expect(error.headers).toEqual({ 'WWW-Authenticate': 'Bearer' });
+  expect(error.challenge).toEqual({ scheme: 'Bearer' });
 }
 
 describe('createApiKey', () => {

@@ -7,6 +7,7 @@ import { appendAudit } from '../audit/append-audit.ts';
 import { type Actor, type Provenance, systemProvenance } from '../shared/actor.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { prepared } from '../shared/prepared.ts';
 import { changeAuth } from './auth-changes.ts';
 import type { ApiKeyOutput } from './schemas.ts';
@@ -69,11 +70,11 @@ export async function createApiKey(
         ),
       );
     if (member.length === 0) throw invalid('userId', `${input.userId} is not a member of this workspace`);
-    const beyond = scopesBeyond(scopes, member[0]!.role);
+    const beyond = scopesBeyond(scopes, (member[0] ?? missing('member[0]')).role);
     if (beyond.length > 0) {
       throw invalid(
         'scopes',
-        `${beyond.join(', ')} ${beyond.length === 1 ? 'is' : 'are'} beyond what a ${member[0]!.role} may do`,
+        `${beyond.join(', ')} ${beyond.length === 1 ? 'is' : 'are'} beyond what a ${(member[0] ?? missing('member[0]')).role} may do`,
       );
     }
     const wide = folderIds ? scopesBeyondFolders(scopes) : [];
@@ -108,7 +109,7 @@ export async function createApiKey(
       .returning();
     await appendAudit(tx, input.workspaceId, by, {
       action: 'api_key.created',
-      target: { type: 'api_key', id: rows[0]!.id },
+      target: { type: 'api_key', id: (rows[0] ?? missing('the key the insert … returning wrote')).id },
       details: {
         name: input.name,
         scopes,
@@ -119,7 +120,7 @@ export async function createApiKey(
     });
     return rows;
   });
-  return { key: serializeApiKey(row!), secret };
+  return { key: serializeApiKey(row ?? missing('the key the insert … returning wrote')), secret };
 }
 
 export async function findApiKeys(db: Database, workspaceId: string): Promise<ApiKeyOutput[]> {
@@ -201,7 +202,7 @@ function keyLookup(db: Database) {
 }
 
 export const unauthorizedKey = (message: string) =>
-  new DomainError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  new DomainError('UNAUTHORIZED', message, { challenge: { scheme: 'Bearer' } });
 
 export const MISSING_KEY_MESSAGE = 'Missing API key: send Authorization: Bearer <key>';
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { actorOutput } from '../history/schemas.ts';
 import { actorTypes, changeSources } from '../shared/actor.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { instantOutput, instantQueryInput, listEnvelope } from '../shared/schemas.ts';
+import { actorOutput, instantOutput, instantQueryInput, listEnvelope } from '../shared/schemas.ts';
 import { auditActions } from './audit-actions.ts';
 
 export const auditEntryOutput = z

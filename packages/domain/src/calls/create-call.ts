@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { loadRecord } from '../records/load-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import type { CreateCallInput } from './schemas.ts';
 import { serializeCallLog } from './serialize.ts';
 
@@ -31,6 +32,7 @@ export async function createCall(db: Database, actor: Actor, input: CreateCallIn
         authorId: actor.userId,
       })
       .returning();
-    return serializeCallLog(row!);
+    if (!row) missing('the row insert … returning wrote (row)');
+    return serializeCallLog(row);
   });
 }

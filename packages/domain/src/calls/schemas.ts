@@ -43,13 +43,11 @@ export const createCallInput = z.strictObject({
   id: idParam('Record id'),
   direction: z.enum(callDirections).optional().meta({ description: 'Default OUTBOUND.' }),
   outcome: z.enum(callOutcomes).optional().meta({ description: 'Default CONNECTED.' }),
-  // A pipe, so the REST adapter does not coerce "12" into 12 (see bodyNumber).
   duration: z
     .number()
     .int('must be a whole number of seconds')
     .min(0, 'must be 0 or more')
     .max(MAX_CALL_DURATION, `must be at most ${MAX_CALL_DURATION} (7 days)`)
-    .pipe(z.number())
     .nullish()
     .meta({ description: `Whole seconds, 0 to ${MAX_CALL_DURATION}.` }),
   phone: trimmedText(64)

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { loadRecord } from '../records/load-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import type { CreateCommentInput } from './schemas.ts';
 import { serializeComment } from './serialize.ts';
 
@@ -26,6 +27,7 @@ export async function createComment(db: Database, actor: Actor, input: CreateCom
         author: actor.userName,
       })
       .returning();
-    return serializeComment(row!);
+    if (!row) missing('the row insert … returning wrote (row)');
+    return serializeComment(row);
   });
 }

@@ -1,17 +1,18 @@
 import { type Database, isSharded, runNamedSql, schema } from '@crm/db';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { loadPipeline } from '../pipelines/load-pipeline.ts';
-import { recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
+import { recordColumnsOf, recordRowFromDriver } from '../record-model/serialize.ts';
 import { linkPrimary } from '../relations/participants.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { isId, newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { dealFieldsWith, recordDealCreated } from './deal-events.ts';
 import { assertLiveRecord } from './load-deal.ts';
 import type { createDealInput, DealOutput } from './schemas.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
+import { loadPipeline } from './stages.ts';
 
 /** Creates a deal in its pipeline's first stage unless a stage of that pipeline is given. */
 export async function createDeal(db: Database, actor: Actor, input: z.infer<typeof createDealInput>) {
@@ -31,9 +32,10 @@ export async function createDeal(db: Database, actor: Actor, input: z.infer<type
       .insert(schema.deals)
       .values(newDealValues(actor, input, stageId, currency))
       .returning();
-    await linkPrimary(tx, actor, 'deal', row!.id, row!.recordId);
-    await recordDealCreated(tx, actor, row!);
-    return serializeDeal(row!);
+    if (!row) missing('the row insert … returning wrote (row)');
+    await linkPrimary(tx, actor, 'deal', row.id, row.recordId);
+    await recordDealCreated(tx, actor, row);
+    return serializeDeal(row);
   });
 }
 

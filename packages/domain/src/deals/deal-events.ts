@@ -1,7 +1,7 @@
 import type { Executor } from '@crm/db';
-import { changesOf } from '../records/record-events.ts';
-import type { RecordRow } from '../records/serialize.ts';
-import { recordFields, toRecordSnapshot } from '../records/snapshot.ts';
+import { changesOf } from '../record-model/record-events.ts';
+import type { RecordRow } from '../record-model/serialize.ts';
+import { recordFields, toRecordSnapshot } from '../record-model/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
 import { appendEvent, appendEvents, type NewEvent } from '../shared/events.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';

@@ -1,8 +1,8 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
-import { forgetHistory } from '../history/forget-history.ts';
 import type { Actor } from '../shared/actor.ts';
+import { forgetHistory } from '../shared/forget-history.ts';
 import { loadDeal } from './load-deal.ts';
 
 /** DELETE is permanent (docs/api.md, "Deals"). */

@@ -2,7 +2,6 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { eq, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { loadPipeline } from '../pipelines/load-pipeline.ts';
 import { loadRecord } from '../records/load-record.ts';
 import { linkedToRecord, withLinkTo } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
@@ -14,6 +13,7 @@ import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { loadDeal } from './load-deal.ts';
 import type { findDealsInput, findRecordDealsInput } from './schemas.ts';
 import { serializeDeal } from './serialize.ts';
+import { loadPipeline } from './stages.ts';
 
 const d = schema.deals;
 const DEFAULT_SORT = '-createdAt';

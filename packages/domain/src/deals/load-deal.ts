@@ -4,6 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import type { DealRow } from './serialize.ts';
 
 export async function loadDeal(
@@ -39,7 +40,7 @@ export async function assertLiveRecord(
     } else {
       // A key limited to folders names only records of those (docs/api.md, "Scopes").
       const rows = await tx.select({ folderId: r.folderId }).from(r).where(live).for('share');
-      if (rows.length > 0 && reachesFolder(actor, rows[0]!.folderId)) return;
+      if (rows.length > 0 && reachesFolder(actor, (rows[0] ?? missing('rows[0]')).folderId)) return;
     }
   }
   throw invalid(path, `${recordId} is not a live record of this workspace`);

@@ -16,16 +16,16 @@ export const MAX_AMOUNT = 999_999_999_999.99;
 const hasAtMostTwoDecimals = (n: number) => Math.round(n * 100) / 100 === n;
 
 /**
- * A decimal ≥ 0 with at most 2 decimals (a pipe, so the REST adapter does not coerce strings).
- * The bounds are stated in the document; the 2 decimals only in the description, since
+ * A decimal ≥ 0 with at most 2 decimals. The bounds are stated in the document, and a value
+ * out of them is refused for that alone (`abort`, one problem reported); the 2 decimals only in the description, since
  * `multipleOf: 0.01` is judged in binary floating point by most validators, which then refuse
  * amounts such as 19.99 (docs/api.md, "Limits in the document").
  */
 const amount = z
   .number()
-  .min(0, 'must be 0 or more')
-  .max(MAX_AMOUNT, 'is too large')
-  .pipe(z.number().refine(hasAtMostTwoDecimals, 'must have at most 2 decimals'))
+  .min(0, { message: 'must be 0 or more', abort: true })
+  .max(MAX_AMOUNT, { message: 'is too large', abort: true })
+  .refine(hasAtMostTwoDecimals, 'must have at most 2 decimals')
   .meta({
     description: `Decimal from 0 to ${MAX_AMOUNT} with at most 2 decimals (a third decimal is refused).`,
     example: 1250.5,

@@ -1,17 +1,18 @@
 import { type Database, isSharded, schema } from '@crm/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { lockStage } from '../pipelines/load-pipeline.ts';
-import { recordColumns } from '../records/serialize.ts';
+import { recordColumns } from '../record-model/serialize.ts';
 import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { isId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { dealFieldsWith, dealUpdatedEvents, recordDealUpdated } from './deal-events.ts';
 import { assertLiveRecord, loadDeal } from './load-deal.ts';
 import type { DealOutput, updateDealInput } from './schemas.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
+import { lockStage } from './stages.ts';
 
 type Changes = Partial<
   Pick<DealRow, 'stageId' | 'title' | 'amount' | 'currency' | 'closeDate' | 'recordId' | 'data'>
@@ -44,9 +45,10 @@ export async function updateDeal(db: Database, actor: Actor, input: z.infer<type
       .set({ ...changes, data, updatedAt: sql`now()` })
       .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.id, current.id)))
       .returning();
-    if (changes.recordId) await linkPrimary(tx, actor, 'deal', row!.id, changes.recordId);
-    await recordDealUpdated(tx, actor, row!, changedFields, previous);
-    return serializeDeal(row!);
+    if (!row) missing('the row update … returning wrote (row)');
+    if (changes.recordId) await linkPrimary(tx, actor, 'deal', row.id, changes.recordId);
+    await recordDealUpdated(tx, actor, row, changedFields, previous);
+    return serializeDeal(row);
   });
 }
 

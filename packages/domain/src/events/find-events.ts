@@ -5,6 +5,7 @@ import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { eventTypes } from '../shared/events.ts';
 import { isId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { TEST_EVENT_TYPE } from '../webhooks/send-test-event.ts';
 import { DEFAULT_FEED_LIMIT, type findEventsInput } from './schemas.ts';
 
@@ -114,7 +115,7 @@ async function shardedSettledBefore(db: Database, settleSeconds: number): Promis
       (select min(xact_start) - interval '1 second' from pg_stat_activity
         where datname = current_database() and backend_type = 'client backend' and xact_start is not null
           and pid <> pg_backend_pid()))::text as before`);
-  return rows[0]!.before;
+  return (rows[0] ?? missing('rows[0]')).before;
 }
 
 /** `types=a,b`: known kinds only (400 naming the unknown one); empty or `*` means all. */

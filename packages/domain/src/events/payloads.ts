@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { dealOutput } from '../deals/schemas.ts';
-import { actorOutput } from '../history/schemas.ts';
-import { recordOutput } from '../records/schemas.ts';
+import { recordOutput } from '../record-model/schemas.ts';
 import { changeSources } from '../shared/actor.ts';
-import { instantOutput } from '../shared/schemas.ts';
+import { actorOutput, instantOutput } from '../shared/schemas.ts';
 import { taskOutput } from '../tasks/schemas.ts';
 
 /**

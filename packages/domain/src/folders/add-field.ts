@@ -1,9 +1,10 @@
 import type { Executor } from '@crm/db';
 import type { z } from 'zod';
-import { lockFolders, MAX_FIELDS, relationDefinitions } from '../relations/relation-field-changes.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
 import { normalizeField } from './field-definition.ts';
+import { lockFolders, MAX_FIELDS, relationDefinitions } from './relation-field-changes.ts';
 import { refreshSearchText, saveFields } from './save-fields.ts';
 import type { addFieldInput } from './schemas.ts';
 import type { FolderRow } from './serialize.ts';
@@ -23,7 +24,7 @@ export async function addField(
     { id, path: 'id' },
     ...(targetId ? [{ id: targetId, path: 'relation.folderId' }] : []),
   ]);
-  const folder = locked.get(id)!;
+  const folder = locked.get(id) ?? missing('the folder lockFolders locked');
   if (folder.fields.some((f) => f.key === definition.key)) {
     throw invalid('key', `the folder already has a field ${definition.key}`);
   }
@@ -34,7 +35,8 @@ export async function addField(
     if (definition.type === 'TEXT') await refreshSearchText(tx, actor, saved);
     return saved;
   }
-  const target = locked.get(targetId!)!;
+  const target =
+    (targetId && locked.get(targetId)) || missing('the target folder of a RELATION field, locked above');
   const { field, inverse } = relationDefinitions(folder, target, definition);
   if (inverse && target.id === folder.id) {
     return saveFields(tx, actor, id, [...folder.fields, field, inverse]);

@@ -4,7 +4,14 @@ import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
-import { checkFieldValue } from '../records/custom-values.ts';
+import type { Actor } from '../shared/actor.ts';
+import { checkFieldValue } from '../shared/custom-values.ts';
+import { DomainError, invalid } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
+import { addField } from './add-field.ts';
+import { assertFieldOptions as checkOptions, normalizeField } from './field-definition.ts';
+import { ensureFieldIndexes, withInverse } from './field-indexes.ts';
+import { loadFolder } from './load-folder.ts';
 import {
   assertFieldShape,
   dropRelationLinks,
@@ -13,14 +20,8 @@ import {
   pairOf,
   relationInUse,
   withLabels,
-} from '../relations/relation-field-changes.ts';
-import { isRelation } from '../relations/relation-fields.ts';
-import type { Actor } from '../shared/actor.ts';
-import { DomainError, invalid } from '../shared/errors.ts';
-import { addField } from './add-field.ts';
-import { assertFieldOptions as checkOptions, normalizeField } from './field-definition.ts';
-import { ensureFieldIndexes, withInverse } from './field-indexes.ts';
-import { loadFolder } from './load-folder.ts';
+} from './relation-field-changes.ts';
+import { isRelation } from './relation-fields.ts';
 import { refreshSearchText, saveFields } from './save-fields.ts';
 import type { addFieldInput, changeFieldInput, removeFieldInput, updateFolderInput } from './schemas.ts';
 import { type FolderRow, serializeFolder } from './serialize.ts';
@@ -128,7 +129,7 @@ async function lockField(tx: Executor, actor: Actor, folderId: string, key: stri
   const ids = [{ id: folderId, path: 'id' }];
   if (isRelation(peek)) ids.push({ id: peek.relation.folderId, path: 'relation.folderId' });
   const folders = await lockFolders(tx, actor, ids);
-  const folder = folders.get(folderId)!;
+  const folder = folders.get(folderId) ?? missing('folders.get(folderId)');
   const current = folder.fields.find((f) => f.key === key);
   if (!current) throw notFound();
   return { folder, current, folders };
@@ -146,18 +147,18 @@ async function changeRelationField(
   const labels = input.relation?.labels;
   let next: FieldDefinition = { ...current, label: input.label ?? current.label };
   if (labels !== undefined) next = withLabels(next, labels);
-  const targetId = current.relation!.folderId;
+  const targetId = (current.relation ?? missing('the relation of a RELATION field')).folderId;
   const folders = await lockFolders(tx, actor, [{ id: targetId, path: 'relation.folderId' }]);
   folders.set(folder.id, folder);
   const pair = labels === undefined ? null : pairOf(current, folders);
-  const target = folders.get(targetId)!;
-  if (pair && target.id === folder.id) {
-    const pairNext = withLabels(pair, labels!);
+  const target = folders.get(targetId) ?? missing('the target folder lockFolders locked');
+  if (pair && labels !== undefined && target.id === folder.id) {
+    const pairNext = withLabels(pair, labels);
     const fields = folder.fields.map((f) => (f.key === next.key ? next : f.key === pair.key ? pairNext : f));
     return saveFields(tx, actor, folder.id, fields);
   }
-  if (pair) {
-    const pairNext = withLabels(pair, labels!);
+  if (pair && labels !== undefined) {
+    const pairNext = withLabels(pair, labels);
     const fields = target.fields.map((f) => (f.key === pair.key ? pairNext : f));
     await saveFields(tx, actor, target.id, fields);
   }
@@ -217,7 +218,9 @@ async function removeRelationField(
       tx,
       actor,
       relation,
-      relation.side === 'from' ? { from: here, to: there } : { from: there!, to: here },
+      relation.side === 'from'
+        ? { from: here, to: there }
+        : { from: there ?? missing('the FROM side of a relation whose TO side this is'), to: here },
     );
   }
   const pair = pairOf(current, folders);

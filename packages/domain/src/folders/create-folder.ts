@@ -3,12 +3,13 @@ import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
-import { assertFieldShape } from '../relations/relation-field-changes.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { addField } from './add-field.ts';
 import { assertFieldOptions, normalizeField } from './field-definition.ts';
 import { ensureFieldIndexes, withInverse } from './field-indexes.ts';
+import { assertFieldShape } from './relation-field-changes.ts';
 import type { createFolderInput } from './schemas.ts';
 import { serializeFolder } from './serialize.ts';
 
@@ -51,5 +52,6 @@ export async function insertFolder(
     .insert(schema.folders)
     .values({ workspaceId, id: newId('folder'), name, type: 'CUSTOM', fields: fields.map(normalizeField) })
     .returning();
-  return row!;
+  if (!row) missing('the row insert … returning wrote (row)');
+  return row;
 }

@@ -3,7 +3,7 @@ import type { Database, Executor } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
-import { FIELD_KEY } from './schemas.ts';
+import { FIELD_KEY } from '../shared/schemas.ts';
 
 /**
  * Custom fields whose values are short and ordered get a btree index of their own, made when

@@ -2,8 +2,9 @@ import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import { searchTextSql } from '../records/search-text.ts';
 import type { Actor } from '../shared/actor.ts';
+import { missing } from '../shared/missing.ts';
+import { searchTextSql } from '../shared/search-text.ts';
 import { announceFolderChange } from './folder-cache.ts';
 import type { FolderRow } from './serialize.ts';
 
@@ -24,7 +25,8 @@ export async function saveFields(
     .set({ ...(fields ? { fields } : {}), ...(name ? { name } : {}), updatedAt: sql`now()` })
     .where(and(eq(schema.folders.workspaceId, actor.workspaceId), eq(schema.folders.id, id)))
     .returning();
-  return row!;
+  if (!row) missing('the row update … returning wrote (row)');
+  return row;
 }
 
 /** Makes the search text of the folder's records again, after its TEXT fields changed. */

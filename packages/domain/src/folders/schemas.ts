@@ -1,8 +1,6 @@
 import { fieldTypes, folderTypes, relationCardinalities } from '@crm/db/schema';
 import { z } from 'zod';
-import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
-
-export const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
+import { FIELD_KEY, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 const fieldKey = z
   .string()

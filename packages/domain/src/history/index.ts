@@ -1,4 +1,3 @@
 export * from './find-history.ts';
-export * from './forget-history.ts';
 export * from './revert-history.ts';
 export * from './schemas.ts';

@@ -1,20 +1,8 @@
 import { historySubjects } from '@crm/db/schema';
 import { z } from 'zod';
-import { actorTypes, changeSources } from '../shared/actor.ts';
+import { changeSources } from '../shared/actor.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { idParam, instantOutput, instantQueryInput, listEnvelope } from '../shared/schemas.ts';
-
-/** Who made a change, as history, events and the audit log name it (docs/api.md, "History and provenance"). */
-export const actorOutput = z
-  .object({
-    type: z.enum(actorTypes).meta({
-      description:
-        '`user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself).',
-    }),
-    id: z.string().meta({ description: 'The user, key, run (run_…) or job that made the change.' }),
-    name: z.string().meta({ description: 'Its name when the change was made.' }),
-  })
-  .meta({ id: 'Actor' });
+import { actorOutput, idParam, instantOutput, instantQueryInput, listEnvelope } from '../shared/schemas.ts';
 
 export const historyEntryOutput = z
   .object({

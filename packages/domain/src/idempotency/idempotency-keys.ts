@@ -3,6 +3,7 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { DomainError, invalid } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
 import { openSecret, sealSecret } from '../shared/secret-box.ts';
 
 /** How long a key remembers its response (docs/api.md, "Idempotency-Key"). */
@@ -212,7 +213,7 @@ function replayOf(
 ): Extract<IdempotencyClaim, { kind: 'replay' }> {
   return {
     kind: 'replay',
-    status: row.status!,
+    status: row.status ?? missing('row.status'),
     headers: row.headers ?? {},
     body: openSecret(row.body ?? ''),
   };

@@ -27,8 +27,9 @@ export interface OAuthAccess {
  * metadata (RFC 9728) that says where to get one (docs/mcp.md, "OAuth").
  */
 export function unauthorizedToken(message: string, resourceMetadata: string | null): DomainError {
-  const challenge = resourceMetadata ? `Bearer resource_metadata="${resourceMetadata}"` : 'Bearer';
-  return new DomainError('UNAUTHORIZED', message, { headers: { 'WWW-Authenticate': challenge } });
+  return new DomainError('UNAUTHORIZED', message, {
+    challenge: resourceMetadata ? { scheme: 'Bearer', resourceMetadata } : { scheme: 'Bearer' },
+  });
 }
 
 /**

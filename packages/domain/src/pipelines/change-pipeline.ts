@@ -3,11 +3,12 @@ import { schema } from '@crm/db';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { moveDealsBetweenStages } from '../deals/move-deals.ts';
+import { loadPipeline, type StageRow } from '../deals/stages.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { DEFAULT_PIPELINE } from '../workspaces/defaults.ts';
-import { loadPipeline, type StageRow, serializePipeline } from './load-pipeline.ts';
+import { missing } from '../shared/missing.ts';
+import { DEFAULT_PIPELINE } from './default-pipeline.ts';
 import {
   type addStageInput,
   type createPipelineInput,
@@ -17,6 +18,7 @@ import {
   type renameStageInput,
   type reorderStagesInput,
 } from './schemas.ts';
+import { serializePipeline } from './serialize.ts';
 
 export async function createPipeline(db: Database, actor: Actor, input: z.infer<typeof createPipelineInput>) {
   return db.transaction(async (tx) => {
@@ -57,7 +59,8 @@ export async function renamePipeline(db: Database, actor: Actor, input: z.infer<
       .set({ name: input.name, updatedAt: sql`now()` })
       .where(and(eq(schema.pipelines.workspaceId, actor.workspaceId), eq(schema.pipelines.id, input.id)))
       .returning();
-    return serializePipeline(pipeline!, stages);
+    if (!pipeline) missing('the row update … returning wrote (pipeline)');
+    return serializePipeline(pipeline, stages);
   });
 }
 
@@ -98,7 +101,7 @@ export async function reorderStages(db: Database, actor: Actor, input: z.infer<t
       new Set(input.stageIds).size === input.stageIds.length &&
       input.stageIds.every((id) => byId.has(id));
     if (!sameSet) throw invalid('stageIds', 'must list every stage of the pipeline exactly once');
-    return input.stageIds.map((id) => byId.get(id)!);
+    return input.stageIds.map((id) => byId.get(id) ?? missing('byId.get(id)'));
   });
 }
 
@@ -121,11 +124,12 @@ export async function removeStage(db: Database, actor: Actor, input: z.infer<typ
       .select({ n: count() })
       .from(d)
       .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.stageId, input.stageId)));
-    if (held!.n > 0) {
+    if (!held) missing('the count the query returned (held)');
+    if (held.n > 0) {
       if (!input.moveDealsTo) {
         throw invalid(
           'moveDealsTo',
-          `stage ${input.stageId} holds ${held!.n} deal(s); name a stage to move them to`,
+          `stage ${input.stageId} holds ${held.n} deal(s); name a stage to move them to`,
         );
       }
       if (input.moveDealsTo === input.stageId)
@@ -175,7 +179,8 @@ async function changeStages(
       .set({ updatedAt: sql`now()` })
       .where(and(eq(schema.pipelines.workspaceId, actor.workspaceId), eq(schema.pipelines.id, pipelineId)))
       .returning();
+    if (!pipeline) missing('the row update … returning wrote (pipeline)');
     const fresh = await loadPipeline(tx, actor, pipelineId);
-    return serializePipeline(pipeline!, fresh.stages);
+    return serializePipeline(pipeline, fresh.stages);
   });
 }

@@ -2,11 +2,12 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
+import { loadPipeline, stagesOf } from '../deals/stages.ts';
 import type { Actor } from '../shared/actor.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
-import { loadPipeline, serializePipeline, stagesOf } from './load-pipeline.ts';
 import type { findPipelinesInput } from './schemas.ts';
+import { serializePipeline } from './serialize.ts';
 
 /** A page of pipelines with their stages in order, newest first. */
 export async function findPipelines(db: Database, actor: Actor, input: z.infer<typeof findPipelinesInput>) {

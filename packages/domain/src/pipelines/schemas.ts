@@ -49,7 +49,6 @@ export const addStageInput = z.strictObject({
     .number()
     .int()
     .min(0)
-    .pipe(z.number())
     .optional()
     .meta({ description: '0-based place of the new stage; default last' }),
 });

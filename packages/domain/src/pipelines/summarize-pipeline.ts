@@ -1,7 +1,7 @@
 import type { Executor } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import { loadPipeline } from '../deals/stages.ts';
 import type { Actor } from '../shared/actor.ts';
-import { loadPipeline } from './load-pipeline.ts';
 import type { CurrencyTotal, PipelineSummaryOutput } from './schemas.ts';
 
 interface TotalRow extends Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import { missing } from '../shared/missing.ts';
 import type { RateLimitRelease } from './rate-limit-leases.ts';
 
 /** The rate limits' sliding window, unless a subject is counted in another (sign-in failures). */
@@ -196,7 +197,7 @@ export async function consumeRateLimits(
   return requests.map((request, i) => {
     const row = rows.get(request.subject);
     if (!row) throw new Error(`The rate-limit statement left out ${request.subject}`);
-    return grantFrom(row, request.limit, windows[i]!);
+    return grantFrom(row, request.limit, windows[i] ?? missing('windows[i]'));
   });
 }
 
@@ -247,7 +248,8 @@ export async function consumeRateLimitMany(
   windowMs: number = RATE_LIMIT_WINDOW_MS,
 ): Promise<RateLimitGrant> {
   const [grant] = await consumeRateLimits(db, [{ subject, limit, count, windowMs }], now);
-  return grant!;
+  if (!grant) missing('grant, the first of what the call returned');
+  return grant;
 }
 
 /** Drops buckets that can no longer weigh on any window (the longest one included). */

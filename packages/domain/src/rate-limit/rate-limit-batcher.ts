@@ -1,5 +1,6 @@
 import type { Database } from '@crm/db';
 import { Coalescer } from '../shared/coalescer.ts';
+import { missing } from '../shared/missing.ts';
 import {
   consumeRateLimits,
   RATE_LIMIT_WINDOW_MS,
@@ -122,7 +123,7 @@ export class RateLimitBatcher {
     const requests = [...groups.values()].map((group) => group.request);
     const grants = await consumeRateLimits(this.db, requests, now);
     [...groups.entries()].forEach(([subject, group], i) => {
-      const grant = grants[i]!;
+      const grant = grants[i] ?? missing('grants[i]');
       group.indexes.forEach((index, j) => {
         results[index] = grant.resultOf(j);
       });

@@ -3,8 +3,12 @@ import { schema } from '@crm/db';
 import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FolderRow } from '../folders/serialize.ts';
+import { recordEvents } from '../record-model/record-events.ts';
+import { createRecordInput, type RecordOutput } from '../record-model/schemas.ts';
+import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValues } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMember } from '../shared/assert-member.ts';
 import {
   asDatabase,
   type BatchOutcome,
@@ -13,8 +17,9 @@ import {
   refusedItem,
   settleItem,
 } from '../shared/batch.ts';
+import { validateCustomValues } from '../shared/custom-values.ts';
 import { isDataRefusal } from '../shared/data-refusal.ts';
-import { assertMember } from '../workspaces/assert-member.ts';
+import { missing } from '../shared/missing.ts';
 import {
   createRecord,
   insertRecord,
@@ -22,10 +27,6 @@ import {
   lockUpsertEmails,
   newRecordRow,
 } from './create-record.ts';
-import { validateCustomValues } from './custom-values.ts';
-import { recordEvents } from './record-events.ts';
-import { createRecordInput, type RecordOutput } from './schemas.ts';
-import { type RecordRow, recordColumns, serializeRecord } from './serialize.ts';
 
 /** An item of `POST /records/batch`: the body of `POST /records` (`upsert` is the batch's). */
 export const createRecordItemInput = createRecordInput.omit({ upsert: true });
@@ -173,15 +174,15 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
         rows.map((r) => r.values),
       );
       const byId = new Map(written.map((row) => [row.id, row]));
-      const inOrder = rows.map((r) => byId.get(r.values.id)!);
+      const inOrder = rows.map((r) => byId.get(r.values.id) ?? missing('byId.get(r.values.id)'));
       await recordEvents(sp, actor, 'record.created', inOrder);
       const refused = await linkWrittenValues(
         sp,
         actor,
         inOrder.map((row, n) => ({
           recordId: row.id,
-          folder: rows[n]!.folder,
-          values: oneValuesIn(rows[n]!.folder, row.data),
+          folder: (rows[n] ?? missing('rows[n]')).folder,
+          values: oneValuesIn((rows[n] ?? missing('rows[n]')).folder, row.data),
         })),
       );
       if (refused) throw new ItemRefused(refused);
@@ -198,7 +199,7 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
     return;
   }
   rows.forEach(({ index }, i) => {
-    outcomes[index] = { ok: true, status: 201, data: serializeRecord(inserted[i]!) };
+    outcomes[index] = { ok: true, status: 201, data: serializeRecord(inserted[i] ?? missing('inserted[i]')) };
   });
 }
 
@@ -220,9 +221,9 @@ class ItemRefused extends Error {
 async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow[]> {
   // A generated column (`search_lower`) is computed by PostgreSQL and takes no value.
   const columns = Object.entries(getTableColumns(schema.records)).filter(([, column]) => !column.generated);
-  const given = columns.filter(([key]) => Object.hasOwn(rows[0]!, key));
+  const given = columns.filter(([key]) => Object.hasOwn(rows[0] ?? missing('rows[0]'), key));
   const selected = columns.map(([key, column]) => {
-    if (Object.hasOwn(rows[0]!, key)) return sql`r.${sql.identifier(key)}`;
+    if (Object.hasOwn(rows[0] ?? missing('rows[0]'), key)) return sql`r.${sql.identifier(key)}`;
     if (is(column.default, SQL)) return column.default;
     return column.default === undefined ? sql`null` : sql.param(column.default, column);
   });

@@ -1,10 +1,10 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { z } from 'zod';
+import type { RecordOutput } from '../record-model/schemas.ts';
 import type { Actor } from '../shared/actor.ts';
 import { type BatchOutcome, batchList, eachIdLocked } from '../shared/batch.ts';
 import { idParam } from '../shared/schemas.ts';
-import type { RecordOutput } from './schemas.ts';
 import { trashRecord } from './trash-record.ts';
 
 export const trashRecordsInput = z.strictObject({

@@ -1,9 +1,9 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { z } from 'zod';
+import { type RecordOutput, updateRecordInput } from '../record-model/schemas.ts';
 import type { Actor } from '../shared/actor.ts';
 import { type BatchOutcome, batchList, eachItem, idsOf, lockRowsInOrder } from '../shared/batch.ts';
-import { type RecordOutput, updateRecordInput } from './schemas.ts';
 import { updateRecord } from './update-record.ts';
 
 export const updateRecordsInput = z.strictObject({

@@ -3,18 +3,19 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
+import { recordEvent } from '../record-model/record-events.ts';
+import type { createRecordInput } from '../record-model/schemas.ts';
+import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
+import { toRecordSnapshot } from '../record-model/snapshot.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMember } from '../shared/assert-member.ts';
+import { validateCustomValues } from '../shared/custom-values.ts';
 import { invalid, invalidReference } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { newId } from '../shared/ids.ts';
-import { assertMember } from '../workspaces/assert-member.ts';
-import { validateCustomValues } from './custom-values.ts';
-import { recordEvent } from './record-events.ts';
-import type { createRecordInput } from './schemas.ts';
-import { searchTextOf } from './search-text.ts';
-import { type RecordRow, recordColumns, serializeRecord } from './serialize.ts';
-import { toRecordSnapshot } from './snapshot.ts';
+import { missing } from '../shared/missing.ts';
+import { searchTextOf } from '../shared/search-text.ts';
 import { applyRecordChanges, holdsRelationValues } from './update-record.ts';
 
 export type CreateRecordInput = z.infer<typeof createRecordInput>;
@@ -134,12 +135,13 @@ export async function insertRecord(
   values: typeof schema.records.$inferInsert,
 ): Promise<RecordRow> {
   const [row] = await tx.insert(schema.records).values(values).returning(recordColumns);
-  await recordEvent(tx, actor, 'record.created', row!);
+  if (!row) missing('the row insert … returning wrote (row)');
+  await recordEvent(tx, actor, 'record.created', row);
   const refused = await linkWrittenValues(tx, actor, [
-    { recordId: row!.id, folder, values: oneValuesIn(folder, row!.data) },
+    { recordId: row.id, folder, values: oneValuesIn(folder, row.data) },
   ]);
   if (refused) throw refused;
-  return row!;
+  return row;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { Database } from '@crm/db';
 import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
+import type { findRecordsInput } from '../record-model/schemas.ts';
 import type { Actor } from '../shared/actor.ts';
 import { findRecords } from './find-records.ts';
-import type { findRecordsInput } from './schemas.ts';
 
 /**
  * `GET /records/export`: the list for a bulk export (the web app's CSV export, or an

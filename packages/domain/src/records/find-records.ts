@@ -4,6 +4,19 @@ import { and, eq, gte, ilike, inArray, isNotNull, isNull, type SQL, sql } from '
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
+import { relationFieldOf, sideOf } from '../folders/relation-fields.ts';
+import type {
+  findRecordsInput,
+  findRelatedInput,
+  queryRecordsInput,
+  RecordOutput,
+} from '../record-model/schemas.ts';
+import {
+  type RecordRow,
+  recordColumns,
+  recordRowFromDriver,
+  serializeRecord,
+} from '../record-model/serialize.ts';
 import {
   expandKeys,
   expandRecord,
@@ -11,7 +24,6 @@ import {
   readRecordExpanded,
   workspaceFolders,
 } from '../relations/expand.ts';
-import { relationFieldOf, sideOf } from '../relations/relation-fields.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
@@ -25,11 +37,9 @@ import {
 import { type CountMode, checkFilterFields, countModeOf, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { driverRows, prepared } from '../shared/prepared.ts';
+import { likePattern } from '../shared/search-text.ts';
 import type { TextWalk } from '../shared/text-walk.ts';
 import { recordFields } from './record-fields.ts';
-import type { findRecordsInput, findRelatedInput, queryRecordsInput, RecordOutput } from './schemas.ts';
-import { likePattern } from './search-text.ts';
-import { type RecordRow, recordColumns, recordRowFromDriver, serializeRecord } from './serialize.ts';
 
 const r = schema.records;
 const DEFAULT_SORT = '-createdAt';

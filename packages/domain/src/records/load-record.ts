@@ -1,10 +1,10 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { RecordRow } from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
-import type { RecordRow } from './serialize.ts';
 
 export interface LoadRecordOptions {
   /** `live` (default) treats a trashed record as not found; `trashed` finds only the Trash; `any` both. */

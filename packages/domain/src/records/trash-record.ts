@@ -2,11 +2,12 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { appendAudit } from '../audit/append-audit.ts';
+import { recordEvent } from '../record-model/record-events.ts';
+import { recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { deleteLinksOf, forgetLinksOf, hideLinksOf, showLinksOf } from '../relations/trash-links.ts';
 import { type Actor, systemProvenance } from '../shared/actor.ts';
+import { missing } from '../shared/missing.ts';
 import { loadRecord } from './load-record.ts';
-import { recordEvent } from './record-events.ts';
-import { recordColumns, serializeRecord } from './serialize.ts';
 
 /** Records stay in Trash this long before the scheduled purge removes them. */
 export const TRASH_RETENTION_DAYS = 30;
@@ -24,9 +25,10 @@ export async function trashRecord(db: Database, actor: Actor, id: string) {
       .set({ trashedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
       .returning(recordColumns);
-    await recordEvent(tx, actor, 'record.trashed', row!);
-    await hideLinksOf(tx, actor, row!);
-    return serializeRecord(row!);
+    if (!row) missing('the row update … returning wrote (row)');
+    await recordEvent(tx, actor, 'record.trashed', row);
+    await hideLinksOf(tx, actor, row);
+    return serializeRecord(row);
   });
 }
 
@@ -41,7 +43,8 @@ export async function restoreRecord(db: Database, actor: Actor, id: string) {
       .set({ trashedAt: null, updatedAt: sql`now()` })
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
       .returning(recordColumns);
-    const shown = await showLinksOf(tx, actor, row!);
+    if (!row) missing('the row update … returning wrote (row)');
+    const shown = await showLinksOf(tx, actor, row);
     await recordEvent(tx, actor, 'record.restored', shown);
     return serializeRecord(shown);
   });
@@ -74,7 +77,7 @@ export async function purgeTrash(db: Database, options: { olderThanDays?: number
         byFolder.set(key, [...(byFolder.get(key) ?? []), d]);
       }
       for (const group of byFolder.values()) {
-        const { workspaceId, folderId } = group[0]!;
+        const { workspaceId, folderId } = group[0] ?? missing('group[0]');
         const groupIds = group.map((d) => d.id);
         await forgetLinksOf(tx, workspaceId, folderId, groupIds);
         await deleteLinksOf(tx, workspaceId, folderId, groupIds);

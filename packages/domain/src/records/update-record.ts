@@ -3,16 +3,17 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
+import { recordEvent, recordUpdatedFields } from '../record-model/record-events.ts';
+import type { updateRecordInput } from '../record-model/schemas.ts';
+import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMember } from '../shared/assert-member.ts';
+import { validateCustomValues } from '../shared/custom-values.ts';
 import { writeWithEvents } from '../shared/events.ts';
-import { assertMember } from '../workspaces/assert-member.ts';
-import { validateCustomValues } from './custom-values.ts';
+import { missing } from '../shared/missing.ts';
+import { searchTextOf } from '../shared/search-text.ts';
 import { loadRecord } from './load-record.ts';
-import { recordEvent, recordUpdatedFields } from './record-events.ts';
-import type { updateRecordInput } from './schemas.ts';
-import { searchTextOf } from './search-text.ts';
-import { type RecordRow, recordColumns, serializeRecord } from './serialize.ts';
 
 export interface RecordChanges {
   title?: string | undefined;
@@ -176,13 +177,14 @@ export async function applyRecordChanges(
     })
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))
     .returning(recordColumns);
-  await recordEvent(tx, actor, 'record.updated', row!, { changedFields, previous });
+  if (!row) missing('the row update … returning wrote (row)');
+  await recordEvent(tx, actor, 'record.updated', row, { changedFields, previous });
   const changedData = Object.fromEntries(
     changedFields.filter((f) => f.startsWith('data.')).map((f) => [f.slice(5), data[f.slice(5)] ?? null]),
   );
   const refused = await linkWrittenValues(tx, actor, [
-    { recordId: row!.id, folder, values: oneValuesIn(folder, changedData) },
+    { recordId: row.id, folder, values: oneValuesIn(folder, changedData) },
   ]);
   if (refused) throw refused;
-  return { row: row!, changedFields, previous };
+  return { row: row, changedFields, previous };
 }

@@ -1,11 +1,12 @@
 import { type Executor, runNamedSql } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
-import { recordUpdatedFields } from '../records/record-events.ts';
-import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
-import { toRecordSnapshot } from '../records/snapshot.ts';
+import { recordUpdatedFields } from '../record-model/record-events.ts';
+import { type RecordRow, recordColumnsOf, recordRowFromDriver } from '../record-model/serialize.ts';
+import { toRecordSnapshot } from '../record-model/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
 import { appendEvents, type HistoryEntry, type NewEvent } from '../shared/events.ts';
+import { missing as absent } from '../shared/missing.ts';
 import { type LinkTallies, TALLY_MARGIN } from './link-tallies.ts';
 import type { Relation, RelationSide } from './relation.ts';
 
@@ -97,7 +98,7 @@ export async function applyLinkChanges(
   }
   if (changes.some((c) => c.relation.from.cardinality === 'ONE' && c.relation.to.cardinality === 'ONE')) {
     for (const held of await readLinks(tx, ws, changes)) {
-      const relation = relations.get(held.relationId)!;
+      const relation = relations.get(held.relationId) ?? absent('relations.get(held.relationId)');
       if (relation.from.cardinality === 'ONE') owners.add(held.fromId);
       if (relation.to.cardinality === 'ONE') owners.add(held.toId);
     }
@@ -163,10 +164,10 @@ export async function applyLinkChanges(
       countKey(link.relationId, 'from', link.fromId),
       countKey(link.relationId, 'to', link.toId),
     ];
-    for (const k of counted) if (counts.has(k)) counts.set(k, counts.get(k)! - 1);
+    for (const k of counted) if (counts.has(k)) counts.set(k, (counts.get(k) ?? absent('counts.get(k)')) - 1);
     if (link.stored) removed.push(link);
     added.delete(keyOf(link.relationId, link.fromId, link.toId));
-    touch(relations.get(link.relationId)!, link);
+    touch(relations.get(link.relationId) ?? absent('relations.get(link.relationId)'), link);
     events.push({ type: 'record.unlinked', link, label: link.label });
   };
 
@@ -233,7 +234,7 @@ export async function applyLinkChanges(
       countKey(relation.id, 'from', change.fromId),
       countKey(relation.id, 'to', change.toId),
     ]) {
-      if (counts.has(k)) counts.set(k, counts.get(k)! + 1);
+      if (counts.has(k)) counts.set(k, (counts.get(k) ?? absent('counts.get(k)')) + 1);
       options.tallies?.added(tallyKey(ws, k), 1);
     }
     touch(relation, link);
@@ -242,7 +243,7 @@ export async function applyLinkChanges(
   }
 
   // 4. The writes: removed links, new ones, new labels, then the ONE values in data.
-  const newLinks = [...added].map((k) => links.get(k)!);
+  const newLinks = [...added].map((k) => links.get(k) ?? absent('links.get(k)'));
   await deleteLinks(tx, ws, removed);
   await insertLinks(tx, ws, newLinks);
   await relabel(
@@ -260,7 +261,7 @@ export async function applyLinkChanges(
   const eventsToWrite: NewEvent[] = events
     .filter((e) => (e.type === 'record.unlinked' ? e.link.stored : live(e.link)))
     .map((e) => {
-      const relation = relations.get(e.link.relationId)!;
+      const relation = relations.get(e.link.relationId) ?? absent('relations.get(e.link.relationId)');
       return { type: e.type, fields: linkEventFields(relation, e, rows), history: linkHistory(relation, e) };
     });
   for (const { row, previous } of updated) {
@@ -380,7 +381,7 @@ async function writeOneValues(
   const writes = new Map<string, { id: string; set: Record<string, string | null>; unset: string[] }>();
   const previous = new Map<string, Record<string, unknown>>();
   for (const { recordId, relation, side } of sides) {
-    const key = relation[side].key!;
+    const key = relation[side].key ?? absent('relation[side].key');
     const row = rows.get(recordId);
     if (dataWritten.has(`${recordId} ${key}`) || !row || row.folderId !== relation[side].folderId) continue;
     let other: string | null = null;
@@ -417,7 +418,7 @@ async function writeOneValues(
   return written.map((raw) => {
     const row = recordRowFromDriver(raw);
     rows.set(row.id, row);
-    return { row, previous: previous.get(row.id)! };
+    return { row, previous: previous.get(row.id) ?? absent('previous.get(row.id)') };
   });
 }
 
@@ -555,7 +556,7 @@ async function readLinksAndCounts(
       held.push(linkRowOf(row));
       continue;
     }
-    const key = countKey(row.relation_id, row.s!, row.to_id);
+    const key = countKey(row.relation_id, row.s ?? absent('row.s'), row.to_id);
     counts.set(key, row.n);
     tallies?.counted(tallyKey(ws, key), row.n);
   }

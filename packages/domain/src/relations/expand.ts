@@ -1,32 +1,19 @@
 import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { oneFieldsOf } from '../folders/relation-fields.ts';
 import type { FolderRow } from '../folders/serialize.ts';
-import type { RecordOutput } from '../records/schemas.ts';
+import { MAX_EXPAND, type RecordOutput } from '../record-model/schemas.ts';
 import {
   type RecordRow,
   recordColumnsOf,
   recordColumnsText,
   recordRowFromDriver,
   serializeRecord,
-} from '../records/serialize.ts';
+} from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
-import { oneFieldsOf } from './relation-fields.ts';
-
-/** Most fields one `expand` names. */
-export const MAX_EXPAND = 5;
-
-/** `expand=<key>[,<key>]`: ONE fields whose records to add under `expanded` (docs/api.md, "Relations"). */
-export const expandParam = () =>
-  z
-    .string()
-    .max(400)
-    .meta({
-      description: `ONE relation fields whose linked records to add under \`expanded\`, comma-separated (at most ${MAX_EXPAND}, one level deep).`,
-      example: 'company',
-    });
+import { missing } from '../shared/missing.ts';
 
 /** The keys `expand` names, once each; a 400 naming `expand` beyond MAX_EXPAND. */
 export function expandKeys(expand: string | undefined): string[] {
@@ -134,7 +121,10 @@ export function expandRecord<T extends RecordOutput>(
   folder: Pick<FolderRow, 'id' | 'fields'>,
   linked: Map<string, RecordOutput>,
 ): T & { expanded: Record<string, RecordOutput | null> } {
-  return withExpanded([record], keys, expandableFields(keys, [folder]), linked)[0]!;
+  return (
+    withExpanded([record], keys, expandableFields(keys, [folder]), linked)[0] ??
+    missing('withExpanded([record], keys, expandableFields(keys, [folder]), linked)[0]')
+  );
 }
 
 function withExpanded<T extends RecordOutput>(

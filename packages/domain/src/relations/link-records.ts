@@ -1,22 +1,23 @@
 import { type Database, type Executor, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { relationReference } from '../records/custom-values.ts';
+import { linkKeyOf, type RelationField, relationFieldOf } from '../folders/relation-fields.ts';
 import {
   type RecordRow,
   recordColumnsOf,
   recordColumnsText,
   recordRowFromDriver,
-} from '../records/serialize.ts';
+} from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { type BatchOutcome, itemError, refusedItem } from '../shared/batch.ts';
+import { relationReference } from '../shared/custom-values.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { applyLinkChanges, type LinkChange, type LinkOutcome, type LinkRow } from './apply-link-changes.ts';
 import { linkTalliesOf } from './link-tallies.ts';
 import { matchReferences, referenceProblem } from './one-values.ts';
 import { CallFolders, type Relation, relationOf } from './relation.ts';
-import { linkKeyOf, type RelationField, relationFieldOf } from './relation-fields.ts';
 import type {
   batchLinkItem,
   batchUnlinkItem,
@@ -53,8 +54,9 @@ interface Prepared {
 export async function linkRecord(db: Database, actor: Actor, input: z.output<typeof linkRecordInput>) {
   const { id, ...item } = input;
   const [outcome] = await linkRecords(db, actor, [{ ok: true, input: { from: id, ...item } }]);
-  if (!outcome!.ok) throw outcome!.error;
-  return outcome!;
+  if (!outcome) missing('outcome, the first of what the call returned');
+  if (!outcome.ok) throw outcome.error;
+  return outcome;
 }
 
 /** `DELETE /records/{id}/links/{field}/{to}`: 404 when there is no such link between live records. */
@@ -65,8 +67,9 @@ export async function unlinkRecord(db: Database, actor: Actor, input: z.output<t
     [{ ok: true, input: { from: input.id, field: input.field, to: input.to } }],
     'path',
   );
-  if (!outcome!.ok) throw outcome!.error;
-  return outcome!.data;
+  if (!outcome) missing('outcome, the first of what the call returned');
+  if (!outcome.ok) throw outcome.error;
+  return outcome.data;
 }
 
 /** `GET /records/{id}/links/{field}/{to}`: the link between two live records, or 404. */
@@ -75,7 +78,7 @@ export async function getLink(db: Database, actor: Actor, input: z.output<typeof
     prepared: [prepared],
   } = await prepareItems(db, actor, [{ from: input.id, field: input.field, to: input.to }], 'path', true);
   if (prepared instanceof DomainError) throw prepared;
-  const { relation, fromId, toId, field } = prepared!;
+  const { relation, fromId, toId, field } = prepared ?? missing('prepared');
   const { rows } = await db.execute<{ label: string | null; created_at: string }>(sql`
     select label, created_at from record_links
      where workspace_id = ${actor.workspaceId} and relation_id = ${relation.id}
@@ -171,7 +174,7 @@ function eachLinkItem<I extends { from: string; field: string; to: LinkItem['to'
     const changes: LinkChange[] = [];
     const owners: { index: number; item: Prepared; input: I }[] = [];
     valid.forEach(({ index, input }, n) => {
-      const item = prepared[n]!;
+      const item = prepared[n] ?? missing('prepared[n]');
       const change = item instanceof DomainError ? item : spec.change(item, input);
       if (change instanceof DomainError) {
         outcomes[index] = { ok: false, error: change };
@@ -182,7 +185,7 @@ function eachLinkItem<I extends { from: string; field: string; to: LinkItem['to'
     });
     const applied = await applyLinkChanges(tx, actor, changes, { rows, tallies: linkTalliesOf(db) });
     applied.forEach((outcome, n) => {
-      const { index, item, input } = owners[n]!;
+      const { index, item, input } = owners[n] ?? missing('owners[n]');
       outcomes[index] = spec.answer(outcome, item, input);
     });
     return outcomes;
@@ -322,7 +325,7 @@ async function prepareItems(
         : (matches.get(n++) ?? []);
     if (match.length !== 1) {
       const target = (await folders.get(f.field.relation.folderId)).name;
-      const item = items[i]!;
+      const item = items[i] ?? missing('items[i]');
       prepared.push(
         unlinking
           ? linkNotFound(item.from, item.field, String(item.to))
@@ -330,7 +333,7 @@ async function prepareItems(
       );
       continue;
     }
-    const { fromId, toId } = linkKeyOf(f.field, f.from, match[0]!);
+    const { fromId, toId } = linkKeyOf(f.field, f.from, match[0] ?? missing('match[0]'));
     prepared.push({ field: f.field, relation: f.relation, fromId, toId });
   }
   return { prepared, rows: fromRows };

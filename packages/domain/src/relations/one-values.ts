@@ -1,12 +1,13 @@
 import type { Executor } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import { linkKeyOf, oneFieldsOf } from '../folders/relation-fields.ts';
 import type { FolderRow } from '../folders/serialize.ts';
-import { relationReference } from '../records/custom-values.ts';
 import type { Actor } from '../shared/actor.ts';
+import { relationReference } from '../shared/custom-values.ts';
 import { DomainError, type ErrorDetail } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
 import { applyLinkChanges, type LinkChange } from './apply-link-changes.ts';
 import { CallFolders, relationOf } from './relation.ts';
-import { linkKeyOf, oneFieldsOf } from './relation-fields.ts';
 
 /** A record's custom values as a write gives them, checked but for what needs the database. */
 export interface ValuesToResolve {
@@ -43,13 +44,13 @@ export async function resolveOneValues(
   const matches = await matchReferences(tx, actor.workspaceId, refs);
   for (const [n, ref] of refs.entries()) {
     const found = matches.get(n) ?? [];
-    const write = writes[ref.i]!;
+    const write = writes[ref.i] ?? missing('writes[ref.i]');
     if (found.length === 1) {
       write.data[ref.key] = found[0];
       continue;
     }
     const target = (await folders.get(ref.folder).catch(() => null))?.name ?? ref.folder;
-    problems[ref.i]!.push({
+    (problems[ref.i] ?? missing('problems[ref.i]')).push({
       path: `data.${ref.key}`,
       message: referenceProblem({ by: ref.by, value: ref.v }, target, found.length),
     });
@@ -170,7 +171,7 @@ export async function linkWrittenValues(
   const outcomes = await applyLinkChanges(tx, actor, changes, { dataWritten });
   for (const [n, outcome] of outcomes.entries()) {
     if (outcome.ok) continue;
-    const path = paths[n]!;
+    const path = paths[n] ?? missing('paths[n]');
     const message = outcome.error.details?.[0]?.message ?? outcome.error.message;
     return new DomainError(outcome.error.code, `${path}: ${message}`, { details: [{ path, message }] });
   }

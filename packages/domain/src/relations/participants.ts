@@ -3,11 +3,12 @@ import { schema } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { MAX_LINK_LABEL } from '../folders/schemas.ts';
-import { recordColumnsOf, recordRowFromDriver, serializeRecord } from '../records/serialize.ts';
+import { recordColumnsOf, recordRowFromDriver, serializeRecord } from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { asDatabase } from '../shared/batch.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { type IdKind, isId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { encodeCursor, type PagingInput, pageOf, pagingInput, resolvePaging } from '../shared/paging.ts';
 import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 import { linkedRecordOutput } from './schemas.ts';
@@ -113,7 +114,7 @@ export async function linkParticipant(
       on conflict (workspace_id, ${t.owner}, record_id) do update
         set label = case when ${input.label === undefined} then ${t.links}.label else excluded.label end
       returning label, created_at, (xmax = 0) as inserted`);
-    const row = rows[0]!;
+    const row = rows[0] ?? missing('rows[0]');
     return {
       status: row.inserted ? 201 : 200,
       data: {

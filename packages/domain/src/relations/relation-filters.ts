@@ -2,10 +2,10 @@ import { schema } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { hasValueIndex, linkValueSql } from '../folders/field-indexes.ts';
-import { recordColumnsOf } from '../records/serialize.ts';
+import { type RelationField, sideOf } from '../folders/relation-fields.ts';
+import { recordColumnsOf } from '../record-model/serialize.ts';
 import { conditionSql, customField, type ListField, readBoolean, readList } from '../shared/list-fields.ts';
 import { conditionError, type FilterLeaf } from '../shared/list-filter.ts';
-import { type RelationField, sideOf } from './relation-fields.ts';
 
 /**
  * Filters across relations (docs/api.md, "Relations"): `filter[<key>]=<id>` (records linked to

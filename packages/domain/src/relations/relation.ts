@@ -1,9 +1,9 @@
 import type { Executor } from '@crm/db';
 import type { RelationCardinality } from '@crm/db/schema';
 import { loadFolder } from '../folders/load-folder.ts';
+import { isRelation, type RelationField } from '../folders/relation-fields.ts';
 import type { FolderRow } from '../folders/serialize.ts';
 import type { Actor } from '../shared/actor.ts';
-import { isRelation, type RelationField } from './relation-fields.ts';
 
 /** One side of a relation: the field its records have, if any (a relation without an inverse has no `to` field). */
 export interface RelationSide {

@@ -204,8 +204,11 @@ describe('batch links', () => {
       { ok: true, input: { from: ada.id, field: 'nope', to: acme.id } },
       { ok: true, input: { from: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5', field: 'employer', to: acme.id } },
     ]);
-    expect(outcomes.map((o) => (o.ok ? o.status : (o.error as DomainError).status))).toEqual([
-      201, 201, 400, 404,
+    expect(outcomes.map((o) => (o.ok ? o.status : (o.error as DomainError).code))).toEqual([
+      201,
+      201,
+      'VALIDATION_FAILED',
+      'NOT_FOUND',
     ]);
     expect((await getRecord(t.db, actor, ada.id)).data.employer).toBe(globex.id);
     // The link made and replaced by the same batch was never there.
@@ -243,7 +246,7 @@ describe('the most links a field holds', () => {
     expect(outcomes[0]).toMatchObject({ ok: true, status: 201 });
     expect(outcomes[1]!.ok).toBe(false);
     const refused = (outcomes[1] as { error: DomainError }).error;
-    expect(refused.status).toBe(409);
+    expect(refused.code).toBe('CONFLICT');
     expect(refused.details).toEqual([{ path: 'to', message: expect.stringContaining('people') }]);
     // From the ONE side too: this person's employer would make Acme's 10,001st link.
     await expectDomainError(
@@ -289,7 +292,7 @@ describe("the limit with the process's tallies", () => {
       const [outcome] = await linkRecords(t.db, actor, [
         { ok: true, input: { from: acme.id, field: 'people', to: to.id } },
       ]);
-      return outcome!.ok ? outcome!.status : (outcome as { error: DomainError }).error.status;
+      return outcome!.ok ? outcome!.status : (outcome as { error: DomainError }).error.code;
     };
     let now = 0;
     attachLinkTallies(t.db, new LinkTallies({ ttlMs: 60_000, now: () => now }));
@@ -303,11 +306,11 @@ describe("the limit with the process's tallies", () => {
       expect(await held()).toBe(MAX_LINKS_PER_FIELD + 1);
       // A minute after the count the side is counted again, and the limit holds.
       now = 60_000;
-      expect(await link()).toBe(409);
+      expect(await link()).toBe('CONFLICT');
       // With a fresh tally near the limit, every link is counted: exactly 10,000 are made.
       await setMadeElsewhere(MAX_LINKS_PER_FIELD - 4);
       expect(TALLY_MARGIN).toBeGreaterThan(2);
-      expect([await link(), await link(), await link()]).toEqual([201, 201, 409]);
+      expect([await link(), await link(), await link()]).toEqual([201, 201, 'CONFLICT']);
       expect(await held()).toBe(MAX_LINKS_PER_FIELD);
     } finally {
       attachLinkTallies(t.db, undefined);

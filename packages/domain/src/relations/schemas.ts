@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_LINK_LABEL } from '../folders/schemas.ts';
-import { recordOutput } from '../records/schemas.ts';
+import { recordOutput } from '../record-model/schemas.ts';
 import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 const fieldName = z

@@ -1,9 +1,9 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { eq, sql } from 'drizzle-orm';
-import type { RecordRow } from '../records/serialize.ts';
+import { isRelation, sideOf } from '../folders/relation-fields.ts';
+import type { RecordRow } from '../record-model/serialize.ts';
 import type { Actor } from '../shared/actor.ts';
-import { isRelation, sideOf } from './relation-fields.ts';
 
 /**
  * Links of a record in Trash are hidden, not removed (docs/api.md, "Relations"): every read

@@ -1,6 +1,6 @@
 import type { Executor } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
-import { loadPipeline } from '../pipelines/load-pipeline.ts';
+import { loadPipeline } from '../deals/stages.ts';
 import type { CurrencyTotal } from '../pipelines/schemas.ts';
 import { currencyTotalOf } from '../pipelines/summarize-pipeline.ts';
 import type { Actor } from '../shared/actor.ts';

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { isDataRefusal, sqlStateOf } from './data-refusal.ts';
-import { DomainError, errorCodes } from './errors.ts';
+import { DomainError, errorCodes, isRefusal } from './errors.ts';
 import { type IdKind, isId } from './ids.ts';
 
 /**
@@ -47,12 +47,12 @@ export function refusedItem(item: Extract<BatchItem<unknown>, { ok: false }>): B
 
 /**
  * The error of a failed item. An item fails alone when the single call would have answered
- * it with a 4xx (a DomainError), or when PostgreSQL refused what the item held (a 400 here,
+ * it with a refusal (a DomainError whose code `isRefusal`, a 4xx), or when PostgreSQL refused what the item held (a 400 here,
  * naming the SQLSTATE). Anything else — the database away, a fault of the service — is
  * thrown again and fails the whole batch, whose transaction then writes nothing.
  */
 export function itemError(error: unknown): DomainError {
-  if (error instanceof DomainError && error.status < 500) return error;
+  if (error instanceof DomainError && isRefusal(error.code)) return error;
   if (isDataRefusal(error)) {
     return new DomainError(
       'VALIDATION_FAILED',
@@ -123,7 +123,7 @@ export function idsOf<I>(items: BatchItem<I>[], id: (input: I) => string): strin
 }
 
 const itemErrorOutput = z.object({
-  code: z.enum(Object.keys(errorCodes) as [keyof typeof errorCodes, ...(keyof typeof errorCodes)[]]),
+  code: z.enum(errorCodes),
   message: z.string(),
   details: z
     .array(

@@ -1,25 +1,35 @@
 /**
- * The one registry of error codes (docs/api.md, "Error codes"). Each code has its HTTP status
- * and its tRPC code here and nowhere else; the API layer turns a DomainError into the REST
- * error body or a tRPC error from this table.
+ * The error codes (docs/api.md, "Error codes"). The domain names what went wrong; what each
+ * code is over HTTP (its status) and tRPC (its code) is the API layer's table
+ * (`errorCodeMappings` in packages/api/src/errors.ts), which must name every code here.
  */
-export const errorCodes = {
-  VALIDATION_FAILED: { status: 400, trpc: 'BAD_REQUEST' },
-  UNAUTHORIZED: { status: 401, trpc: 'UNAUTHORIZED' },
-  FORBIDDEN: { status: 403, trpc: 'FORBIDDEN' },
-  NOT_FOUND: { status: 404, trpc: 'NOT_FOUND' },
-  METHOD_NOT_ALLOWED: { status: 405, trpc: 'METHOD_NOT_SUPPORTED' },
-  CONFLICT: { status: 409, trpc: 'CONFLICT' },
-  PRECONDITION_FAILED: { status: 412, trpc: 'PRECONDITION_FAILED' },
-  PAYLOAD_TOO_LARGE: { status: 413, trpc: 'PAYLOAD_TOO_LARGE' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: 'UNSUPPORTED_MEDIA_TYPE' },
-  IDEMPOTENCY_KEY_REUSED: { status: 422, trpc: 'UNPROCESSABLE_CONTENT' },
-  RATE_LIMITED: { status: 429, trpc: 'TOO_MANY_REQUESTS' },
-  INTERNAL: { status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
-  UNAVAILABLE: { status: 503, trpc: 'SERVICE_UNAVAILABLE' },
-} as const;
+export const errorCodes = [
+  'VALIDATION_FAILED',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'CONFLICT',
+  'PRECONDITION_FAILED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'UNAVAILABLE',
+] as const;
 
-export type ErrorCode = keyof typeof errorCodes;
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** The codes that say the service failed (its fault, or its database away); every other code refuses the request. */
+const SERVICE_FAILURES: ReadonlySet<ErrorCode> = new Set(['INTERNAL', 'UNAVAILABLE']);
+
+/**
+ * Whether the code refuses what was asked (the caller's to change) rather than reporting a
+ * failure of the service: a batch keeps the other items of a refused one, a workflow step
+ * refused is not retried.
+ */
+export const isRefusal = (code: ErrorCode): boolean => !SERVICE_FAILURES.has(code);
 
 export interface ErrorDetail {
   /** Dotted path of the offending input, e.g. `data.stage`. */
@@ -27,28 +37,45 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * The credential a refusal asks for: a bearer token (an API key, an OAuth access token), and
+ * where to learn how to get one (the protected-resource metadata of docs/mcp.md, "OAuth").
+ */
+export interface CredentialChallenge {
+  scheme: 'Bearer';
+  resourceMetadata?: string;
+}
+
 export interface DomainErrorOptions {
   details?: ErrorDetail[];
-  /** Response headers the error implies, e.g. Retry-After. */
-  headers?: Record<string, string>;
+  /** When the same request may succeed again (a rate limit, a conflict, an outage), in seconds. */
+  retryAfterSeconds?: number;
+  /** For UNAUTHORIZED: the credential to send. */
+  challenge?: CredentialChallenge;
+  /** For PRECONDITION_FAILED: the version (entity tag) the resource is at now. */
+  currentVersion?: string;
   cause?: unknown;
 }
 
+/**
+ * A refusal or failure in the domain's words: a code, a message for the caller, and data about
+ * it. The API layer turns it into a status, a tRPC code and headers (packages/api/src/errors.ts).
+ */
 export class DomainError extends Error {
   override readonly name = 'DomainError';
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
-  readonly headers: Record<string, string>;
+  readonly retryAfterSeconds: number | undefined;
+  readonly challenge: CredentialChallenge | undefined;
+  readonly currentVersion: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details;
-    this.headers = options.headers ?? {};
-  }
-
-  get status(): number {
-    return errorCodes[this.code].status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.challenge = options.challenge;
+    this.currentVersion = options.currentVersion;
   }
 }
 

@@ -2,9 +2,10 @@ import { type EventType, eventTypes } from '@crm/constants';
 import { type Executor, runNamedSql } from '@crm/db';
 import type { HistorySubject } from '@crm/db/schema';
 import { type SQL, sql } from 'drizzle-orm';
-import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from '../webhooks/fan-out.ts';
 import { type Actor, type Provenance, provenanceOf } from './actor.ts';
+import { createDeliveriesOfEvent, DELIVERY_CHANNEL } from './fan-out.ts';
 import { newId } from './ids.ts';
+import { missing } from './missing.ts';
 
 /** The event kinds (docs/webhooks.md, "Event kinds"), defined with the other shared vocabularies in @crm/constants. */
 export { type EventType, eventTypes };
@@ -82,7 +83,7 @@ export function historyOf(event: NewEvent): HistoryEntry[] {
 /** The history rows of built events, as the statement that writes them reads them (JSON). */
 function historyRows(built: AppendedEvent[], events: NewEvent[]): string {
   const rows = built.flatMap((event, n) =>
-    historyOf(events[n]!).map((entry) => ({
+    historyOf(events[n] ?? missing('the event of each built one')).map((entry) => ({
       id: newId('history'),
       subject: entry.subject,
       subject_id: entry.subjectId,
@@ -187,7 +188,8 @@ export async function appendEvent(
   history?: HistoryEntry[],
 ): Promise<AppendedEvent> {
   const [event] = await appendEvents(tx, actor, [{ type, fields, ...(history ? { history } : {}) }]);
-  return event!;
+  if (!event) missing('event, the first of what the call returned');
+  return event;
 }
 
 /**
@@ -202,11 +204,13 @@ export async function appendEvents(tx: Executor, actor: Actor, events: NewEvent[
   const history = historyRows(built, events);
   // One event is written from plain parameters (the common case: one change, one event);
   // several from one JSON list.
+  const [first] = built;
+  if (!first) missing('the first event of a non-empty list');
   const single = built.length === 1;
   const insert = single
     ? sql`
       insert into events (workspace_id, id, type, payload, occurred_at)
-      values (${workspaceId}, ${built[0]!.id}, ${built[0]!.type}, ${JSON.stringify(built[0]!.payload)}::jsonb, ${built[0]!.occurredAt}::timestamptz)
+      values (${workspaceId}, ${first.id}, ${first.type}, ${JSON.stringify(first.payload)}::jsonb, ${first.occurredAt}::timestamptz)
       returning id, workspace_id, type, payload`
     : sql`
       insert into events (workspace_id, id, type, payload, occurred_at)
@@ -260,13 +264,14 @@ export async function writeWithEvents(
                ${`{${snapshot},createdAt}`}::text[], to_jsonb(${isoOf('created_at')})),
                ${`{${snapshot},updatedAt}`}::text[], to_jsonb(${isoOf('updated_at')}))`;
   // One event from plain parameters (a create), several from one JSON list (a stage move).
+  const [first] = built;
   const event =
-    built.length === 1
+    first && built.length === 1
       ? sql`
       insert into events (workspace_id, id, type, payload, occurred_at)
-      select ${workspaceId}, ${built[0]!.id}, ${built[0]!.type},
-             ${stamped(sql`${JSON.stringify(built[0]!.payload)}::jsonb`)},
-             ${built[0]!.occurredAt}::timestamptz
+      select ${workspaceId}, ${first.id}, ${first.type},
+             ${stamped(sql`${JSON.stringify(first.payload)}::jsonb`)},
+             ${first.occurredAt}::timestamptz
         from written w
       returning id, workspace_id, type, payload`
       : sql`

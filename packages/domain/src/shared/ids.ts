@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { missing } from './missing.ts';
 
 /**
  * Identifiers are `<prefix>_<suffix>` (docs/api.md, "Requests and responses"). The suffix is a
@@ -45,15 +46,15 @@ export function encodeIdBytes(bytes: Uint8Array): string {
   let held = 0;
   let at = 25;
   for (let i = 15; i >= 0; i--) {
-    held |= bytes[i]! << bits;
+    held |= (bytes[i] ?? missing('bytes[i]')) << bits;
     bits += 8;
     while (bits >= 5) {
-      out[at--] = ALPHABET[held & 31]!;
+      out[at--] = ALPHABET[held & 31] ?? missing('ALPHABET[held & 31]');
       held >>>= 5;
       bits -= 5;
     }
   }
-  out[0] = ALPHABET[held & 31]!;
+  out[0] = ALPHABET[held & 31] ?? missing('ALPHABET[held & 31]');
   return out.join('');
 }
 
@@ -101,7 +102,7 @@ function uuidv7(): Uint8Array {
   bytes[5] = millis & 0xff;
   bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
   bytes[7] = sequence & 0xff;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  bytes[8] = ((bytes[8] ?? missing('bytes[8]')) & 0x3f) | 0x80;
   return bytes;
 }
 

@@ -4,8 +4,7 @@ import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { checkFieldValue, storedFieldValue } from '../records/custom-values.ts';
-import { likePattern } from '../records/search-text.ts';
+import { checkFieldValue, storedFieldValue } from './custom-values.ts';
 import {
   conditionError,
   type FilterLeaf,
@@ -14,6 +13,7 @@ import {
   MAX_IN_VALUES,
 } from './list-filter.ts';
 import { isInstant, isRealDate, readQueryInstant } from './schemas.ts';
+import { likePattern } from './search-text.ts';
 
 /**
  * What a list can filter and sort on: a column, or a value inside a jsonb `data` column.

@@ -15,6 +15,7 @@ import {
   hasValue,
   type ListSort,
 } from './list-sort.ts';
+import { missing } from './missing.ts';
 import { encodeCursor, type PageMeta, resolvePaging } from './paging.ts';
 import { pageMeta } from './schemas.ts';
 import { type OrderKey, type TextWalk, walkedSelect } from './text-walk.ts';
@@ -264,7 +265,8 @@ export async function countRows(db: Executor, table: PgTable, where: SQL | undef
 
 function readCursor(request: ListRequest): Cursor {
   if (request.page !== undefined) throw invalid('page', 'cannot be combined with cursor');
-  if (!request.legacy) return decodeListCursor(request.cursor!, request.print, request.sort);
+  if (!request.legacy)
+    return decodeListCursor(request.cursor ?? missing('request.cursor'), request.print, request.sort);
   const paging = resolvePaging({ pageSize: request.pageSize, cursor: request.cursor });
   if (paging.kind !== 'cursor') throw invalid('cursor', 'is not a cursor returned by this API');
   return { value: paging.after.createdAt, id: paging.after.id };

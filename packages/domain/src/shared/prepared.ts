@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import { type Database, preparedRows } from '@crm/db';
 
 const cache = new WeakMap<Database, Map<string, unknown>>();
 
@@ -22,18 +22,8 @@ export function prepared<T>(db: Database, name: string, build: (db: Database) =>
 }
 
 /**
- * Runs a prepared select and returns the driver's rows as they are (column names, instants as
- * PostgreSQL writes them), without the ORM's per-column mapping: for a statement every request
- * runs, whose caller makes its rows itself (`recordRowFromDriver`). The statement is sent as
- * `execute` sends it, under its name and with its placeholders filled the same way.
+ * Runs a prepared select and returns the driver's rows as they are, without the ORM's
+ * per-column mapping: for a statement every request runs, whose caller makes its rows itself
+ * (`recordRowFromDriver`). See `preparedRows` (packages/db/src/internals/drizzle.ts).
  */
-export function driverRows(
-  statement: { execute(values: Record<string, unknown>): Promise<unknown> },
-  values: Record<string, unknown>,
-): Promise<Record<string, unknown>[]> {
-  // `all` is what drizzle's node-postgres prepared query answers `execute` with when it has no
-  // fields to map; it is not in the declared type.
-  return (
-    statement as unknown as { all(values: Record<string, unknown>): Promise<Record<string, unknown>[]> }
-  ).all(values);
-}
+export const driverRows = preparedRows;

@@ -1,14 +1,10 @@
 import { z } from 'zod';
+import { actorTypes } from './actor.ts';
 
 /**
  * Shared zod pieces. Input objects are strict (unknown keys are a 400: docs/api.md, "Requests
  * and responses").
- *
- * Numbers and booleans in request bodies are wrapped in a pipe: the REST adapter coerces
- * plain number/boolean schemas (so `"false"` would become `true`), and a pipe is left alone.
  */
-export const bodyNumber = () => z.number().pipe(z.number());
-export const bodyBoolean = () => z.boolean().pipe(z.boolean());
 
 /**
  * Text that must hold more than blanks: at most `max` characters as sent, then trimmed, and
@@ -37,7 +33,8 @@ export function isInstant(value: string): boolean {
   const [, day, hh, mm, ss, , , oh, om] = m;
   const inRange = (v: string | undefined, max: number) => v === undefined || Number(v) < max;
   return (
-    isRealDate(day!) &&
+    day !== undefined &&
+    isRealDate(day) &&
     inRange(hh, 24) &&
     inRange(mm, 60) &&
     inRange(ss, 60) &&
@@ -119,6 +116,9 @@ export function isRealDate(value: string): boolean {
 }
 
 /** An id path or query parameter. Shape is not checked here: a malformed id is a 404, not a 400. */
+/** A custom field's key, the name of its value inside a record's `data` (docs/api.md, "Folders"). */
+export const FIELD_KEY = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
+
 export const idParam = (description: string) => z.string().max(200).meta({ description });
 
 export const envelope = <T extends z.ZodType>(item: T) => z.object({ data: item });
@@ -156,3 +156,15 @@ export function toInstant(value: Date | string | null | undefined): string | nul
   if (value === null || value === undefined) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
+
+/** Who made a change, as history, events and the audit log name it (docs/api.md, "History and provenance"). */
+export const actorOutput = z
+  .object({
+    type: z.enum(actorTypes).meta({
+      description:
+        '`user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself).',
+    }),
+    id: z.string().meta({ description: 'The user, key, run (run_…) or job that made the change.' }),
+    name: z.string().meta({ description: 'Its name when the change was made.' }),
+  })
+  .meta({ id: 'Actor' });

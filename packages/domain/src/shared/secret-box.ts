@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { secretKeysFromEnv } from './env.ts';
 
 /**
  * Secrets at rest (webhook and workflow signing secrets, custom header values, replayed
@@ -96,9 +97,9 @@ export function currentSecretKeyId(): string {
 function ring(): Keyring {
   if (keyring) return keyring;
   // A process that never configured keys (a test, a script) takes them from the environment.
-  const current = process.env.SECRETS_KEY;
-  if (current) {
-    configureSecretKeys({ current, previous: process.env.SECRETS_KEY_PREVIOUS });
+  const fromEnv = secretKeysFromEnv();
+  if (fromEnv) {
+    configureSecretKeys(fromEnv);
     return keyring as unknown as Keyring;
   }
   throw new Error('Secrets keys are not configured: call configureSecretKeys() or set SECRETS_KEY');

@@ -24,11 +24,11 @@ export interface LoadedSecretKeys {
  * null when there is no key and `create` is false. Malformed keys throw.
  */
 export async function loadSecretKeys(options: {
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   dataDir: string;
   create: boolean;
 }): Promise<LoadedSecretKeys | null> {
-  const env = options.env ?? process.env;
+  const env = options.env;
   const previous = env.SECRETS_KEY_PREVIOUS || undefined;
   if (previous) for (const key of previous.split(/[\s,]+/).filter(Boolean)) parseSecretKey(key);
   if (env.SECRETS_KEY) {
@@ -49,7 +49,7 @@ export async function loadSecretKeys(options: {
 
 /** `loadSecretKeys`, then `configureSecretKeys` with what it found. */
 export async function configureSecretKeysFrom(options: {
-  env?: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
   dataDir: string;
   create: boolean;
 }): Promise<LoadedSecretKeys | null> {

@@ -1,5 +1,6 @@
 import type { Database, Executor } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
+import { missing } from './missing.ts';
 import {
   currentSecretKeyId,
   isSealedSecret,
@@ -37,7 +38,8 @@ export async function sealStoredSecrets(
   const prefix = rekey ? `enc:v1:${currentSecretKeyId()}:` : 'enc:v1:';
   const needs = (value: string | null) =>
     value !== null && (rekey ? !isSealedWithCurrentKey(value) : !isSealedSecret(value));
-  const reseal = (value: string | null) => (needs(value) ? sealSecret(openSecret(value!)) : value);
+  const reseal = (value: string | null) =>
+    needs(value) ? sealSecret(openSecret(value ?? missing('value'))) : value;
   const unsealed = (column: SQL) => sql`(${column} is not null and not starts_with(${column}, ${prefix}))`;
 
   const counts: SealedCounts = { webhooks: 0, workflows: 0, idempotencyKeys: 0 };

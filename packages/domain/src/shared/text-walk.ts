@@ -1,6 +1,7 @@
 import type { Executor } from '@crm/db';
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { missing } from './missing.ts';
 
 /**
  * A text search in a list, walked in the list's own order instead of left to the planner
@@ -83,7 +84,8 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
 
   // The walk's last row (none when the list ended within it), and the matches after it.
   const sign = (dir: 'asc' | 'desc') => (dir === 'asc' ? sql`>` : sql`<`);
-  if (order.some((o) => o.dir !== order[0]!.dir)) throw new Error('a walk orders every key one way');
+  const dir = order[0]?.dir ?? missing('the first key of a walk');
+  if (order.some((o) => o.dir !== dir)) throw new Error('a walk orders every key one way');
   const last = sql`(select ${sql.join(
     order.map((o) => sql`${o.expr}`),
     sql`, `,
@@ -91,7 +93,7 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
   const after = sql`(${sql.join(
     order.map((o) => sql`${o.expr}`),
     sql`, `,
-  )}) ${sign(order[0]!.dir)} ${last}`;
+  )}) ${sign(dir)} ${last}`;
   const rest = spec.db
     .select(spec.columns)
     .from(table)

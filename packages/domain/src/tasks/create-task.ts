@@ -3,8 +3,9 @@ import { schema } from '@crm/db';
 import type { SQL } from 'drizzle-orm';
 import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMember } from '../shared/assert-member.ts';
 import { newId } from '../shared/ids.ts';
-import { assertMember } from '../workspaces/assert-member.ts';
+import { missing } from '../shared/missing.ts';
 import type { CreateTaskInput, TaskOutput } from './schemas.ts';
 import { serializeTask, type TaskRow } from './serialize.ts';
 import { appendTaskEvent } from './task-events.ts';
@@ -62,7 +63,8 @@ export async function insertTask(
     .insert(schema.tasks)
     .values({ ...values, workspaceId: actor.workspaceId, status: 'OPEN' })
     .returning();
-  await linkPrimary(tx, actor, 'task', row!.id, row!.recordId);
-  await appendTaskEvent(tx, actor, 'task.created', row!, eventFields);
-  return row!;
+  if (!row) missing('the row insert … returning wrote (row)');
+  await linkPrimary(tx, actor, 'task', row.id, row.recordId);
+  await appendTaskEvent(tx, actor, 'task.created', row, eventFields);
+  return row;
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '@crm/db';
-import { recordFields } from '../records/snapshot.ts';
+import { recordFields } from '../record-model/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
 import { appendEvent, appendEvents } from '../shared/events.ts';
 import { serializeTask, type TaskRow } from './serialize.ts';

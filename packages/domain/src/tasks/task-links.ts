@@ -4,6 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 
 /**
  * True when `recordId` is a live record of the workspace. The share lock keeps it out of
@@ -18,7 +19,7 @@ export async function isLiveRecord(tx: Executor, actor: Actor, recordId: string)
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId), isNull(r.trashedAt)))
     .for('share');
   // A key limited to folders names only records of those (docs/api.md, "Scopes").
-  return rows.length > 0 && reachesFolder(actor, rows[0]!.folderId);
+  return rows.length > 0 && reachesFolder(actor, (rows[0] ?? missing('rows[0]')).folderId);
 }
 
 /** A `recordId` in a task body must be a live record of the workspace (docs/api.md, "Tasks"). */

@@ -3,8 +3,9 @@ import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { linkPrimary } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMember } from '../shared/assert-member.ts';
 import { newId } from '../shared/ids.ts';
-import { assertMember } from '../workspaces/assert-member.ts';
+import { missing } from '../shared/missing.ts';
 import { loadTask } from './load-task.ts';
 import { createNextOccurrence } from './recurrence.ts';
 import type { TaskOutput, UpdateTaskInput } from './schemas.ts';
@@ -40,7 +41,8 @@ export async function updateTask(db: Database, actor: Actor, input: UpdateTaskIn
       })
       .where(and(eq(t.workspaceId, actor.workspaceId), eq(t.id, current.id)))
       .returning();
-    const updated = row!;
+    if (!row) missing('the row update … returning wrote (row)');
+    const updated = row;
     if (changes.recordId) await linkPrimary(tx, actor, 'task', updated.id, changes.recordId);
     const before = serializeTask(current) as unknown as Record<string, unknown>;
     const after = serializeTask(updated) as unknown as Record<string, unknown>;

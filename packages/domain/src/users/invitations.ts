@@ -8,6 +8,7 @@ import { appendAudit, audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid, notFound } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { instantOutput, nonBlankText } from '../shared/schemas.ts';
 import { addMember } from '../workspaces/create-workspace.ts';
 import { hashPassword, passwordInput } from './passwords.ts';
@@ -104,12 +105,13 @@ export async function createInvitation(
         expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
       })
       .returning();
+    if (!row) missing('the row insert … returning wrote (row)');
     await audit(tx, actor, {
       action: 'invitation.created',
-      target: { type: 'invitation', id: row!.id },
+      target: { type: 'invitation', id: row.id },
       details: { email, role: input.role },
     });
-    return { invitation: serialize(row!), token };
+    return { invitation: serialize(row), token };
   });
 }
 
@@ -181,7 +183,7 @@ export async function acceptInvitation(
     );
   }
   const passwordHash = existing?.claimed ? null : await hashPassword(input.password);
-  const workspaceId = await db.transaction(async (tx) => {
+  const joinedAs = await db.transaction(async (tx) => {
     const [invitation] = await tx.update(i).set({ acceptedAt: sql`now()` }).where(usable).returning();
     if (!invitation) throw unusable();
     if (passwordHash) {
@@ -200,28 +202,30 @@ export async function acceptInvitation(
       userId = user.id;
       await endUserSessions(tx, userId);
     }
-    await addMember(tx, invitation.workspaceId, userId!, invitation.role);
+    // An account that existed was found above; otherwise the insert just made one.
+    const memberId = userId ?? missing('the account of who accepts the invitation');
+    await addMember(tx, invitation.workspaceId, memberId, invitation.role);
     const [joined] = await tx
       .select({ name: schema.users.name })
       .from(schema.users)
-      .where(eq(schema.users.id, userId!));
+      .where(eq(schema.users.id, memberId));
     await appendAudit(
       tx,
       invitation.workspaceId,
       {
-        actor: { type: 'user', id: userId!, name: joined?.name ?? invitation.email },
+        actor: { type: 'user', id: memberId, name: joined?.name ?? invitation.email },
         source: 'web',
         requestId: from.requestId ?? null,
       },
       {
         action: 'member.joined',
-        target: { type: 'user', id: userId! },
+        target: { type: 'user', id: memberId },
         details: { email: invitation.email, role: invitation.role, invitationId: invitation.id },
       },
     );
-    return invitation.workspaceId;
+    return { workspaceId: invitation.workspaceId, userId: memberId };
   });
-  return createSession(db, userId!, workspaceId);
+  return createSession(db, joinedAs.userId, joinedAs.workspaceId);
 }
 
 /** A user of that email, and whether someone already holds it (a password or a membership). */

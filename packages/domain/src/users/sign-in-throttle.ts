@@ -6,6 +6,7 @@ import {
   releaseRateLimit,
 } from '../rate-limit/consume-rate-limit.ts';
 import { DomainError } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
 
 /** Failed sign-ins are counted in a sliding window of 15 minutes. */
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
@@ -51,16 +52,16 @@ export interface SignInPass {
 export function addressKey(address: string): string {
   const trimmed = address.trim();
   const withPort = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(trimmed) ?? /^\[([^\]]+)\](?::\d+)?$/.exec(trimmed);
-  const text = withPort ? withPort[1]! : trimmed;
+  const text = withPort ? (withPort[1] ?? missing('withPort[1]')) : trimmed;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(text);
-  if (mapped && isIPv4(mapped[1]!)) return mapped[1]!;
+  if (mapped && isIPv4(mapped[1] ?? missing('mapped[1]'))) return mapped[1] ?? missing('mapped[1]');
   if (isIPv4(text)) return text;
   if (isIPv6(text)) return `${expandIPv6(text).slice(0, 4).join(':')}::/64`;
   return `other:${text.slice(0, 100)}`;
 }
 
 function expandIPv6(address: string): string[] {
-  const bare = address.split('%')[0]!;
+  const bare = address.split('%')[0] ?? missing("address.split('%')[0]");
   const [head = '', tail] = bare.split('::');
   const part = (text: string) => (text ? text.split(':') : []);
   const left = part(head);
@@ -77,9 +78,7 @@ const rateLimited = (result: RateLimitResult, what: string) =>
   new DomainError(
     'RATE_LIMITED',
     `Too many failed sign-ins ${what}; retry in ${result.retryAfterSeconds} s`,
-    {
-      headers: { 'Retry-After': String(result.retryAfterSeconds) },
-    },
+    { retryAfterSeconds: result.retryAfterSeconds },
   );
 
 /**

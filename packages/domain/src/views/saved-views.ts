@@ -5,7 +5,6 @@ import type { SavedViewDefinition } from '@crm/db/schema';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
-import { FIELD_KEY } from '../folders/schemas.ts';
 import type { FolderRow } from '../folders/serialize.ts';
 import { recordFields } from '../records/record-fields.ts';
 import type { Actor } from '../shared/actor.ts';
@@ -15,7 +14,8 @@ import { isId, newId } from '../shared/ids.ts';
 import { FILTER_OPS, type FilterLeaf, type FilterTree } from '../shared/list-filter.ts';
 import { filterSql } from '../shared/list-query.ts';
 import { parseSort } from '../shared/list-sort.ts';
-import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
+import { missing } from '../shared/missing.ts';
+import { FIELD_KEY, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 /**
  * Saved views of the records table (docs/web-app.md, "Saved views"): a signed-in user's named
@@ -150,7 +150,8 @@ export async function createSavedView(
         })
         .returning(),
     );
-    return serialize(row!);
+    if (!row) missing('the row insert … returning wrote (row)');
+    return serialize(row);
   });
 }
 
@@ -175,7 +176,8 @@ export async function updateSavedView(
         .where(and(eq(v.workspaceId, actor.workspaceId), eq(v.id, current.id)))
         .returning(),
     );
-    return serialize(row!);
+    if (!row) missing('the row update … returning wrote (row)');
+    return serialize(row);
   });
 }
 

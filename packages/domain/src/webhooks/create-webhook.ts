@@ -5,6 +5,7 @@ import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { sealHeaderValues, sealSecret } from '../shared/secret-box.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import { type createWebhookInput, fieldsProblem, MAX_WEBHOOKS_PER_WORKSPACE } from './schemas.ts';
@@ -56,11 +57,12 @@ export async function createWebhook(
         secret: sealSecret(secret),
       })
       .returning();
+    if (!row) missing('the row insert … returning wrote (row)');
     await audit(tx, actor, {
       action: 'webhook.created',
-      target: { type: 'webhook', id: row!.id },
-      details: { url: row!.url, events: row!.events, fields: row!.fields },
+      target: { type: 'webhook', id: row.id },
+      details: { url: row.url, events: row.events, fields: row.fields },
     });
-    return { ...serializeWebhook(row!), secret };
+    return { ...serializeWebhook(row), secret };
   });
 }

@@ -6,10 +6,10 @@ import { createRecord } from '../records/create-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { appendEvent } from '../shared/events.ts';
+import { fanOutEvent } from '../shared/fan-out.ts';
 import { isId } from '../shared/ids.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createWebhook } from './create-webhook.ts';
-import { fanOutEvent } from './fan-out.ts';
 import { updateWebhook } from './update-webhook.ts';
 
 let t: TestDb;

@@ -1,7 +1,6 @@
 export * from './claim-deliveries.ts';
 export * from './create-webhook.ts';
 export * from './delete-webhook.ts';
-export * from './fan-out.ts';
 export * from './find-deliveries.ts';
 export * from './find-webhooks.ts';
 export * from './prune-history.ts';

@@ -1,8 +1,8 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import { DELIVERY_CHANNEL } from '../shared/fan-out.ts';
 import { newId } from '../shared/ids.ts';
-import { DELIVERY_CHANNEL } from './fan-out.ts';
 
 /**
  * Creates a delivery of an event to a subscription, due now, and wakes the delivery

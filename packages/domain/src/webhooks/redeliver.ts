@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { getDeliveryView } from './find-deliveries.ts';
 import { loadWebhook } from './find-webhooks.ts';
 import { createDelivery } from './queue-delivery.ts';
@@ -39,6 +40,6 @@ export async function redeliver(db: Database, actor: Actor, id: string) {
       eventId: original.eventId,
       redeliveryOf: original.id,
     });
-    return getDeliveryView(tx, actor.workspaceId, created!);
+    return getDeliveryView(tx, actor.workspaceId, created ?? missing('created'));
   });
 }

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
+import { missing } from '../shared/missing.ts';
 import { sealSecret } from '../shared/secret-box.ts';
 import { loadWebhook } from './find-webhooks.ts';
 import { newWebhookSecret, PREVIOUS_SECRET_TTL_HOURS } from './secrets.ts';
@@ -31,7 +32,8 @@ export async function rotateWebhookSecret(db: Database, actor: Actor, id: string
       })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)))
       .returning();
+    if (!row) missing('the row update … returning wrote (row)');
     await audit(tx, actor, { action: 'webhook.secret_rotated', target: { type: 'webhook', id } });
-    return { ...serializeWebhook(row!), secret };
+    return { ...serializeWebhook(row), secret };
   });
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { FIELD_KEY } from '../folders/schemas.ts';
 import { eventTypes } from '../shared/events.ts';
+import { missing } from '../shared/missing.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { bodyBoolean, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
+import { FIELD_KEY, idParam, instantOutput, trimmedText } from '../shared/schemas.ts';
 
 /** The pattern the document gives a subscription URL; the checks below decide the rest. */
 const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]';
@@ -120,7 +120,7 @@ const headers = (options: { allowMasked: boolean }) =>
       const seen = new Set<string>();
       for (const name of names) {
         const lower = name.toLowerCase();
-        const text = value[name]!;
+        const text = value[name] ?? missing('value[name]');
         const problem = !HEADER_NAME.test(name)
           ? 'is not a valid header name'
           : RESERVED_HEADERS.has(lower) || RESERVED_PREFIXES.some((p) => lower.startsWith(p))
@@ -157,7 +157,7 @@ export const createWebhookInput = z.strictObject({
   fields: fields.optional(),
   headers: headers({ allowMasked: false }).optional(),
   description: description.optional(),
-  enabled: bodyBoolean().optional().meta({ description: 'Default true' }),
+  enabled: z.boolean().optional().meta({ description: 'Default true' }),
 });
 // `fields` against `events` is checked by createWebhook: a refinement here would make the
 // OpenAPI generator rebuild the body as an open object.
@@ -172,7 +172,8 @@ export const updateWebhookInput = z.strictObject({
       'Replaces all custom headers. A value sent back exactly as shown (masked) keeps the stored one.',
   }),
   description: description.optional(),
-  enabled: bodyBoolean()
+  enabled: z
+    .boolean()
     .optional()
     .meta({ description: 'true re-enables a subscription the service disabled and clears `disabledReason`' }),
 });

@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { type Actor, provenanceOf } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { getDeliveryView } from './find-deliveries.ts';
 import { loadWebhook } from './find-webhooks.ts';
 import { createDelivery } from './queue-delivery.ts';
@@ -43,6 +44,6 @@ export async function sendTestEvent(db: Database, actor: Actor, id: string) {
       webhookId: webhook.id,
       eventId,
     });
-    return getDeliveryView(tx, actor.workspaceId, deliveryId!);
+    return getDeliveryView(tx, actor.workspaceId, deliveryId ?? missing('deliveryId'));
   });
 }

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
 import { openHeaderValues, sealHeaderValues } from '../shared/secret-box.ts';
 import type { CheckOutboundUrl } from './create-webhook.ts';
 import { loadWebhook } from './find-webhooks.ts';
@@ -70,6 +71,7 @@ export async function updateWebhook(
       .set({ ...changes, updatedAt: sql`now()` })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
+    if (!row) missing('the row update … returning wrote (row)');
     await audit(tx, actor, {
       action: 'webhook.updated',
       target: { type: 'webhook', id: current.id },
@@ -78,6 +80,6 @@ export async function updateWebhook(
         Object.entries(changes).map(([key, value]) => [key, key === 'headers' ? '(changed)' : value]),
       ),
     });
-    return serializeWebhook(row!);
+    return serializeWebhook(row);
   });
 }

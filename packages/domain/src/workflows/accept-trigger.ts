@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { IDEMPOTENCY_TTL_HOURS } from '../idempotency/idempotency-keys.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { isId, newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { openSecret } from '../shared/secret-box.ts';
 
 /** What the trigger endpoint needs of a workflow. */
@@ -76,7 +77,7 @@ export function verifyTriggerSignature(
         : 'This workflow requires X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>',
     );
   }
-  const given = Buffer.from(match[1]!.toLowerCase(), 'hex');
+  const given = Buffer.from((match[1] ?? missing('match[1]')).toLowerCase(), 'hex');
   const secrets = [openSecret(workflow.secret)];
   if (workflow.previousSecret && workflow.previousSecretExpiresAt && workflow.previousSecretExpiresAt > now) {
     secrets.push(openSecret(workflow.previousSecret));

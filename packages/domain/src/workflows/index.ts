@@ -6,4 +6,5 @@ export * from './schemas.ts';
 export * from './serialize.ts';
 export * from './start-event-workflows.ts';
 export * from './templates.ts';
+export * from './trigger-workflow.ts';
 export * from './warnings.ts';

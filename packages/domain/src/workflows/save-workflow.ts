@@ -6,6 +6,7 @@ import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { sealOptionalSecret, sealSecret } from '../shared/secret-box.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import type { CheckOutboundUrl } from '../webhooks/create-webhook.ts';
@@ -73,12 +74,13 @@ export async function createWorkflow(
         createdBy: actor.userId,
       })
       .returning();
+    if (!row) missing('the row insert … returning wrote (row)');
     await audit(tx, actor, {
       action: 'workflow.created',
-      target: { type: 'workflow', id: row!.id },
-      details: { name: row!.name, trigger: row!.triggerType, actions: input.actions.map((a) => a.type) },
+      target: { type: 'workflow', id: row.id },
+      details: { name: row.name, trigger: row.triggerType, actions: input.actions.map((a) => a.type) },
     });
-    return { ...serializeWorkflow(row!, options.baseUrl), secret };
+    return { ...serializeWorkflow(row, options.baseUrl), secret };
   });
 }
 
@@ -114,6 +116,7 @@ export async function updateWorkflow(
       .set({ ...changes, updatedAt: sql`now()` })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
+    if (!row) missing('the row update … returning wrote (row)');
     await audit(tx, actor, {
       action: 'workflow.updated',
       target: { type: 'workflow', id: current.id },
@@ -125,7 +128,7 @@ export async function updateWorkflow(
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       },
     });
-    return { ...serializeWorkflow(row!, options.baseUrl), secret };
+    return { ...serializeWorkflow(row, options.baseUrl), secret };
   });
 }
 
@@ -146,13 +149,14 @@ export async function setWorkflowEnabled(
       .set({ enabled, updatedAt: sql`now()` })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
+    if (!row) missing('the row update … returning wrote (row)');
     if (current.enabled !== enabled) {
       await audit(tx, actor, {
         action: enabled ? 'workflow.enabled' : 'workflow.disabled',
         target: { type: 'workflow', id: current.id },
       });
     }
-    return serializeWorkflow(row!, baseUrl);
+    return serializeWorkflow(row, baseUrl);
   });
 }
 
@@ -177,11 +181,12 @@ export async function rotateWorkflowSecret(db: Database, actor: Actor, id: strin
       })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
+    if (!row) missing('the row update … returning wrote (row)');
     await audit(tx, actor, {
       action: 'workflow.secret_rotated',
       target: { type: 'workflow', id: current.id },
     });
-    return { ...serializeWorkflow(row!, baseUrl), secret };
+    return { ...serializeWorkflow(row, baseUrl), secret };
   });
 }
 

@@ -9,7 +9,7 @@ import { taskPriorities, taskTypes } from '@crm/db/schema';
 import { z } from 'zod';
 import { eventTypes } from '../shared/events.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { bodyBoolean, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
+import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 import { collectTemplateProblems, hasTemplate } from './templates.ts';
 
 /** Limits of workflows (docs/workflows.md, "Managing workflows (REST and tRPC)"). */
@@ -332,22 +332,20 @@ const trigger = z
   .meta({ id: 'WorkflowTriggerInput' });
 
 const name = nonBlankText(200);
-// The limits before the pipe, so the document states them (see bodyNumber).
 const rateLimitPerMinute = z
   .number()
   .int('must be a whole number')
   .min(1, 'must be between 1 and 1000000')
   .max(1_000_000, 'must be between 1 and 1000000')
-  .pipe(z.number())
   .meta({ description: `Incoming calls accepted per minute (default ${DEFAULT_TRIGGER_RATE_LIMIT})` });
-const requireSignature = bodyBoolean().meta({
+const requireSignature = z.boolean().meta({
   description:
     'When true, incoming calls must carry `X-Service-Signature: sha256=<hex HMAC of the body>` made with the workflow secret (returned once).',
 });
 
 export const createWorkflowInput = z.strictObject({
   name,
-  enabled: bodyBoolean().optional().meta({ description: 'Default true' }),
+  enabled: z.boolean().optional().meta({ description: 'Default true' }),
   trigger,
   actions,
   requireSignature: requireSignature.optional(),
@@ -357,7 +355,7 @@ export const createWorkflowInput = z.strictObject({
 export const updateWorkflowInput = z.strictObject({
   id: idParam('Workflow id'),
   name: name.optional(),
-  enabled: bodyBoolean().optional(),
+  enabled: z.boolean().optional(),
   trigger: trigger.optional(),
   actions: actions.optional(),
   requireSignature: requireSignature.optional().meta({

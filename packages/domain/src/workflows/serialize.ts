@@ -1,5 +1,6 @@
 import type { schema } from '@crm/db';
 import type { RunStep } from '@crm/db/schema';
+import { missing } from '../shared/missing.ts';
 import { toInstant } from '../shared/schemas.ts';
 import type { RunOutput, WorkflowOutput } from './schemas.ts';
 
@@ -27,8 +28,8 @@ export function serializeWorkflow(row: WorkflowRow, baseUrl: string): WorkflowOu
     actions: row.actions,
     requireSignature: row.secret !== null,
     rateLimitPerMinute: row.rateLimitPerMinute,
-    createdAt: toInstant(row.createdAt)!,
-    updatedAt: toInstant(row.updatedAt)!,
+    createdAt: toInstant(row.createdAt) ?? missing('toInstant(row.createdAt)'),
+    updatedAt: toInstant(row.updatedAt) ?? missing('toInstant(row.updatedAt)'),
   };
 }
 
@@ -63,7 +64,7 @@ export function serializeRun(row: RunRow): RunOutput {
     steps,
     error: row.error,
     rerunOf: row.rerunOf,
-    createdAt: toInstant(row.createdAt)!,
+    createdAt: toInstant(row.createdAt) ?? missing('toInstant(row.createdAt)'),
     startedAt: toInstant(row.startedAt),
     finishedAt: toInstant(row.finishedAt),
   };

@@ -1,3 +1,5 @@
+import { missing } from '../shared/missing.ts';
+
 /**
  * Templates in workflow actions (docs/workflows.md, "Templates"). A template names a value by
  * path — `trigger.body.email`, `trigger.recordId`, `record.title`, `record.data.company`,
@@ -63,7 +65,7 @@ function pathProblem(path: string, stepIndex: number, { open, close }: Syntax): 
   if (path === '') return `has an empty ${open} ${close}`;
   const shown = `${open} ${path} ${close}`;
   const segments = path.split('.');
-  const root = segments[0]!;
+  const root = segments[0] ?? missing('segments[0]');
   if (!(ROOTS as readonly string[]).includes(root)) {
     return `${shown} must start with trigger, record or steps`;
   }
@@ -87,7 +89,10 @@ function pathProblem(path: string, stepIndex: number, { open, close }: Syntax): 
  */
 function readable(path: string): boolean {
   const segments = path.split('.');
-  return (ROOTS as readonly string[]).includes(segments[0]!) && segments.every((s) => SEGMENT.test(s));
+  return (
+    (ROOTS as readonly string[]).includes(segments[0] ?? missing('segments[0]')) &&
+    segments.every((s) => SEGMENT.test(s))
+  );
 }
 
 /** Every template problem found in the strings of `value` (deeply), with the path of each. */

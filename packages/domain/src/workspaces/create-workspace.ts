@@ -4,6 +4,7 @@ import type { MemberRole } from '@crm/db/schema';
 import { insertFolder } from '../folders/create-folder.ts';
 import { insertPipeline } from '../pipelines/change-pipeline.ts';
 import { newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { DEFAULT_FOLDER, DEFAULT_PIPELINE } from './defaults.ts';
 
 export interface CreateWorkspaceInput {
@@ -35,7 +36,8 @@ async function upsertUser(tx: Executor, email: string, name: string): Promise<st
     .values({ id: newId('user'), email: email.toLowerCase(), name })
     .onConflictDoUpdate({ target: schema.users.email, set: { updatedAt: new Date() } })
     .returning({ id: schema.users.id });
-  return row!.id;
+  if (!row) missing('the row insert … returning wrote (row)');
+  return row.id;
 }
 
 export async function addMember(tx: Executor, workspaceId: string, userId: string, role: MemberRole) {

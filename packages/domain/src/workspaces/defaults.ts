@@ -11,4 +11,4 @@ export const DEFAULT_FOLDER = {
     },
   ],
 };
-export const DEFAULT_PIPELINE = { name: 'Sales', stages: ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'] };
+export { DEFAULT_PIPELINE } from '../pipelines/default-pipeline.ts';

@@ -78,7 +78,7 @@ export async function getMe(db: Database, actor: Actor, now: number = Date.now()
   // Only when the workspace or the membership went away after the gate let the request in.
   if (!row) {
     throw new DomainError('UNAUTHORIZED', 'The API key no longer belongs to a member of a workspace', {
-      headers: { 'WWW-Authenticate': 'Bearer' },
+      challenge: { scheme: 'Bearer' },
     });
   }
   const rateLimit = await peekRateLimit(

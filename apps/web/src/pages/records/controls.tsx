@@ -8,6 +8,8 @@ import {
   type Column,
   describeFilter,
   type FilterOp,
+  firstColumnOf,
+  firstOperatorOf,
   type Member,
   OPERATOR_LABELS,
   operatorsOf,
@@ -163,7 +165,7 @@ export function ColumnPicker({
   }, [focusAfter]);
   const byKey = new Map(columns.map((c) => [c.key, c]));
   const ordered = [
-    ...shown.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : [])),
+    ...shown.flatMap((key) => byKey.get(key) ?? []),
     ...columns.filter((c) => !shown.includes(c.key)),
   ];
   const move = (key: string, by: -1 | 1, button: string) => {
@@ -171,7 +173,7 @@ export function ColumnPicker({
     const to = at + by;
     if (at < 0 || to < 0 || to >= shown.length) return;
     const next = [...shown];
-    [next[at], next[to]] = [next[to]!, next[at]!];
+    next.splice(to, 0, ...next.splice(at, 1));
     onChange(next);
     setFocusAfter(button);
     announce(`${byKey.get(key)?.label ?? key} moved to place ${to + 1} of ${shown.length}.`);
@@ -248,13 +250,13 @@ export function FilterBar({
   onChange: (filters: ViewFilter[]) => void;
 }) {
   const [field, setField] = useState(columns[0]?.key ?? 'title');
-  const column = columns.find((c) => c.key === field) ?? columns[0]!;
+  const column = columns.find((c) => c.key === field) ?? firstColumnOf(columns);
   const ops = operatorsOf(column);
-  const [op, setOp] = useState<FilterOp>(ops[0]!);
+  const [op, setOp] = useState<FilterOp>(() => firstOperatorOf(column));
   const [value, setValue] = useState('');
   const [picked, setPicked] = useState<PickedRecord | null>(null);
   const [error, setError] = useState<string | undefined>();
-  const currentOp = ops.includes(op) ? op : ops[0]!;
+  const currentOp = ops.includes(op) ? op : firstOperatorOf(column);
   const options = valueOptions(column, currentOp, members);
   const picking = Boolean(column.relatesTo) && currentOp !== 'empty';
   const relationValues = filters.flatMap((f) =>
@@ -343,7 +345,7 @@ export function FilterBar({
           ) : options ? (
             <SelectField
               label="Value"
-              value={value || options[0]!.value}
+              value={value || (options[0]?.value ?? '')}
               onChange={(e) => setValue(e.target.value)}
               options={options}
             />

@@ -336,7 +336,8 @@ export async function importRows({
     const input = { items: part.map((c) => c.item), ...(upsert ? { upsert: 'email' as const } : {}) };
     const answer = await sendWithRetry(() => send(input), retry);
     for (const entry of answer.data) {
-      const sent = part[entry.index]!;
+      const sent = part[entry.index];
+      if (!sent) throw new Error(`The batch answered item ${entry.index}, which it was not sent`);
       if ('error' in entry) {
         result.refused.push({ line: sent.line, row: sent.row, reason: reasonOf(entry.error) });
       } else if (entry.status === 201) result.created++;

@@ -123,6 +123,20 @@ export function operatorsOf(column: Column): readonly FilterOp[] {
   return column.relatesTo ? ops.filter((op) => op !== 'in') : ops;
 }
 
+/** The operator a filter on `column` starts with: its first (every kind has some). */
+export function firstOperatorOf(column: Column): FilterOp {
+  const [first] = operatorsOf(column);
+  if (first === undefined) throw new Error(`No filter operator for a ${column.kind} column`);
+  return first;
+}
+
+/** The column a filter starts on: the first of the table's (the title is always there). */
+export function firstColumnOf(columns: readonly Column[]): Column {
+  const [first] = columns;
+  if (!first) throw new Error('The records table has no column');
+  return first;
+}
+
 /**
  * A filter in words: `Score is at least 50`, `Email is empty`, `Company is Acme` (a relation's
  * record by its title, from `titles`, when known).

@@ -216,8 +216,7 @@ export function ActionBuilder({
     onChange(actions.map((a, i) => (i === index ? draft : a)));
   const move = (index: number, by: number) => {
     const next = [...actions];
-    const [item] = next.splice(index, 1);
-    next.splice(index + by, 0, item!);
+    next.splice(index + by, 0, ...next.splice(index, 1));
     onChange(next);
   };
   return (

@@ -19,9 +19,9 @@ const answered =
   'Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.';
 
 /**
- * The batch writes of deals (docs/api.md, "Batch writes"), spread first into the deals
- * router: the REST adapter serves the first procedure whose route matches, and
- * `/deals/batch` must not be taken for `/deals/{id}`.
+ * The batch writes of deals (docs/api.md, "Batch writes"), spread into the deals router.
+ * Their place there only orders the OpenAPI document's operations: the REST route table
+ * takes `/deals/batch` before `/deals/{id}` whatever the order (rest-routes.ts).
  */
 export const dealsBatchProcedures = {
   batchCreate: authedProcedure

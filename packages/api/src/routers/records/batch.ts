@@ -18,9 +18,9 @@ const answered =
   'Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.';
 
 /**
- * The batch writes of records (docs/api.md, "Batch writes"), spread first into the records
- * router: the REST adapter serves the first procedure whose route matches, and
- * `/records/batch` must not be taken for `/records/{id}`.
+ * The batch writes of records (docs/api.md, "Batch writes"), spread into the records router.
+ * Their place there only orders the OpenAPI document's operations: the REST route table
+ * takes `/records/batch` before `/records/{id}` whatever the order (rest-routes.ts).
  */
 export const recordsBatchProcedures = {
   batchCreate: authedProcedure

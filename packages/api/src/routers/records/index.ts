@@ -73,7 +73,7 @@ export const recordsRouter = router({
     .concat(declaredOutput(list))
     .query(({ ctx, input }) => findRecords(ctx.db, ctx.actor, input)),
 
-  // A read sent as POST, so the filter can nest; before `get` like the other literal routes.
+  // A read sent as POST, so the filter can nest.
   query: authedProcedure
     .meta(
       restRoute({

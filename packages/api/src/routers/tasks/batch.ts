@@ -19,9 +19,9 @@ const answered =
   'Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.';
 
 /**
- * The batch writes of tasks (docs/api.md, "Batch writes"), spread first into the tasks
- * router: the REST adapter serves the first procedure whose route matches, and
- * `/tasks/batch` must not be taken for `/tasks/{id}`.
+ * The batch writes of tasks (docs/api.md, "Batch writes"), spread into the tasks router.
+ * Their place there only orders the OpenAPI document's operations: the REST route table
+ * takes `/tasks/batch` before `/tasks/{id}` whatever the order (rest-routes.ts).
  */
 export const tasksBatchProcedures = {
   batchCreate: authedProcedure

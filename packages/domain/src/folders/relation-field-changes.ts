@@ -3,15 +3,16 @@ import { schema } from '@crm/db';
 import type { FieldDefinition, RelationDefinition } from '@crm/db/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { fieldDefinitionInput } from '../folders/schemas.ts';
-import type { FolderRow } from '../folders/serialize.ts';
-import { recordColumnsOf, recordRowFromDriver } from '../records/serialize.ts';
-import { toRecordSnapshot } from '../records/snapshot.ts';
+import { recordColumnsOf, recordRowFromDriver } from '../record-model/serialize.ts';
+import { toRecordSnapshot } from '../record-model/snapshot.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { appendEvents } from '../shared/events.ts';
 import { isId, newId } from '../shared/ids.ts';
+import { missing } from '../shared/missing.ts';
 import { isRelation } from './relation-fields.ts';
+import type { fieldDefinitionInput } from './schemas.ts';
+import type { FolderRow } from './serialize.ts';
 
 type FieldInput = z.infer<typeof fieldDefinitionInput>;
 
@@ -67,7 +68,7 @@ export function relationDefinitions(
   target: FolderRow,
   input: Pick<FieldInput, 'key' | 'label' | 'relation' | 'inverse'>,
 ): { field: FieldDefinition; inverse: FieldDefinition | null } {
-  const relation = input.relation!;
+  const relation = input.relation ?? missing('input.relation');
   const id = newId('relation');
   const labels = relation.labels ? { labels: relation.labels } : {};
   const taken = (f: FolderRow, key: string) => f.fields.some((d) => d.key === key);

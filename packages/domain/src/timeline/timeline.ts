@@ -1,15 +1,10 @@
 import type { Executor } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
+import { loadRecord } from '../records/load-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { encodeCursor, pageOf, resolvePaging } from '../shared/paging.ts';
 import { toInstant } from '../shared/schemas.ts';
-import { loadRecord } from './load-record.ts';
-import type {
-  FindTimelineInput,
-  TimelineEntryOutput,
-  TimelineKind,
-  TimelineOutput,
-} from './timeline-schemas.ts';
+import type { FindTimelineInput, TimelineEntryOutput, TimelineKind, TimelineOutput } from './schemas.ts';
 
 /** The event kinds a timeline shows; `record.created` comes from the record itself. */
 const EVENT_KINDS = [

@@ -4,7 +4,6 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
-import type { PipelineOutput } from './schemas.ts';
 
 export type PipelineRow = typeof schema.pipelines.$inferSelect;
 export type StageRow = typeof schema.stages.$inferSelect;
@@ -74,19 +73,4 @@ export async function stagesOf(
     byPipeline.set(row.pipelineId, list);
   }
   return byPipeline;
-}
-
-export function serializePipeline(pipeline: PipelineRow, stages: StageRow[]): PipelineOutput {
-  return {
-    id: pipeline.id,
-    name: pipeline.name,
-    stages: stages.map((s) => ({
-      id: s.id,
-      name: s.name,
-      createdAt: s.createdAt.toISOString(),
-      updatedAt: s.updatedAt.toISOString(),
-    })),
-    createdAt: pipeline.createdAt.toISOString(),
-    updatedAt: pipeline.updatedAt.toISOString(),
-  };
 }

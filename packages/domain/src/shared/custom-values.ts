@@ -1,7 +1,8 @@
 import type { FieldDefinition } from '@crm/db/schema';
 import { z } from 'zod';
-import { DomainError, type ErrorDetail } from '../shared/errors.ts';
-import { isInstant, isRealDate } from '../shared/schemas.ts';
+import { DomainError, type ErrorDetail } from './errors.ts';
+import { missing } from './missing.ts';
+import { isInstant, isRealDate } from './schemas.ts';
 
 const MAX_TEXT = 10_000;
 const emailSchema = z.email();
@@ -22,7 +23,7 @@ export function relationReference(value: unknown): { by: 'id' | 'email' | 'title
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const entries = Object.entries(value);
   if (entries.length !== 1) return null;
-  const [by, given] = entries[0]!;
+  const [by, given] = entries[0] ?? missing('entries[0]');
   if ((by !== 'email' && by !== 'title') || typeof given !== 'string') return null;
   const text = given.trim();
   return text.length > 0 && text.length <= 500 ? { by, value: text } : null;

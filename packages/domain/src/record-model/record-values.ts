@@ -8,7 +8,12 @@
 import { z } from 'zod';
 import { nonBlankText, trimmedText } from '../shared/schemas.ts';
 
-export { checkFieldValue, customValueProblems, type FieldRule, storedFieldValue } from './custom-values.ts';
+export {
+  checkFieldValue,
+  customValueProblems,
+  type FieldRule,
+  storedFieldValue,
+} from '../shared/custom-values.ts';
 
 export const recordTitle = nonBlankText(500);
 export const recordEmail = z.email('must be an email address').max(320);

@@ -99,7 +99,6 @@ describe('validateCustomValues', () => {
       'data.score',
       'data.tags',
     ]);
-    expect(error.status).toBe(400);
   });
 
   it('refuses keys that only exist on Object.prototype', () => {

@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { FIELD_KEY } from '../folders/schemas.ts';
-import { expandParam } from '../relations/expand.ts';
 import { filterNode, filterParam } from '../shared/list-filter.ts';
 import { countParam } from '../shared/list-query.ts';
 import { sortParam } from '../shared/list-sort.ts';
 import { MAX_PAGE_SIZE, pagingInput } from '../shared/paging.ts';
-import { bodyBoolean, idParam, instantInput, instantOutput, instantQueryInput } from '../shared/schemas.ts';
+import { FIELD_KEY, idParam, instantInput, instantOutput, instantQueryInput } from '../shared/schemas.ts';
 import { recordEmail, recordPhone, recordTitle, recordValues } from './record-values.ts';
+
+/** Most fields one `expand` names. */
+export const MAX_EXPAND = 5;
+
+/** `expand=<key>[,<key>]`: ONE fields whose records to add under `expanded` (docs/api.md, "Relations"). */
+export const expandParam = () =>
+  z
+    .string()
+    .max(400)
+    .meta({
+      description: `ONE relation fields whose linked records to add under \`expanded\`, comma-separated (at most ${MAX_EXPAND}, one level deep).`,
+      example: 'company',
+    });
 
 const customValues = z
   .record(z.string(), z.unknown())
@@ -107,40 +118,30 @@ export const findRecordsInput = z.strictObject({
 
 /** `POST /records/query`: the list's parameters as JSON, the filter a tree of `and`, `or` and `not`. */
 export const queryRecordsInput = z.strictObject({
-  // A pipe: the REST adapter walks object schemas to coerce their numbers, and would follow
-  // the tree's recursion forever.
-  filter: filterNode
-    .transform((node) => node)
-    .optional()
-    .meta({
-      description:
-        'A condition `{ field, op, value }` or a group `{ and: [...] }`, `{ or: [...] }`, `{ not: {...} }`; values as JSON of the field’s type. At most 6 levels and 100 nodes.',
-    }),
+  filter: filterNode.optional().meta({
+    description:
+      'A condition `{ field, op, value }` or a group `{ and: [...] }`, `{ or: [...] }`, `{ not: {...} }`; values as JSON of the field’s type. At most 6 levels and 100 nodes.',
+  }),
   sort: findRecordsInput.shape.sort,
-  count: bodyBoolean().optional().meta({ description: '`true` adds `meta.total`.' }),
+  count: z.boolean().optional().meta({ description: '`true` adds `meta.total`.' }),
   folderId: findRecordsInput.shape.folderId,
   search: findRecordsInput.shape.search,
   q: findRecordsInput.shape.q,
   updatedSince: instantInput()
     .optional()
     .meta({ description: 'Only records changed at or after this instant' }),
-  trashed: bodyBoolean().optional().meta({ description: '`true` lists only the Trash' }),
-  // The paging limits before the pipe, so the document states them (see bodyNumber in
-  // shared/schemas.ts). New schemas, not pagingInput's: the REST adapter marks those to coerce
-  // query text, and a body number must not be read from a string.
+  trashed: z.boolean().optional().meta({ description: '`true` lists only the Trash' }),
   page: z
     .number()
     .int()
     .min(1, 'must be between 1 and 1000000')
     .max(1_000_000, 'must be between 1 and 1000000')
-    .pipe(z.number())
     .optional(),
   pageSize: z
     .number()
     .int()
     .min(1, `must be between 1 and ${MAX_PAGE_SIZE}`)
     .max(MAX_PAGE_SIZE, `must be between 1 and ${MAX_PAGE_SIZE}`)
-    .pipe(z.number())
     .optional(),
   cursor: pagingInput.cursor,
   expand: expandParam().optional(),

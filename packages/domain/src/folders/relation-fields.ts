@@ -1,6 +1,6 @@
 import type { FieldDefinition, RelationDefinition } from '@crm/db/schema';
-import type { FolderRow } from '../folders/serialize.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
+import type { FolderRow } from './serialize.ts';
 
 /** A RELATION field with its definition, as the link code reads it. */
 export interface RelationField {

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setPassword } from '@crm/domain';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { TestApp, TestWorkspace } from '../testing/test-app.ts';
+import type { TestApp, TestWorkspace } from './test-app.ts';
 
 /** Debian's chromium; CI installs it (`apt-get install chromium`), nothing is downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

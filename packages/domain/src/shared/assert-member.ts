@@ -1,8 +1,8 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
-import { invalid } from '../shared/errors.ts';
-import { isId } from '../shared/ids.ts';
+import { invalid } from './errors.ts';
+import { isId } from './ids.ts';
 
 /** A user reference in a body (owner, assignee) must be a member of the workspace: 400 otherwise. */
 export async function assertMember(

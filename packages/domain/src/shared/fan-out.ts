@@ -1,6 +1,6 @@
 import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
-import type { RowRef } from '../shared/row-ref.ts';
+import type { RowRef } from './row-ref.ts';
 
 /**
  * The channel delivery workers listen on; a notification means "pending deliveries are due",

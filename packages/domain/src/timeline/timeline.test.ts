@@ -4,12 +4,12 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCall } from '../calls/create-call.ts';
 import { createComment } from '../comments/create-comment.ts';
+import { createRecord } from '../records/create-record.ts';
+import { updateRecord } from '../records/update-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { expectDomainError, newWorkspace } from '../testing/fixtures.ts';
 import { planRecorder } from '../testing/plans.ts';
-import { createRecord } from './create-record.ts';
 import { findTimeline } from './timeline.ts';
-import { updateRecord } from './update-record.ts';
 
 /**
  * A record's timeline reads each of its sources through an index of that record's rows

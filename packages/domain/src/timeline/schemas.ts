@@ -2,10 +2,9 @@ import { runStatuses } from '@crm/db/schema';
 import { z } from 'zod';
 import { callLogOutput } from '../calls/schemas.ts';
 import { commentOutput } from '../comments/schemas.ts';
-import { actorOutput } from '../history/schemas.ts';
 import { changeSources } from '../shared/actor.ts';
 import { pagingInput } from '../shared/paging.ts';
-import { idParam, instantOutput, listEnvelope } from '../shared/schemas.ts';
+import { actorOutput, idParam, instantOutput, listEnvelope } from '../shared/schemas.ts';
 
 /** The kinds of entry a record's timeline holds (docs/api.md, "Record timeline"). */
 export const timelineKinds = [
