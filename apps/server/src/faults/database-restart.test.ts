@@ -4,6 +4,7 @@ import { closePool, createDatabase, createPool, type Database } from '@crm/db';
 import { createApiKey, createWorkspace } from '@crm/domain';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUDGET, budget } from '../testing/budget.ts';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../testing/throwaway-postgres.ts';
 import { type ServerProcess, startServerProcess } from '../testing/worker-process.ts';
@@ -18,13 +19,18 @@ import { type ServerProcess, startServerProcess } from '../testing/worker-proces
  * Each process must survive; every answer must be a success or a 503 with Retry-After (never
  * a 500 or a dropped connection); every record answered 201 must be stored; while the server
  * is down, /readyz, sign-in, the trigger URL, tRPC and REST answer 503; afterwards each worker
- * process still sends webhook deliveries and runs workflows.
+ * process still sends webhook deliveries and runs workflows. Each test's time limit is the work
+ * it does (testing/budget.ts).
  */
 
 /** Down time of each restart: 0 is a restart at once (`pg_ctl restart -m fast`). */
 const RESTARTS_DOWN_MS = [0, 1_200, 0, 1_500];
-/** Load runs this long before the first restart, between restarts, and after the last one. */
-const BETWEEN_RESTARTS_MS = 1_500;
+/**
+ * Load before the first restart, between restarts and after the last one: this many more
+ * successful answers (201 or 200), so each restart meets processes that recovered from the
+ * previous one and are writing.
+ */
+const SUCCESSES_BETWEEN_RESTARTS = 24;
 const LOOPS_PER_API = 3;
 /** Bounds each loop whatever the timing. */
 const MAX_REQUESTS_PER_LOOP = 400;
@@ -69,6 +75,8 @@ const running: Running[] = [];
 const answers: Answer[] = [];
 const whileDown: { target: string; what: string; status: number; retryAfter: string | null }[] = [];
 const restarts: { downMs: number }[] = [];
+/** Called on every answer of the write loops. */
+let onAnswer = () => {};
 let loadStats = { requests: 0, created: 0, triggered: 0, unavailable: 0 };
 
 const byName = (name: Running['name']) => running.find((r) => r.name === name)!;
@@ -137,46 +145,49 @@ async function call(
 
 const bearer = () => ({ Authorization: `Bearer ${apiKey}` });
 
-beforeAll(async () => {
-  postgres = await startThrowawayPostgres();
-  pool = createPool({ connectionString: postgres.connectionString, max: 2 });
-  db = createDatabase(pool);
-  const owner = await createWorkspace(db, {
-    name: 'Restarts',
-    owner: { email: 'owner@restarts.test', name: 'Owner' },
-    rateLimitPerMinute: 1_000_000,
-  });
-  apiKey = (await createApiKey(db, { ...owner, name: 'load' })).secret;
-  receiver = await new Receiver().start();
-  running.push(
-    ...(await Promise.all([startProcess('api'), startProcess('worker'), startProcess('all-in-one')])),
-  );
-  const api = byName('api').process.url;
-  const folders = await call(`${api}/api/v1/folders`, 'GET', undefined, bearer());
-  folderId = (folders.body as { data: { id: string }[] }).data[0]!.id;
-  const webhook = await call(
-    `${api}/api/v1/webhooks`,
-    'POST',
-    { url: `${receiver.url}/webhook`, events: ['record.created'] },
-    bearer(),
-  );
-  expect(webhook.status).toBe(201);
-  const workflow = await call(
-    `${api}/api/v1/workflows`,
-    'POST',
-    {
-      name: 'Restart probe',
-      trigger: { type: 'INCOMING_WEBHOOK' },
-      rateLimitPerMinute: 100_000,
-      actions: [
-        { type: 'HTTP_REQUEST', url: `${receiver.url}/workflow`, body: { tag: '{{ trigger.body.tag }}' } },
-      ],
-    },
-    bearer(),
-  );
-  expect(workflow.status).toBe(201);
-  workflowId = (workflow.body as { data: { id: string } }).data.id;
-});
+beforeAll(
+  async () => {
+    postgres = await startThrowawayPostgres();
+    pool = createPool({ connectionString: postgres.connectionString, max: 2 });
+    db = createDatabase(pool);
+    const owner = await createWorkspace(db, {
+      name: 'Restarts',
+      owner: { email: 'owner@restarts.test', name: 'Owner' },
+      rateLimitPerMinute: 1_000_000,
+    });
+    apiKey = (await createApiKey(db, { ...owner, name: 'load' })).secret;
+    receiver = await new Receiver().start();
+    running.push(
+      ...(await Promise.all([startProcess('api'), startProcess('worker'), startProcess('all-in-one')])),
+    );
+    const api = byName('api').process.url;
+    const folders = await call(`${api}/api/v1/folders`, 'GET', undefined, bearer());
+    folderId = (folders.body as { data: { id: string }[] }).data[0]!.id;
+    const webhook = await call(
+      `${api}/api/v1/webhooks`,
+      'POST',
+      { url: `${receiver.url}/webhook`, events: ['record.created'] },
+      bearer(),
+    );
+    expect(webhook.status).toBe(201);
+    const workflow = await call(
+      `${api}/api/v1/workflows`,
+      'POST',
+      {
+        name: 'Restart probe',
+        trigger: { type: 'INCOMING_WEBHOOK' },
+        rateLimitPerMinute: 100_000,
+        actions: [
+          { type: 'HTTP_REQUEST', url: `${receiver.url}/workflow`, body: { tag: '{{ trigger.body.tag }}' } },
+        ],
+      },
+      bearer(),
+    );
+    expect(workflow.status).toBe(201);
+    workflowId = (workflow.body as { data: { id: string } }).data.id;
+  },
+  budget({ databaseRestarts: 1, processStarts: 3, requests: 3 }),
+);
 
 afterAll(async () => {
   for (const entry of running) {
@@ -236,9 +247,35 @@ async function writeLoop(target: Running, kind: Answer['kind'], loop: number, st
       answer = { target: target.name, kind, status: 'no answer', retryAfter: null, error: String(error) };
     }
     answers.push(answer);
+    onAnswer();
     // The service asks for 5 s; a test cannot wait that long, but it need not hammer either.
     if (answer.status !== 201 && answer.status !== 200) await sleep(100);
   }
+}
+
+const succeeded = () => answers.filter((a) => a.status === 201 || a.status === 200).length;
+
+/** Resolves once the write loops have `count` more successful answers; fails past `limitMs`. */
+function moreSuccesses(count: number, limitMs: number): Promise<void> {
+  const target = succeeded() + count;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onAnswer = () => {};
+      const last = answers.slice(-5);
+      reject(
+        new Error(
+          `not ${count} more successes within ${limitMs} ms; the last answers: ${JSON.stringify(last)}`,
+        ),
+      );
+    }, limitMs);
+    onAnswer = () => {
+      if (succeeded() < target) return;
+      clearTimeout(timer);
+      onAnswer = () => {};
+      resolve();
+    };
+    onAnswer();
+  });
 }
 
 /** Requests of every kind, sent while the server is down: each must be a 503 with Retry-After. */
@@ -343,78 +380,88 @@ async function whyNotSent(name: Running['name'], mention: string) {
 }
 
 describe('PostgreSQL restarted under writes', () => {
-  it('answers every request with a success or a 503 with Retry-After, never a 500', async () => {
-    let stopped = false;
-    const loops: Promise<void>[] = [];
-    for (const name of ['api', 'all-in-one'] as const) {
-      for (let loop = 0; loop < LOOPS_PER_API; loop++) {
-        loops.push(writeLoop(byName(name), 'record', loop, () => stopped));
+  it(
+    'answers every request with a success or a 503 with Retry-After, never a 500',
+    async () => {
+      let stopped = false;
+      const loops: Promise<void>[] = [];
+      for (const name of ['api', 'all-in-one'] as const) {
+        for (let loop = 0; loop < LOOPS_PER_API; loop++) {
+          loops.push(writeLoop(byName(name), 'record', loop, () => stopped));
+        }
+        loops.push(writeLoop(byName(name), 'trigger', 0, () => stopped));
       }
-      loops.push(writeLoop(byName(name), 'trigger', 0, () => stopped));
-    }
-    try {
-      for (const [round, downMs] of RESTARTS_DOWN_MS.entries()) {
-        await sleep(BETWEEN_RESTARTS_MS);
-        // The first restart with a pause also probes every kind of request while down.
-        const probe = downMs > 0 && whileDown.length === 0;
-        const restart = await postgres.restart({ downMs, ...(probe ? { whileDown: probeWhileDown } : {}) });
-        restarts.push(restart);
-        expect(restart.downMs, `restart ${round}`).toBeGreaterThanOrEqual(downMs);
+      // The processes reconnect and answer again within a restart's share of the budget.
+      const recovery = BUDGET.databaseRestartMs + SUCCESSES_BETWEEN_RESTARTS * BUDGET.requestMs;
+      try {
+        for (const [round, downMs] of RESTARTS_DOWN_MS.entries()) {
+          await moreSuccesses(SUCCESSES_BETWEEN_RESTARTS, recovery);
+          // The first restart with a pause also probes every kind of request while down.
+          const probe = downMs > 0 && whileDown.length === 0;
+          const restart = await postgres.restart({ downMs, ...(probe ? { whileDown: probeWhileDown } : {}) });
+          restarts.push(restart);
+          expect(restart.downMs, `restart ${round}`).toBeGreaterThanOrEqual(downMs);
+        }
+        await moreSuccesses(SUCCESSES_BETWEEN_RESTARTS, recovery);
+      } finally {
+        stopped = true;
+        await Promise.all(loops);
       }
-      await sleep(BETWEEN_RESTARTS_MS);
-    } finally {
-      stopped = true;
-      await Promise.all(loops);
-    }
 
-    loadStats = {
-      requests: answers.length,
-      created: answers.filter((a) => a.status === 201).length,
-      triggered: answers.filter((a) => a.kind === 'trigger' && a.status === 200).length,
-      unavailable: answers.filter((a) => a.status === 503).length,
-    };
-    const unexpected = answers.filter(
-      (a) =>
-        !(
-          (a.kind === 'record' && a.status === 201) ||
-          (a.kind === 'trigger' && a.status === 200) ||
-          (a.status === 503 && a.code === 'UNAVAILABLE' && Number(a.retryAfter) >= 1)
-        ),
-    );
-    console.info(
-      JSON.stringify({
-        restartsDownMs: restarts.map((r) => r.downMs),
-        ...loadStats,
-        byTarget: Object.fromEntries(
-          (['api', 'all-in-one'] as const).map((target) => {
-            const mine = answers.filter((a) => a.target === target);
-            return [
-              target,
-              {
-                requests: mine.length,
-                succeeded: mine.filter((a) => a.status === 201 || a.status === 200).length,
-                unavailable: mine.filter((a) => a.status === 503).length,
-              },
-            ];
-          }),
-        ),
-        unexpected: unexpected.slice(0, 10),
-        logged: Object.fromEntries(running.map((r) => [r.name, summarise(r.logged)])),
-      }),
-    );
-    expect(unexpected).toEqual([]);
-    // The run did exercise both: writes went through, and some met the server away.
-    expect(loadStats.created).toBeGreaterThan(0);
-    expect(loadStats.triggered).toBeGreaterThan(0);
-    expect(loadStats.unavailable).toBeGreaterThan(0);
-    // No process logged a request it answered with a 500.
-    for (const entry of running) {
-      expect(
-        entry.logged.filter((e) => e.code === 'INTERNAL'),
-        entry.name,
-      ).toEqual([]);
-    }
-  });
+      loadStats = {
+        requests: answers.length,
+        created: answers.filter((a) => a.status === 201).length,
+        triggered: answers.filter((a) => a.kind === 'trigger' && a.status === 200).length,
+        unavailable: answers.filter((a) => a.status === 503).length,
+      };
+      const unexpected = answers.filter(
+        (a) =>
+          !(
+            (a.kind === 'record' && a.status === 201) ||
+            (a.kind === 'trigger' && a.status === 200) ||
+            (a.status === 503 && a.code === 'UNAVAILABLE' && Number(a.retryAfter) >= 1)
+          ),
+      );
+      console.info(
+        JSON.stringify({
+          restartsDownMs: restarts.map((r) => r.downMs),
+          ...loadStats,
+          byTarget: Object.fromEntries(
+            (['api', 'all-in-one'] as const).map((target) => {
+              const mine = answers.filter((a) => a.target === target);
+              return [
+                target,
+                {
+                  requests: mine.length,
+                  succeeded: mine.filter((a) => a.status === 201 || a.status === 200).length,
+                  unavailable: mine.filter((a) => a.status === 503).length,
+                },
+              ];
+            }),
+          ),
+          unexpected: unexpected.slice(0, 10),
+          logged: Object.fromEntries(running.map((r) => [r.name, summarise(r.logged)])),
+        }),
+      );
+      expect(unexpected).toEqual([]);
+      // The run did exercise both: writes went through, and some met the server away.
+      expect(loadStats.created).toBeGreaterThan(0);
+      expect(loadStats.triggered).toBeGreaterThan(0);
+      expect(loadStats.unavailable).toBeGreaterThan(0);
+      // No process logged a request it answered with a 500.
+      for (const entry of running) {
+        expect(
+          entry.logged.filter((e) => e.code === 'INTERNAL'),
+          entry.name,
+        ).toEqual([]);
+      }
+    },
+    budget({
+      databaseRestarts: RESTARTS_DOWN_MS.length,
+      waitsMs: RESTARTS_DOWN_MS.reduce((a, b) => a + b, 0),
+      requests: (RESTARTS_DOWN_MS.length + 1) * SUCCESSES_BETWEEN_RESTARTS + 12,
+    }),
+  );
 
   it('answered 503 with Retry-After on every surface while the server was down', () => {
     expect(whileDown.length).toBeGreaterThan(0);
@@ -436,88 +483,100 @@ describe('PostgreSQL restarted under writes', () => {
     expect(stored.rowCount).toBe(ids.length);
   });
 
-  it('kept every process alive, healthy, ready and writing', async () => {
-    for (const entry of running) {
-      expect(entry.exit, `${entry.name} exited`).toBeUndefined();
-      const base = entry.process.url;
-      expect((await call(`${base}/healthz`, 'GET')).status, entry.name).toBe(200);
-      const ready = await eventually(
-        async () => (await call(`${base}/readyz`, 'GET')).status === 200,
-        10_000,
-      );
-      expect(ready).toBe(true);
-      // A worker serves no API: its URL is that of its health and metrics listener.
-      if (entry.name === 'worker') continue;
-      const created = await call(
-        `${base}/api/v1/records`,
-        'POST',
-        { folderId, title: `after ${entry.name}` },
-        bearer(),
-      );
-      expect(created.status, entry.name).toBe(201);
-    }
-  });
-
-  // Four waits of up to 20 s each: longer than the default, so that a wait that fails explains itself.
-  it('still sends webhook deliveries and runs workflows from each worker process', async () => {
-    const api = byName('api').process.url;
-    for (const name of ['worker', 'all-in-one'] as const) {
-      // The other worker process is paused, so this one alone can take the work.
-      const other = byName(name === 'worker' ? 'all-in-one' : 'worker').process.proc;
-      other.kill('SIGSTOP');
-      try {
+  it(
+    'kept every process alive, healthy, ready and writing',
+    async () => {
+      for (const entry of running) {
+        expect(entry.exit, `${entry.name} exited`).toBeUndefined();
+        const base = entry.process.url;
+        expect((await call(`${base}/healthz`, 'GET')).status, entry.name).toBe(200);
+        const ready = await eventually(
+          async () => (await call(`${base}/readyz`, 'GET')).status === 200,
+          10_000,
+        );
+        expect(ready).toBe(true);
+        // A worker serves no API: its URL is that of its health and metrics listener.
+        if (entry.name === 'worker') continue;
         const created = await call(
-          `${api}/api/v1/records`,
+          `${base}/api/v1/records`,
           'POST',
-          { folderId, title: `delivered by ${name}` },
+          { folderId, title: `after ${entry.name}` },
           bearer(),
         );
-        expect(created.status).toBe(201);
-        const recordId = (created.body as { data: { id: string } }).data.id;
-        const tag = `run by ${name}`;
-        expect((await call(`${api}/api/webhooks/trigger/${workflowId}`, 'POST', { tag })).status).toBe(200);
-        await eventuallyOrExplain(
-          `the webhook of ${recordId}, sent by ${name}`,
-          () =>
-            receiver.requests.some(
-              (r) =>
-                r.path === '/webhook' &&
-                (JSON.parse(r.body.toString()) as { recordId?: string }).recordId === recordId,
-            ),
-          () => whyNotSent(name, recordId),
-        );
-        await eventuallyOrExplain(
-          `the workflow call tagged "${tag}"`,
-          () =>
-            receiver.requests.some(
-              (r) =>
-                r.path === '/workflow' && (JSON.parse(r.body.toString()) as { tag?: string }).tag === tag,
-            ),
-          () => whyNotSent(name, tag),
-        );
-      } finally {
-        other.kill('SIGCONT');
+        expect(created.status, entry.name).toBe(201);
       }
-    }
-    const delivered = new Set(
-      receiver.requests
-        .filter((r) => r.path === '/webhook')
-        .map((r) => (JSON.parse(r.body.toString()) as { recordId?: string }).recordId),
-    );
-    const createdIds = answers.flatMap((a) => (a.recordId ? [a.recordId] : []));
-    console.info(
-      JSON.stringify({
-        recordsCreatedUnderLoad: createdIds.length,
-        theirWebhooksDeliveredSoFar: createdIds.filter((id) => delivered.has(id)).length,
-        workflowCallsReceived: receiver.requests.filter((r) => r.path === '/workflow').length,
-        triggersAccepted: loadStats.triggered,
-      }),
-    );
-  }, 100_000);
+    },
+    budget({ requests: 9, waitsMs: 3 * 10_000 }),
+  );
 
-  it('shuts every process down cleanly afterwards', async () => {
-    for (const entry of running) entry.process.proc.kill('SIGTERM');
-    await Promise.all(running.map((entry) => entry.process.exited));
-    for (const entry of running) expect(entry.exit, entry.name).toEqual({ code: 0, signal: null });
-  });
+  // Four waits of up to 20 s each, so that a wait that fails explains itself.
+  it(
+    'still sends webhook deliveries and runs workflows from each worker process',
+    async () => {
+      const api = byName('api').process.url;
+      for (const name of ['worker', 'all-in-one'] as const) {
+        // The other worker process is paused, so this one alone can take the work.
+        const other = byName(name === 'worker' ? 'all-in-one' : 'worker').process.proc;
+        other.kill('SIGSTOP');
+        try {
+          const created = await call(
+            `${api}/api/v1/records`,
+            'POST',
+            { folderId, title: `delivered by ${name}` },
+            bearer(),
+          );
+          expect(created.status).toBe(201);
+          const recordId = (created.body as { data: { id: string } }).data.id;
+          const tag = `run by ${name}`;
+          expect((await call(`${api}/api/webhooks/trigger/${workflowId}`, 'POST', { tag })).status).toBe(200);
+          await eventuallyOrExplain(
+            `the webhook of ${recordId}, sent by ${name}`,
+            () =>
+              receiver.requests.some(
+                (r) =>
+                  r.path === '/webhook' &&
+                  (JSON.parse(r.body.toString()) as { recordId?: string }).recordId === recordId,
+              ),
+            () => whyNotSent(name, recordId),
+          );
+          await eventuallyOrExplain(
+            `the workflow call tagged "${tag}"`,
+            () =>
+              receiver.requests.some(
+                (r) =>
+                  r.path === '/workflow' && (JSON.parse(r.body.toString()) as { tag?: string }).tag === tag,
+              ),
+            () => whyNotSent(name, tag),
+          );
+        } finally {
+          other.kill('SIGCONT');
+        }
+      }
+      const delivered = new Set(
+        receiver.requests
+          .filter((r) => r.path === '/webhook')
+          .map((r) => (JSON.parse(r.body.toString()) as { recordId?: string }).recordId),
+      );
+      const createdIds = answers.flatMap((a) => (a.recordId ? [a.recordId] : []));
+      console.info(
+        JSON.stringify({
+          recordsCreatedUnderLoad: createdIds.length,
+          theirWebhooksDeliveredSoFar: createdIds.filter((id) => delivered.has(id)).length,
+          workflowCallsReceived: receiver.requests.filter((r) => r.path === '/workflow').length,
+          triggersAccepted: loadStats.triggered,
+        }),
+      );
+    },
+    budget({ requests: 4, waitsMs: 4 * 20_000 }),
+  );
+
+  it(
+    'shuts every process down cleanly afterwards',
+    async () => {
+      for (const entry of running) entry.process.proc.kill('SIGTERM');
+      await Promise.all(running.map((entry) => entry.process.exited));
+      for (const entry of running) expect(entry.exit, entry.name).toEqual({ code: 0, signal: null });
+    },
+    budget({ processDrains: 1 }),
+  );
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { type IncomingMessage, request } from 'node:http';
 import type { Socket } from 'node:net';
@@ -9,6 +9,8 @@ import { closePool, createDatabase, createPool, freePort } from '@crm/db';
 import { createApiKey, createWorkspace } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAIN_MS } from '../service.ts';
+import { budget } from '../testing/budget.ts';
+import { spawnTracked } from '../testing/child-processes.ts';
 
 /**
  * The README's start command, signalled as a process manager or a terminal would
@@ -16,7 +18,9 @@ import { DRAIN_MS } from '../service.ts';
  * SIGTERM, then, started again on the same data, SIGINT. Each time an idle keep-alive
  * connection must be closed at once, a request whose body is still arriving must be answered
  * in full, and every process of the tree — npm, the install wrapper, the server and every
- * PostgreSQL process — must be gone within the drain time.
+ * PostgreSQL process — must be gone within the drain time. npm runs in a process group of its
+ * own, as under a process manager, which is also how the test ends the whole tree should it
+ * fail before the tree ends by itself (testing/child-processes.ts).
  */
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -55,7 +59,7 @@ async function startNpm(): Promise<Started> {
   };
   // The embedded database is the point: whatever server the test run uses is left out.
   delete env.DATABASE_URL;
-  const npm = spawn('npm', ['start'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawnTracked('npm', ['start'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     npm.once('exit', (code, signal) => done({ code, signal })),
   );
@@ -194,61 +198,66 @@ async function makeKey(): Promise<void> {
 }
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('npm start, then %s', (signal) => {
-  it('closes idle connections at once, finishes requests in flight and leaves no process behind', async () => {
-    const started = await startNpm();
-    const { npm, url } = started;
-    let tree = new Map<number, string>();
-    try {
-      if (!apiKey) await makeKey();
-      if (!folderId) {
-        const folders = await fetch(`${url}/api/v1/folders`, {
-          headers: { Authorization: `Bearer ${apiKey}` },
-        });
-        folderId = ((await folders.json()) as { data: { id: string }[] }).data[0]!.id;
-      }
-      // What the previous run stored survived its shutdown.
-      for (const id of storedIds) {
-        const res = await fetch(`${url}/api/v1/records/${id}`, {
-          headers: { Authorization: `Bearer ${apiKey}` },
-        });
-        expect(res.status, id).toBe(200);
-      }
-      tree = processTree(npm.pid!);
-      expect([...tree.values()]).toContain('postgres');
-      const idle = await idleConnection(url);
-      const post = slowPost(url, apiKey!, { folderId, title: `in flight at ${signal}` });
-      // The server has the headers and is reading the body.
-      await new Promise((done) => setTimeout(done, 300));
+  it(
+    'closes idle connections at once, finishes requests in flight and leaves no process behind',
+    async () => {
+      const started = await startNpm();
+      const { npm, url } = started;
+      let tree = new Map<number, string>();
+      try {
+        if (!apiKey) await makeKey();
+        if (!folderId) {
+          const folders = await fetch(`${url}/api/v1/folders`, {
+            headers: { Authorization: `Bearer ${apiKey}` },
+          });
+          folderId = ((await folders.json()) as { data: { id: string }[] }).data[0]!.id;
+        }
+        // What the previous run stored survived its shutdown.
+        for (const id of storedIds) {
+          const res = await fetch(`${url}/api/v1/records/${id}`, {
+            headers: { Authorization: `Bearer ${apiKey}` },
+          });
+          expect(res.status, id).toBe(200);
+        }
+        tree = processTree(npm.pid!);
+        expect([...tree.values()]).toContain('postgres');
+        const idle = await idleConnection(url);
+        const post = slowPost(url, apiKey!, { folderId, title: `in flight at ${signal}` });
+        // The server has the headers and is reading the body.
+        await new Promise((done) => setTimeout(done, 300));
 
-      const signalledAt = performance.now();
-      npm.kill(signal);
-      const idleClosedAt = await idle.closed;
-      expect(idleClosedAt - signalledAt).toBeLessThan(1_000);
-      await new Promise((done) => setTimeout(done, 300));
-      post.finish();
-      const answer = await post.answer;
-      expect(answer.status, answer.body).toBe(201);
-      expect(answer.connection).toBe('close');
-      storedIds.push((JSON.parse(answer.body) as { data: { id: string } }).data.id);
+        const signalledAt = performance.now();
+        npm.kill(signal);
+        const idleClosedAt = await idle.closed;
+        expect(idleClosedAt - signalledAt).toBeLessThan(1_000);
+        await new Promise((done) => setTimeout(done, 300));
+        post.finish();
+        const answer = await post.answer;
+        expect(answer.status, answer.body).toBe(201);
+        expect(answer.connection).toBe('close');
+        storedIds.push((JSON.parse(answer.body) as { data: { id: string } }).data.id);
 
-      const exit = await Promise.race([
-        started.exited,
-        new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), DRAIN_MS)),
-      ]);
-      expect(exit, started.lines.slice(-20).join('\n')).not.toBe('timeout');
-      expect(exit).toEqual({ code: 0, signal: null });
-      const deadline = signalledAt + DRAIN_MS;
-      while (alive(tree.keys()).length > 0 && performance.now() < deadline) {
-        await new Promise((done) => setTimeout(done, 50));
+        const exit = await Promise.race([
+          started.exited,
+          new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), DRAIN_MS)),
+        ]);
+        expect(exit, started.lines.slice(-20).join('\n')).not.toBe('timeout');
+        expect(exit).toEqual({ code: 0, signal: null });
+        const deadline = signalledAt + DRAIN_MS;
+        while (alive(tree.keys()).length > 0 && performance.now() < deadline) {
+          await new Promise((done) => setTimeout(done, 50));
+        }
+        const left = alive(tree.keys()).map((pid) => `${pid} ${tree.get(pid)}`);
+        expect(left).toEqual([]);
+        const logged = started.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+        expect(logged.filter((line) => line.msg === 'shutting down')).toHaveLength(1);
+        expect(logged.at(-1)).toMatchObject({ msg: 'stopped' });
+      } finally {
+        for (const pid of alive([...tree.keys(), ...processTree(npm.pid!).keys()]))
+          process.kill(pid, 'SIGKILL');
       }
-      const left = alive(tree.keys()).map((pid) => `${pid} ${tree.get(pid)}`);
-      expect(left).toEqual([]);
-      const logged = started.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
-      expect(logged.filter((line) => line.msg === 'shutting down')).toHaveLength(1);
-      expect(logged.at(-1)).toMatchObject({ msg: 'stopped' });
-    } finally {
-      for (const pid of alive([...tree.keys(), ...processTree(npm.pid!).keys()]))
-        process.kill(pid, 'SIGKILL');
-    }
-  });
+      // npm start up to its limit, a few requests, the signalled tree's drain, and two pauses.
+    },
+    budget({ waitsMs: STARTUP_MS + 600, requests: 10, processDrains: 1 }),
+  );
 });

@@ -201,33 +201,9 @@ describe('the event feed', () => {
     expect(all).toHaveLength(8);
   });
 
-  it('holds back events newer than the start of a transaction still writing, so a poller skips none', async () => {
-    const insert = (id: string, at: string) =>
-      `insert into events (workspace_id, id, type, payload, occurred_at)
-       values ('${ws.workspaceId}', '${id}', 'record.created', '{}', ${at})`;
-    const early = 'evt_01jq3v6f6ve7s9t8m1k2c3d4e0';
-    const inFlight = 'evt_01jq3v6f6ve7s9t8m1k2c3d4e1';
-    const later = 'evt_01jq3v6f6ve7s9t8m1k2c3d4e2';
-    await app.service.pool.query(insert(early, "now() - interval '1 minute'"));
-    const writer = await app.service.pool.connect();
-    try {
-      await writer.query('begin');
-      await writer.query(insert(inFlight, 'now()'));
-      await new Promise((resolve) => setTimeout(resolve, 5_500));
-      // Committed while the writer is still open, with a time after the writer's event.
-      await app.service.pool.query(
-        insert(
-          later,
-          `'${(await writer.query('select now() as t')).rows[0].t.toISOString()}'::timestamptz + interval '200 milliseconds'`,
-        ),
-      );
-      expect(ids(await feed())).toEqual([early]);
-      await writer.query('commit');
-    } finally {
-      writer.release();
-    }
-    expect(ids(await feed())).toEqual([early, inFlight, later]);
-  }, 15_000);
+  // That the feed holds back events newer than the start of a transaction still writing, so a
+  // poller skips none, is shown by packages/domain/src/events/find-events.test.ts, where the
+  // settling delay can be set to 0 instead of waited out.
 
   it('refuses a cursor it did not issue and a limit out of range', async () => {
     for (const [query, path] of [

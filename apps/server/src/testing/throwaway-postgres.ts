@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, runMigrations, startEmbeddedPostgres } from '@crm/db';
+import { trackProcess } from './child-processes.ts';
 
 /** A PostgreSQL server of a test's own, which the test may stop and start at will. */
 export interface ThrowawayPostgres {
@@ -26,13 +27,26 @@ export interface ThrowawayPostgres {
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const dataDir = await mkdtemp(join(tmpdir(), 'crm-restart-pg-'));
   const port = await freePort();
-  const start = () => startEmbeddedPostgres({ dataDir, port, database: 'crm' });
+  // The postmaster is a child of this process, killed with the test's other processes
+  // (child-processes.ts) should the test end without removing it.
   let server: EmbeddedDatabase | undefined;
+  let untrack = () => {};
+  const start = async () => {
+    const started = await startEmbeddedPostgres({ dataDir, port, database: 'crm' });
+    const pid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    untrack = trackProcess(pid, `throwaway PostgreSQL on port ${port}`);
+    return started;
+  };
+  const stop = async () => {
+    await server?.stop();
+    server = undefined;
+    untrack();
+  };
   try {
     server = await start();
     await runMigrations(server.connectionString);
   } catch (error) {
-    await server?.stop();
+    await stop();
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
@@ -40,8 +54,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   return {
     connectionString,
     async restart({ downMs = 0, whileDown } = {}) {
-      await server?.stop();
-      server = undefined;
+      await stop();
       const stoppedAt = Date.now();
       await whileDown?.();
       const left = downMs - (Date.now() - stoppedAt);
@@ -50,8 +63,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       return { downMs: Date.now() - stoppedAt };
     },
     async remove() {
-      await server?.stop();
-      server = undefined;
+      await stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PARENT_GUARD, spawnTracked } from './child-processes.ts';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 
@@ -13,73 +14,105 @@ export interface ServerProcess {
   opsUrl?: string;
   /** Resolves once the process has exited. */
   exited: Promise<void>;
+  /**
+   * Its last log lines of level warn and above (at most WARNINGS_KEPT), to explain a failure:
+   * a test that fails on what a process did shows them.
+   */
+  warnings: string[];
 }
 
-/** How long a service process may take to listen (a loaded 2-core machine takes several seconds). */
-export const SERVER_START_MS = 30_000;
+const WARNINGS_KEPT = 50;
 
 /**
- * The processes started here and still running: killed when the test's own process exits,
- * whether its tests passed, failed or timed out, so that none outlives the test file.
+ * How long a service process may take to listen. Measured on two cores shared with other
+ * CPU-heavy work: 7 to 13 s alone, and more than 30 s while the test's own clients loaded the
+ * machine too (the fleets' rolling restart); hence a minute. Processes started together share
+ * the machine, so each start's limit grows by as much again for every other start under way
+ * (five at once took 21 to 24 s each where one took 7 to 13).
  */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const proc of running) proc.kill('SIGKILL');
-});
+export const SERVER_START_MS = 60_000;
+
+/** The starts under way, each with how to give it SERVER_START_MS more. */
+const starting = new Set<() => void>();
+
+/** Calls `expired` once the start's limit has passed (see SERVER_START_MS); `done()` ends the watch. */
+function watchStart(expired: () => void): { done(): void } {
+  let deadline = performance.now() + SERVER_START_MS * (1 + starting.size);
+  for (const extend of starting) extend();
+  const extend = () => {
+    deadline += SERVER_START_MS;
+  };
+  starting.add(extend);
+  const timer = setInterval(() => {
+    if (performance.now() < deadline) return;
+    done();
+    expired();
+  }, 250);
+  const done = () => {
+    clearInterval(timer);
+    starting.delete(extend);
+  };
+  return { done };
+}
 
 /**
  * A separate service process on `connectionString` (`node --import tsx main.ts`, port 0 on
  * loopback), for tests that kill one mid-request or mid-job. Resolves once it listens, with
- * the URL from its start-up log line; after SERVER_START_MS, or when it exits first, it is
- * killed and the promise rejects.
+ * the URL from its start-up log line; past its limit (SERVER_START_MS), or when it exits
+ * first, it is killed and the promise rejects. It is tracked (child-processes.ts): it never outlives the
+ * test file, nor a test that fails while it was started; its stderr is passed on through a
+ * pipe of this process, so it never holds Vitest's own output open.
  */
 export function startServerProcess(
   connectionString: string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: {
-      ...process.env,
-      DATABASE_URL: connectionString,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ROLE: 'api',
-      OPS_PORT: '0',
-      WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
-      ...env,
+  const role = env.ROLE ?? 'api';
+  const proc = spawnTracked(
+    process.execPath,
+    ['--import', 'tsx', '--import', PARENT_GUARD, main],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: connectionString,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ROLE: 'api',
+        OPS_PORT: '0',
+        WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  running.add(proc);
-  const exited = new Promise<void>((resolve) =>
-    proc.once('exit', () => {
-      running.delete(proc);
-      resolve();
-    }),
+    `service process ROLE=${role}`,
   );
+  proc.stderr!.pipe(process.stderr, { end: false });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const watch = watchStart(() => {
       proc.kill('SIGKILL');
-      reject(new Error('service process did not start'));
-    }, SERVER_START_MS);
+      reject(new Error('service process did not start in time'));
+    });
+    const warnings: string[] = [];
     let pending = '';
-    const onData = (chunk: Buffer) => {
+    proc.stdout!.on('data', (chunk: Buffer) => {
       pending += chunk.toString();
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
+        if (/"level":"(warn|error|fatal)"/.test(line)) {
+          warnings.push(line.slice(0, 1_000));
+          if (warnings.length > WARNINGS_KEPT) warnings.shift();
+        }
         if (!line.includes('service listening')) continue;
-        clearTimeout(timer);
-        proc.stdout!.off('data', onData);
-        proc.stdout!.resume();
+        watch.done();
         const { url, opsUrl } = JSON.parse(line) as { url: string; opsUrl?: string };
-        resolve({ proc, url, ...(opsUrl ? { opsUrl } : {}), exited });
+        resolve({ proc, url, ...(opsUrl ? { opsUrl } : {}), exited, warnings });
       }
-    };
-    proc.stdout!.on('data', onData);
+    });
     void exited.then(() => {
-      clearTimeout(timer);
+      watch.done();
       reject(new Error(`service process exited with ${proc.exitCode ?? proc.signalCode} before listening`));
     });
   });
@@ -87,7 +120,7 @@ export function startServerProcess(
 
 /**
  * A separate server process running the worker on `connectionString`, as in production, for
- * tests that kill one mid-job. Resolves once it listens; rejects after SERVER_START_MS.
+ * tests that kill one mid-job. Resolves once it listens; rejects past its limit (SERVER_START_MS).
  */
 export async function startWorkerProcess(connectionString: string): Promise<ChildProcess> {
   const { proc } = await startServerProcess(connectionString, {

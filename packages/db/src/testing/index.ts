@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -27,7 +27,51 @@ const ENV_TEMPLATE = 'CRM_TEST_TEMPLATE';
  */
 const ENV_SHARED = 'CRM_TEST_DATABASE_URL';
 
+/**
+ * In a test process that must not use any database (the `unit` project, see
+ * tooling/vitest/projects.ts), the reason, thrown by every helper here and by every `pg`
+ * connection attempt instead of reaching a server. Kept on globalThis: one per process,
+ * whichever copy of this module asks.
+ */
+const REFUSED = Symbol.for('crm.testing.noDatabase');
+type Refusal = () => string;
+const refusal = () => (globalThis as { [REFUSED]?: Refusal })[REFUSED];
+
+/** The error a test process without a database throws where a test reaches for one. */
+export class NoTestDatabaseError extends Error {
+  override name = 'NoTestDatabaseError';
+}
+
+function assertDatabaseAllowed(what: string): void {
+  const reason = refusal();
+  if (reason) throw new NoTestDatabaseError(`${what}: ${reason()}`);
+}
+
+/**
+ * Makes this test process refuse every database: the helpers here throw, and so does every
+ * connection `pg` opens (clients and pools alike), with `reason()` (read when it happens, so it
+ * can name the test file). For test projects that run without the global database setup.
+ */
+export function refuseTestDatabases(reason: () => string): void {
+  (globalThis as { [REFUSED]?: Refusal })[REFUSED] = reason;
+  const connect = pg.Client.prototype.connect as typeof pg.Client.prototype.connect & { refused?: true };
+  if (connect.refused) return;
+  const refused = function (this: pg.Client, callback?: (error: Error) => void) {
+    const error = new NoTestDatabaseError(
+      `a PostgreSQL connection to ${this.host}:${this.port}: ${refusal()?.() ?? 'refused'}`,
+    );
+    if (typeof callback === 'function') {
+      process.nextTick(() => callback(error));
+      return undefined;
+    }
+    return Promise.reject(error);
+  } as unknown as typeof connect;
+  refused.refused = true;
+  pg.Client.prototype.connect = refused;
+}
+
 export async function startTestServer(): Promise<TestServer> {
+  assertDatabaseAllowed('startTestServer');
   const shared = process.env[ENV_SHARED];
   if (shared) {
     const url = new URL(shared);
@@ -46,7 +90,10 @@ export async function startTestServer(): Promise<TestServer> {
     const dataDir = await mkdtemp(join(tmpdir(), 'crm-test-pg-'));
     const embedded = await startEmbeddedPostgres({ dataDir });
     serverUrl = embedded.serverUrl;
-    stopServer = embedded.stop;
+    stopServer = async () => {
+      await embedded.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    };
   }
   const templateName = `crm_template_${process.pid}_${Date.now().toString(36)}`;
   await admin(serverUrl, async (client) => {
@@ -74,6 +121,7 @@ export interface TestDatabase {
 
 /** Clones the migrated template into a database of its own for one test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  assertDatabaseAllowed('createTestDatabase');
   const shared = process.env[ENV_SHARED];
   if (shared) return { connectionString: shared, drop: async () => {} };
   const serverUrl = process.env[ENV_SERVER];

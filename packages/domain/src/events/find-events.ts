@@ -28,7 +28,22 @@ export const FEED_SETTLE_SECONDS = 5;
  * FEED_SETTLE_SECONDS and older than the start of every transaction of this database that is
  * still writing. Events appear once committed and settled, usually within seconds.
  */
-export async function findEvents(db: Database, actor: Actor, input: z.infer<typeof findEventsInput>) {
+export interface FeedOptions {
+  /**
+   * How old an event must be to be listed: FEED_SETTLE_SECONDS unless given. A test passes 0
+   * to watch the other bound, the start of the transactions still writing, at work without
+   * waiting seconds for the first bound to pass.
+   */
+  settleSeconds?: number;
+}
+
+export async function findEvents(
+  db: Database,
+  actor: Actor,
+  input: z.infer<typeof findEventsInput>,
+  options: FeedOptions = {},
+) {
+  const settleSeconds = options.settleSeconds ?? FEED_SETTLE_SECONDS;
   if (input.limit !== undefined && input.pageSize !== undefined && input.limit !== input.pageSize) {
     throw invalid('limit', 'is another name for pageSize; give one of them');
   }
@@ -37,9 +52,9 @@ export async function findEvents(db: Database, actor: Actor, input: z.infer<type
   const after = input.after === undefined ? null : decodeFeedCursor(input.after);
   const e = schema.events;
   const settledBefore = (await isSharded(db))
-    ? sql`${await shardedSettledBefore(db)}::timestamptz`
+    ? sql`${await shardedSettledBefore(db, settleSeconds)}::timestamptz`
     : sql`least(
-    now() - make_interval(secs => ${FEED_SETTLE_SECONDS}),
+    now() - make_interval(secs => ${settleSeconds}),
     (select min(xact_start) - interval '1 second' from pg_stat_activity
       where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid()))`;
   const rows = await db
@@ -93,10 +108,10 @@ export async function findEvents(db: Database, actor: Actor, input: z.infer<type
  * clients: whether it has written yet is not known there, so read-only ones count too
  * (docs/scaling.md, "The event feed").
  */
-async function shardedSettledBefore(db: Database): Promise<string> {
+async function shardedSettledBefore(db: Database, settleSeconds: number): Promise<string> {
   const { rows } = await db.execute<{ before: string }>(sql`
     select least(
-      now() - make_interval(secs => ${FEED_SETTLE_SECONDS}),
+      now() - make_interval(secs => ${settleSeconds}),
       (select min(xact_start) - interval '1 second' from pg_stat_activity
         where datname = current_database() and backend_type = 'client backend' and xact_start is not null
           and pid <> pg_backend_pid()))::text as before`);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeIdBytes, type IdKind, idPrefixes, isId, newId } from './ids.ts';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -13,6 +13,10 @@ function timeOf(id: string): number {
 }
 
 const kinds = Object.keys(idPrefixes) as IdKind[];
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('newId', () => {
   it.each(kinds)('gives a %s id of its prefix and a 26-character base32 suffix', (kind) => {
@@ -35,9 +39,11 @@ describe('newId', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
-  it('sorts ids of a later millisecond after earlier ones', async () => {
+  it('sorts ids of a later millisecond after earlier ones', () => {
+    // The clock is moved on rather than waited for (vi.setSystemTime sets what Date.now answers).
+    vi.useFakeTimers({ now: Date.now() });
     const first = newId('deal');
-    await new Promise((done) => setTimeout(done, 3));
+    vi.setSystemTime(Date.now() + 3);
     const second = newId('deal');
     expect(timeOf(second)).toBeGreaterThan(timeOf(first));
     expect(first < second).toBe(true);
