@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, type TestWorkspace } from '../testing/fixtures.ts';
-import { planRecorder } from '../testing/plans.ts';
+import { type PlanNode, planRecorder } from '../testing/plans.ts';
 import { findRecords } from './find-records.ts';
 
 /**
@@ -111,17 +111,34 @@ describe('q search', () => {
     );
   });
 
-  it('walks the newest-first index alone for a common term, and finds a rare one by the trigram index', async () => {
+  it('walks the newest-first index alone for a common term, and finds a rare one by the trigram index, in one statement', async () => {
     const reads = /"records"/;
-    const common = await plansOf(() => findRecords(db, actor, { q: 'common', pageSize: 5 }), reads);
-    expect(common).toHaveLength(1);
-    expect(common[0]!.nodes).toContainEqual({
+    const scans = (nodes: PlanNode[]) =>
+      nodes.filter((n) => n.index !== undefined).map((n) => `${n.index} ${n.executed ? 'ran' : 'skipped'}`);
+    const [common, ...more] = await plansOf(
+      () => findRecords(db, actor, { q: 'common', pageSize: 5 }),
+      reads,
+      { analyze: true },
+    );
+    expect(more).toHaveLength(0);
+    expect(common!.nodes).toContainEqual({
       type: 'Index Only Scan',
       index: 'records_live_created_idx',
       relation: 'records',
+      executed: true,
     });
-    const rare = await plansOf(() => findRecords(db, actor, { q: 'przybylska', pageSize: 5 }), reads);
-    expect(rare).toHaveLength(2);
-    expect(rare[1]!.nodes.map((n) => n.index)).toContain('records_search_idx');
+    // The walk filled the page: the rest was not looked for.
+    expect(scans(common!.nodes)).toContain('records_search_idx skipped');
+    expect(scans(common!.nodes)).not.toContain('records_search_idx ran');
+
+    const [rare, ...others] = await plansOf(
+      () => findRecords(db, actor, { q: 'przybylska', pageSize: 5 }),
+      reads,
+      { analyze: true },
+    );
+    expect(others).toHaveLength(0);
+    expect(scans(rare!.nodes)).toEqual(
+      expect.arrayContaining(['records_live_created_idx ran', 'records_search_idx ran']),
+    );
   });
 });

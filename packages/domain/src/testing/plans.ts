@@ -5,12 +5,15 @@ export interface PlanNode {
   type: string;
   index?: string | undefined;
   relation?: string | undefined;
+  /** With `analyze`: whether the node ran (a branch a one-time filter skips did not). */
+  executed?: boolean;
 }
 
 /**
  * Records the statements `pool` sends while `plansOf(run, reads)` runs `run`, then EXPLAINs
  * (with their parameters) those whose text matches `reads`, giving each one's plan nodes: the
- * index tests assert which indexes the exact SQL of a query uses.
+ * index tests assert which indexes the exact SQL of a query uses. With `analyze`, the
+ * statements run again under EXPLAIN ANALYZE, and each node tells whether it ran.
  */
 export function planRecorder(pool: pg.Pool) {
   let captured: { text: string; values: unknown[] }[] | null = null;
@@ -27,6 +30,7 @@ export function planRecorder(pool: pg.Pool) {
   return async function plansOf(
     run: () => Promise<unknown>,
     reads: RegExp,
+    options: { analyze?: boolean } = {},
   ): Promise<{ text: string; nodes: PlanNode[] }[]> {
     captured = [];
     let sent: { text: string; values: unknown[] }[];
@@ -38,13 +42,17 @@ export function planRecorder(pool: pg.Pool) {
     }
     const plans = [];
     for (const statement of sent.filter((s) => reads.test(s.text))) {
-      const { rows } = await pool.query(`explain (format json) ${statement.text}`, statement.values);
+      const { rows } = await pool.query(
+        `explain (format json${options.analyze ? ', analyze' : ''}) ${statement.text}`,
+        statement.values,
+      );
       const nodes: PlanNode[] = [];
       const walk = (node: Record<string, unknown>) => {
         nodes.push({
           type: node['Node Type'] as string,
           index: node['Index Name'] as string | undefined,
           relation: node['Relation Name'] as string | undefined,
+          ...(options.analyze ? { executed: (node['Actual Loops'] as number) > 0 } : {}),
         });
         for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
       };
