@@ -6,7 +6,9 @@
  * self time, grouped by package (node_modules/<name>, node: internals, the project's own
  * files), in µs per request. The profile itself is kept for Chrome's DevTools.
  *
- * BENCH_SCENARIOS picks the scenario (default get-one); DATABASE_URL as for the benchmark.
+ * BENCH_SCENARIOS picks the scenario (default get-one; `batch-link` seeds people, companies
+ * and links first, as step 9 of the benchmark does on a smaller scale); DATABASE_URL as for
+ * the benchmark.
  */
 
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
@@ -14,19 +16,22 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@crm/db';
+import { missing } from '@crm/domain';
 import autocannon from 'autocannon';
 import { createCleanups } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
 import { intEnv } from './env.ts';
 import { startServiceProcess, waitUntilReady } from './processes.ts';
-import { SCENARIOS, type ScenarioContext } from './scenarios.ts';
+import { batchLinkScenario } from './relations.ts';
+import { createRelationFolders, planRelations, seedRelations } from './relations-seed.ts';
+import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.ts';
 import { createFixture, defaultPipeline, seedDeals, seedRecords } from './seed.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SECONDS = intEnv('BENCH_PROFILE_SECONDS', 15, 1);
 const id = process.env.BENCH_SCENARIOS?.trim() || 'get-one';
-const scenario = SCENARIOS.find((s) => s.id === id);
-if (!scenario) throw new Error(`BENCH_SCENARIOS: unknown scenario ${id}`);
+const known = SCENARIOS.find((s) => s.id === id);
+if (!known && id !== 'batch-link') throw new Error(`BENCH_SCENARIOS: unknown scenario ${id}`);
 
 const log = (line: string) => process.stderr.write(`[profile] ${line}\n`);
 const cleanups = createCleanups(log);
@@ -67,7 +72,32 @@ try {
   const fixture = await createFixture(db, pool);
   const to = new Date();
   const from = new Date(to.getTime() - 365 * 86_400_000);
-  const recordIds = await seedRecords(pool, { ...fixture, count: 2000, seed: 1, from, to });
+  // People with a company and a manager in `data` for batch-link (relations-seed.ts).
+  const plan = id === 'batch-link' ? planRelations(20_000, 5) : undefined;
+  const recordIds = await seedRecords(pool, {
+    ...fixture,
+    count: plan ? 20_000 : 2000,
+    seed: 1,
+    from,
+    to,
+    ...(plan ? { relate: plan.relate } : {}),
+  });
+  const scenario: Pick<Scenario, 'id' | 'requests'> = plan
+    ? batchLinkScenario(
+        plan,
+        await seedRelations(pool, {
+          fixture,
+          folders: await createRelationFolders(db, pool, fixture),
+          plan,
+          links: 40_000,
+          seed: 6,
+          from,
+          to,
+        }),
+        8,
+        'links',
+      )
+    : (known ?? missing('the scenario'));
   const { pipelineId, stageIds } = await defaultPipeline(pool, fixture.workspaceId);
   const movableDeals = await seedDeals(pool, {
     workspaceId: fixture.workspaceId,

@@ -17,14 +17,21 @@ describe('LinkTallies', () => {
     expect(tallies.size).toBe(0);
   });
 
-  it('makes room by the side used longest ago', () => {
-    const tallies = new LinkTallies({ maxEntries: 2 });
+  it('makes room by the side counted longest ago, the first to go stale', () => {
+    let now = 0;
+    const tallies = new LinkTallies({ maxEntries: 2, now: () => now });
     tallies.counted('a', 1);
+    now = 10;
     tallies.counted('b', 2);
     expect(tallies.known('a')).toBe(1);
     tallies.counted('c', 3);
-    expect(tallies.known('b')).toBeUndefined();
-    expect(tallies.known('a')).toBe(1);
+    expect(tallies.known('a')).toBeUndefined();
+    expect(tallies.known('b')).toBe(2);
     expect(tallies.known('c')).toBe(3);
+    // Counted again, a side goes to the back.
+    tallies.counted('b', 4);
+    tallies.counted('d', 5);
+    expect(tallies.known('c')).toBeUndefined();
+    expect(tallies.known('b')).toBe(4);
   });
 });
