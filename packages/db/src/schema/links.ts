@@ -30,14 +30,11 @@ export const recordLinks = pgTable(
   },
   (t) => [
     primaryKey({ name: 'record_links_pkey', columns: [t.workspaceId, t.relationId, t.fromId, t.toId] }),
+    // Also counts a record's links on the `to` side (docs/api.md, "Relations", the limit per
+    // field), index-only; the `from` side is counted on the primary key. Most batches of links
+    // count neither (link-tallies.ts in the domain), so a smaller index kept for counts alone
+    // (migration 0016) cost more in every link written than it saved (0021 removes it).
     index('record_links_to_idx').on(t.workspaceId, t.relationId, t.toId, t.fromId),
-    // How many links a record holds through a MANY field is counted before each new link
-    // (at most 10,000, docs/api.md, "Relations"). This index has one key per record of the
-    // `to` side, which PostgreSQL stores once with the list of its rows (deduplication): a
-    // count reads it at about a third of the cost of record_links_to_idx, whose every entry
-    // is distinct, and it is a twentieth of its size. The `to` side is where thousands of
-    // links gather (a company's people); a `from` side is counted on the primary key.
-    index('record_links_to_count_idx').on(t.workspaceId, t.relationId, t.toId),
   ],
 );
 
