@@ -37,7 +37,8 @@ export const deliveries = pgTable(
     index('deliveries_created_idx').on(t.createdAt),
     // The deliveries table is the delivery queue: workers claim the due pending ones in order.
     index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
-    // A retried fan-out job must not send an event twice to one subscription.
+    // An event is sent once to a subscription however often it is fanned out (appendEvent, and
+    // the fan_out_event jobs of earlier versions a worker drains: docs/operations.md, "Upgrade notes").
     uniqueIndex('deliveries_once_idx')
       .on(t.workspaceId, t.webhookId, t.eventId)
       .where(sql`${t.redeliveryOf} is null`),
