@@ -6,6 +6,7 @@ import { Logger as GraphileLogger, type Runner, run, type Logger as WorkerLogger
 import type pg from 'pg';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
+import { drainLegacyWebhookJobs } from './legacy-webhook-jobs.ts';
 import { createTaskList, crontab } from './tasks.ts';
 
 export interface WorkerOptions {
@@ -38,10 +39,15 @@ const DELIVERY_POOL_SIZE = 4;
  * Starts the background work of this process; several processes share it through
  * PostgreSQL. graphile-worker runs the scheduled and one-off jobs on the shared pool. The
  * webhook dispatcher has a small pool of its own, so a burst of API requests never makes
- * deliveries wait for a connection, nor the reverse.
+ * deliveries wait for a connection, nor the reverse. First, the webhook jobs an earlier
+ * version may have left in the queue are drained into the deliveries table
+ * (docs/operations.md, "Upgrade notes").
  */
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const log = options.logger.child({ component: 'worker' });
+  const legacy = await drainLegacyWebhookJobs(options.pool, options.db);
+  if (legacy.removed > 0 || legacy.deliveries > 0)
+    log.info(legacy, 'drained webhook jobs queued by an earlier version into the deliveries table');
   const logger: WorkerLogger = new GraphileLogger(() => (level, message, meta) => {
     const method =
       level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';

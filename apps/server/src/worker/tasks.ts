@@ -1,6 +1,5 @@
 import type { Database } from '@crm/db';
 import {
-  fanOutEvent,
   pruneAuditLog,
   pruneIdempotencyKeys,
   pruneOAuthModels,
@@ -19,13 +18,13 @@ import { unlockStuckJobs } from './unlock-stuck-jobs.ts';
 
 // Jobs queued by earlier versions name the row by id alone (no workspaceId).
 const eventJob = z.object({ eventId: z.string(), workspaceId: z.string().optional() });
-const deliveryJob = z.object({ deliveryId: z.string() });
 const runJob = z.object({ runId: z.string(), workspaceId: z.string().optional() });
 
 /**
  * Background jobs, one entry per task; payloads are parsed before use (old jobs may linger).
- * Webhook deliveries are not jobs: the dispatcher sends them from the deliveries table.
- * `fan_out_event` and `deliver_webhook` remain for jobs queued by earlier versions.
+ * Webhook deliveries are not jobs: the dispatcher sends them from the deliveries table, and
+ * the `fan_out_event` and `deliver_webhook` jobs of earlier versions are drained into it when
+ * a worker starts (legacy-webhook-jobs.ts).
  */
 export function createTaskList(
   db: Database,
@@ -34,14 +33,6 @@ export function createTaskList(
   options: { auditRetentionDays: number },
 ): TaskList {
   return {
-    fan_out_event: async (payload) => {
-      const { eventId, workspaceId } = eventJob.parse(payload);
-      await fanOutEvent(db, { id: eventId, workspaceId });
-    },
-    // The delivery is pending in the deliveries table, where the dispatcher finds it.
-    deliver_webhook: async (payload) => {
-      deliveryJob.parse(payload);
-    },
     start_event_workflows: async (payload) => {
       const { eventId, workspaceId } = eventJob.parse(payload);
       await startEventWorkflows(db, { id: eventId, workspaceId });

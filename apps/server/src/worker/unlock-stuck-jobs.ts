@@ -4,15 +4,15 @@ import type { JobHelpers } from 'graphile-worker';
  * Tasks that finish in seconds (a workflow job stops after 30 s of steps, plus at most one
  * 15 s HTTP call); one still locked after this long belongs to a worker that died.
  */
-const SHORT_TASKS = ['deliver_webhook', 'fan_out_event', 'start_event_workflows', 'run_workflow'];
+const SHORT_TASKS = ['start_event_workflows', 'run_workflow'];
 const STUCK_AFTER_SECONDS = 120;
 
 /**
- * graphile-worker leaves a killed worker's jobs locked for hours. A webhook delivery or a
- * workflow run must not wait that long (a worker killed mid-delivery or mid-run does not
- * strand it), so once a
- * minute the workers holding a short task for over two minutes are declared dead and their
- * jobs released for the others. The caller's own worker is never released.
+ * graphile-worker leaves a killed worker's jobs locked for hours. A workflow run, or the job
+ * that starts an event's workflows, must not wait that long (a worker killed mid-run does not
+ * strand it), so once a minute the workers holding a short task for over two minutes are
+ * declared dead and their jobs released for the others. The caller's own worker is never
+ * released. (Webhook deliveries are no jobs: a dead worker's claim on them runs out by itself.)
  */
 export async function unlockStuckJobs(helpers: JobHelpers): Promise<number> {
   return helpers.withPgClient(async (client) => {

@@ -1,7 +1,8 @@
 import { type KeyScope, keyScopes } from '@crm/constants';
 import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, instant } from './columns.ts';
-import { users, workspaces } from './workspaces.ts';
+import { users } from './users.ts';
+import { workspaces } from './workspaces.ts';
 
 /** What a key's `scopes` may list (docs/api.md, "Scopes"): `read`, `write`, or `<resource>:<action>`. */
 export const apiKeyScopes = keyScopes;

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { foreignKey, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { folders } from './folders.ts';
-import { users } from './workspaces.ts';
+import { users } from './users.ts';
 
 export const records = pgTable(
   'records',
@@ -72,60 +72,5 @@ export const records = pgTable(
       .on(t.workspaceId, t.folderId, sql`lower(${t.email})`)
       .where(sql`${t.trashedAt} is null and ${t.email} is not null`),
     index('records_search_idx').using('gin', t.workspaceId, t.searchText.op('gin_trgm_ops')),
-  ],
-);
-
-export const comments = pgTable(
-  'comments',
-  {
-    workspaceId: workspaceId(),
-    id: text().notNull(),
-    recordId: text().notNull(),
-    text: text().notNull(),
-    authorId: text().references(() => users.id, { onDelete: 'set null' }),
-    /** Display name of the author when the comment was written. */
-    author: text().notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    primaryKey({ name: 'comments_pkey', columns: [t.workspaceId, t.id] }),
-    foreignKey({
-      name: 'comments_record_fk',
-      columns: [t.workspaceId, t.recordId],
-      foreignColumns: [records.workspaceId, records.id],
-    }).onDelete('cascade'),
-    index('comments_record_idx').on(t.workspaceId, t.recordId, t.createdAt, t.id),
-  ],
-);
-
-export const callDirections = ['INBOUND', 'OUTBOUND'] as const;
-export const callOutcomes = ['CONNECTED', 'NO_ANSWER', 'BUSY', 'VOICEMAIL', 'FAILED'] as const;
-
-export const callLogs = pgTable(
-  'call_logs',
-  {
-    workspaceId: workspaceId(),
-    id: text().notNull(),
-    recordId: text().notNull(),
-    direction: text({ enum: callDirections }).notNull().default('OUTBOUND'),
-    outcome: text({ enum: callOutcomes }).notNull().default('CONNECTED'),
-    /** Whole seconds. */
-    duration: integer(),
-    phone: text(),
-    notes: text(),
-    calledAt: instant().notNull(),
-    authorId: text().references(() => users.id, { onDelete: 'set null' }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    primaryKey({ name: 'call_logs_pkey', columns: [t.workspaceId, t.id] }),
-    foreignKey({
-      name: 'call_logs_record_fk',
-      columns: [t.workspaceId, t.recordId],
-      foreignColumns: [records.workspaceId, records.id],
-    }).onDelete('cascade'),
-    index('call_logs_record_idx').on(t.workspaceId, t.recordId, t.createdAt, t.id),
   ],
 );

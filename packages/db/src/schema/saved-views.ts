@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { foreignKey, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt, workspaceId } from './columns.ts';
 import { folders } from './folders.ts';
-import { users } from './workspaces.ts';
+import { users } from './users.ts';
 
 /**
  * What a saved view of the records table holds (docs/web-app.md, "Saved views"): the columns

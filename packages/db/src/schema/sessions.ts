@@ -1,6 +1,7 @@
-import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, instant } from './columns.ts';
-import { memberRoles, users, workspaces } from './workspaces.ts';
+import { users } from './users.ts';
+import { workspaces } from './workspaces.ts';
 
 /**
  * Web sign-in sessions. The cookie carries a random token; only its SHA-256 hash is stored,
@@ -26,29 +27,4 @@ export const sessions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
-);
-
-/** An invitation to join a workspace with a role; the link's token is stored hashed. */
-export const invitations = pgTable(
-  'invitations',
-  {
-    workspaceId: text()
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
-    id: text().primaryKey(),
-    email: text().notNull(),
-    role: text({ enum: memberRoles }).notNull(),
-    tokenHash: text().notNull(),
-    invitedBy: text()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    expiresAt: instant().notNull(),
-    acceptedAt: instant(),
-    revokedAt: instant(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    uniqueIndex('invitations_token_hash_key').on(t.tokenHash),
-    index('invitations_workspace_created_idx').on(t.workspaceId, t.createdAt),
-  ],
 );

@@ -1,15 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  foreignKey,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { workspaces } from './workspaces.ts';
 
@@ -43,75 +33,5 @@ export const webhooks = pgTable(
   (t) => [
     primaryKey({ name: 'webhooks_pkey', columns: [t.workspaceId, t.id] }),
     index('webhooks_workspace_enabled_idx').on(t.workspaceId, t.enabled),
-  ],
-);
-
-export const deliveryStatuses = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
-
-/** One event sent to one subscription, with its retries. */
-export const deliveries = pgTable(
-  'deliveries',
-  {
-    workspaceId: workspaceId(),
-    id: text().notNull(),
-    webhookId: text().notNull(),
-    eventId: text().notNull(),
-    status: text({ enum: deliveryStatuses }).notNull().default('PENDING'),
-    attemptCount: integer().notNull().default(0),
-    nextAttemptAt: instant(),
-    /** The redelivered delivery this one repeats, if any. */
-    redeliveryOf: text(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    primaryKey({ name: 'deliveries_pkey', columns: [t.workspaceId, t.id] }),
-    foreignKey({
-      name: 'deliveries_webhook_fk',
-      columns: [t.workspaceId, t.webhookId],
-      foreignColumns: [webhooks.workspaceId, webhooks.id],
-    }).onDelete('cascade'),
-    index('deliveries_webhook_created_idx').on(
-      t.workspaceId,
-      t.webhookId,
-      t.createdAt.desc().nullsFirst(),
-      t.id.desc().nullsFirst(),
-    ),
-    index('deliveries_created_idx').on(t.createdAt),
-    // The deliveries table is the delivery queue: workers claim the due pending ones in order.
-    index('deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
-    // A retried fan-out job must not send an event twice to one subscription.
-    uniqueIndex('deliveries_once_idx')
-      .on(t.workspaceId, t.webhookId, t.eventId)
-      .where(sql`${t.redeliveryOf} is null`),
-  ],
-);
-
-/** Every HTTP attempt of a delivery, kept 30 days. */
-export const deliveryAttempts = pgTable(
-  'delivery_attempts',
-  {
-    workspaceId: workspaceId(),
-    id: text().notNull(),
-    deliveryId: text().notNull(),
-    attempt: integer().notNull(),
-    startedAt: instant().notNull(),
-    durationMs: integer().notNull(),
-    /** The receiver's status code, null when no response came (timeout, refused, blocked). */
-    responseStatus: integer(),
-    /** What went wrong when there was no 2xx, in words. */
-    error: text(),
-    /** First 4 KiB of the response body. */
-    responseExcerpt: text(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    primaryKey({ name: 'delivery_attempts_pkey', columns: [t.workspaceId, t.id] }),
-    foreignKey({
-      name: 'delivery_attempts_delivery_fk',
-      columns: [t.workspaceId, t.deliveryId],
-      foreignColumns: [deliveries.workspaceId, deliveries.id],
-    }).onDelete('cascade'),
-    index('delivery_attempts_delivery_idx').on(t.workspaceId, t.deliveryId, t.attempt),
   ],
 );

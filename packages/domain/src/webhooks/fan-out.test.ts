@@ -6,7 +6,7 @@ import { createRecord } from '../records/create-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { appendEvent } from '../shared/events.ts';
-import { fanOutEvent } from '../shared/fan-out.ts';
+import { fanOutStoredEvents } from '../shared/fan-out.ts';
 import { isId } from '../shared/ids.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createWebhook } from './create-webhook.ts';
@@ -27,9 +27,10 @@ async function fanOutAgain(workspaceId: string) {
   const events = await t.query<{ id: string }>('select id from events where workspace_id = $1', [
     workspaceId,
   ]);
-  let created = 0;
-  for (const event of events) created += await fanOutEvent(t.db, { id: event.id, workspaceId });
-  return created;
+  return fanOutStoredEvents(
+    t.db,
+    events.map((event) => event.id),
+  );
 }
 
 const deliveredTypes = (webhookId: string) =>
@@ -122,7 +123,7 @@ function idBits(id: string): string {
   return value.toString(16).padStart(32, '0');
 }
 
-describe('fan-out of old fan_out_event jobs', () => {
+describe('fan-out of stored events (old fan_out_event jobs)', () => {
   it('creates the missing deliveries of a stored event once', async () => {
     const ws = await newWorkspace(t.db);
     await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Ada' });
@@ -131,5 +132,26 @@ describe('fan-out of old fan_out_event jobs', () => {
     expect(await fanOutAgain(ws.actor.workspaceId)).toBe(1);
     expect(await fanOutAgain(ws.actor.workspaceId)).toBe(0);
     expect(await deliveredTypes(hook.id)).toEqual([{ type: 'record.created', changed: [] }]);
+  });
+
+  it('fans out the events of several workspaces named by id alone, passing over ids of no event', async () => {
+    const first = await newWorkspace(t.db, 'First');
+    const second = await newWorkspace(t.db, 'Second');
+    await createRecord(t.db, first.actor, { folderId: first.peopleFolderId, title: 'Ada' });
+    await createRecord(t.db, second.actor, { folderId: second.peopleFolderId, title: 'Grace' });
+    await createRecord(t.db, second.actor, { folderId: second.peopleFolderId, title: 'Edsger' });
+    const firstHook = await subscribe(first.actor, { events: ['*'] });
+    const secondHook = await subscribe(second.actor, { events: ['record.created'] });
+    const events = await t.query<{ id: string }>(
+      'select id from events where workspace_id = any($1::text[])',
+      [[first.actor.workspaceId, second.actor.workspaceId]],
+    );
+    expect(events).toHaveLength(3);
+    const ids = [...events.map((event) => event.id), 'evt_pruned_long_ago'];
+    expect(await fanOutStoredEvents(t.db, ids)).toBe(3);
+    expect(await fanOutStoredEvents(t.db, ids)).toBe(0);
+    expect(await deliveredTypes(firstHook.id)).toEqual([{ type: 'record.created', changed: [] }]);
+    expect(await deliveredTypes(secondHook.id)).toHaveLength(2);
+    expect(await fanOutStoredEvents(t.db, [])).toBe(0);
   });
 });

@@ -1,5 +1,4 @@
 import {
-  batchEnvelope,
   createDeals,
   createDealsInput,
   dealOutput,
@@ -9,14 +8,10 @@ import {
   updateDeals,
   updateDealsInput,
 } from '@crm/domain';
-import { batchAnswer } from '../../batch-answer.ts';
-import { restRoute } from '../../rest-route.ts';
-import { authedProcedure, declaredOutput } from '../../trpc.ts';
+import { batchAnswerSchema, batchProcedure } from '../../batch-router.ts';
 
 const tags = ['Deals'];
-const answer = batchEnvelope(dealOutput).meta({ id: 'DealBatchAnswer' });
-const answered =
-  'Answers 200 with one entry per item, in item order: `{ index, status, data }` or `{ index, status, error }`, `status` being what the single call would have answered; `meta` counts both. Items are independent: one that fails writes nothing, the others are written. At most 100 items; counts as one request against the rate limit.';
+const answer = batchAnswerSchema(dealOutput, 'DealBatchAnswer');
 
 /**
  * The batch writes of deals (docs/api.md, "Batch writes"), spread into the deals router.
@@ -24,60 +19,41 @@ const answered =
  * takes `/deals/batch` before `/deals/{id}` whatever the order (rest-routes.ts).
  */
 export const dealsBatchProcedures = {
-  batchCreate: authedProcedure
-    .meta(
-      restRoute({
-        scope: 'deals:write',
-        openapi: {
-          method: 'POST',
-          path: '/deals/batch',
-          tags,
-          summary: 'Create deals in a batch',
-          description: `Each item is the body of \`POST /deals\` and is created as that call would create it (201). ${answered}`,
-        },
-      }),
-    )
-    .input(createDealsInput)
-    .concat(declaredOutput(answer))
-    .mutation(async ({ ctx, input }) =>
-      batchAnswer(await createDeals(ctx.db, ctx.actor, input), ctx.requestId),
-    ),
+  batchCreate: batchProcedure({
+    scope: 'deals:write',
+    method: 'POST',
+    path: '/deals/batch',
+    tags,
+    summary: 'Create deals in a batch',
+    description: 'Each item is the body of `POST /deals` and is created as that call would create it (201).',
+    input: createDealsInput,
+    answer,
+    action: createDeals,
+  }),
 
-  batchUpdate: authedProcedure
-    .meta(
-      restRoute({
-        scope: 'deals:write',
-        openapi: {
-          method: 'PATCH',
-          path: '/deals/batch',
-          tags,
-          summary: 'Update deals in a batch',
-          description: `Each item is \`{ id, … }\` with the body of \`PATCH /deals/{id}\`, applied in order as that call would apply it (200; an unknown id: 404). ${answered}`,
-        },
-      }),
-    )
-    .input(updateDealsInput)
-    .concat(declaredOutput(answer))
-    .mutation(async ({ ctx, input }) =>
-      batchAnswer(await updateDeals(ctx.db, ctx.actor, input), ctx.requestId),
-    ),
+  batchUpdate: batchProcedure({
+    scope: 'deals:write',
+    method: 'PATCH',
+    path: '/deals/batch',
+    tags,
+    summary: 'Update deals in a batch',
+    description:
+      'Each item is `{ id, … }` with the body of `PATCH /deals/{id}`, applied in order as that call would apply it (200; an unknown id: 404).',
+    input: updateDealsInput,
+    answer,
+    action: updateDeals,
+  }),
 
-  batchDelete: authedProcedure
-    .meta(
-      restRoute({
-        scope: 'deals:delete',
-        openapi: {
-          method: 'POST',
-          path: '/deals/batch/delete',
-          tags,
-          summary: 'Delete deals permanently in a batch',
-          description: `Each id is deleted as \`DELETE /deals/{id}\` would delete it (200 \`{ id, deleted: true }\`; an unknown id: 404). ${answered}`,
-        },
-      }),
-    )
-    .input(deleteDealsInput)
-    .concat(declaredOutput(batchEnvelope(deletedItemOutput).meta({ id: 'DealDeleteBatchAnswer' })))
-    .mutation(async ({ ctx, input }) =>
-      batchAnswer(await deleteDeals(ctx.db, ctx.actor, input), ctx.requestId),
-    ),
+  batchDelete: batchProcedure({
+    scope: 'deals:delete',
+    method: 'POST',
+    path: '/deals/batch/delete',
+    tags,
+    summary: 'Delete deals permanently in a batch',
+    description:
+      'Each id is deleted as `DELETE /deals/{id}` would delete it (200 `{ id, deleted: true }`; an unknown id: 404).',
+    input: deleteDealsInput,
+    answer: batchAnswerSchema(deletedItemOutput, 'DealDeleteBatchAnswer'),
+    action: deleteDeals,
+  }),
 };

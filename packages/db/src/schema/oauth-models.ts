@@ -35,11 +35,3 @@ export const oauthModels = pgTable(
     index('oauth_models_expires_idx').on(t.expiresAt),
   ],
 );
-
-/** The authorization server's own secrets (cookie keys, token signing key), sealed at rest. */
-export const oauthKeys = pgTable('oauth_keys', {
-  id: text().primaryKey(),
-  /** Sealed with the secrets-at-rest key (docs/operations.md, "Secrets at rest"). */
-  secret: text().notNull(),
-  createdAt: createdAt(),
-});
