@@ -1,7 +1,9 @@
 import { hash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { Stream } from 'node:stream';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { missing } from '@crm/domain';
+import cors from '@koa/cors';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { requestHeader } from '../http/headers.ts';
 import type { AppState } from '../http/state.ts';
@@ -59,44 +61,57 @@ export function readCorsOrigins(value: string | undefined): CorsPolicy {
   };
 }
 
-function allowedOrigin(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): string | null {
-  const origin = requestHeader(ctx.req, 'origin');
-  if (!origin) return null;
-  if (policy.any || policy.origins.has(origin.toLowerCase())) return origin;
-  return null;
+/**
+ * CORS for /api/v1, by `@koa/cors`: every answer varies by `Origin`; an actual request from an
+ * allowed origin gets its origin back in `Access-Control-Allow-Origin` and may read
+ * EXPOSED_HEADERS (errors included); a preflight from one learns the path's methods
+ * (`optionsOf`), may send ALLOWED_HEADERS, and is cached 10 minutes. Credentials are never
+ * allowed: /api/v1 takes Bearer keys only, and a browser must not send cookies along. Other
+ * origins get no CORS headers.
+ */
+export interface RestCors {
+  /** Runs `next` with the CORS headers of an actual request (any method but OPTIONS). */
+  actual: Middleware<AppState>;
+  /**
+   * Answers OPTIONS on a path whose methods are `allow`: 204 with `Allow`, and for a preflight
+   * from an allowed origin the CORS headers, `allow` as `Access-Control-Allow-Methods`. No key
+   * is needed (a browser sends none with a preflight) and nothing is counted against a rate
+   * limit.
+   */
+  answerOptions(ctx: ParameterizedContext<AppState>, allow: string[]): Promise<void>;
 }
 
-/**
- * Sets the CORS headers of an actual request from an allowed origin (on every answer, errors
- * included, so a browser script can read them). Credentials are never allowed: /api/v1 takes
- * Bearer keys only, and a browser must not send cookies along.
- */
-export function applyCors(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): void {
-  ctx.vary('Origin');
-  const origin = allowedOrigin(ctx, policy);
-  if (!origin) return;
-  ctx.set('Access-Control-Allow-Origin', origin);
-  ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-}
-
-/**
- * OPTIONS on a known path: 204 with `Allow`; a CORS preflight from an allowed origin also
- * gets the methods and headers it may use. No key is needed (a browser sends none with a
- * preflight) and nothing is counted against a rate limit.
- */
-export function answerOptions(
-  ctx: ParameterizedContext<AppState>,
-  policy: CorsPolicy,
-  allow: string[],
-): void {
-  ctx.set('Allow', allow.join(', '));
-  const origin = allowedOrigin(ctx, policy);
-  if (origin && ctx.get('Access-Control-Request-Method')) {
-    ctx.set('Access-Control-Allow-Methods', allow.join(', '));
-    ctx.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    ctx.set('Access-Control-Max-Age', '600');
-  }
-  ctx.status = 204;
+export function restCors(policy: CorsPolicy): RestCors {
+  const origin = (ctx: { req: IncomingMessage }) => {
+    const sent = requestHeader(ctx.req, 'origin');
+    return sent && (policy.any || policy.origins.has(sent.toLowerCase())) ? sent : '';
+  };
+  const options = {
+    origin,
+    exposeHeaders: EXPOSED_HEADERS,
+    allowHeaders: ALLOWED_HEADERS,
+    maxAge: 600,
+    credentials: false,
+  };
+  // @koa/cors takes the methods a preflight may use once per middleware: one middleware per
+  // distinct method list of the route table (a handful), made when first asked for.
+  const preflights = new Map<string, Middleware<AppState>>();
+  const noContent = async (ctx: ParameterizedContext<AppState>) => {
+    ctx.status = 204;
+  };
+  return {
+    actual: cors(options),
+    async answerOptions(ctx, allow) {
+      const methods = allow.join(', ');
+      let preflight = preflights.get(methods);
+      if (!preflight) {
+        preflight = cors({ ...options, allowMethods: methods });
+        preflights.set(methods, preflight);
+      }
+      ctx.set('Allow', methods);
+      await preflight(ctx, () => noContent(ctx));
+    },
+  };
 }
 
 /** The methods of a path as `Allow` lists them: HEAD wherever GET is, and OPTIONS. */
