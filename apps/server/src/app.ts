@@ -16,7 +16,7 @@ import type { Logger } from './logger.ts';
 import { MCP_PATH, mcpEndpoint } from './mcp/mount-mcp.ts';
 import { originPolicy } from './mcp/origin.ts';
 import { OAuth, oauthEndpoints } from './oauth/mount-oauth.ts';
-import { type CorsPolicy, compressKoaResponses, readCorsOrigins } from './rest/http-conventions.ts';
+import { type CorsPolicy, compressResponses, readCorsOrigins } from './rest/http-conventions.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 import { TRIGGER_PATH, triggerEndpoint, triggerErrorBody } from './workflows/trigger-endpoint.ts';
 
@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
   });
   const restPrefix = `${REST_PREFIX}/`;
-  const compress = compressKoaResponses();
+  const compress = compressResponses();
   app.use((ctx, next) => (ctx.path.startsWith(restPrefix) ? compress(ctx, () => rest(ctx, next)) : next()));
 
   let openApiJson: string | undefined;
