@@ -4,6 +4,7 @@ import { ApiKeyCache, DomainError, RateLimitBatcher, type SignInLimits } from '@
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type pg from 'pg';
+import { apiReference, DOCS_PATH } from './http/api-reference.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { databaseReady } from './http/health.ts';
 import type { RequestTracker } from './http/in-flight.ts';
@@ -130,6 +131,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       publicUrl: deps.publicUrl,
       ...(deps.signInLimits ? { signInLimits: deps.signInLimits } : {}),
     }).routes(),
+  );
+  // The API reference's page and script, the script (4 MB) compressed as it streams out.
+  const docs = apiReference();
+  app.use((ctx, next) =>
+    ctx.path.startsWith(`${DOCS_PATH}/`) ? compress(ctx, () => docs(ctx, next)) : docs(ctx, next),
   );
   app.use(webApp(deps.webDir ?? DEFAULT_WEB_DIR));
   app.use((ctx) => {
