@@ -177,7 +177,7 @@ export interface EncodedBody {
  * The REST layer's answers (a page of records, one resource: a few to some tens of kB) are
  * compressed here rather than streamed through `compressResponses`: streaming cost two to
  * three times the CPU per answer for bodies of 2 to 80 kB, and no less event-loop time
- * (docs/performance.md, "Compression").
+ * (docs/decisions/0008-http-libraries.md).
  */
 export function encodeBody(acceptEncoding: string | undefined, body: string | Buffer): EncodedBody {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
