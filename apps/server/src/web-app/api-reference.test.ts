@@ -48,17 +48,14 @@ async function watch(page: Page): Promise<{ elsewhere: string[]; violations: () 
     elsewhere.push(url.href);
     return route.abort();
   });
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(`${event.violatedDirective} ${event.blockedURI}`);
-    });
+  // Scripts run in the page are given as text: this package is typed without the DOM.
+  await page.addInitScript({
+    content: `window.cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (event) => {
+        window.cspViolations.push(event.violatedDirective + ' ' + event.blockedURI);
+      });`,
   });
-  return {
-    elsewhere,
-    violations: () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
-  };
+  return { elsewhere, violations: () => page.evaluate<string[]>('window.cspViolations') };
 }
 
 describe.skipIf(unavailable)('the API reference in Chromium', () => {
@@ -156,8 +153,8 @@ describe.skipIf(unavailable)('the API reference in Chromium', () => {
       expect(watched.elsewhere).toEqual([]);
       // Every style element the bundle inserted is one the policy names; the one refusal is
       // the bundle's validator trying `new Function` (it works without).
-      const styles = await page.evaluate(() =>
-        [...document.querySelectorAll('style')].map((s) => s.textContent ?? ''),
+      const styles = await page.evaluate<string[]>(
+        "[...document.querySelectorAll('style')].map((style) => style.textContent ?? '')",
       );
       const hashes = styles.map((text) => `sha256-${createHash('sha256').update(text).digest('base64')}`);
       const unnamed = hashes.filter((hash) => !STYLE_HASHES.includes(hash));
