@@ -27,13 +27,16 @@
  *        SHARE, and the deal.updated and deal.stage_changed events;
  *      - GET /api/v1/tasks?status=…&sort=dueAt: 51 tasks soonest due first.
  *
- * The SQL text is what drizzle sends for the domain's queries, copied verbatim (prepared under
- * the same names where the domain prepares them: auth_api_key, consume_rate_limits,
- * record_key_uses, get_live_record, release_rate_limits, create_record, create_deal_read,
- * create_deal, move_deal; the writes are in bare-write-sql.ts), and event payloads are built
+ * The SQL text is the service's, prepared under the same names where the domain prepares them
+ * (auth_api_key, consume_rate_limits, record_key_uses, get_live_record, release_rate_limits,
+ * create_record, create_deal_read, create_deal, move_deal): the statements the domain keeps as
+ * text (counting and giving back rate-limit tokens, writing keys' uses) are imported from
+ * @crm/domain; those the domain builds with drizzle are copied word for word, the reads in
+ * bare-read-sql.ts and the writes in bare-write-sql.ts, and bare-sql.test.ts fails when a copy
+ * differs from what the domain sends. Event payloads are built
  * as the domain builds them (the write statement also creates webhook deliveries and queues
  * workflow starts when the workspace has subscriptions or workflows; the benchmark's
- * workspace has neither). Only pure helpers come from @crm/domain (id
+ * workspace has neither). Besides those statements, only pure helpers come from @crm/domain (id
  * generation and format check, search text, cursor encoding, rate-limit retry maths, and the
  * Coalescer and lease book the service counts its rate limits with), so both servers do the same
  * work outside the database.
@@ -48,6 +51,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FieldDefinition } from '@crm/db/schema';
 import {
+  CONSUME_SQL,
   Coalescer,
   encodeCursor,
   isId,
@@ -55,10 +59,20 @@ import {
   newId,
   RateLimitLeases,
   type RateLimitRelease,
+  RECORD_KEY_USES_SQL,
+  RELEASE_RATE_LIMITS_SQL,
   searchTextOf,
   secondsUntilSlot,
 } from '@crm/domain';
 import pg from 'pg';
+import {
+  AUTH_SQL,
+  FOLDER_SQL,
+  GET_RECORD_SQL,
+  INSERT_RECORD_ALONE_SQL,
+  LIST_RECORDS_SQL,
+  TASKS_BY_DUE_SQL,
+} from './bare-read-sql.ts';
 import {
   afterEventsValues,
   CREATE_DEAL_READ_SQL,
@@ -67,81 +81,6 @@ import {
   DEAL_WITH_RECORD_SQL,
   MOVE_DEAL_SQL,
 } from './bare-write-sql.ts';
-
-/** Read as arrays: the key's name and its user's are both `name` (KEY_COLUMNS gives the order). */
-const AUTH_SQL =
-  'select "api_keys"."id", "api_keys"."name", "api_keys"."workspace_id", "api_keys"."user_id", "api_keys"."scopes", ' +
-  '"api_keys"."folder_ids", "api_keys"."expires_at", "api_keys"."revoked_at", "api_keys"."last_used_at", "users"."name", ' +
-  '"memberships"."role", "workspaces"."rate_limit_per_minute" from "api_keys" ' +
-  'inner join "workspaces" on "workspaces"."id" = "api_keys"."workspace_id" ' +
-  'inner join "users" on "users"."id" = "api_keys"."user_id" ' +
-  'inner join "memberships" on ("memberships"."workspace_id" = "api_keys"."workspace_id" and ' +
-  '"memberships"."user_id" = "api_keys"."user_id") where "api_keys"."secret_hash" = $1';
-
-const RECORD_KEY_USES_SQL = `
-  update api_keys k set last_used_at = u.at
-    from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(workspace_id, id, at)
-   where k.workspace_id = u.workspace_id and k.id = u.id
-     and (k.last_used_at is null or k.last_used_at < u.at)`;
-
-const RATE_LIMIT_SQL = `
-  with input as (
-    select * from unnest($1::text[], $2::int[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::float8[])
-      as i(subject, lim, n, previous_start, window_start, weight)
-  ), state as (
-    select i.subject, i.lim, i.n, i.window_start,
-           coalesce(p.count, 0) as previous,
-           coalesce(p.count, 0) * i.weight as weighted,
-           c.count as stored
-      from input i
-      left join rate_limit_buckets p on p.subject = i.subject and p.window_start = i.previous_start
-      left join rate_limit_buckets c on c.subject = i.subject and c.window_start = i.window_start
-  ), counted as (
-    insert into rate_limit_buckets as b (subject, window_start, count, last_grant)
-    select s.subject, s.window_start, g.fits, g.fits
-      from state s, lateral (select greatest(0, least(s.n, floor(s.lim - s.weighted)::int)) as fits) g
-     order by s.subject
-    on conflict (subject, window_start) do update
-      set (count, last_grant) = (
-        select b.count + g.fits, g.fits
-          from state s, lateral (select least(s.n, floor(s.lim - s.weighted)::int - b.count) as fits) g
-         where s.subject = excluded.subject)
-      where exists (
-        select 1 from state s
-         where s.subject = excluded.subject and b.count + 1 + s.weighted <= s.lim)
-    returning b.subject, b.count, b.last_grant
-  )
-  select s.subject, s.previous, s.stored, c.count, c.last_grant
-    from state s left join counted c on c.subject = s.subject`;
-
-/** RELEASE_RATE_LIMITS_SQL: unused leased tokens given back (releaseRateLimits). */
-const RELEASE_RATE_LIMITS_SQL = `
-  update rate_limit_buckets b set count = greatest(b.count - r.n, 0)
-    from unnest($1::text[], $2::timestamptz[], $3::int[]) as r(subject, window_start, n)
-   where b.subject = r.subject and b.window_start = r.window_start`;
-
-/** What reads of records select: every column but search_text, as the domain's recordColumns. */
-const READ_RECORD_COLUMNS =
-  '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", ' +
-  '"created_at", "updated_at", "trashed_at"';
-
-const GET_RECORD_SQL =
-  `select ${READ_RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
-  '"records"."id" = $2 and "records"."trashed_at" is null)';
-
-const LIST_RECORDS_SQL =
-  `select ${READ_RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
-  '"records"."trashed_at" is null) order by "records"."created_at" desc, "records"."id" desc limit $2';
-
-/** loadFolder's read without a lock, sent when the folder is not kept in memory yet. */
-const FOLDER_SQL =
-  'select "workspace_id", "id", "name", "type", "fields", "created_at", "updated_at" from "folders" ' +
-  'where ("folders"."workspace_id" = $1 and "folders"."id" = $2)';
-
-/** The floor's create: the record's insert alone (no folder check, no event). */
-const INSERT_RECORD_ALONE_SQL =
-  'insert into "records" (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text) ' +
-  'values ($1, $2, $3, $4, $5, $6, $7::jsonb, null, $8) returning created_at, updated_at';
 
 /** Folders read so far, as the service's folder cache keeps them (the benchmark never changes one). */
 const folders = new Map<string, Promise<{ id: string; fields: FieldDefinition[] } | undefined>>();
@@ -158,14 +97,6 @@ function folderOf(workspaceId: string, folderId: string) {
   }
   return folder;
 }
-
-const TASK_COLUMNS =
-  '"workspace_id", "id", "title", "due_at", "assignee_id", "record_id", "status", "priority", "type", ' +
-  '"recurrence", "completed_at", "created_at", "updated_at"';
-
-const TASKS_BY_DUE_SQL =
-  `select ${TASK_COLUMNS} from "tasks" where ("tasks"."workspace_id" = $1 and "tasks"."status" = $2) ` +
-  'order by "tasks"."due_at" asc nulls last, "tasks"."id" asc limit $3';
 
 interface RecordRow {
   workspace_id: string;
@@ -457,7 +388,7 @@ const limits = new Coalescer<{ subject: string; limit: number }, LimitResult>(
     const weight = 1 - elapsed / 60_000;
     const { rows } = await countersPool.query<RateLimitRow>({
       name: 'consume_rate_limits',
-      text: RATE_LIMIT_SQL,
+      text: CONSUME_SQL,
       values: [
         batch.map(([subject]) => subject),
         batch.map(([, group]) => group.limit),

@@ -78,11 +78,14 @@ export function projectOf(path: string, source: string): ProjectName {
 }
 
 /**
- * Where test files live: `{apps,packages}/*\/src/**\/*.test.ts`, placed by projectOf; and the
- * tooling's own tests (`tooling/*\/*.test.ts`: this file's, the lint rules'), which need no
- * database and are `unit` (they may start the tools they test, which take a second).
+ * Where test files live: `{apps,packages}/*\/src/**\/*.test.ts` and `bench/src/**\/*.test.ts`,
+ * placed by projectOf; and the tooling's own tests (`tooling/*\/*.test.ts`: this file's, the
+ * lint rules'), which need no database and are `unit` (they may start the tools they test,
+ * which take a second).
  */
 const TEST_ROOTS = ['apps', 'packages'];
+/** Packages at the top of the repository, beside the roots above. */
+const TOP_PACKAGES = ['bench'];
 export const TOOLING_TESTS = 'tooling/*/*.test.ts';
 
 /** Every test file of the repository at `root`, relative paths with `/`, sorted. */
@@ -96,24 +99,27 @@ export function testFiles(root: string): string[] {
       else if (entry.name.endsWith('.test.ts')) found.push(relative(root, path).split(sep).join('/'));
     }
   };
+  const walkSource = (src: string) => {
+    try {
+      walk(src);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  };
   for (const top of TEST_ROOTS) {
     for (const pkg of readdirSync(join(root, top), { withFileTypes: true })) {
-      if (!pkg.isDirectory()) continue;
-      const src = join(root, top, pkg.name, 'src');
-      try {
-        walk(src);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
+      if (pkg.isDirectory()) walkSource(join(root, top, pkg.name, 'src'));
     }
   }
+  for (const pkg of TOP_PACKAGES) walkSource(join(root, pkg, 'src'));
   return found.sort();
 }
 
 /** The package folder (`packages/domain`) that `dir` is in, or undefined outside every package. */
 export function packageOf(root: string, dir: string): string | undefined {
   const path = relative(root, dir).split(sep).join('/');
-  return new RegExp(`^(${TEST_ROOTS.join('|')})/[^/]+`).exec(path)?.[0];
+  const top = TOP_PACKAGES.find((pkg) => path === pkg || path.startsWith(`${pkg}/`));
+  return top ?? new RegExp(`^(${TEST_ROOTS.join('|')})/[^/]+`).exec(path)?.[0];
 }
 
 /** The test files of each project; with `only`, those of that package folder alone. */

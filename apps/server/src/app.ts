@@ -4,6 +4,7 @@ import { ApiKeyCache, DomainError, RateLimitBatcher, type SignInLimits } from '@
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type pg from 'pg';
+import { apiReference, DOCS_PATH } from './http/api-reference.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { databaseReady } from './http/health.ts';
 import type { RequestTracker } from './http/in-flight.ts';
@@ -16,7 +17,7 @@ import type { Logger } from './logger.ts';
 import { MCP_PATH, mcpEndpoint } from './mcp/mount-mcp.ts';
 import { originPolicy } from './mcp/origin.ts';
 import { OAuth, oauthEndpoints } from './oauth/mount-oauth.ts';
-import { type CorsPolicy, compressKoaResponses, readCorsOrigins } from './rest/http-conventions.ts';
+import { type CorsPolicy, compressResponses, readCorsOrigins } from './rest/http-conventions.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 import { TRIGGER_PATH, triggerEndpoint, triggerErrorBody } from './workflows/trigger-endpoint.ts';
 
@@ -85,7 +86,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
   });
   const restPrefix = `${REST_PREFIX}/`;
-  const compress = compressKoaResponses();
+  const compress = compressResponses();
   app.use((ctx, next) => (ctx.path.startsWith(restPrefix) ? compress(ctx, () => rest(ctx, next)) : next()));
 
   let openApiJson: string | undefined;
@@ -130,6 +131,11 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       publicUrl: deps.publicUrl,
       ...(deps.signInLimits ? { signInLimits: deps.signInLimits } : {}),
     }).routes(),
+  );
+  // The API reference's page and script, the script (4 MB) compressed as it streams out.
+  const docs = apiReference();
+  app.use((ctx, next) =>
+    ctx.path.startsWith(`${DOCS_PATH}/`) ? compress(ctx, () => docs(ctx, next)) : docs(ctx, next),
   );
   app.use(webApp(deps.webDir ?? DEFAULT_WEB_DIR));
   app.use((ctx) => {

@@ -9,9 +9,6 @@ import { authCall, HttpError, setCsrfToken } from './lib/trpc.ts';
 const AcceptInvitationPage = lazy(() =>
   import('./pages/accept-invitation.tsx').then((m) => ({ default: m.AcceptInvitationPage })),
 );
-const ApiReferencePage = lazy(() =>
-  import('./pages/api-reference.tsx').then((m) => ({ default: m.ApiReferencePage })),
-);
 const PipelinePage = lazy(() => import('./pages/pipeline.tsx').then((m) => ({ default: m.PipelinePage })));
 const RecordPage = lazy(() => import('./pages/record.tsx').then((m) => ({ default: m.RecordPage })));
 const RecordsPage = lazy(() => import('./pages/records.tsx').then((m) => ({ default: m.RecordsPage })));
@@ -76,8 +73,6 @@ export function App() {
     announce(`Signed in to ${session.workspace.name}.`);
   };
 
-  // The API reference needs no sign-in (docs/web-app.md, the table of pages).
-  if (path === '/docs') return <Loaded>{<ApiReferencePage />}</Loaded>;
   if (state.kind === 'loading') return <p className="hint">Loading…</p>;
   if (path === '/accept-invitation') return <Loaded>{<AcceptInvitationPage onSignedIn={signedIn} />}</Loaded>;
   if (state.kind === 'signed-out') return <Loaded>{<SignInPage onSignedIn={signedIn} />}</Loaded>;

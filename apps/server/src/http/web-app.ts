@@ -1,31 +1,18 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Middleware } from 'koa';
+import { send } from '@koa/send';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { AppState } from './state.ts';
 
 /** Where `pnpm --filter @crm/web build` writes the web app. */
 export const DEFAULT_WEB_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../web/dist');
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
 /**
- * The page's own rules: scripts, styles and requests only from this origin (the API
- * reference renders the OpenAPI document itself, nothing is loaded from elsewhere), and no
- * framing (clickjacking on the settings pages).
+ * The page's own rules: scripts, styles and requests only from this origin (nothing is
+ * loaded from elsewhere), and no framing (clickjacking on the settings pages).
  */
-const HTML_HEADERS = {
+export const HTML_HEADERS = {
   'Content-Security-Policy':
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'X-Frame-Options': 'DENY',
@@ -34,65 +21,59 @@ const HTML_HEADERS = {
   'Cache-Control': 'no-cache',
 };
 
+/** Vite names built assets by content hash: they never change under the same name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /**
- * Serves the built web app: its files, and its index.html for any other page a browser
- * navigates to (`/records/rec_…`, `/settings/keys`, `/docs`), so links and reloads work.
- * Requests that are not page navigations fall through to the JSON 404.
+ * Serves the built web app with `@koa/send`: its files, and its index.html for any other page
+ * a browser navigates to (`/records/rec_…`, `/settings/keys`), so links and reloads work.
+ * Requests that are not page navigations, and paths that leave the app's folder, fall
+ * through to the JSON 404.
  */
 export function webApp(webDir: string): Middleware<AppState> {
   const root = resolve(webDir);
-  let index: Promise<string | null> | undefined;
-  const readIndex = () => {
-    index ??= readFile(join(root, 'index.html'), 'utf8').catch(() => null);
-    return index;
+  const assets = join(root, 'assets') + sep;
+  const options = {
+    root,
+    // No .br/.gz files next to the built ones: not looked for.
+    brotli: false,
+    gzip: false,
+    setHeaders(res: ServerResponse, path: string) {
+      if (path.endsWith('.html')) {
+        for (const [name, value] of Object.entries(HTML_HEADERS)) res.setHeader(name, value);
+      } else {
+        res.setHeader('Cache-Control', path.startsWith(assets) ? IMMUTABLE : 'no-cache');
+      }
+    },
+  };
+  const sendFile = async (ctx: ParameterizedContext<AppState>, path: string): Promise<boolean> => {
+    try {
+      return (await send(ctx, path, options)) !== undefined;
+    } catch (error) {
+      // Not there (404), or outside the folder or not a path at all (403, 400).
+      if (isHttpError(error)) return false;
+      throw error;
+    }
   };
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    const file = await findFile(root, ctx.path);
-    if (file) {
+    if (ctx.path !== '/' && (await sendFile(ctx, ctx.path))) {
       ctx.state.route = '(web app)';
-      ctx.type = TYPES[extname(file.path)] ?? 'application/octet-stream';
-      ctx.length = file.size;
-      // Vite names built assets by content hash: they never change under the same name.
-      ctx.set(
-        'Cache-Control',
-        ctx.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
-      if (file.path.endsWith('.html')) ctx.set(HTML_HEADERS);
-      ctx.body = ctx.method === 'HEAD' ? null : createReadStream(file.path);
       return;
     }
-    if (!ctx.accepts('html') || ctx.accepts('json', 'html') === 'json' || extname(ctx.path)) return next();
-    const html = await readIndex();
+    if (!ctx.accepts('html') || ctx.accepts('json', 'html') === 'json' || extname(ctx.path)) {
+      return next();
+    }
     ctx.state.route = '(web app)';
+    if (await sendFile(ctx, 'index.html')) return;
     ctx.set(HTML_HEADERS);
-    if (html === null) {
-      index = undefined;
-      ctx.status = 503;
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = `The web app is not built: run \`pnpm --filter @crm/web build\` (npm start does this).\n`;
-      return;
-    }
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = html;
+    ctx.status = 503;
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = `The web app is not built: run \`pnpm --filter @crm/web build\` (npm start does this).\n`;
   };
 }
 
-async function findFile(root: string, path: string): Promise<{ path: string; size: number } | null> {
-  if (path === '/' || path.includes('\0')) return null;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return null;
-  }
-  const full = normalize(join(root, decoded));
-  // `..` in the path must not leave the app's folder.
-  if (!full.startsWith(root + sep)) return null;
-  try {
-    const info = await stat(full);
-    return info.isFile() ? { path: full, size: info.size } : null;
-  } catch {
-    return null;
-  }
+function isHttpError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }

@@ -420,6 +420,25 @@ describe('compression', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 
+  it('streams what Koa answers compressed, and answers a client that refuses every coding as it is', async () => {
+    const plain = await raw('GET', '/openapi.json');
+    const gzip = await raw('GET', '/openapi.json', { 'Accept-Encoding': 'gzip;q=1, br;q=0.5' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['transfer-encoding']).toBe('chunked');
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+    for (const refusal of ['identity;q=0', '*;q=0', 'br;q=0, gzip;q=0']) {
+      const res = await raw('GET', '/openapi.json', { 'Accept-Encoding': refusal });
+      expect(res.status, refusal).toBe(200);
+      expect(res.headers['content-encoding'], refusal).toBeUndefined();
+      expect(res.body.equals(plain.body), refusal).toBe(true);
+    }
+    // An error with a long message (it names the path) is compressed too.
+    const long = await raw('GET', `/${'x'.repeat(1500)}`, { ...auth(), 'Accept-Encoding': 'br' });
+    expect(long.status).toBe(404);
+    expect(long.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(long.body).toString()).error.code).toBe('NOT_FOUND');
+  });
+
   it('reads Accept-Encoding weights', () => {
     expect(chooseEncoding('gzip;q=1, br;q=0.5')).toBe('gzip');
     expect(chooseEncoding('br;q=0, gzip;q=0')).toBeNull();

@@ -1,8 +1,10 @@
 import { hash } from 'node:crypto';
-import { Stream } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { missing } from '@crm/domain';
+import cors from '@koa/cors';
 import type { Middleware, ParameterizedContext } from 'koa';
+import compress from 'koa-compress';
 import { requestHeader } from '../http/headers.ts';
 import type { AppState } from '../http/state.ts';
 
@@ -59,44 +61,57 @@ export function readCorsOrigins(value: string | undefined): CorsPolicy {
   };
 }
 
-function allowedOrigin(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): string | null {
-  const origin = requestHeader(ctx.req, 'origin');
-  if (!origin) return null;
-  if (policy.any || policy.origins.has(origin.toLowerCase())) return origin;
-  return null;
+/**
+ * CORS for /api/v1, by `@koa/cors`: every answer varies by `Origin`; an actual request from an
+ * allowed origin gets its origin back in `Access-Control-Allow-Origin` and may read
+ * EXPOSED_HEADERS (errors included); a preflight from one learns the path's methods
+ * (`optionsOf`), may send ALLOWED_HEADERS, and is cached 10 minutes. Credentials are never
+ * allowed: /api/v1 takes Bearer keys only, and a browser must not send cookies along. Other
+ * origins get no CORS headers.
+ */
+export interface RestCors {
+  /** Runs `next` with the CORS headers of an actual request (any method but OPTIONS). */
+  actual: Middleware<AppState>;
+  /**
+   * Answers OPTIONS on a path whose methods are `allow`: 204 with `Allow`, and for a preflight
+   * from an allowed origin the CORS headers, `allow` as `Access-Control-Allow-Methods`. No key
+   * is needed (a browser sends none with a preflight) and nothing is counted against a rate
+   * limit.
+   */
+  answerOptions(ctx: ParameterizedContext<AppState>, allow: string[]): Promise<void>;
 }
 
-/**
- * Sets the CORS headers of an actual request from an allowed origin (on every answer, errors
- * included, so a browser script can read them). Credentials are never allowed: /api/v1 takes
- * Bearer keys only, and a browser must not send cookies along.
- */
-export function applyCors(ctx: ParameterizedContext<AppState>, policy: CorsPolicy): void {
-  ctx.vary('Origin');
-  const origin = allowedOrigin(ctx, policy);
-  if (!origin) return;
-  ctx.set('Access-Control-Allow-Origin', origin);
-  ctx.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-}
-
-/**
- * OPTIONS on a known path: 204 with `Allow`; a CORS preflight from an allowed origin also
- * gets the methods and headers it may use. No key is needed (a browser sends none with a
- * preflight) and nothing is counted against a rate limit.
- */
-export function answerOptions(
-  ctx: ParameterizedContext<AppState>,
-  policy: CorsPolicy,
-  allow: string[],
-): void {
-  ctx.set('Allow', allow.join(', '));
-  const origin = allowedOrigin(ctx, policy);
-  if (origin && ctx.get('Access-Control-Request-Method')) {
-    ctx.set('Access-Control-Allow-Methods', allow.join(', '));
-    ctx.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    ctx.set('Access-Control-Max-Age', '600');
-  }
-  ctx.status = 204;
+export function restCors(policy: CorsPolicy): RestCors {
+  const origin = (ctx: { req: IncomingMessage }) => {
+    const sent = requestHeader(ctx.req, 'origin');
+    return sent && (policy.any || policy.origins.has(sent.toLowerCase())) ? sent : '';
+  };
+  const options = {
+    origin,
+    exposeHeaders: EXPOSED_HEADERS,
+    allowHeaders: ALLOWED_HEADERS,
+    maxAge: 600,
+    credentials: false,
+  };
+  // @koa/cors takes the methods a preflight may use once per middleware: one middleware per
+  // distinct method list of the route table (a handful), made when first asked for.
+  const preflights = new Map<string, Middleware<AppState>>();
+  const noContent = async (ctx: ParameterizedContext<AppState>) => {
+    ctx.status = 204;
+  };
+  return {
+    actual: cors(options),
+    async answerOptions(ctx, allow) {
+      const methods = allow.join(', ');
+      let preflight = preflights.get(methods);
+      if (!preflight) {
+        preflight = cors({ ...options, allowMethods: methods });
+        preflights.set(methods, preflight);
+      }
+      ctx.set('Allow', methods);
+      await preflight(ctx, () => noContent(ctx));
+    },
+  };
 }
 
 /** The methods of a path as `Allow` lists them: HEAD wherever GET is, and OPTIONS. */
@@ -132,6 +147,17 @@ export function chooseEncoding(acceptEncoding: string | undefined): 'br' | 'gzip
   return br >= gzip ? 'br' : 'gzip';
 }
 
+/** Brotli at quality 4, which compresses JSON about as well as gzip's best in a fraction of brotli's default time. */
+function brotliParams(size: number | undefined): Record<number, number> {
+  return {
+    [zlib.BROTLI_PARAM_QUALITY]: 4,
+    [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+    ...(size !== undefined && Number.isInteger(size) ? { [zlib.BROTLI_PARAM_SIZE_HINT]: size } : {}),
+  };
+}
+
+const GZIP_LEVEL = 6;
+
 /** A body as it goes out: see encodeBody. */
 export interface EncodedBody {
   body: string | Buffer;
@@ -144,10 +170,14 @@ export interface EncodedBody {
 }
 
 /**
- * The body as it goes out: compressed when it is over COMPRESS_ABOVE bytes and the client
- * accepts br or gzip (brotli at quality 4, which compresses JSON about as well as gzip's
- * best in a fraction of brotli's default time). The caller sets the headers it names. A
- * small body is left as it is, not copied.
+ * The body of a REST answer as it goes out: compressed when it is over COMPRESS_ABOVE bytes
+ * and the client accepts br or gzip (brotliParams, gzip level 6), in one call on the event
+ * loop. The caller sets the headers it names. A small body is left as it is, not copied.
+ *
+ * The REST layer's answers (a page of records, one resource: a few to some tens of kB) are
+ * compressed here rather than streamed through `compressResponses`: streaming cost two to
+ * three times the CPU per answer for bodies of 2 to 80 kB, and no less event-loop time
+ * (docs/decisions/0008-http-libraries.md).
  */
 export function encodeBody(acceptEncoding: string | undefined, body: string | Buffer): EncodedBody {
   const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
@@ -157,14 +187,8 @@ export function encodeBody(acceptEncoding: string | undefined, body: string | Bu
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const compressed =
     encoding === 'br'
-      ? brotliCompressSync(bytes, {
-          params: {
-            [zlib.BROTLI_PARAM_QUALITY]: 4,
-            [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-            [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-          },
-        })
-      : gzipSync(bytes, { level: 6 });
+      ? brotliCompressSync(bytes, { params: brotliParams(bytes.length) })
+      : gzipSync(bytes, { level: GZIP_LEVEL });
   return { body: compressed, length: compressed.length, vary: true, encoding };
 }
 
@@ -210,22 +234,27 @@ export function nextPageUrl(
 }
 
 /**
- * Compresses what Koa answers under /api/v1 (errors, idempotent replays, the OpenAPI
- * document) like the REST layer's own answers: over COMPRESS_ABOVE bytes, when asked for.
+ * Streams what Koa answers compressed (`koa-compress`), as encodeBody compresses the REST
+ * layer's answers: a body over COMPRESS_ABOVE bytes, in br or gzip as the client accepts
+ * (brotli first at equal weight, and for `*`), with `Vary: Accept-Encoding`. Under /api/v1 it
+ * takes errors, idempotent replays and the OpenAPI document; at /docs, the API reference's
+ * script. The compression runs on libuv's threads, off the event loop.
  */
-export function compressKoaResponses(): Middleware<AppState> {
-  return async (ctx, next) => {
-    await next();
-    if (ctx.respond === false || ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304) return;
-    const body: unknown = ctx.body;
-    if (body === null || body === undefined || body instanceof Stream) return;
-    const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-    const type = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
-    const encoded = encodeBody(ctx.get('Accept-Encoding'), text);
-    if (encoded.vary) ctx.vary('Accept-Encoding');
-    if (encoded.encoding) ctx.set('Content-Encoding', encoded.encoding);
-    if (encoded.body === text && typeof body !== 'object') return;
-    ctx.body = encoded.body;
-    ctx.set('Content-Type', type);
+export function compressResponses(): Middleware<AppState> {
+  const streamed = compress({
+    threshold: COMPRESS_ABOVE + 1,
+    br: (_type, size) => ({ params: brotliParams(size) }),
+    gzip: { level: GZIP_LEVEL },
+    deflate: false,
+    zstd: false,
+    encodingPreference: ['br', 'gzip', 'identity'],
+    wildcardAcceptEncoding: 'br',
+  });
+  return (ctx, next) => {
+    // koa-compress 5.2.2 throws (a 500) when the client refuses identity and accepts none of
+    // its codings (`identity;q=0`, `*;q=0`); such a client gets the body as it is, as from
+    // encodeBody.
+    if (chooseEncoding(requestHeader(ctx.req, 'accept-encoding')) === null) ctx.compress = false;
+    return streamed(ctx, next);
   };
 }

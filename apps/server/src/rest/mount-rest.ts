@@ -22,14 +22,13 @@ import { logFailure, sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
 import {
   allowList,
-  answerOptions,
-  applyCors,
   type CorsPolicy,
   encodeBody,
   entityTag,
   ifMatch,
   nextPageUrl,
   noneMatch,
+  restCors,
 } from './http-conventions.ts';
 import { beginIdempotent } from './idempotency.ts';
 import { nestBracketKeys } from './query-string.ts';
@@ -66,13 +65,28 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
   /** Where clients reach the service, for `Location` and `Link`: PUBLIC_URL, or the request's own origin. */
   const baseOf = (ctx: ParameterizedContext<AppState>) => publicUrl || `${ctx.protocol}://${ctx.host}`;
 
-  return async (ctx, next) => {
+  const cors = restCors(options.cors);
+
+  return (ctx, next) => {
+    if (ctx.method === 'OPTIONS') return answerOptions(ctx);
+    return cors.actual(ctx, () => serve(ctx, next));
+  };
+
+  /** OPTIONS on a known path: its `Allow`, and a preflight's CORS headers (`restCors`). */
+  function answerOptions(ctx: ParameterizedContext<AppState>): Promise<void> | void {
     const path = ctx.path.slice(REST_PREFIX.length) || '/';
-    applyCors(ctx, options.cors);
-    if (path === '/openapi.json') {
-      if (ctx.method === 'OPTIONS') return answerOptions(ctx, options.cors, allowList(['GET']));
-      return next();
+    if (path === '/openapi.json') return cors.answerOptions(ctx, allowList(['GET']));
+    const match = matchRestRoute(routes, 'OPTIONS', path);
+    if (match.kind !== 'wrong-method') {
+      ctx.vary('Origin');
+      return sendError(ctx, new DomainError('NOT_FOUND', `No endpoint ${ctx.method} ${ctx.path}`));
     }
+    return cors.answerOptions(ctx, allowList(match.allow));
+  }
+
+  async function serve(ctx: ParameterizedContext<AppState>, next: () => Promise<unknown>): Promise<unknown> {
+    const path = ctx.path.slice(REST_PREFIX.length) || '/';
+    if (path === '/openapi.json') return next();
     // HEAD is answered as GET without its body (Node leaves the body of a HEAD out).
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     const match = matchRestRoute(routes, method, path);
@@ -80,7 +94,6 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       return sendError(ctx, new DomainError('NOT_FOUND', `No endpoint ${ctx.method} ${ctx.path}`));
     if (match.kind === 'wrong-method') {
       const allow = allowList(match.allow);
-      if (method === 'OPTIONS') return answerOptions(ctx, options.cors, allow);
       ctx.set('Allow', allow.join(', '));
       return sendError(
         ctx,
@@ -150,7 +163,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       // A request that ended without a response (writing it threw) keeps nothing.
       await work?.finish(500, '').catch(() => undefined);
     }
-  };
+  }
 
   /**
    * Calls the route's procedure with the context the gate made, and turns what it answered

@@ -250,7 +250,7 @@ export interface KeyUse {
   at: Date;
 }
 
-const RECORD_KEY_USES_SQL = `
+export const RECORD_KEY_USES_SQL = `
   update api_keys k set last_used_at = u.at
     from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(workspace_id, id, at)
    where k.workspace_id = u.workspace_id and k.id = u.id

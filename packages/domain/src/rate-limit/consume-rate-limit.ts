@@ -25,7 +25,7 @@ export interface RateLimitResult {
  * write added, as the row may have moved since the statement's snapshot. Rows are locked in
  * subject order, so two batches never wait on each other in a circle.
  */
-const CONSUME_SQL = `
+export const CONSUME_SQL = `
   with input as (
     select * from unnest($1::text[], $2::int[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::float8[])
       as i(subject, lim, n, previous_start, window_start, weight)
