@@ -11,7 +11,7 @@ import {
   type TestWorkspace,
 } from '../testing/fixtures.ts';
 import { addMember } from '../workspaces/create-workspace.ts';
-import { authenticateApiKey, createApiKey, findApiKeys, revokeApiKey } from './api-keys.ts';
+import { authenticateApiKey, createApiKey, findApiKeys, revokeApiKey } from './index.ts';
 import { allScopes, keyRights, workspaceWideScopes } from './scopes.ts';
 import { displayPrefix, generateSecret, hashSecret } from './secrets.ts';
 

@@ -6,8 +6,8 @@ import {
   type TestDb,
   type TestWorkspace,
 } from '../testing/fixtures.ts';
-import { createApiKey, revokeApiKey } from './api-keys.ts';
 import { AUTH_CHANNEL, authChangeFromPayload, authChangePayload, changeAuth } from './auth-changes.ts';
+import { createApiKey, revokeApiKey } from './index.ts';
 import { ApiKeyCache } from './key-cache.ts';
 
 let t: TestDb;

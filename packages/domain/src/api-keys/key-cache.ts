@@ -1,15 +1,13 @@
 import type { Database } from '@crm/db';
+import { type AuthChange, subscribeToAuthChanges } from './auth-changes.ts';
+import { KEY_USE_PRECISION_MS, type KeyUse, recordKeyUses } from './record-key-uses.ts';
+import { hashSecret } from './secrets.ts';
 import {
   type AuthenticatedKey,
-  KEY_USE_PRECISION_MS,
-  type KeyUse,
   MISSING_KEY_MESSAGE,
-  recordKeyUses,
   unauthorizedKey,
   verifyApiKey,
-} from './api-keys.ts';
-import { type AuthChange, subscribeToAuthChanges } from './auth-changes.ts';
-import { hashSecret } from './secrets.ts';
+} from './verify-api-key.ts';
 
 export interface ApiKeyCacheOptions {
   /**

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '../api-keys/api-keys.ts';
-import { addFolderField, removeFolderField } from '../folders/change-folder.ts';
+import { createApiKey, revokeApiKey } from '../api-keys/index.ts';
+import { addFolderField, removeFolderField } from '../folders/index.ts';
 import { createRecord } from '../records/create-record.ts';
-import { purgeTrash, trashRecord } from '../records/trash-record.ts';
+import { purgeTrash } from '../records/purge-trash.ts';
+import { trashRecord } from '../records/trash-record.ts';
 import { systemProvenance } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { acceptInvitation, createInvitation, revokeInvitation, setPassword } from '../users/invitations.ts';
-import { signIn } from '../users/sessions.ts';
+import { acceptInvitation, createInvitation, revokeInvitation, setPassword, signIn } from '../users/index.ts';
 import { createWebhook } from '../webhooks/create-webhook.ts';
 import { deleteWebhook } from '../webhooks/delete-webhook.ts';
 import { updateWebhook } from '../webhooks/update-webhook.ts';
-import { createWorkflow, deleteWorkflow, updateWorkflow } from '../workflows/save-workflow.ts';
+import { createWorkflow, deleteWorkflow, updateWorkflow } from '../workflows/index.ts';
 import { createWorkflowInput, updateWorkflowInput } from '../workflows/schemas.ts';
 import { findAuditLog, pruneAuditLog } from './find-audit-log.ts';
 

@@ -5,7 +5,7 @@ import { loadWebhook } from '../webhooks/find-webhooks.ts';
 import { rotateWebhookSecret } from '../webhooks/rotate-secret.ts';
 import { serializeWebhook } from '../webhooks/serialize.ts';
 import { updateWebhook } from '../webhooks/update-webhook.ts';
-import { createWorkflow, rotateWorkflowSecret, updateWorkflow } from '../workflows/save-workflow.ts';
+import { createWorkflow, rotateWorkflowSecret, updateWorkflow } from '../workflows/index.ts';
 import { createWorkflowInput } from '../workflows/schemas.ts';
 import {
   configureSecretKeys,

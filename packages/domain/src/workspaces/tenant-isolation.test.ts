@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, findApiKeys, revokeApiKey } from '../api-keys/api-keys.ts';
-import {
-  addFolderField,
-  changeFolderField,
-  removeFolderField,
-  renameFolder,
-} from '../folders/change-folder.ts';
+import { createApiKey, findApiKeys, revokeApiKey } from '../api-keys/index.ts';
 import { findFolders, getFolder } from '../folders/find-folders.ts';
+import { addFolderField, changeFolderField, removeFolderField, renameFolder } from '../folders/index.ts';
 import { createRecord } from '../records/create-record.ts';
 import { findRecords, getRecord } from '../records/find-records.ts';
-import { restoreRecord, trashRecord } from '../records/trash-record.ts';
+import { restoreRecord } from '../records/restore-record.ts';
+import { trashRecord } from '../records/trash-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import {
   expectDomainError,

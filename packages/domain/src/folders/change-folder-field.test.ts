@@ -6,7 +6,7 @@ import { trashRecord } from '../records/trash-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { searchTextOf } from '../shared/search-text.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { changeFolderField } from './change-folder.ts';
+import { changeFolderField } from './change-folder-field.ts';
 import { createFolder } from './create-folder.ts';
 import { getFolder } from './find-folders.ts';
 

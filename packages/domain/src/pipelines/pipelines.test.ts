@@ -2,15 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeal } from '../deals/create-deal.ts';
 import { updateDeal } from '../deals/update-deal.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import {
-  addStage,
-  createPipeline,
-  removeStage,
-  renamePipeline,
-  renameStage,
-  reorderStages,
-} from './change-pipeline.ts';
+import { addStage } from './add-stage.ts';
+import { createPipeline } from './create-pipeline.ts';
 import { findPipelines, getPipeline } from './find-pipelines.ts';
+import { removeStage } from './remove-stage.ts';
+import { renamePipeline } from './rename-pipeline.ts';
+import { renameStage } from './rename-stage.ts';
+import { reorderStages } from './reorder-stages.ts';
 import { addStageInput, createPipelineInput, MAX_STAGES, reorderStagesInput } from './schemas.ts';
 import { summarizePipeline } from './summarize-pipeline.ts';
 

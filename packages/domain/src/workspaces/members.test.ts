@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateApiKey, createApiKey } from '../api-keys/api-keys.ts';
+import { authenticateApiKey, createApiKey } from '../api-keys/index.ts';
 import { findAuditLog } from '../audit/find-audit-log.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { changeMemberRole, removeMember } from './change-member.ts';
+import { changeMemberRole } from './change-member-role.ts';
 import { addMember } from './create-workspace.ts';
+import { removeMember } from './remove-member.ts';
 
 let t: TestDb;
 
