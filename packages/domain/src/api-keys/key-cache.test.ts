@@ -87,7 +87,7 @@ describe('ApiKeyCache', () => {
     const { key, secret } = await newKey(ws);
     const { cache } = listeningCache();
     await cache.authenticate(secret);
-    await revokeApiKey(t.db, ws.actor.workspaceId, key.id);
+    await revokeApiKey(t.db, ws.actor, key.id);
     const error = await expectDomainError(cache.authenticate(secret), 'UNAUTHORIZED');
     expect(error.message).toBe('This API key has been revoked');
   });

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const allowEverything = async () => {};
+const services = { baseUrl: '', checkOutboundUrl: async () => {} };
 
 describe('the audit log', () => {
   it('records key, webhook and folder changes with who made them, newest first', async () => {
@@ -36,7 +36,7 @@ describe('the audit log', () => {
       },
       ws.actor,
     );
-    await revokeApiKey(t.db, ws.actor.workspaceId, key.id, ws.actor);
+    await revokeApiKey(t.db, ws.actor, key.id);
     const hook = await createWebhook(
       t.db,
       ws.actor,
@@ -45,14 +45,9 @@ describe('the audit log', () => {
         events: ['record.created'],
         headers: { Authorization: 'secret' },
       },
-      allowEverything,
+      services,
     );
-    await updateWebhook(
-      t.db,
-      ws.actor,
-      { id: hook.id, headers: { Authorization: 'other' } },
-      allowEverything,
-    );
+    await updateWebhook(t.db, ws.actor, { id: hook.id, headers: { Authorization: 'other' } }, services);
     await deleteWebhook(t.db, ws.actor, hook.id);
     await addFolderField(t.db, ws.actor, { id: ws.peopleFolderId, key: 'tier', label: 'Tier', type: 'TEXT' });
     await removeFolderField(t.db, ws.actor, { id: ws.peopleFolderId, key: 'tier' });
@@ -132,7 +127,7 @@ describe('the audit log', () => {
 
   it('records workflow changes and deletion, invitations and a member joining', async () => {
     const ws = await newWorkspace(t.db);
-    const options = { baseUrl: '', checkOutboundUrl: allowEverything };
+    const options = services;
     const workflow = await createWorkflow(
       t.db,
       ws.actor,

@@ -26,13 +26,14 @@ import type { RevertHistoryInput } from './schemas.ts';
  * is checked, recorded in the history with the caller's provenance and announced as any other.
  * 409 when the field changed after the entry, unless `force=true`. The subject is locked first,
  * so no change slips between the check and the write. Answers the subject as it now is.
+ * `subject` is the kind the route names (`/records/…`, `/deals/…`, `/tasks/…`).
  */
 export async function revertHistoryEntry(
   db: Database,
   actor: Actor,
-  subject: HistorySubject,
-  input: RevertHistoryInput,
+  input: RevertHistoryInput & { subject: HistorySubject },
 ): Promise<unknown> {
+  const { subject } = input;
   return db.transaction(async (tx) => {
     await loadSubject(tx, actor, subject, input.id, { forUpdate: true });
     const [entry] = await runNamedSql<HistoryRow & Record<string, unknown>>(

@@ -13,9 +13,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const policy = { scale: 1, jitter: 0 };
-const anyUrl = async () => {};
+const services = { checkOutboundUrl: async () => {} };
 const subscribe = (actor: Actor) =>
-  createWebhook(t.db, actor, { url: 'https://hooks.example.com/x', events: ['record.created'] }, anyUrl);
+  createWebhook(t.db, actor, { url: 'https://hooks.example.com/x', events: ['record.created'] }, services);
 
 /** Claims every due delivery and keeps this workspace's (other tests' are left to their claims). */
 async function claimOf(workspaceId: string): Promise<ClaimedDelivery[]> {

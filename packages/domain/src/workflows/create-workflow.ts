@@ -6,8 +6,8 @@ import type { Actor } from '../shared/actor.ts';
 import { newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
 import { sealOptionalSecret } from '../shared/secret-box.ts';
+import type { DomainServices } from '../shared/services.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
-import type { CheckOutboundUrl } from '../webhooks/create-webhook.ts';
 import { newWebhookSecret } from '../webhooks/secrets.ts';
 import { checkActionUrls } from './check-action-urls.ts';
 import { type createWorkflowInput, MAX_WORKFLOWS_PER_WORKSPACE } from './schemas.ts';
@@ -21,9 +21,9 @@ export async function createWorkflow(
   db: Database,
   actor: Actor,
   input: z.infer<typeof createWorkflowInput>,
-  options: { baseUrl: string; checkOutboundUrl: CheckOutboundUrl },
+  services: DomainServices,
 ) {
-  await checkActionUrls(input.actions, options.checkOutboundUrl);
+  await checkActionUrls(input.actions, services);
   return db.transaction(async (tx) => {
     await assertWorkspaceLimit(
       tx,
@@ -53,6 +53,6 @@ export async function createWorkflow(
       target: { type: 'workflow', id: row.id },
       details: { name: row.name, trigger: row.triggerType, actions: input.actions.map((a) => a.type) },
     });
-    return { ...serializeWorkflow(row, options.baseUrl), secret };
+    return { ...serializeWorkflow(row, services.baseUrl), secret };
   });
 }

@@ -7,6 +7,7 @@ import { notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
+import type { DomainServices } from '../shared/services.ts';
 import type { findWorkflowsInput } from './schemas.ts';
 import { serializeWorkflow, type WorkflowRow } from './serialize.ts';
 
@@ -33,7 +34,7 @@ export async function findWorkflows(
   db: Database,
   actor: Actor,
   input: z.infer<typeof findWorkflowsInput>,
-  baseUrl: string,
+  services: Pick<DomainServices, 'baseUrl'>,
 ) {
   const paging = resolvePaging(input);
   const w = schema.workflows;
@@ -44,9 +45,14 @@ export async function findWorkflows(
     .orderBy(...keysetOrder(w.createdAt, w.id, 'desc'))
     .limit(paging.pageSize + 1)
     .offset(paging.kind === 'offset' ? paging.offset : 0);
-  return toPage(rows, paging, (row) => serializeWorkflow(row, baseUrl));
+  return toPage(rows, paging, (row) => serializeWorkflow(row, services.baseUrl));
 }
 
-export async function getWorkflow(db: Database, actor: Actor, id: string, baseUrl: string) {
-  return serializeWorkflow(await loadWorkflow(db, actor, id), baseUrl);
+export async function getWorkflow(
+  db: Database,
+  actor: Actor,
+  id: string,
+  services: Pick<DomainServices, 'baseUrl'>,
+) {
+  return serializeWorkflow(await loadWorkflow(db, actor, id), services.baseUrl);
 }

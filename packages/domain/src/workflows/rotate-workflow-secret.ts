@@ -5,6 +5,7 @@ import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { missing } from '../shared/missing.ts';
 import { sealSecret } from '../shared/secret-box.ts';
+import type { DomainServices } from '../shared/services.ts';
 import { newWebhookSecret, PREVIOUS_SECRET_TTL_HOURS } from '../webhooks/secrets.ts';
 import { loadWorkflow } from './find-workflows.ts';
 import { serializeWorkflow } from './serialize.ts';
@@ -13,7 +14,12 @@ import { serializeWorkflow } from './serialize.ts';
  * A new signing secret, returned this once. The previous one is still accepted for 24 hours
  * so the caller can switch without failed calls.
  */
-export async function rotateWorkflowSecret(db: Database, actor: Actor, id: string, baseUrl: string) {
+export async function rotateWorkflowSecret(
+  db: Database,
+  actor: Actor,
+  id: string,
+  services: Pick<DomainServices, 'baseUrl'>,
+) {
   return db.transaction(async (tx) => {
     const current = await loadWorkflow(tx, actor, id, { lock: 'update' });
     const secret = newWebhookSecret();
@@ -35,6 +41,6 @@ export async function rotateWorkflowSecret(db: Database, actor: Actor, id: strin
       action: 'workflow.secret_rotated',
       target: { type: 'workflow', id: current.id },
     });
-    return { ...serializeWorkflow(row, baseUrl), secret };
+    return { ...serializeWorkflow(row, services.baseUrl), secret };
   });
 }

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { missing } from '../shared/missing.ts';
+import type { DomainServices } from '../shared/services.ts';
 import { loadWorkflow } from './find-workflows.ts';
 import { serializeWorkflow } from './serialize.ts';
 
@@ -11,10 +12,10 @@ import { serializeWorkflow } from './serialize.ts';
 export async function setWorkflowEnabled(
   db: Database,
   actor: Actor,
-  id: string,
-  enabled: boolean,
-  baseUrl: string,
+  input: { id: string; enabled: boolean },
+  services: Pick<DomainServices, 'baseUrl'>,
 ) {
+  const { id, enabled } = input;
   // Locked, so a delete racing the change is either before it (404) or after it.
   return db.transaction(async (tx) => {
     const current = await loadWorkflow(tx, actor, id, { lock: 'update' });
@@ -31,6 +32,6 @@ export async function setWorkflowEnabled(
         target: { type: 'workflow', id: current.id },
       });
     }
-    return serializeWorkflow(row, baseUrl);
+    return serializeWorkflow(row, services.baseUrl);
   });
 }

@@ -6,7 +6,7 @@ import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { missing } from '../shared/missing.ts';
 import { sealSecret } from '../shared/secret-box.ts';
-import type { CheckOutboundUrl } from '../webhooks/create-webhook.ts';
+import type { DomainServices } from '../shared/services.ts';
 import { newWebhookSecret } from '../webhooks/secrets.ts';
 import { checkActionUrls } from './check-action-urls.ts';
 import { loadWorkflow } from './find-workflows.ts';
@@ -21,9 +21,9 @@ export async function updateWorkflow(
   db: Database,
   actor: Actor,
   input: z.infer<typeof updateWorkflowInput>,
-  options: { baseUrl: string; checkOutboundUrl: CheckOutboundUrl },
+  services: DomainServices,
 ) {
-  if (input.actions) await checkActionUrls(input.actions, options.checkOutboundUrl);
+  if (input.actions) await checkActionUrls(input.actions, services);
   return db.transaction(async (tx) => {
     const current = await loadWorkflow(tx, actor, input.id, { lock: 'update' });
     let secret: string | null = null;
@@ -57,6 +57,6 @@ export async function updateWorkflow(
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       },
     });
-    return { ...serializeWorkflow(row, options.baseUrl), secret };
+    return { ...serializeWorkflow(row, services.baseUrl), secret };
   });
 }

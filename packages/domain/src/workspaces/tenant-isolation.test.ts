@@ -113,9 +113,9 @@ describe("an actor of workspace B and A's data", () => {
       userId: a.actor.userId,
       name: 'A key',
     });
-    expect((await findApiKeys(t.db, b.actor.workspaceId)).map((k) => k.id)).not.toContain(key.id);
-    await expectDomainError(revokeApiKey(t.db, b.actor.workspaceId, key.id), 'NOT_FOUND');
-    expect((await findApiKeys(t.db, a.actor.workspaceId)).find((k) => k.id === key.id)?.revokedAt).toBeNull();
+    expect((await findApiKeys(t.db, b.actor)).map((k) => k.id)).not.toContain(key.id);
+    await expectDomainError(revokeApiKey(t.db, b.actor, key.id), 'NOT_FOUND');
+    expect((await findApiKeys(t.db, a.actor)).find((k) => k.id === key.id)?.revokedAt).toBeNull();
   });
 
   it("cannot issue a key in A's workspace for B's user", async () => {
