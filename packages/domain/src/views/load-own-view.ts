@@ -1,9 +1,8 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
-import { isId } from '../shared/ids.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import type { SavedViewRow } from './serialize.ts';
 
 const v = schema.savedViews;
@@ -15,12 +14,10 @@ export async function loadOwnView(
   id: string,
   lock: boolean,
 ): Promise<SavedViewRow> {
-  if (!isId('view', id)) throw notFound('Saved view', id);
-  const query = db
-    .select()
-    .from(v)
-    .where(and(eq(v.workspaceId, actor.workspaceId), eq(v.id, id), eq(v.userId, actor.userId)));
-  const [row] = await (lock ? query.for('update') : query);
-  if (!row) throw notFound('Saved view', id);
-  return row;
+  return loadInWorkspace(db, v, actor.workspaceId, id, {
+    kind: 'view',
+    name: 'Saved view',
+    where: eq(v.userId, actor.userId),
+    ...(lock ? { lock: 'update' } : {}),
+  });
 }

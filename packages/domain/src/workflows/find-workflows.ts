@@ -3,9 +3,8 @@ import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
-import { isId } from '../shared/ids.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
 import type { DomainServices } from '../shared/services.ts';
 import type { findWorkflowsInput } from './schemas.ts';
@@ -18,15 +17,11 @@ export async function loadWorkflow(
   id: string,
   options: { lock?: 'update' | 'share' } = {},
 ): Promise<WorkflowRow> {
-  if (!isId('workflow', id)) throw notFound('Workflow', id);
-  const w = schema.workflows;
-  const query = tx
-    .select()
-    .from(w)
-    .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)));
-  const [row] = await (options.lock ? query.for(options.lock) : query);
-  if (!row) throw notFound('Workflow', id);
-  return row;
+  return loadInWorkspace(tx, schema.workflows, actor.workspaceId, id, {
+    kind: 'workflow',
+    name: 'Workflow',
+    ...options,
+  });
 }
 
 /** A page of the workspace's workflows, newest first. */
