@@ -25,6 +25,7 @@ export * from './shared/actor.ts';
 export * from './shared/assert-member.ts';
 export * from './shared/batch.ts';
 export * from './shared/coalescer.ts';
+export * from './shared/cursor.ts';
 export * from './shared/custom-values.ts';
 export * from './shared/data-refusal.ts';
 export * from './shared/errors.ts';

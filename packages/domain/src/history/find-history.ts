@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { loadDeal } from '../deals/load-deal.ts';
 import { loadRecord } from '../records/load-record.ts';
 import type { Actor } from '../shared/actor.ts';
-import { encodeCursor, pageOf, resolvePaging } from '../shared/paging.ts';
+import { encodeCursor } from '../shared/cursor.ts';
+import { pageOf, resolvePaging } from '../shared/paging.ts';
 import { loadTask } from '../tasks/load-task.ts';
 import type { FindHistoryInput, HistoryEntryOutput } from './schemas.ts';
 

@@ -6,11 +6,12 @@ import { MAX_LINK_LABEL } from '../folders/schemas.ts';
 import { recordColumnsOf, recordRowFromDriver, serializeRecord } from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { asDatabase } from '../shared/batch.ts';
+import { encodeCursor } from '../shared/cursor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { missing } from '../shared/missing.ts';
-import { encodeCursor, type PagingInput, pageOf, pagingInput, resolvePaging } from '../shared/paging.ts';
+import { type PagingInput, pageOf, pagingInput, resolvePaging } from '../shared/paging.ts';
 import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 import { linkedRecordOutput } from './schemas.ts';
 
