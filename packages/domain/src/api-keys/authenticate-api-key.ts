@@ -1,5 +1,5 @@
 import type { Database } from '@crm/db';
-import { KEY_USE_PRECISION_MS, recordKeyUses } from './record-key-uses.ts';
+import { KEY_USE_PRECISION_MS, logKeyUses } from './log-key-uses.ts';
 import { hashSecret } from './secrets.ts';
 import {
   type AuthenticatedKey,
@@ -22,7 +22,7 @@ export async function authenticateApiKey(
   const verified = await verifyApiKey(db, hashSecret(secret), now);
   if (verified.lastUsedAt === null || now - verified.lastUsedAt >= KEY_USE_PRECISION_MS) {
     const { keyId, workspaceId } = verified.key;
-    await recordKeyUses(db, [{ keyId, workspaceId, at: new Date(now) }]);
+    await logKeyUses(db, [{ keyId, workspaceId, at: new Date(now) }]);
   }
   return verified.key;
 }

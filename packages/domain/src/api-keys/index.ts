@@ -3,7 +3,7 @@ export * from './authenticate-api-key.ts';
 export * from './create-api-key.ts';
 export * from './find-api-keys.ts';
 export * from './key-cache.ts';
-export * from './record-key-uses.ts';
+export * from './log-key-uses.ts';
 export * from './revoke-api-key.ts';
 export * from './schemas.ts';
 export * from './scopes.ts';

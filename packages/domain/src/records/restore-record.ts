@@ -1,7 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
-import { recordEvent } from '../record-model/record-events.ts';
+import { appendRecordEvent } from '../record-model/record-events.ts';
 import { recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { showLinksOf } from '../relations/trash-links.ts';
 import type { Actor } from '../shared/actor.ts';
@@ -21,7 +21,7 @@ export async function restoreRecord(db: Database, actor: Actor, id: string) {
       .returning(recordColumns);
     if (!row) missing('the row update … returning wrote (row)');
     const shown = await showLinksOf(tx, actor, row);
-    await recordEvent(tx, actor, 'record.restored', shown);
+    await appendRecordEvent(tx, actor, 'record.restored', shown);
     return serializeRecord(shown);
   });
 }

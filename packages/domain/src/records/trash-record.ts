@@ -1,7 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
-import { recordEvent } from '../record-model/record-events.ts';
+import { appendRecordEvent } from '../record-model/record-events.ts';
 import { recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { hideLinksOf } from '../relations/trash-links.ts';
 import type { Actor } from '../shared/actor.ts';
@@ -22,7 +22,7 @@ export async function trashRecord(db: Database, actor: Actor, id: string) {
       .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, id)))
       .returning(recordColumns);
     if (!row) missing('the row update … returning wrote (row)');
-    await recordEvent(tx, actor, 'record.trashed', row);
+    await appendRecordEvent(tx, actor, 'record.trashed', row);
     await hideLinksOf(tx, actor, row);
     return serializeRecord(row);
   });

@@ -68,7 +68,7 @@ function judge(delivery: ClaimedDelivery, outcome: AttemptOutcome | null, policy
  * recording at once cannot deadlock, and a success touches its subscription at most once a
  * minute.
  */
-export async function recordDeliveryAttempts(
+export async function saveDeliveryAttempts(
   db: Database,
   attempts: readonly DeliveryAttempt[],
   policy: RetryPolicy,
@@ -104,7 +104,7 @@ export async function recordDeliveryAttempts(
       batches.push({ rows: of, scope: { workspaceId, now: new Date(now).toISOString() } });
   } else batches.push({ rows, scope: undefined });
   for (const batch of batches)
-    for (const row of await recordIsolated(db, batch.rows, batch.scope)) verdicts.set(row.id, verdictOf(row));
+    for (const row of await saveIsolated(db, batch.rows, batch.scope)) verdicts.set(row.id, verdictOf(row));
   for (const { delivery } of attempts) if (!verdicts.has(delivery.id)) verdicts.set(delivery.id, 'lost');
   return verdicts;
 }
@@ -140,25 +140,25 @@ type Scope = { workspaceId: string; now: string } | undefined;
  * attempt alone: the deliveries of other subscriptions (other tenants') are recorded all the
  * same. An attempt that cannot be recorded even alone is left to its claim running out.
  */
-async function recordIsolated(db: Database, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
+async function saveIsolated(db: Database, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
   try {
-    return await recordBatch(db, rows, scope);
+    return await saveBatch(db, rows, scope);
   } catch (error) {
     if (!isDataRefusal(error)) throw error;
     const recorded: RecordedRow[] = [];
     if (rows.length === 1) return recorded;
-    for (const row of rows) recorded.push(...(await recordIsolated(db, [row], scope)));
+    for (const row of rows) recorded.push(...(await saveIsolated(db, [row], scope)));
     return recorded;
   }
 }
 
-async function recordBatch(db: Database, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
-  if (!scope) return recordStatement(db, rows, scope);
+async function saveBatch(db: Database, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
+  if (!scope) return saveStatement(db, rows, scope);
   // A sharded database runs this statement's CTEs one by one through the coordinator, and
   // fails an insert among them that reads the others' results ("missing data for column"):
   // there the attempts are inserted by a second statement of the same transaction.
   return db.transaction(async (tx) => {
-    const recorded = await recordStatement(tx, rows, scope);
+    const recorded = await saveStatement(tx, rows, scope);
     if (recorded.length === 0) return recorded;
     await tx.execute(sql`
       insert into delivery_attempts (workspace_id, id, delivery_id, attempt, started_at, duration_ms,
@@ -191,7 +191,7 @@ function inputOf(rows: AttemptRow[]) {
         duration_ms integer, response_status integer, error text, excerpt text)`;
 }
 
-async function recordStatement(db: Executor, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
+async function saveStatement(db: Executor, rows: AttemptRow[], scope: Scope): Promise<RecordedRow[]> {
   const now = scope ? sql`${scope.now}::timestamptz` : sql`now()`;
   const of = (alias: string) =>
     scope ? sql`${sql.raw(alias)}.workspace_id = ${scope.workspaceId} and ` : sql``;

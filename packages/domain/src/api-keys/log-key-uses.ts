@@ -9,6 +9,10 @@ export interface KeyUse {
   at: Date;
 }
 
+/**
+ * The statement prepared as `record_key_uses`, the name SQL traces and the benchmark's parity
+ * check know it by (the bare server sends this text too).
+ */
 export const RECORD_KEY_USES_SQL = `
   update api_keys k set last_used_at = u.at
     from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(workspace_id, id, at)
@@ -16,7 +20,7 @@ export const RECORD_KEY_USES_SQL = `
      and (k.last_used_at is null or k.last_used_at < u.at)`;
 
 /** Writes the `lastUsedAt` of many keys in one statement; never moves one back in time. */
-export async function recordKeyUses(db: Database, uses: readonly KeyUse[]): Promise<void> {
+export async function logKeyUses(db: Database, uses: readonly KeyUse[]): Promise<void> {
   if (uses.length === 0) return;
   await db.$client.query({
     name: 'record_key_uses',

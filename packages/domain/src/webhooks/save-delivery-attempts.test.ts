@@ -4,7 +4,7 @@ import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from './claim-deliveries.ts';
 import { createWebhook } from './create-webhook.ts';
-import { type AttemptOutcome, recordDeliveryAttempts } from './record-attempts.ts';
+import { type AttemptOutcome, saveDeliveryAttempts } from './save-delivery-attempts.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -142,7 +142,7 @@ describe('recording a batch of attempts', () => {
     const [ok1, ok2] = of(ok.id);
     const [flaky1, flaky2] = of(flaky.id);
     const [gone1, gone2] = of(gone.id);
-    const verdicts = await recordDeliveryAttempts(
+    const verdicts = await saveDeliveryAttempts(
       t.db,
       [
         { delivery: ok1!, outcome: answered(200) },
@@ -199,16 +199,12 @@ describe('recording a batch of attempts', () => {
     ]);
     const [fresh] = await claimOf(ws.actor.workspaceId);
     expect(fresh!.id).toBe(stale!.id);
-    const late = await recordDeliveryAttempts(t.db, [{ delivery: stale!, outcome: answered(200) }], policy);
+    const late = await saveDeliveryAttempts(t.db, [{ delivery: stale!, outcome: answered(200) }], policy);
     expect(late.get(stale!.id)).toBe('lost');
     expect(await attemptsOf(stale!.id)).toEqual([]);
-    const recorded = await recordDeliveryAttempts(
-      t.db,
-      [{ delivery: fresh!, outcome: answered(200) }],
-      policy,
-    );
+    const recorded = await saveDeliveryAttempts(t.db, [{ delivery: fresh!, outcome: answered(200) }], policy);
     expect(recorded.get(fresh!.id)).toBe('succeeded');
-    const again = await recordDeliveryAttempts(t.db, [{ delivery: fresh!, outcome: answered(200) }], policy);
+    const again = await saveDeliveryAttempts(t.db, [{ delivery: fresh!, outcome: answered(200) }], policy);
     expect(again.get(fresh!.id)).toBe('lost');
     expect(await attemptsOf(fresh!.id)).toHaveLength(1);
   });
@@ -225,7 +221,7 @@ describe('recording a batch of attempts', () => {
     const claimed = await claimOf(ws.actor.workspaceId);
     const hopelessOne = claimed.find((d) => d.webhookId === hopeless.id)!;
     const recoveringOne = claimed.find((d) => d.webhookId === recovering.id)!;
-    const verdicts = await recordDeliveryAttempts(
+    const verdicts = await saveDeliveryAttempts(
       t.db,
       [
         {
@@ -256,7 +252,7 @@ describe('recording a batch of attempts', () => {
     await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Closed' });
     const [last, closed] = await claimOf(ws.actor.workspaceId);
     await t.query('update deliveries set attempt_count = 9 where id = $1', [last!.id]);
-    const verdicts = await recordDeliveryAttempts(
+    const verdicts = await saveDeliveryAttempts(
       t.db,
       [
         { delivery: { ...last!, attemptCount: 9 }, outcome: answered(503) },
@@ -278,7 +274,7 @@ describe('recording a batch of attempts', () => {
     await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Binary' });
     const [delivery] = await claimOf(ws.actor.workspaceId);
     const outcome = { ...answered(500), excerpt: 'a\u0000b' };
-    await recordDeliveryAttempts(t.db, [{ delivery: delivery!, outcome }], policy);
+    await saveDeliveryAttempts(t.db, [{ delivery: delivery!, outcome }], policy);
     expect(await attemptsOf(delivery!.id)).toMatchObject([{ response_excerpt: 'ab' }]);
   });
 });
@@ -299,7 +295,7 @@ describe('recording a batch across tenants', () => {
     expect(claimed).toHaveLength(6);
     // An integer column cannot hold this duration: the one attempt the database refuses.
     const refused = claimed[1]!;
-    const verdicts = await recordDeliveryAttempts(
+    const verdicts = await saveDeliveryAttempts(
       t.db,
       claimed.map((delivery) => ({
         delivery,
@@ -323,7 +319,7 @@ describe('recording a batch across tenants', () => {
     await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Emoji' });
     await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Nul' });
     const [first, second] = await claimOf(ws.actor.workspaceId);
-    const verdicts = await recordDeliveryAttempts(
+    const verdicts = await saveDeliveryAttempts(
       t.db,
       [
         { delivery: first!, outcome: { ...answered(500), excerpt: 'cut 😀'.slice(0, 5) } },
