@@ -24,8 +24,11 @@ import {
   type TestWorkspace,
 } from '../testing/fixtures.ts';
 import { MAX_LINKS_PER_FIELD } from './apply-link-changes.ts';
-import { getLink, linkRecord, linkRecords, unlinkRecord } from './link-records.ts';
+import { getLink } from './get-link.ts';
+import { linkRecord } from './link-record.ts';
+import { linkRecords } from './link-records.ts';
 import { attachLinkTallies, LinkTallies, TALLY_MARGIN } from './link-tallies.ts';
+import { unlinkRecord } from './unlink-record.ts';
 
 let t: TestDb;
 

@@ -2,8 +2,8 @@ import type { Database } from '@crm/db';
 import { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { batchList } from '../shared/batch.ts';
-import { linkRecords, unlinkRecords } from './link-records.ts';
-import { batchLinkItem, batchUnlinkItem } from './schemas.ts';
+import { linkRecords } from './link-records.ts';
+import { batchLinkItem } from './schemas.ts';
 
 export const linkRecordsInput = z.strictObject({
   items: batchList(batchLinkItem).meta({
@@ -12,19 +12,7 @@ export const linkRecordsInput = z.strictObject({
   }),
 });
 
-export const unlinkRecordsInput = z.strictObject({
-  items: batchList(batchUnlinkItem).meta({
-    description:
-      'Up to 100 links `{ from, field, to }`, each removed as `DELETE /records/{from}/links/{field}/{to}` would.',
-  }),
-});
-
 /** `POST /records/links/batch` (docs/api.md, "Relations"): every item applied in order, in one transaction. */
 export function linkRecordsInBatch(db: Database, actor: Actor, input: z.output<typeof linkRecordsInput>) {
   return linkRecords(db, actor, input.items);
-}
-
-/** `POST /records/links/batch/delete`. */
-export function unlinkRecordsInBatch(db: Database, actor: Actor, input: z.output<typeof unlinkRecordsInput>) {
-  return unlinkRecords(db, actor, input.items);
 }
