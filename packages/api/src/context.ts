@@ -1,20 +1,8 @@
 import type { Database } from '@crm/db';
-import type { Actor } from '@crm/domain';
+import type { Actor, DomainServices } from '@crm/domain';
 
-/** What procedures need from the running service besides the database. */
-export interface ApiServices {
-  /**
-   * Refuses (throws a DomainError VALIDATION_FAILED naming `url`) a webhook or HTTP action
-   * URL that is not http(s) or resolves to an address the operator does not allow
-   * (docs/webhooks.md, "Destinations").
-   */
-  checkOutboundUrl(url: string): Promise<void>;
-  /**
-   * Where clients reach the service (PUBLIC_URL, else the address it listens on), for the
-   * absolute URLs the API shows, such as a workflow's trigger URL.
-   */
-  baseUrl: string;
-}
+/** What procedures need from the running service besides the database: what the domain's actions take. */
+export type ApiServices = DomainServices;
 
 /** The context every procedure runs with, on both surfaces (REST and tRPC). */
 export interface ApiContext {

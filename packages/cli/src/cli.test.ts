@@ -194,7 +194,7 @@ describe('the CLI', () => {
       db,
       actor,
       { url: 'https://hooks.example.com/x', events: ['*'], headers: { 'X-Token': 'token-0123456789' } },
-      async () => {},
+      { checkOutboundUrl: async () => {} },
     );
     const workflow = await createWorkflow(
       db,

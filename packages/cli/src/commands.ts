@@ -2,12 +2,14 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { apiKeyScopes } from '@crm/db/schema';
 import {
+  type Actor,
   createApiKey,
   createWorkspace,
   currentSecretKeyId,
   findApiKeys,
   passwordInput,
   revokeApiKey,
+  rightsOf,
   sealStoredSecrets,
   secretKeysConfigured,
   setPassword,
@@ -79,7 +81,7 @@ export async function keysCreate(db: Database, options: Record<string, string | 
     })
     .parse(options);
   await assertWorkspace(db, input.workspace);
-  const userId = input.user ?? (await workspaceOwner(db, input.workspace));
+  const userId = input.user ?? (await cliActor(db, input.workspace)).userId;
   const scopes = z
     .array(z.enum(apiKeyScopes))
     .min(1)
@@ -103,7 +105,7 @@ export async function keysCreate(db: Database, options: Record<string, string | 
 export async function keysList(db: Database, options: Record<string, string | undefined>) {
   const input = z.object({ workspace: z.string().min(1) }).parse(options);
   await assertWorkspace(db, input.workspace);
-  return findApiKeys(db, input.workspace);
+  return findApiKeys(db, await cliActor(db, input.workspace));
 }
 
 export async function keysRevoke(
@@ -115,7 +117,7 @@ export async function keysRevoke(
   const id = positional[0] ?? options.id;
   if (!id) throw new Error('keys revoke needs the key id: crm keys revoke <key_…> --workspace <ws_…>');
   await assertWorkspace(db, input.workspace);
-  return revokeApiKey(db, input.workspace, id, systemProvenance('cli'));
+  return revokeApiKey(db, await cliActor(db, input.workspace), id);
 }
 
 /**
@@ -162,14 +164,28 @@ async function assertWorkspace(db: Database, workspaceId: string): Promise<void>
   if (!row) throw new Error(`Workspace ${workspaceId} not found`);
 }
 
-async function workspaceOwner(db: Database, workspaceId: string): Promise<string> {
+/**
+ * Who the CLI acts as in a workspace: its first owner (the first member when it has none), its
+ * changes recorded as the CLI's (`systemProvenance('cli')`: the audit log's actor and source).
+ */
+async function cliActor(db: Database, workspaceId: string): Promise<Actor> {
   const m = schema.memberships;
   const rows = await db
-    .select({ userId: m.userId, role: m.role })
+    .select({ userId: m.userId, role: m.role, name: schema.users.name })
     .from(m)
+    .innerJoin(schema.users, eq(schema.users.id, m.userId))
     .where(eq(m.workspaceId, workspaceId))
     .orderBy(asc(m.createdAt));
   const owner = rows.find((r) => r.role === 'OWNER') ?? rows[0];
   if (!owner) throw new Error(`workspace ${workspaceId} not found or has no members`);
-  return owner.userId;
+  return {
+    workspaceId,
+    userId: owner.userId,
+    userName: owner.name,
+    role: owner.role,
+    apiKeyId: null,
+    scopes: rightsOf(owner.role),
+    folderIds: null,
+    provenance: systemProvenance('cli'),
+  };
 }

@@ -6,8 +6,8 @@ import {
   DEFAULT_LEASE_MS,
   DELIVERY_CHANNEL,
   type DeliveryAttempt,
-  recordDeliveryAttempts,
   releaseDeliveries,
+  saveDeliveryAttempts,
 } from '@crm/domain';
 import type pg from 'pg';
 import { createDeliveryAgents, type DeliveryOptions, sendDelivery } from './deliver.ts';
@@ -202,7 +202,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       const batch = finished.splice(0, batchSize);
       beingRecorded = batch.length;
       recordSince = Date.now();
-      const verdicts = await recordWithRetries(batch);
+      const verdicts = await saveWithRetries(batch);
       recordSince = undefined;
       beingRecorded = 0;
       inFlight -= batch.length;
@@ -222,10 +222,10 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
    * A failed recording is tried again a few times; after that the claims simply run out
    * and the deliveries are sent again (at least once).
    */
-  async function recordWithRetries(batch: DeliveryAttempt[]) {
+  async function saveWithRetries(batch: DeliveryAttempt[]) {
     for (let tries = 1; ; tries++) {
       try {
-        return await recordDeliveryAttempts(db, batch, outbound.retry);
+        return await saveDeliveryAttempts(db, batch, outbound.retry);
       } catch (error) {
         logger.error({ err: error, deliveries: batch.length, tries }, 'recording webhook attempts failed');
         if (tries >= 3) return null;

@@ -1,4 +1,11 @@
-import { AUTH_CHANNEL, createApiKey, FOLDER_CHANNEL, revokeApiKey, setWorkspaceRateLimit } from '@crm/domain';
+import {
+  AUTH_CHANNEL,
+  createApiKey,
+  FOLDER_CHANNEL,
+  revokeApiKey,
+  rightsOf,
+  setWorkspaceRateLimit,
+} from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budget } from '../testing/budget.ts';
 import { awayFromMinuteBoundary } from '../testing/minute-boundary.ts';
@@ -96,7 +103,16 @@ describe('three API processes on one database', () => {
         }
       }
       const since = Date.now();
-      await revokeApiKey(app.service.db, ws.workspaceId, await keyIdOf(ws.apiKey));
+      const owner = {
+        workspaceId: ws.workspaceId,
+        userId: ws.userId,
+        userName: 'Owner',
+        role: 'OWNER' as const,
+        apiKeyId: null,
+        scopes: rightsOf('OWNER'),
+        folderIds: null,
+      };
+      await revokeApiKey(app.service.db, owner, await keyIdOf(ws.apiKey));
       const here = await app.api(ws.apiKey, 'GET', '/api/v1/me');
       expect(here.status).toBe(401);
       expect(here.body.error.message).toBe('This API key has been revoked');

@@ -33,9 +33,9 @@ afterAll(async () => {
   await database.drop();
 });
 
-const anyUrl = async () => {};
+const services = { checkOutboundUrl: async () => {} };
 const subscribe = (actor: Actor, events: string[], url = 'https://hooks.example.com/x') =>
-  createWebhook(db, actor, { url, events }, anyUrl);
+  createWebhook(db, actor, { url, events }, services);
 
 /** A job as a version before the deliveries table became the queue added it; returns its id. */
 async function queueLegacyJob(task: 'fan_out_event' | 'deliver_webhook', payload: object): Promise<string> {

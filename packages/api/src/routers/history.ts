@@ -39,7 +39,7 @@ export function historyProcedures<K extends keyof typeof outputs>(kind: K, tags:
       )
       .input(findHistoryInput)
       .concat(declaredOutput(historyEnvelope))
-      .query(({ ctx, input }) => findHistory(ctx.db, ctx.actor, kind, input)),
+      .query(({ ctx, input }) => findHistory(ctx.db, ctx.actor, { ...input, subject: kind })),
 
     revertHistory: authedProcedure
       .meta(
@@ -59,7 +59,9 @@ export function historyProcedures<K extends keyof typeof outputs>(kind: K, tags:
       .input(revertHistoryInput)
       .concat(declaredOutput(one))
       .mutation(async ({ ctx, input }) => ({
-        data: (await revertHistoryEntry(ctx.db, ctx.actor, kind, input)) as z.infer<typeof one>['data'],
+        data: (await revertHistoryEntry(ctx.db, ctx.actor, { ...input, subject: kind })) as z.infer<
+          typeof one
+        >['data'],
       })),
   };
 }

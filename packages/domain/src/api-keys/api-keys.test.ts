@@ -11,7 +11,7 @@ import {
   type TestWorkspace,
 } from '../testing/fixtures.ts';
 import { addMember } from '../workspaces/create-workspace.ts';
-import { authenticateApiKey, createApiKey, findApiKeys, revokeApiKey } from './api-keys.ts';
+import { authenticateApiKey, createApiKey, findApiKeys, revokeApiKey } from './index.ts';
 import { allScopes, keyRights, workspaceWideScopes } from './scopes.ts';
 import { displayPrefix, generateSecret, hashSecret } from './secrets.ts';
 
@@ -76,7 +76,7 @@ describe('createApiKey', () => {
       'VALIDATION_FAILED',
     );
     expect(error.details?.[0]?.path).toBe('expiresAt');
-    expect(await findApiKeys(t.db, ws.actor.workspaceId)).toEqual([]);
+    expect(await findApiKeys(t.db, ws.actor)).toEqual([]);
   });
 
   it('keeps the scopes asked for', async () => {
@@ -145,7 +145,7 @@ describe('createApiKey', () => {
         },
       ]);
     }
-    expect(await findApiKeys(t.db, ws.actor.workspaceId)).toEqual([]);
+    expect(await findApiKeys(t.db, ws.actor)).toEqual([]);
     // Without folders they are the owner's to give.
     const { secret } = await newKey(ws, { scopes: [...workspaceWideScopes] });
     expect([...(await authenticateApiKey(t.db, secret)).scopes].sort()).toEqual(
@@ -229,7 +229,7 @@ describe('authenticateApiKey', () => {
     const ws = await newWorkspace(t.db);
     const { key, secret } = await newKey(ws);
     await authenticateApiKey(t.db, secret);
-    const revoked = await revokeApiKey(t.db, ws.actor.workspaceId, key.id);
+    const revoked = await revokeApiKey(t.db, ws.actor, key.id);
     expect(revoked.revokedAt).not.toBeNull();
     await expectUnauthorized(secret);
   });
@@ -271,7 +271,7 @@ describe('authenticateApiKey', () => {
     await authenticateApiKey(t.db, secret);
     const rewritten = (await keyRow(key.id)).last_used_at!;
     expect(rewritten.getTime()).toBeGreaterThan(old.getTime() + 60_000);
-    const listed = (await findApiKeys(t.db, ws.actor.workspaceId))[0];
+    const listed = (await findApiKeys(t.db, ws.actor))[0];
     expect(listed?.lastUsedAt).toBe(rewritten.toISOString());
   });
 });
@@ -281,7 +281,7 @@ describe('revokeApiKey and findApiKeys', () => {
     const ws = await newWorkspace(t.db);
     const one = await newKey(ws);
     const two = await newKey(ws);
-    const keys = await findApiKeys(t.db, ws.actor.workspaceId);
+    const keys = await findApiKeys(t.db, ws.actor);
     expect(keys.map((k) => k.id)).toEqual([two.key.id, one.key.id]);
     expect(JSON.stringify(keys)).not.toContain(one.secret);
     expect(JSON.stringify(keys)).not.toContain(two.secret);
@@ -290,16 +290,16 @@ describe('revokeApiKey and findApiKeys', () => {
   it('keeps the first revocation time when revoked twice', async () => {
     const ws = await newWorkspace(t.db);
     const { key } = await newKey(ws);
-    const first = await revokeApiKey(t.db, ws.actor.workspaceId, key.id);
+    const first = await revokeApiKey(t.db, ws.actor, key.id);
     await t.query(`update api_keys set revoked_at = revoked_at - interval '1 hour' where id = $1`, [key.id]);
-    const again = await revokeApiKey(t.db, ws.actor.workspaceId, key.id);
+    const again = await revokeApiKey(t.db, ws.actor, key.id);
     expect(Date.parse(again.revokedAt!)).toBe(Date.parse(first.revokedAt!) - 3_600_000);
   });
 
   it('answers NOT_FOUND for unknown and malformed ids', async () => {
     const ws = await newWorkspace(t.db);
     for (const id of ['key_00000000000000000000000000', 'nope']) {
-      const error = await expectDomainError(revokeApiKey(t.db, ws.actor.workspaceId, id), 'NOT_FOUND');
+      const error = await expectDomainError(revokeApiKey(t.db, ws.actor, id), 'NOT_FOUND');
       expect(error).toBeInstanceOf(DomainError);
     }
   });

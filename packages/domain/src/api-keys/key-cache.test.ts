@@ -6,8 +6,8 @@ import {
   type TestDb,
   type TestWorkspace,
 } from '../testing/fixtures.ts';
-import { createApiKey, revokeApiKey } from './api-keys.ts';
 import { AUTH_CHANNEL, authChangeFromPayload, authChangePayload, changeAuth } from './auth-changes.ts';
+import { createApiKey, revokeApiKey } from './index.ts';
 import { ApiKeyCache } from './key-cache.ts';
 
 let t: TestDb;
@@ -87,7 +87,7 @@ describe('ApiKeyCache', () => {
     const { key, secret } = await newKey(ws);
     const { cache } = listeningCache();
     await cache.authenticate(secret);
-    await revokeApiKey(t.db, ws.actor.workspaceId, key.id);
+    await revokeApiKey(t.db, ws.actor, key.id);
     const error = await expectDomainError(cache.authenticate(secret), 'UNAUTHORIZED');
     expect(error.message).toBe('This API key has been revoked');
   });

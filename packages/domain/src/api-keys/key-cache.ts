@@ -1,15 +1,13 @@
 import type { Database } from '@crm/db';
+import { type AuthChange, subscribeToAuthChanges } from './auth-changes.ts';
+import { KEY_USE_PRECISION_MS, type KeyUse, logKeyUses } from './log-key-uses.ts';
+import { hashSecret } from './secrets.ts';
 import {
   type AuthenticatedKey,
-  KEY_USE_PRECISION_MS,
-  type KeyUse,
   MISSING_KEY_MESSAGE,
-  recordKeyUses,
   unauthorizedKey,
   verifyApiKey,
-} from './api-keys.ts';
-import { type AuthChange, subscribeToAuthChanges } from './auth-changes.ts';
-import { hashSecret } from './secrets.ts';
+} from './verify-api-key.ts';
 
 export interface ApiKeyCacheOptions {
   /**
@@ -115,7 +113,7 @@ export class ApiKeyCache {
     const verified = await verifyApiKey(this.db, hash, now);
     const entry: Entry = { hash, ...verified, loadedAt: now };
     if (entry.lastUsedAt === null) {
-      await recordKeyUses(this.db, [use(entry, now)]);
+      await logKeyUses(this.db, [use(entry, now)]);
       entry.lastUsedAt = now;
     } else {
       this.noteUse(entry, now);
@@ -130,7 +128,7 @@ export class ApiKeyCache {
     const batch = [...this.uses.values()];
     this.uses.clear();
     try {
-      await recordKeyUses(this.db, batch);
+      await logKeyUses(this.db, batch);
     } catch (error) {
       // Kept for the next flush, unless a newer use of the key was noted meanwhile.
       for (const item of batch) if (!this.uses.has(item.keyId)) this.uses.set(item.keyId, item);

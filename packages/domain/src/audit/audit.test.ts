@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '../api-keys/api-keys.ts';
-import { addFolderField, removeFolderField } from '../folders/change-folder.ts';
+import { createApiKey, revokeApiKey } from '../api-keys/index.ts';
+import { addFolderField, removeFolderField } from '../folders/index.ts';
 import { createRecord } from '../records/create-record.ts';
-import { purgeTrash, trashRecord } from '../records/trash-record.ts';
+import { purgeTrash } from '../records/purge-trash.ts';
+import { trashRecord } from '../records/trash-record.ts';
 import { systemProvenance } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { acceptInvitation, createInvitation, revokeInvitation, setPassword } from '../users/invitations.ts';
-import { signIn } from '../users/sessions.ts';
+import { acceptInvitation, createInvitation, revokeInvitation, setPassword, signIn } from '../users/index.ts';
 import { createWebhook } from '../webhooks/create-webhook.ts';
 import { deleteWebhook } from '../webhooks/delete-webhook.ts';
 import { updateWebhook } from '../webhooks/update-webhook.ts';
-import { createWorkflow, deleteWorkflow, updateWorkflow } from '../workflows/save-workflow.ts';
+import { createWorkflow, deleteWorkflow, updateWorkflow } from '../workflows/index.ts';
 import { createWorkflowInput, updateWorkflowInput } from '../workflows/schemas.ts';
 import { findAuditLog, pruneAuditLog } from './find-audit-log.ts';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const allowEverything = async () => {};
+const services = { baseUrl: '', checkOutboundUrl: async () => {} };
 
 describe('the audit log', () => {
   it('records key, webhook and folder changes with who made them, newest first', async () => {
@@ -36,7 +36,7 @@ describe('the audit log', () => {
       },
       ws.actor,
     );
-    await revokeApiKey(t.db, ws.actor.workspaceId, key.id, ws.actor);
+    await revokeApiKey(t.db, ws.actor, key.id);
     const hook = await createWebhook(
       t.db,
       ws.actor,
@@ -45,14 +45,9 @@ describe('the audit log', () => {
         events: ['record.created'],
         headers: { Authorization: 'secret' },
       },
-      allowEverything,
+      services,
     );
-    await updateWebhook(
-      t.db,
-      ws.actor,
-      { id: hook.id, headers: { Authorization: 'other' } },
-      allowEverything,
-    );
+    await updateWebhook(t.db, ws.actor, { id: hook.id, headers: { Authorization: 'other' } }, services);
     await deleteWebhook(t.db, ws.actor, hook.id);
     await addFolderField(t.db, ws.actor, { id: ws.peopleFolderId, key: 'tier', label: 'Tier', type: 'TEXT' });
     await removeFolderField(t.db, ws.actor, { id: ws.peopleFolderId, key: 'tier' });
@@ -132,7 +127,7 @@ describe('the audit log', () => {
 
   it('records workflow changes and deletion, invitations and a member joining', async () => {
     const ws = await newWorkspace(t.db);
-    const options = { baseUrl: '', checkOutboundUrl: allowEverything };
+    const options = services;
     const workflow = await createWorkflow(
       t.db,
       ws.actor,

@@ -1,7 +1,8 @@
 import { type Database, runNamedSql } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { encodeCursor, pageOf, resolvePaging } from '../shared/paging.ts';
+import { encodeCursor } from '../shared/cursor.ts';
+import { pageOf, resolvePaging } from '../shared/paging.ts';
 import type { AuditEntryOutput, FindAuditLogInput } from './schemas.ts';
 
 interface AuditRow extends Record<string, unknown> {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecord } from '../records/create-record.ts';
 import { getRecord } from '../records/find-records.ts';
-import { restoreRecord, trashRecord } from '../records/trash-record.ts';
+import { restoreRecord } from '../records/restore-record.ts';
+import { trashRecord } from '../records/trash-record.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createComment } from './create-comment.ts';
 import { findComments, getComment } from './find-comments.ts';

@@ -8,7 +8,7 @@ import { invalid, invalidReference } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { isId, newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
-import { dealFieldsWith, recordDealCreated } from './deal-events.ts';
+import { appendDealCreated, dealFieldsWith } from './deal-events.ts';
 import { assertLiveRecord } from './load-deal.ts';
 import type { createDealInput, DealOutput } from './schemas.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
@@ -34,7 +34,7 @@ export async function createDeal(db: Database, actor: Actor, input: z.infer<type
       .returning();
     if (!row) missing('the row insert … returning wrote (row)');
     await linkPrimary(tx, actor, 'deal', row.id, row.recordId);
-    await recordDealCreated(tx, actor, row);
+    await appendDealCreated(tx, actor, row);
     return serializeDeal(row);
   });
 }

@@ -20,7 +20,7 @@ async function dealFields(tx: Executor, actor: Actor, deal: DealRow) {
   };
 }
 
-export async function recordDealCreated(tx: Executor, actor: Actor, deal: DealRow) {
+export async function appendDealCreated(tx: Executor, actor: Actor, deal: DealRow) {
   return appendEvent(tx, actor, 'deal.created', await dealFields(tx, actor, deal));
 }
 
@@ -29,7 +29,7 @@ export async function recordDealCreated(tx: Executor, actor: Actor, deal: DealRo
  * the deal's history keeps), and `deal.stage_changed` when the stage moved from
  * `fromStageId`: one statement for both.
  */
-export async function recordDealUpdated(
+export async function appendDealUpdated(
   tx: Executor,
   actor: Actor,
   deal: DealRow,

@@ -2,8 +2,9 @@ import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, isNull } from 'drizzle-orm';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
-import { invalid, notFound } from '../shared/errors.ts';
+import { invalid } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { missing } from '../shared/missing.ts';
 import type { DealRow } from './serialize.ts';
 
@@ -13,15 +14,11 @@ export async function loadDeal(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<DealRow> {
-  if (!isId('deal', id)) throw notFound('Deal', id);
-  const d = schema.deals;
-  const query = tx
-    .select()
-    .from(d)
-    .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.id, id)));
-  const [row] = await (options.forUpdate ? query.for('update') : query);
-  if (!row) throw notFound('Deal', id);
-  return row;
+  return loadInWorkspace(tx, schema.deals, actor.workspaceId, id, {
+    kind: 'deal',
+    name: 'Deal',
+    ...(options.forUpdate ? { lock: 'update' } : {}),
+  });
 }
 
 /** A deal may link only to a live record of its workspace (400 otherwise). */

@@ -2,7 +2,7 @@ import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { recordDealUpdated } from './deal-events.ts';
+import { appendDealUpdated } from './deal-events.ts';
 
 /** Moves every deal of one stage to another (when a stage is removed), recording each stage change. */
 export async function moveDealsBetweenStages(
@@ -18,7 +18,7 @@ export async function moveDealsBetweenStages(
     .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.stageId, fromStageId)))
     .returning();
   for (const deal of moved) {
-    await recordDealUpdated(tx, actor, deal, ['stageId'], { stageId: fromStageId });
+    await appendDealUpdated(tx, actor, deal, ['stageId'], { stageId: fromStageId });
   }
   return moved.length;
 }

@@ -2,8 +2,8 @@ import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 
 export type PipelineRow = typeof schema.pipelines.$inferSelect;
 export type StageRow = typeof schema.stages.$inferSelect;
@@ -20,14 +20,11 @@ export async function loadPipeline(
   id: string,
   options: { lock?: 'update' | 'share' } = {},
 ): Promise<{ pipeline: PipelineRow; stages: StageRow[] }> {
-  if (!isId('pipeline', id)) throw notFound('Pipeline', id);
-  const p = schema.pipelines;
-  const query = tx
-    .select()
-    .from(p)
-    .where(and(eq(p.workspaceId, actor.workspaceId), eq(p.id, id)));
-  const [pipeline] = await (options.lock ? query.for(options.lock) : query);
-  if (!pipeline) throw notFound('Pipeline', id);
+  const pipeline = await loadInWorkspace(tx, schema.pipelines, actor.workspaceId, id, {
+    kind: 'pipeline',
+    name: 'Pipeline',
+    ...options,
+  });
   const stages = await stagesOf(tx, actor.workspaceId, [id]);
   return { pipeline, stages: stages.get(id) ?? [] };
 }

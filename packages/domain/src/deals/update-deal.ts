@@ -8,7 +8,7 @@ import { invalid, notFound } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { isId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
-import { dealFieldsWith, dealUpdatedEvents, recordDealUpdated } from './deal-events.ts';
+import { appendDealUpdated, dealFieldsWith, dealUpdatedEvents } from './deal-events.ts';
 import { assertLiveRecord, loadDeal } from './load-deal.ts';
 import type { DealOutput, updateDealInput } from './schemas.ts';
 import { type DealRow, serializeDeal } from './serialize.ts';
@@ -47,7 +47,7 @@ export async function updateDeal(db: Database, actor: Actor, input: z.infer<type
       .returning();
     if (!row) missing('the row update … returning wrote (row)');
     if (changes.recordId) await linkPrimary(tx, actor, 'deal', row.id, changes.recordId);
-    await recordDealUpdated(tx, actor, row, changedFields, previous);
+    await appendDealUpdated(tx, actor, row, changedFields, previous);
     return serializeDeal(row);
   });
 }

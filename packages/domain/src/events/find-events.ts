@@ -2,9 +2,9 @@ import { type Database, isSharded, schema } from '@crm/db';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
+import { decodeCursor, encodeCursor, feedCursor } from '../shared/cursor.ts';
 import { invalid } from '../shared/errors.ts';
 import { eventTypes } from '../shared/events.ts';
-import { isId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
 import { TEST_EVENT_TYPE } from '../webhooks/send-test-event.ts';
 import { DEFAULT_FEED_LIMIT, type findEventsInput } from './schemas.ts';
@@ -49,7 +49,7 @@ export async function findEvents(
   }
   const limit = input.pageSize ?? input.limit ?? DEFAULT_FEED_LIMIT;
   const types = parseTypes(input.types);
-  const after = input.after === undefined ? null : decodeFeedCursor(input.after);
+  const after = input.after === undefined ? null : decodeCursor(input.after, feedCursor);
   const e = schema.events;
   const settledBefore = (await isSharded(db))
     ? sql`${await shardedSettledBefore(db, settleSeconds)}::timestamptz`
@@ -92,7 +92,9 @@ export async function findEvents(
       page: null,
       pageSize: limit,
       hasMore,
-      nextCursor: last ? encodeFeedCursor(last) : (input.after ?? null),
+      nextCursor: last
+        ? encodeCursor({ occurredAt: last.occurredAt, id: last.id }, feedCursor)
+        : (input.after ?? null),
       // Set by the REST layer from the request's URL (docs/api.md, "Paging").
       nextUrl: null as string | null,
     },
@@ -131,26 +133,4 @@ function parseTypes(value: string | undefined): string[] | null {
     }
   }
   return [...new Set(names)];
-}
-
-function encodeFeedCursor(event: { occurredAt: string; id: string }): string {
-  return Buffer.from(JSON.stringify([event.occurredAt, event.id])).toString('base64url');
-}
-
-function decodeFeedCursor(cursor: string): { occurredAt: string; id: string } {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
-      !Number.isNaN(Date.parse(parsed[0])) &&
-      isId('event', parsed[1])
-    ) {
-      return { occurredAt: new Date(parsed[0]).toISOString(), id: parsed[1] };
-    }
-  } catch {
-    // fall through to the validation error
-  }
-  throw invalid('after', 'is not a cursor returned by this API');
 }

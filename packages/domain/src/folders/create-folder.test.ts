@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecord } from '../records/create-record.ts';
 import { findRecords } from '../records/find-records.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { addFolderField, removeFolderField, renameFolder } from './change-folder.ts';
+import { addFolderField } from './add-folder-field.ts';
 import { createFolder } from './create-folder.ts';
 import { findFolders, getFolder } from './find-folders.ts';
+import { removeFolderField } from './remove-folder-field.ts';
+import { renameFolder } from './rename-folder.ts';
 
 let t: TestDb;
 

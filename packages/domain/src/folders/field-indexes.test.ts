@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { addFolderField } from './change-folder.ts';
+import { addFolderField } from './add-folder-field.ts';
 import { createFolder } from './create-folder.ts';
 import {
   fieldIndexName,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { addFolderField } from './change-folder.ts';
+import { addFolderField } from './add-folder-field.ts';
 import { attachFolderCache, FolderCache } from './folder-cache.ts';
 import { loadFolder } from './load-folder.ts';
 

@@ -1,9 +1,9 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, eq } from 'drizzle-orm';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { folderCacheOf } from './folder-cache.ts';
 import type { FolderRow } from './serialize.ts';
 
@@ -26,22 +26,10 @@ export async function loadFolder(
   return readFolder(tx, actor, id, lock);
 }
 
-async function readFolder(
-  tx: Executor,
-  actor: Actor,
-  id: string,
-  lock?: 'share' | 'update',
-): Promise<FolderRow> {
-  const query = tx
-    .select()
-    .from(schema.folders)
-    .where(and(eq(schema.folders.workspaceId, actor.workspaceId), eq(schema.folders.id, id)));
-  const rows = await (lock === 'share'
-    ? query.for('share')
-    : lock === 'update'
-      ? query.for('update')
-      : query);
-  const row = rows[0];
-  if (!row) throw notFound('Folder', id);
-  return row;
+function readFolder(tx: Executor, actor: Actor, id: string, lock?: 'share' | 'update'): Promise<FolderRow> {
+  return loadInWorkspace(tx, schema.folders, actor.workspaceId, id, {
+    kind: 'folder',
+    name: 'Folder',
+    ...(lock ? { lock } : {}),
+  });
 }

@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { loadDeal } from '../deals/load-deal.ts';
 import { loadRecord } from '../records/load-record.ts';
 import type { Actor } from '../shared/actor.ts';
-import { encodeCursor, pageOf, resolvePaging } from '../shared/paging.ts';
+import { encodeCursor } from '../shared/cursor.ts';
+import { pageOf, resolvePaging } from '../shared/paging.ts';
 import { loadTask } from '../tasks/load-task.ts';
 import type { FindHistoryInput, HistoryEntryOutput } from './schemas.ts';
 
@@ -59,14 +60,14 @@ export function serializeHistoryEntry(row: HistoryRow): HistoryEntryOutput {
  * `GET /records/{id}/history` and the deals' and tasks' (docs/api.md, "History and
  * provenance"): every field change of the subject, newest first, by its key read backwards,
  * with `field` and `since` narrowing it. Paged by cursor only (its ids are time-ordered).
+ * `subject` is the kind the route names (`/records/…`, `/deals/…`, `/tasks/…`).
  */
 export async function findHistory(
   db: Database,
   actor: Actor,
-  subject: HistorySubject,
-  input: FindHistoryInput,
+  input: FindHistoryInput & { subject: HistorySubject },
 ) {
-  await loadSubject(db, actor, subject, input.id);
+  await loadSubject(db, actor, input.subject, input.id);
   const paging = resolvePaging({ pageSize: input.pageSize, cursor: input.cursor });
   const after = paging.kind === 'cursor' ? paging.after.id : null;
   // Two statements, with and without a cursor, so the key condition of each is one the

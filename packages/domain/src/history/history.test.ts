@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeal } from '../deals/create-deal.ts';
 import { deleteDeal } from '../deals/delete-deal.ts';
 import { updateDeal } from '../deals/update-deal.ts';
-import { addFolderField } from '../folders/change-folder.ts';
 import { createFolder } from '../folders/create-folder.ts';
+import { addFolderField } from '../folders/index.ts';
 import { findPipelines } from '../pipelines/index.ts';
 import { createRecord } from '../records/create-record.ts';
-import { purgeTrash, trashRecord } from '../records/trash-record.ts';
+import { purgeTrash } from '../records/purge-trash.ts';
+import { trashRecord } from '../records/trash-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import { linkRecords } from '../relations/link-records.ts';
 import type { Actor } from '../shared/actor.ts';
@@ -49,7 +50,7 @@ describe('field history', () => {
     await updateRecord(t.db, throughKey(ws.actor, 'req-2'), { id: record.id, title: 'Ada Lovelace' });
     await updateRecord(t.db, ws.actor, { id: record.id, data: { lifecycle: null } });
 
-    const page = await findHistory(t.db, ws.actor, 'record', { id: record.id });
+    const page = await findHistory(t.db, ws.actor, { subject: 'record', id: record.id });
     const changes = page.data.map((e) => [e.field, e.from, e.to]);
     expect(changes).toHaveLength(3);
     expect(changes[0]).toEqual(['data.lifecycle', 'Customer', null]);
@@ -72,16 +73,18 @@ describe('field history', () => {
       requestId: null,
     });
 
-    const titles = await findHistory(t.db, ws.actor, 'record', { id: record.id, field: 'title' });
+    const titles = await findHistory(t.db, ws.actor, { subject: 'record', id: record.id, field: 'title' });
     expect(titles.data).toHaveLength(1);
-    const first = await findHistory(t.db, ws.actor, 'record', { id: record.id, pageSize: 2 });
+    const first = await findHistory(t.db, ws.actor, { subject: 'record', id: record.id, pageSize: 2 });
     expect(first.meta.hasMore).toBe(true);
-    const rest = await findHistory(t.db, ws.actor, 'record', {
+    const rest = await findHistory(t.db, ws.actor, {
+      subject: 'record',
       id: record.id,
       cursor: first.meta.nextCursor!,
     });
     expect([...first.data, ...rest.data].map((e) => e.id)).toEqual(page.data.map((e) => e.id));
-    const future = await findHistory(t.db, ws.actor, 'record', {
+    const future = await findHistory(t.db, ws.actor, {
+      subject: 'record',
       id: record.id,
       since: new Date(Date.now() + 60_000).toISOString(),
     });
@@ -130,20 +133,21 @@ describe('field history', () => {
       { ok: true, input: { from: ada.id, field: 'employer', to: acme.id } },
     ]);
 
-    const adaHistory = await findHistory(t.db, ws.actor, 'record', { id: ada.id });
+    const adaHistory = await findHistory(t.db, ws.actor, { subject: 'record', id: ada.id });
     expect(adaHistory.data.map((e) => [e.field, e.from, e.to])).toEqual([['data.employer', null, acme.id]]);
-    const acmeHistory = await findHistory(t.db, ws.actor, 'record', { id: acme.id });
+    const acmeHistory = await findHistory(t.db, ws.actor, { subject: 'record', id: acme.id });
     expect(acmeHistory.data.map((e) => [e.field, e.from, e.to])).toEqual([['data.people', null, ada.id]]);
 
     // Reverting the company's entry removes the link, on both sides.
-    const reverted = await revertHistoryEntry(t.db, ws.actor, 'record', {
+    const reverted = await revertHistoryEntry(t.db, ws.actor, {
+      subject: 'record',
       id: acme.id,
       entryId: acmeHistory.data[0]!.id,
     });
     expect(reverted).toMatchObject({ id: acme.id });
     const links = await t.query('select 1 from record_links where workspace_id = $1', [ws.actor.workspaceId]);
     expect(links).toHaveLength(0);
-    expect((await findHistory(t.db, ws.actor, 'record', { id: ada.id })).data[0]).toMatchObject({
+    expect((await findHistory(t.db, ws.actor, { subject: 'record', id: ada.id })).data[0]).toMatchObject({
       field: 'data.employer',
       from: acme.id,
       to: null,
@@ -156,7 +160,7 @@ describe('field history', () => {
     const [lead, qualified, , , lost] = pipeline.stages;
     const deal = await createDeal(t.db, ws.actor, { pipelineId: pipeline.id, title: 'Big one', amount: 100 });
     await updateDeal(t.db, throughKey(ws.actor, 'req-move'), { id: deal.id, stageId: lost!.id, amount: 120 });
-    const dealHistory = await findHistory(t.db, ws.actor, 'deal', { id: deal.id });
+    const dealHistory = await findHistory(t.db, ws.actor, { subject: 'deal', id: deal.id });
     expect(dealHistory.data.map((e) => [e.field, e.from, e.to]).sort()).toEqual(
       [
         ['amount', 100, 120],
@@ -169,12 +173,12 @@ describe('field history', () => {
 
     const task = await createTask(t.db, ws.actor, { title: 'Call Ada' });
     await updateTask(t.db, ws.actor, { id: task.id, status: 'DONE' });
-    const taskHistory = await findHistory(t.db, ws.actor, 'task', { id: task.id });
+    const taskHistory = await findHistory(t.db, ws.actor, { subject: 'task', id: task.id });
     expect(taskHistory.data.map((e) => [e.field, e.from, e.to])).toEqual([['status', 'OPEN', 'DONE']]);
 
     // A revert is a new change, and the stage is back.
-    await revertHistoryEntry(t.db, ws.actor, 'deal', { id: deal.id, entryId: move.id });
-    const after = await findHistory(t.db, ws.actor, 'deal', { id: deal.id, field: 'stageId' });
+    await revertHistoryEntry(t.db, ws.actor, { subject: 'deal', id: deal.id, entryId: move.id });
+    const after = await findHistory(t.db, ws.actor, { subject: 'deal', id: deal.id, field: 'stageId' });
     expect(after.data.map((e) => [e.from, e.to])).toEqual([
       [lost!.id, lead!.id],
       [lead!.id, lost!.id],
@@ -187,22 +191,28 @@ describe('field history', () => {
     const { record } = await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'A' });
     await updateRecord(t.db, ws.actor, { id: record.id, title: 'B' });
     await updateRecord(t.db, ws.actor, { id: record.id, title: 'C' });
-    const [toC, toB] = (await findHistory(t.db, ws.actor, 'record', { id: record.id })).data;
+    const [toC, toB] = (await findHistory(t.db, ws.actor, { subject: 'record', id: record.id })).data;
     const conflict = await expectDomainError(
-      revertHistoryEntry(t.db, ws.actor, 'record', { id: record.id, entryId: toB!.id }),
+      revertHistoryEntry(t.db, ws.actor, { subject: 'record', id: record.id, entryId: toB!.id }),
       'CONFLICT',
     );
     expect(conflict.message).toMatch(/title changed after/);
     expect(
-      await revertHistoryEntry(t.db, ws.actor, 'record', { id: record.id, entryId: toC!.id }),
+      await revertHistoryEntry(t.db, ws.actor, { subject: 'record', id: record.id, entryId: toC!.id }),
     ).toMatchObject({
       title: 'B',
     });
     expect(
-      await revertHistoryEntry(t.db, ws.actor, 'record', { id: record.id, entryId: toB!.id, force: 'true' }),
+      await revertHistoryEntry(t.db, ws.actor, {
+        subject: 'record',
+        id: record.id,
+        entryId: toB!.id,
+        force: 'true',
+      }),
     ).toMatchObject({ title: 'A' });
     await expectDomainError(
-      revertHistoryEntry(t.db, ws.actor, 'record', {
+      revertHistoryEntry(t.db, ws.actor, {
+        subject: 'record',
         id: record.id,
         entryId: 'hst_01jq3v6f6ve7s9t8m1k2c3d4e5',
       }),

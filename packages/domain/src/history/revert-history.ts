@@ -10,7 +10,8 @@ import { updateRecordInput } from '../record-model/schemas.ts';
 import { getRecord } from '../records/find-records.ts';
 import { loadRecord } from '../records/load-record.ts';
 import { updateRecord } from '../records/update-record.ts';
-import { linkRecords, unlinkRecords } from '../relations/link-records.ts';
+import { linkRecords } from '../relations/link-records.ts';
+import { unlinkRecords } from '../relations/unlink-records.ts';
 import type { Actor } from '../shared/actor.ts';
 import { asDatabase } from '../shared/batch.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
@@ -26,13 +27,14 @@ import type { RevertHistoryInput } from './schemas.ts';
  * is checked, recorded in the history with the caller's provenance and announced as any other.
  * 409 when the field changed after the entry, unless `force=true`. The subject is locked first,
  * so no change slips between the check and the write. Answers the subject as it now is.
+ * `subject` is the kind the route names (`/records/…`, `/deals/…`, `/tasks/…`).
  */
 export async function revertHistoryEntry(
   db: Database,
   actor: Actor,
-  subject: HistorySubject,
-  input: RevertHistoryInput,
+  input: RevertHistoryInput & { subject: HistorySubject },
 ): Promise<unknown> {
+  const { subject } = input;
   return db.transaction(async (tx) => {
     await loadSubject(tx, actor, subject, input.id, { forUpdate: true });
     const [entry] = await runNamedSql<HistoryRow & Record<string, unknown>>(

@@ -9,10 +9,10 @@ import { toRecordSnapshot } from './snapshot.ts';
  * snapshot as of the event, in the shape `GET /api/v1/records/{id}` answers. A trashed
  * record's event still carries its snapshot (with `trashedAt` set), so a receiver learns
  * what went to Trash without asking. Every record write reaches its event through here or
- * `recordEvents`: single and batch writes, upserts, changes made by workflows, Trash and
+ * `appendRecordEvents`: single and batch writes, upserts, changes made by workflows, Trash and
  * restore.
  */
-export function recordEvent(
+export function appendRecordEvent(
   tx: Executor,
   actor: Actor,
   type: RecordEventType,
@@ -22,8 +22,8 @@ export function recordEvent(
   return appendEvent(tx, actor, type, recordEventFields(row, extra));
 }
 
-/** `recordEvent` for many records in one statement (batch writes): the same payloads, in order. */
-export function recordEvents(tx: Executor, actor: Actor, type: RecordEventType, rows: RecordRow[]) {
+/** `appendRecordEvent` for many records in one statement (batch writes): the same payloads, in order. */
+export function appendRecordEvents(tx: Executor, actor: Actor, type: RecordEventType, rows: RecordRow[]) {
   return appendEvents(
     tx,
     actor,

@@ -3,7 +3,7 @@ import { schema } from '@crm/db';
 import { getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FolderRow } from '../folders/serialize.ts';
-import { recordEvents } from '../record-model/record-events.ts';
+import { appendRecordEvents } from '../record-model/record-events.ts';
 import { createRecordInput, type RecordOutput } from '../record-model/schemas.ts';
 import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValues } from '../relations/one-values.ts';
@@ -175,7 +175,7 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
       );
       const byId = new Map(written.map((row) => [row.id, row]));
       const inOrder = rows.map((r) => byId.get(r.values.id) ?? missing('byId.get(r.values.id)'));
-      await recordEvents(sp, actor, 'record.created', inOrder);
+      await appendRecordEvents(sp, actor, 'record.created', inOrder);
       const refused = await linkWrittenValues(
         sp,
         actor,

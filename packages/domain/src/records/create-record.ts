@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
-import { recordEvent } from '../record-model/record-events.ts';
+import { appendRecordEvent } from '../record-model/record-events.ts';
 import type { createRecordInput } from '../record-model/schemas.ts';
 import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { toRecordSnapshot } from '../record-model/snapshot.ts';
@@ -136,7 +136,7 @@ export async function insertRecord(
 ): Promise<RecordRow> {
   const [row] = await tx.insert(schema.records).values(values).returning(recordColumns);
   if (!row) missing('the row insert … returning wrote (row)');
-  await recordEvent(tx, actor, 'record.created', row);
+  await appendRecordEvent(tx, actor, 'record.created', row);
   const refused = await linkWrittenValues(tx, actor, [
     { recordId: row.id, folder, values: oneValuesIn(folder, row.data) },
   ]);

@@ -1,9 +1,9 @@
 import type { Database, schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
-import { type IdKind, isId } from '../shared/ids.ts';
+import type { IdKind } from '../shared/ids.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { type PagingInput, resolvePaging, toPage } from '../shared/paging.ts';
 import { loadRecord } from './load-record.ts';
 
@@ -52,13 +52,9 @@ export async function getRecordItem<T extends ItemTable, Item>(
   serialize: (row: T['$inferSelect']) => Item,
 ): Promise<Item> {
   await loadRecord(db, actor, input.id);
-  if (!isId(item.kind, input.itemId)) throw notFound(item.name, input.itemId);
-  const t = table as typeof schema.comments;
-  const [row] = (await db
-    .select()
-    .from(t)
-    .where(and(eq(t.workspaceId, actor.workspaceId), eq(t.recordId, input.id), eq(t.id, input.itemId)))
-    .limit(1)) as T['$inferSelect'][];
-  if (!row) throw notFound(item.name, input.itemId);
+  const row = await loadInWorkspace(db, table, actor.workspaceId, input.itemId, {
+    ...item,
+    where: eq(table.recordId, input.id),
+  });
   return serialize(row);
 }

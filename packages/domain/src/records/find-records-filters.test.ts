@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFolderField } from '../folders/change-folder.ts';
 import { createFolder } from '../folders/create-folder.ts';
+import { addFolderField } from '../folders/index.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { FilterNodeInput } from '../shared/list-filter.ts';
 import {

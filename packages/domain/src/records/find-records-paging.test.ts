@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeCursor } from '../shared/paging.ts';
+import { encodeCursor } from '../shared/cursor.ts';
 import {
   expectDomainError,
   newWorkspace,

@@ -2,7 +2,7 @@ import { closePool, createDatabase, createPool, type Database } from '@crm/db';
 import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFolderField } from '../folders/change-folder.ts';
+import { addFolderField } from '../folders/index.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace } from '../testing/fixtures.ts';
 import { planRecorder } from '../testing/plans.ts';

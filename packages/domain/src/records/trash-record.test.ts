@@ -10,7 +10,9 @@ import {
 } from '../testing/fixtures.ts';
 import { createRecord } from './create-record.ts';
 import { findRecords, getRecord } from './find-records.ts';
-import { purgeTrash, restoreRecord, TRASH_RETENTION_DAYS, trashRecord } from './trash-record.ts';
+import { purgeTrash, TRASH_RETENTION_DAYS } from './purge-trash.ts';
+import { restoreRecord } from './restore-record.ts';
+import { trashRecord } from './trash-record.ts';
 
 let t: TestDb;
 

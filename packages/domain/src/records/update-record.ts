@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { FolderRow } from '../folders/serialize.ts';
-import { recordEvent, recordUpdatedFields } from '../record-model/record-events.ts';
+import { appendRecordEvent, recordUpdatedFields } from '../record-model/record-events.ts';
 import type { updateRecordInput } from '../record-model/schemas.ts';
 import { type RecordRow, recordColumns, serializeRecord } from '../record-model/serialize.ts';
 import { linkWrittenValues, oneValuesIn, resolveOneValuesOf } from '../relations/one-values.ts';
@@ -178,7 +178,7 @@ export async function applyRecordChanges(
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))
     .returning(recordColumns);
   if (!row) missing('the row update … returning wrote (row)');
-  await recordEvent(tx, actor, 'record.updated', row, { changedFields, previous });
+  await appendRecordEvent(tx, actor, 'record.updated', row, { changedFields, previous });
   const changedData = Object.fromEntries(
     changedFields.filter((f) => f.startsWith('data.')).map((f) => [f.slice(5), data[f.slice(5)] ?? null]),
   );

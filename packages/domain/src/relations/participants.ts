@@ -6,10 +6,12 @@ import { MAX_LINK_LABEL } from '../folders/schemas.ts';
 import { recordColumnsOf, recordRowFromDriver, serializeRecord } from '../record-model/serialize.ts';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { asDatabase } from '../shared/batch.ts';
+import { encodeCursor } from '../shared/cursor.ts';
 import { invalid, notFound } from '../shared/errors.ts';
-import { type IdKind, isId } from '../shared/ids.ts';
+import { isId } from '../shared/ids.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { missing } from '../shared/missing.ts';
-import { encodeCursor, type PagingInput, pageOf, pagingInput, resolvePaging } from '../shared/paging.ts';
+import { type PagingInput, pageOf, pagingInput, resolvePaging } from '../shared/paging.ts';
 import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 import { linkedRecordOutput } from './schemas.ts';
 
@@ -22,8 +24,8 @@ import { linkedRecordOutput } from './schemas.ts';
 export type ParticipantKind = 'deal' | 'task';
 
 const TABLES = {
-  deal: { links: sql.raw('deal_links'), owner: sql.raw('deal_id'), table: sql.raw('deals'), name: 'Deal' },
-  task: { links: sql.raw('task_links'), owner: sql.raw('task_id'), table: sql.raw('tasks'), name: 'Task' },
+  deal: { links: sql.raw('deal_links'), owner: sql.raw('deal_id'), name: 'Deal' },
+  task: { links: sql.raw('task_links'), owner: sql.raw('task_id'), name: 'Task' },
 } as const;
 
 export const participantInput = (kind: ParticipantKind) =>
@@ -68,14 +70,17 @@ export const participantRecordOutput = linkedRecordOutput
   })
   .meta({ id: 'ParticipantRecord' });
 
+/** The deals and tasks tables, whose rows link records. */
+const OWNERS = { deal: schema.deals, task: schema.tasks } as const;
+
 /** The deal or task, locked, with its primary record: 404 when it is not of this workspace. */
 async function lockOwner(tx: Executor, actor: Actor, kind: ParticipantKind, id: string) {
-  const t = TABLES[kind];
-  if (!isId(kind as IdKind, id)) throw notFound(t.name, id);
-  const { rows } = await tx.execute<{ record_id: string | null }>(sql`
-    select record_id from ${t.table} where workspace_id = ${actor.workspaceId} and id = ${id} for update`);
-  if (!rows[0]) throw notFound(t.name, id);
-  return { recordId: rows[0].record_id };
+  const owner = await loadInWorkspace(tx, OWNERS[kind], actor.workspaceId, id, {
+    kind,
+    name: TABLES[kind].name,
+    lock: 'update',
+  });
+  return { recordId: owner.recordId };
 }
 
 /** A live record of the workspace, share-locked (so it stays out of Trash): a 400 naming `to` otherwise. */
@@ -213,12 +218,11 @@ export async function findParticipants(
 }
 
 async function readOwner(db: Executor, actor: Actor, kind: ParticipantKind, id: string) {
-  const t = TABLES[kind];
-  if (!isId(kind as IdKind, id)) throw notFound(t.name, id);
-  const { rows } = await db.execute<{ record_id: string | null }>(sql`
-    select record_id from ${t.table} where workspace_id = ${actor.workspaceId} and id = ${id}`);
-  if (!rows[0]) throw notFound(t.name, id);
-  return rows[0].record_id;
+  const owner = await loadInWorkspace(db, OWNERS[kind], actor.workspaceId, id, {
+    kind,
+    name: TABLES[kind].name,
+  });
+  return owner.recordId;
 }
 
 /** The condition "linked to this record" on deals or tasks (`GET /records/{id}/deals`, `…/tasks`). */

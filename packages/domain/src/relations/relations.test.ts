@@ -1,14 +1,16 @@
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addFolderField, removeFolderField } from '../folders/change-folder.ts';
 import { createFolder } from '../folders/create-folder.ts';
+import { addFolderField, removeFolderField } from '../folders/index.ts';
 import { loadFolder } from '../folders/load-folder.ts';
 import { createRecords } from '../records/batch-create-records.ts';
 import { createRecord } from '../records/create-record.ts';
 import { findRecords, findRelated, getRecord } from '../records/find-records.ts';
+import { purgeTrash } from '../records/purge-trash.ts';
 import { recordFields } from '../records/record-fields.ts';
-import { purgeTrash, restoreRecord, trashRecord } from '../records/trash-record.ts';
+import { restoreRecord } from '../records/restore-record.ts';
+import { trashRecord } from '../records/trash-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { DomainError } from '../shared/errors.ts';
@@ -22,8 +24,11 @@ import {
   type TestWorkspace,
 } from '../testing/fixtures.ts';
 import { MAX_LINKS_PER_FIELD } from './apply-link-changes.ts';
-import { getLink, linkRecord, linkRecords, unlinkRecord } from './link-records.ts';
+import { getLink } from './get-link.ts';
+import { linkRecord } from './link-record.ts';
+import { linkRecords } from './link-records.ts';
 import { attachLinkTallies, LinkTallies, TALLY_MARGIN } from './link-tallies.ts';
+import { unlinkRecord } from './unlink-record.ts';
 
 let t: TestDb;
 

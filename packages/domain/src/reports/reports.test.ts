@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeal } from '../deals/create-deal.ts';
-import { createPipeline } from '../pipelines/change-pipeline.ts';
+import { createPipeline } from '../pipelines/create-pipeline.ts';
 import { summarizePipeline } from '../pipelines/summarize-pipeline.ts';
 import type { Actor } from '../shared/actor.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';

@@ -2,6 +2,7 @@ import type { Executor } from '@crm/db';
 import { and, asc, count, desc, isNull, not, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { encodeCursor } from './cursor.ts';
 import { invalid } from './errors.ts';
 import { conditionSql, type ListField } from './list-fields.ts';
 import { conditionError, type FilterTree, fieldsOf } from './list-filter.ts';
@@ -16,7 +17,7 @@ import {
   type ListSort,
 } from './list-sort.ts';
 import { missing } from './missing.ts';
-import { encodeCursor, type PageMeta, resolvePaging } from './paging.ts';
+import { type PageMeta, resolvePaging } from './paging.ts';
 import { pageMeta } from './schemas.ts';
 import { type OrderKey, type TextWalk, walkedSelect } from './text-walk.ts';
 

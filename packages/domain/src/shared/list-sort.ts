@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { decodeCursor, encodeCursor, sortedCursor } from './cursor.ts';
 import { invalid } from './errors.ts';
 import type { ListField } from './list-fields.ts';
 import { isRealDate } from './schemas.ts';
@@ -54,8 +55,9 @@ export function parseSort(
 }
 
 /**
- * A cursor: the fingerprint of the list's sort and filters, then the last row's sort value and
- * id, as base64url JSON. A cursor used with another sort or other filters is a 400.
+ * Where a page starts: after the last row's sort value and id. Its cursor (`sortedCursor`)
+ * also carries the fingerprint of the list's sort and filters: a cursor used with another
+ * sort or other filters is a 400.
  */
 export interface Cursor {
   value: unknown;
@@ -67,26 +69,15 @@ export function fingerprint(parts: unknown): string {
 }
 
 export function encodeListCursor(print: string, value: unknown, id: string): string {
-  return Buffer.from(JSON.stringify([print, value, id])).toString('base64url');
+  return encodeCursor({ print, value, id }, sortedCursor);
 }
 
 export function decodeListCursor(cursor: string, print: string, sort: ListSort): Cursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || typeof parsed[2] !== 'string') {
-    throw invalid('cursor', 'is not a cursor returned by this API');
-  }
-  const [given, value, id] = parsed as [unknown, unknown, string];
+  const { print: given, value, id } = decodeCursor(cursor, sortedCursor);
   if (given !== print) {
     throw invalid('cursor', 'belongs to another sort or other filters; start again without cursor');
   }
-  if (value === null ? !sort.field.nullable : !fitsKind(sort.field, value)) {
-    throw invalid('cursor', 'is not a cursor returned by this API');
-  }
+  if (value === null ? !sort.field.nullable : !fitsKind(sort.field, value)) throw sortedCursor.refusal();
   return { value, id };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeCursor, encodeCursor, type Keyset } from './cursor.ts';
 import { DomainError } from './errors.ts';
 
 export const MAX_PAGE_SIZE = 200;
@@ -41,11 +42,6 @@ export interface PagingInput {
   cursor?: string | undefined;
 }
 
-export interface Keyset {
-  createdAt: string;
-  id: string;
-}
-
 export type Paging =
   | { kind: 'offset'; page: number; pageSize: number; offset: number }
   | { kind: 'cursor'; pageSize: number; after: Keyset };
@@ -67,28 +63,6 @@ export function resolvePaging(input: PagingInput): Paging {
 
 function rangeError(path: string, message: string) {
   return new DomainError('VALIDATION_FAILED', `${path} ${message}`, { details: [{ path, message }] });
-}
-
-export function encodeCursor(keyset: Keyset): string {
-  return Buffer.from(JSON.stringify([keyset.createdAt, keyset.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): Keyset {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string' &&
-      !Number.isNaN(Date.parse(parsed[0]))
-    ) {
-      return { createdAt: parsed[0], id: parsed[1] };
-    }
-  } catch {
-    // fall through to the validation error
-  }
-  throw rangeError('cursor', 'is not a cursor returned by this API');
 }
 
 export interface PageMeta {

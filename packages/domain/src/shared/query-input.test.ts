@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { expectDomainErrorSync } from '../testing/fixtures.ts';
-import { encodeCursor, pagingInput, resolvePaging } from './paging.ts';
+import { encodeCursor } from './cursor.ts';
+import { pagingInput, resolvePaging } from './paging.ts';
 import { instantInput, instantQueryInput, readQueryInstant } from './schemas.ts';
 
 /** What n8n, Make and Zapier put in query strings (docs/api.md, Paging and Requests and responses). */

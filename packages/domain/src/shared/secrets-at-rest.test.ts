@@ -5,7 +5,7 @@ import { loadWebhook } from '../webhooks/find-webhooks.ts';
 import { rotateWebhookSecret } from '../webhooks/rotate-secret.ts';
 import { serializeWebhook } from '../webhooks/serialize.ts';
 import { updateWebhook } from '../webhooks/update-webhook.ts';
-import { createWorkflow, rotateWorkflowSecret, updateWorkflow } from '../workflows/save-workflow.ts';
+import { createWorkflow, rotateWorkflowSecret, updateWorkflow } from '../workflows/index.ts';
 import { createWorkflowInput } from '../workflows/schemas.ts';
 import {
   configureSecretKeys,
@@ -28,7 +28,7 @@ const testKey = process.env.SECRETS_KEY!;
 afterEach(() => configureSecretKeys({ current: testKey }));
 
 const TOKEN = 'Bearer tok-0123456789-abcdef';
-const anyUrl = async () => {};
+const services = { baseUrl: '', checkOutboundUrl: async () => {} };
 
 async function webhookWithToken() {
   const { actor } = await newWorkspace(t.db);
@@ -40,7 +40,7 @@ async function webhookWithToken() {
       events: ['*'],
       headers: { Authorization: TOKEN, 'X-Short': 'abc' },
     },
-    anyUrl,
+    services,
   );
   return { actor, hook };
 }
@@ -56,7 +56,7 @@ async function signedWorkflow() {
       actions: [{ type: 'CONDITION', left: 1, operator: 'EXISTS' }],
       requireSignature: true,
     }),
-    { baseUrl: '', checkOutboundUrl: anyUrl },
+    services,
   );
   return { actor, workflow };
 }
@@ -102,7 +102,7 @@ describe('secrets at rest', () => {
       t.db,
       actor,
       { id: hook.id, headers: { Authorization: 'Bear…', 'X-Other': 'another-token-value' } },
-      anyUrl,
+      services,
     );
     expect(updated.headers).toEqual({ Authorization: 'Bear…', 'X-Other': 'anot…' });
     const after = await webhookRow(hook.id);
@@ -111,7 +111,7 @@ describe('secrets at rest', () => {
     expect(openSecret(after.headers.Authorization!)).toBe(TOKEN);
     expect(openSecret(after.headers['X-Other']!)).toBe('another-token-value');
     // The same headers again change nothing (compared as plaintext, not as fresh ciphertexts).
-    await updateWebhook(t.db, actor, { id: hook.id, headers: updated.headers }, anyUrl);
+    await updateWebhook(t.db, actor, { id: hook.id, headers: updated.headers }, services);
     expect((await webhookRow(hook.id)).headers).toEqual(after.headers);
 
     const rotated = await rotateWebhookSecret(t.db, actor, hook.id);
@@ -128,23 +128,13 @@ describe('secrets at rest', () => {
     expect(row.secret).toMatch(SEALED);
     expect(openSecret(row.secret!)).toBe(workflow.secret);
 
-    const rotated = await rotateWorkflowSecret(t.db, actor, workflow.id, '');
+    const rotated = await rotateWorkflowSecret(t.db, actor, workflow.id, services);
     const rotatedRow = await workflowRow(workflow.id);
     expect(openSecret(rotatedRow.secret!)).toBe(rotated.secret);
     expect(rotatedRow.previous_secret).toBe(row.secret);
 
-    await updateWorkflow(
-      t.db,
-      actor,
-      { id: workflow.id, requireSignature: false },
-      { baseUrl: '', checkOutboundUrl: anyUrl },
-    );
-    const again = await updateWorkflow(
-      t.db,
-      actor,
-      { id: workflow.id, requireSignature: true },
-      { baseUrl: '', checkOutboundUrl: anyUrl },
-    );
+    await updateWorkflow(t.db, actor, { id: workflow.id, requireSignature: false }, services);
+    const again = await updateWorkflow(t.db, actor, { id: workflow.id, requireSignature: true }, services);
     const againRow = await workflowRow(workflow.id);
     expect(againRow.secret).toMatch(SEALED);
     expect(openSecret(againRow.secret!)).toBe(again.secret);

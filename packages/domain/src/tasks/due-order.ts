@@ -1,48 +1,24 @@
 import { schema } from '@crm/db';
 import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { type DueKey, decodeCursor, dueCursor, encodeCursor } from '../shared/cursor.ts';
 import { invalid } from '../shared/errors.ts';
 import { type PageMeta, type Paging, type PagingInput, pageOf, resolvePaging } from '../shared/paging.ts';
 
 /**
  * Keyset paging for `sort=dueAt`: soonest due first, tasks without a due time last, ties
- * broken by id. The shared cursor only knows (createdAt, id), so this order has its own,
- * tagged so a cursor of one order is a 400 in the other.
+ * broken by id. The (createdAt, id) cursor does not fit this order, so it has its own
+ * (`dueCursor`), tagged so a cursor of one order is a 400 in the other.
  */
-export interface DueKey {
-  dueAt: string | null;
-  id: string;
-}
-
 export type DuePaging =
   | Extract<Paging, { kind: 'offset' }>
   | { kind: 'cursor'; pageSize: number; after: DueKey };
-
-const TAG = 'dueAt';
-
-export function encodeDueCursor(key: DueKey): string {
-  return Buffer.from(JSON.stringify([TAG, key.dueAt, key.id])).toString('base64url');
-}
-
-function decodeDueCursor(cursor: string): DueKey {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 3 && parsed[0] === TAG && typeof parsed[2] === 'string') {
-      const dueAt: unknown = parsed[1];
-      if (dueAt === null) return { dueAt, id: parsed[2] };
-      if (typeof dueAt === 'string' && !Number.isNaN(Date.parse(dueAt))) return { dueAt, id: parsed[2] };
-    }
-  } catch {
-    // fall through to the validation error
-  }
-  throw invalid('cursor', 'is not a cursor returned by this API for sort=dueAt');
-}
 
 /** Same rules as `resolvePaging` (page sizes, `page` with `cursor` is a 400), with the dueAt cursor. */
 export function resolveDuePaging(input: PagingInput): DuePaging {
   const offset = resolvePaging({ page: input.page, pageSize: input.pageSize });
   if (input.cursor === undefined && offset.kind === 'offset') return offset;
   if (input.page !== undefined) throw invalid('page', 'cannot be combined with cursor');
-  return { kind: 'cursor', pageSize: offset.pageSize, after: decodeDueCursor(input.cursor ?? '') };
+  return { kind: 'cursor', pageSize: offset.pageSize, after: decodeCursor(input.cursor ?? '', dueCursor) };
 }
 
 const t = schema.tasks;
@@ -63,6 +39,6 @@ export function toDuePage<Row extends { dueAt: Date | null; id: string }, Item>(
   serialize: (row: Row) => Item,
 ): { data: Item[]; meta: PageMeta } {
   return pageOf(rows, paging, serialize, (row) =>
-    encodeDueCursor({ dueAt: row.dueAt?.toISOString() ?? null, id: row.id }),
+    encodeCursor({ dueAt: row.dueAt?.toISOString() ?? null, id: row.id }, dueCursor),
   );
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeCursor } from '../shared/paging.ts';
+import { dueCursor, encodeCursor } from '../shared/cursor.ts';
 import {
   expectDomainError,
   newWorkspace,
@@ -8,7 +8,6 @@ import {
   type TestWorkspace,
 } from '../testing/fixtures.ts';
 import { createTask } from './create-task.ts';
-import { encodeDueCursor } from './due-order.ts';
 import { findTasks } from './find-tasks.ts';
 import type { FindTasksInput } from './schemas.ts';
 import { updateTask } from './update-task.ts';
@@ -90,19 +89,19 @@ describe('findTasks with sort=dueAt', () => {
   it('refuses a cursor of the other order, a forged one, and page with cursor', async () => {
     const ws = await newWorkspace(t.db);
     const createdCursor = encodeCursor({ createdAt: new Date().toISOString(), id: 'task_x' });
-    const dueCursor = encodeDueCursor({ dueAt: null, id: 'task_x' });
+    const dueAtCursor = encodeCursor({ dueAt: null, id: 'task_x' }, dueCursor);
     await expectDomainError(
       findTasks(t.db, ws.actor, { sort: 'dueAt', cursor: createdCursor }),
       'VALIDATION_FAILED',
     );
-    await expectDomainError(findTasks(t.db, ws.actor, { cursor: dueCursor }), 'VALIDATION_FAILED');
+    await expectDomainError(findTasks(t.db, ws.actor, { cursor: dueAtCursor }), 'VALIDATION_FAILED');
     const forged = Buffer.from(JSON.stringify(['dueAt', 'not a date', 'task_x'])).toString('base64url');
     await expectDomainError(
       findTasks(t.db, ws.actor, { sort: 'dueAt', cursor: forged }),
       'VALIDATION_FAILED',
     );
     await expectDomainError(
-      findTasks(t.db, ws.actor, { sort: 'dueAt', cursor: dueCursor, page: 1 }),
+      findTasks(t.db, ws.actor, { sort: 'dueAt', cursor: dueAtCursor, page: 1 }),
       'VALIDATION_FAILED',
     );
     await expectDomainError(findTasks(t.db, ws.actor, { sort: 'dueAt', pageSize: 201 }), 'VALIDATION_FAILED');

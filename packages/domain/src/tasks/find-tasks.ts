@@ -47,7 +47,7 @@ const fields: FieldTable = {
 /**
  * A page of tasks: newest first, or sorted and filtered (docs/api.md, "Filters, sorts and
  * counts"). `sort=createdAt` keeps the meaning it had before sorts had directions: newest
- * first. `sort=dueAt` without a filter keeps its own cursor (due-order.ts), so cursors
+ * first. `sort=dueAt` without a filter keeps its own cursor (`dueCursor`, due-order.ts), so cursors
  * handed out before still work. A `recordId` parameter must name a live record of the
  * workspace (404 otherwise, like the records' `folderId`); `assigneeId` only filters, so tasks
  * of a former member stay findable.

@@ -2,7 +2,8 @@ import type { Executor } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { loadRecord } from '../records/load-record.ts';
 import type { Actor } from '../shared/actor.ts';
-import { encodeCursor, pageOf, resolvePaging } from '../shared/paging.ts';
+import { encodeCursor } from '../shared/cursor.ts';
+import { pageOf, resolvePaging } from '../shared/paging.ts';
 import { toInstant } from '../shared/schemas.ts';
 import type { FindTimelineInput, TimelineEntryOutput, TimelineKind, TimelineOutput } from './schemas.ts';
 

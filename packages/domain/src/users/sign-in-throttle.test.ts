@@ -5,8 +5,8 @@ import {
   secondsUntilSlot,
 } from '../rate-limit/consume-rate-limit.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { setPassword } from './invitations.ts';
-import { signIn } from './sessions.ts';
+import { setPassword } from './set-password.ts';
+import { signIn } from './sign-in.ts';
 import { addressKey, type SignInLimits } from './sign-in-throttle.ts';
 
 let t: TestDb;

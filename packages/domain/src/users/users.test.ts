@@ -4,20 +4,19 @@ import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../tes
 import {
   acceptInvitation,
   acceptInvitationInput,
-  createInvitation,
-  findInvitations,
-  revokeInvitation,
-  setPassword,
-} from './invitations.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
-import {
   authenticateSession,
   changePassword,
+  createInvitation,
   endSession,
+  findInvitations,
+  hashPassword,
   hashToken,
   pruneSessions,
+  revokeInvitation,
+  setPassword,
   signIn,
-} from './sessions.ts';
+  verifyPassword,
+} from './index.ts';
 
 let t: TestDb;
 

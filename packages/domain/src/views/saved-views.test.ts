@@ -9,7 +9,7 @@ import {
   type TestDb,
 } from '../testing/fixtures.ts';
 import { addMember } from '../workspaces/create-workspace.ts';
-import { createSavedView, deleteSavedView, findSavedViews, updateSavedView } from './saved-views.ts';
+import { createSavedView, deleteSavedView, findSavedViews, updateSavedView } from './index.ts';
 
 let t: TestDb;
 beforeAll(async () => {

@@ -7,17 +7,11 @@ import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
 import { sealHeaderValues, sealSecret } from '../shared/secret-box.ts';
+import type { DomainServices } from '../shared/services.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import { type createWebhookInput, fieldsProblem, MAX_WEBHOOKS_PER_WORKSPACE } from './schemas.ts';
 import { newWebhookSecret } from './secrets.ts';
 import { serializeWebhook } from './serialize.ts';
-
-/**
- * Refuses (DomainError VALIDATION_FAILED naming `url`) a destination the service may not send
- * to (docs/webhooks.md, "Destinations"). The API passes the service's address guard; the domain
- * knows nothing of how addresses are resolved.
- */
-export type CheckOutboundUrl = (url: string) => Promise<void>;
 
 /**
  * Creates a subscription (the REST-hooks "subscribe") and returns it with its secret, the
@@ -29,11 +23,11 @@ export async function createWebhook(
   db: Database,
   actor: Actor,
   input: z.infer<typeof createWebhookInput>,
-  checkOutboundUrl: CheckOutboundUrl,
+  services: Pick<DomainServices, 'checkOutboundUrl'>,
 ) {
   const problem = fieldsProblem(input.events, input.fields ?? []);
   if (problem) throw invalid('fields', problem);
-  await checkOutboundUrl(input.url);
+  await services.checkOutboundUrl(input.url);
   return db.transaction(async (tx) => {
     await assertWorkspaceLimit(
       tx,

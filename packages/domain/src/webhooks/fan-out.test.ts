@@ -18,9 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const anyUrl = async () => {};
+const services = { checkOutboundUrl: async () => {} };
 const subscribe = (actor: Actor, input: { events: string[]; fields?: string[] }) =>
-  createWebhook(t.db, actor, { url: 'https://hooks.example.com/x', ...input }, anyUrl);
+  createWebhook(t.db, actor, { url: 'https://hooks.example.com/x', ...input }, services);
 
 /** Fans out every event of the workspace again, as a job of an earlier version would; returns deliveries made. */
 async function fanOutAgain(workspaceId: string) {
@@ -72,7 +72,7 @@ describe('fan-out to subscriptions', () => {
   it('gives a disabled subscription nothing', async () => {
     const ws = await newWorkspace(t.db);
     const hook = await subscribe(ws.actor, { events: ['*'] });
-    await updateWebhook(t.db, ws.actor, { id: hook.id, enabled: false }, anyUrl);
+    await updateWebhook(t.db, ws.actor, { id: hook.id, enabled: false }, services);
     await createRecord(t.db, ws.actor, { folderId: ws.peopleFolderId, title: 'Ada' });
     expect(await deliveredTypes(hook.id)).toEqual([]);
   });

@@ -3,9 +3,8 @@ import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
-import { isId } from '../shared/ids.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
 import type { findWebhooksInput } from './schemas.ts';
 import type { WebhookRow } from './serialize.ts';
@@ -18,15 +17,11 @@ export async function loadWebhook(
   id: string,
   options: { lock?: 'update' | 'share' } = {},
 ): Promise<WebhookRow> {
-  if (!isId('webhook', id)) throw notFound('Webhook', id);
-  const w = schema.webhooks;
-  const query = tx
-    .select()
-    .from(w)
-    .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)));
-  const [row] = await (options.lock ? query.for(options.lock) : query);
-  if (!row) throw notFound('Webhook', id);
-  return row;
+  return loadInWorkspace(tx, schema.webhooks, actor.workspaceId, id, {
+    kind: 'webhook',
+    name: 'Webhook',
+    ...options,
+  });
 }
 
 /** A page of the workspace's subscriptions, newest first. */

@@ -2,8 +2,8 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { invalid, notFound } from '../shared/errors.ts';
-import { isId } from '../shared/ids.ts';
+import { invalid } from '../shared/errors.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { missing } from '../shared/missing.ts';
 import { getDeliveryView } from './find-deliveries.ts';
 import { loadWebhook } from './find-webhooks.ts';
@@ -16,14 +16,11 @@ import { createDelivery } from './queue-delivery.ts';
  * disabled or the event is no longer kept (30 days).
  */
 export async function redeliver(db: Database, actor: Actor, id: string) {
-  if (!isId('delivery', id)) throw notFound('Delivery', id);
   return db.transaction(async (tx) => {
-    const d = schema.deliveries;
-    const [original] = await tx
-      .select()
-      .from(d)
-      .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.id, id)));
-    if (!original) throw notFound('Delivery', id);
+    const original = await loadInWorkspace(tx, schema.deliveries, actor.workspaceId, id, {
+      kind: 'delivery',
+      name: 'Delivery',
+    });
     const webhook = await loadWebhook(tx, actor, original.webhookId, { lock: 'share' });
     if (!webhook.enabled) {
       throw invalid('id', `webhook ${webhook.id} is disabled; enable it before redelivering`);

@@ -7,7 +7,7 @@ import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { missing } from '../shared/missing.ts';
 import { openHeaderValues, sealHeaderValues } from '../shared/secret-box.ts';
-import type { CheckOutboundUrl } from './create-webhook.ts';
+import type { DomainServices } from '../shared/services.ts';
 import { loadWebhook } from './find-webhooks.ts';
 import { fieldsProblem, type updateWebhookInput } from './schemas.ts';
 import { mergeMaskedHeaders } from './secrets.ts';
@@ -33,11 +33,11 @@ export async function updateWebhook(
   db: Database,
   actor: Actor,
   input: z.infer<typeof updateWebhookInput>,
-  checkOutboundUrl: CheckOutboundUrl,
+  services: Pick<DomainServices, 'checkOutboundUrl'>,
 ) {
   if (input.url !== undefined) {
     await loadWebhook(db, actor, input.id); // an unknown id is a 404 before the URL is judged
-    await checkOutboundUrl(input.url);
+    await services.checkOutboundUrl(input.url);
   }
   return db.transaction(async (tx) => {
     const current = await loadWebhook(tx, actor, input.id, { lock: 'update' });

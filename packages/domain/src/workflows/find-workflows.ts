@@ -3,10 +3,10 @@ import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
-import { notFound } from '../shared/errors.ts';
-import { isId } from '../shared/ids.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
+import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
+import type { DomainServices } from '../shared/services.ts';
 import type { findWorkflowsInput } from './schemas.ts';
 import { serializeWorkflow, type WorkflowRow } from './serialize.ts';
 
@@ -17,15 +17,11 @@ export async function loadWorkflow(
   id: string,
   options: { lock?: 'update' | 'share' } = {},
 ): Promise<WorkflowRow> {
-  if (!isId('workflow', id)) throw notFound('Workflow', id);
-  const w = schema.workflows;
-  const query = tx
-    .select()
-    .from(w)
-    .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, id)));
-  const [row] = await (options.lock ? query.for(options.lock) : query);
-  if (!row) throw notFound('Workflow', id);
-  return row;
+  return loadInWorkspace(tx, schema.workflows, actor.workspaceId, id, {
+    kind: 'workflow',
+    name: 'Workflow',
+    ...options,
+  });
 }
 
 /** A page of the workspace's workflows, newest first. */
@@ -33,7 +29,7 @@ export async function findWorkflows(
   db: Database,
   actor: Actor,
   input: z.infer<typeof findWorkflowsInput>,
-  baseUrl: string,
+  services: Pick<DomainServices, 'baseUrl'>,
 ) {
   const paging = resolvePaging(input);
   const w = schema.workflows;
@@ -44,9 +40,14 @@ export async function findWorkflows(
     .orderBy(...keysetOrder(w.createdAt, w.id, 'desc'))
     .limit(paging.pageSize + 1)
     .offset(paging.kind === 'offset' ? paging.offset : 0);
-  return toPage(rows, paging, (row) => serializeWorkflow(row, baseUrl));
+  return toPage(rows, paging, (row) => serializeWorkflow(row, services.baseUrl));
 }
 
-export async function getWorkflow(db: Database, actor: Actor, id: string, baseUrl: string) {
-  return serializeWorkflow(await loadWorkflow(db, actor, id), baseUrl);
+export async function getWorkflow(
+  db: Database,
+  actor: Actor,
+  id: string,
+  services: Pick<DomainServices, 'baseUrl'>,
+) {
+  return serializeWorkflow(await loadWorkflow(db, actor, id), services.baseUrl);
 }

@@ -2,8 +2,10 @@ import { isSharded } from '@crm/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { findRuns, pruneRuns, queueRun } from './runs.ts';
-import { createWorkflow } from './save-workflow.ts';
+import { createWorkflow } from './create-workflow.ts';
+import { findRuns } from './find-runs.ts';
+import { pruneRuns } from './prune-runs.ts';
+import { queueRun } from './queue-run.ts';
 import { createWorkflowInput } from './schemas.ts';
 
 let t: TestDb;

@@ -1,7 +1,7 @@
 import { type Database, isSharded, schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { RowRef } from '../shared/row-ref.ts';
-import { queueRun } from './runs.ts';
+import { queueRun } from './queue-run.ts';
 
 /**
  * Starts a run of every enabled workflow triggered by the event's kind, with the event as

@@ -4,7 +4,7 @@ import { RateLimitBatcher } from '../rate-limit/rate-limit-batcher.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { createWorkflow } from './save-workflow.ts';
+import { createWorkflow } from './create-workflow.ts';
 import { createWorkflowInput } from './schemas.ts';
 import { type TriggerCall, type TriggerResult, triggerService } from './trigger-workflow.ts';
 

@@ -2,7 +2,7 @@ import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { MemberRole } from '@crm/db/schema';
 import { insertFolder } from '../folders/create-folder.ts';
-import { insertPipeline } from '../pipelines/change-pipeline.ts';
+import { insertPipeline } from '../pipelines/create-pipeline.ts';
 import { newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
 import { DEFAULT_FOLDER, DEFAULT_PIPELINE } from './defaults.ts';

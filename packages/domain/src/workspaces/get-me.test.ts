@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../api-keys/api-keys.ts';
+import { createApiKey } from '../api-keys/index.ts';
 import { allScopes, keyRights } from '../api-keys/scopes.ts';
 import { consumeRateLimit } from '../rate-limit/consume-rate-limit.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';

@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, findApiKeys, revokeApiKey } from '../api-keys/api-keys.ts';
-import {
-  addFolderField,
-  changeFolderField,
-  removeFolderField,
-  renameFolder,
-} from '../folders/change-folder.ts';
+import { createApiKey, findApiKeys, revokeApiKey } from '../api-keys/index.ts';
 import { findFolders, getFolder } from '../folders/find-folders.ts';
+import { addFolderField, changeFolderField, removeFolderField, renameFolder } from '../folders/index.ts';
 import { createRecord } from '../records/create-record.ts';
 import { findRecords, getRecord } from '../records/find-records.ts';
-import { restoreRecord, trashRecord } from '../records/trash-record.ts';
+import { restoreRecord } from '../records/restore-record.ts';
+import { trashRecord } from '../records/trash-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import {
   expectDomainError,
@@ -117,9 +113,9 @@ describe("an actor of workspace B and A's data", () => {
       userId: a.actor.userId,
       name: 'A key',
     });
-    expect((await findApiKeys(t.db, b.actor.workspaceId)).map((k) => k.id)).not.toContain(key.id);
-    await expectDomainError(revokeApiKey(t.db, b.actor.workspaceId, key.id), 'NOT_FOUND');
-    expect((await findApiKeys(t.db, a.actor.workspaceId)).find((k) => k.id === key.id)?.revokedAt).toBeNull();
+    expect((await findApiKeys(t.db, b.actor)).map((k) => k.id)).not.toContain(key.id);
+    await expectDomainError(revokeApiKey(t.db, b.actor, key.id), 'NOT_FOUND');
+    expect((await findApiKeys(t.db, a.actor)).find((k) => k.id === key.id)?.revokedAt).toBeNull();
   });
 
   it("cannot issue a key in A's workspace for B's user", async () => {

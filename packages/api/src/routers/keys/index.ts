@@ -17,7 +17,7 @@ export const keysRouter = router({
   list: settingsProcedure
     .input(z.strictObject({}).optional())
     .concat(declaredOutput(envelope(z.array(apiKeyOutput))))
-    .query(async ({ ctx }) => ({ data: await findApiKeys(ctx.db, ctx.actor.workspaceId) })),
+    .query(async ({ ctx }) => ({ data: await findApiKeys(ctx.db, ctx.actor) })),
 
   /** The secret is in this answer and nowhere else, ever. */
   create: settingsProcedure
@@ -43,6 +43,6 @@ export const keysRouter = router({
     .input(keyIdInput)
     .concat(declaredOutput(envelope(apiKeyOutput)))
     .mutation(async ({ ctx, input }) => ({
-      data: await revokeApiKey(ctx.db, ctx.actor.workspaceId, input.id, ctx.actor),
+      data: await revokeApiKey(ctx.db, ctx.actor, input.id),
     })),
 });

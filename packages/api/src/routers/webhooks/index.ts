@@ -85,7 +85,7 @@ export const webhooksRouter = router({
     .input(createWebhookInput)
     .concat(declaredOutput(withSecret))
     .mutation(async ({ ctx, input }) => ({
-      data: await createWebhook(ctx.db, ctx.actor, input, (url) => ctx.services.checkOutboundUrl(url)),
+      data: await createWebhook(ctx.db, ctx.actor, input, ctx.services),
     })),
 
   update: authedProcedure
@@ -106,7 +106,7 @@ export const webhooksRouter = router({
     .input(updateWebhookInput)
     .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({
-      data: await updateWebhook(ctx.db, ctx.actor, input, (url) => ctx.services.checkOutboundUrl(url)),
+      data: await updateWebhook(ctx.db, ctx.actor, input, ctx.services),
     })),
 
   delete: authedProcedure

@@ -21,18 +21,12 @@ import {
   workflowWarnings,
   workflowWithSecretOutput,
 } from '@crm/domain';
-import type { ApiContext } from '../../context.ts';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
 const tags = ['Workflows'];
 const one = envelope(workflowOutput);
 const withSecret = envelope(workflowWithSecretOutput);
-
-const saveOptions = (ctx: ApiContext) => ({
-  baseUrl: ctx.services.baseUrl,
-  checkOutboundUrl: (url: string) => ctx.services.checkOutboundUrl(url),
-});
 
 /**
  * A saved workflow with the warnings of the actions it now holds (docs/workflows.md,
@@ -67,7 +61,7 @@ export const workflowsRouter = router({
     )
     .input(findWorkflowsInput)
     .concat(declaredOutput(listEnvelope(workflowOutput)))
-    .query(({ ctx, input }) => findWorkflows(ctx.db, ctx.actor, input, ctx.services.baseUrl)),
+    .query(({ ctx, input }) => findWorkflows(ctx.db, ctx.actor, input, ctx.services)),
 
   get: authedProcedure
     .meta(
@@ -87,7 +81,7 @@ export const workflowsRouter = router({
     .input(workflowIdInput)
     .concat(declaredOutput(one))
     .query(async ({ ctx, input }) => ({
-      data: await getWorkflow(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
+      data: await getWorkflow(ctx.db, ctx.actor, input.id, ctx.services),
     })),
 
   create: authedProcedure
@@ -110,7 +104,7 @@ export const workflowsRouter = router({
     .input(createWorkflowInput)
     .concat(declaredOutput(savedWorkflowOutput))
     .mutation(async ({ ctx, input }) =>
-      saved(await createWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)), input.actions),
+      saved(await createWorkflow(ctx.db, ctx.actor, input, ctx.services), input.actions),
     ),
 
   update: authedProcedure
@@ -132,7 +126,7 @@ export const workflowsRouter = router({
     .input(updateWorkflowInput)
     .concat(declaredOutput(savedWorkflowOutput))
     .mutation(async ({ ctx, input }) =>
-      saved(await updateWorkflow(ctx.db, ctx.actor, input, saveOptions(ctx)), input.actions),
+      saved(await updateWorkflow(ctx.db, ctx.actor, input, ctx.services), input.actions),
     ),
 
   enable: authedProcedure
@@ -153,7 +147,7 @@ export const workflowsRouter = router({
     .input(workflowIdInput)
     .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({
-      data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, true, ctx.services.baseUrl),
+      data: await setWorkflowEnabled(ctx.db, ctx.actor, { id: input.id, enabled: true }, ctx.services),
     })),
 
   disable: authedProcedure
@@ -173,7 +167,7 @@ export const workflowsRouter = router({
     .input(workflowIdInput)
     .concat(declaredOutput(one))
     .mutation(async ({ ctx, input }) => ({
-      data: await setWorkflowEnabled(ctx.db, ctx.actor, input.id, false, ctx.services.baseUrl),
+      data: await setWorkflowEnabled(ctx.db, ctx.actor, { id: input.id, enabled: false }, ctx.services),
     })),
 
   delete: authedProcedure
@@ -212,7 +206,7 @@ export const workflowsRouter = router({
     .input(workflowIdInput)
     .concat(declaredOutput(withSecret))
     .mutation(async ({ ctx, input }) => ({
-      data: await rotateWorkflowSecret(ctx.db, ctx.actor, input.id, ctx.services.baseUrl),
+      data: await rotateWorkflowSecret(ctx.db, ctx.actor, input.id, ctx.services),
     })),
 
   runs: authedProcedure
