@@ -843,7 +843,7 @@ function recordOfColumns(c: unknown[]): RecordRow {
   };
 }
 
-/** The dueAt order's cursor (due-order.ts in @crm/domain, not exported): tagged JSON in base64url. */
+/** The dueAt order's cursor (`dueCursor` in @crm/domain's shared/cursor.ts, which the package does not export): tagged JSON in base64url. */
 const encodeDueCursor = (dueAt: string | null, id: string) =>
   Buffer.from(JSON.stringify(['dueAt', dueAt, id])).toString('base64url');
 

@@ -15,7 +15,7 @@ export const TEST_EVENT_TYPE = 'webhook.test';
  * Sends a test event to one subscription: an event of kind `webhook.test` (the fields every
  * event has, no record, `test: true`: docs/webhooks.md, "Payload") and a delivery of it to this
  * subscription only. The event row is inserted directly, not through `appendEvent`, so no
- * fan-out job sees it and other subscriptions (`*` included) get nothing. A disabled
+ * delivery is made for any other subscription (`*` included). A disabled
  * subscription is refused: the worker would not send to it.
  */
 export async function sendTestEvent(db: Database, actor: Actor, id: string) {
