@@ -56,13 +56,13 @@ export interface WalkedSelect<Row> {
 /**
  * The first `limit` rows of `where` and `within`, in `order`, by the walk and then the rest, in
  * one statement:
- * - `h`, the walk: the list's first `budget` rows in order, numbered, from its index; the
- *   candidates among them read by their key and tested in full (`walk_hit`), one after another
- *   until the page is full, where the limit stops the walk. When it is not, the walk's last row
- *   comes too, as the mark the rest starts after;
+ * - `h`, the walk: the list's first `budget` rows in order, from its index; the candidates
+ *   among them read by their key and tested in full, one after another until the page is
+ *   full, where the limit stops the walk;
  * - the rest, only when the walk left the page short and the list goes on: the matches after
- *   that mark, found as PostgreSQL chooses (the trigram index, for a term this rare), then
- *   sorted. A subquery the planner does not look into (`offset 0`) keeps its plan from reading
+ *   the walk's last row (found again by an offset into the index: a window function numbering
+ *   the walk cost twice the walk itself), found as PostgreSQL chooses (the trigram index, for
+ *   a term this rare), then sorted. A subquery the planner does not look into (`offset 0`) keeps its plan from reading
  *   the list in order again; a condition on `h` alone (a one-time filter) skips it otherwise.
  */
 export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]> {
@@ -84,7 +84,6 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
       ...walk.keys.map((k, i) => sql`${k} as ${keyNames[i]}`),
       ...order.map((o, i) => sql`${o.expr} as ${orderNames[i]}`),
       sql`${walk.candidate} as "candidate"`,
-      sql`row_number() over (order by ${inOrder}) as "walk_rn"`,
     ],
     sql`, `,
   )} from ${table} where ${and(...walk.scope, ...spec.within)} order by ${inOrder} limit ${budget}`;
@@ -100,10 +99,10 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
     order.map((o) => sql`${o.expr}`),
     sql`, `,
   );
+  const walkWhere = and(...walk.scope, ...spec.within);
   const rest = spec.db
     .select({
       ...Object.fromEntries(order.map((o, i) => [`o${i}`, sql`${o.expr}`.as(`o${i}`)])),
-      walk_rn: sql`null::bigint`.as('walk_rn'),
       walk_hit: sql<boolean>`true`.as('walk_hit'),
       ...spec.columns,
     })
@@ -112,10 +111,7 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
       and(
         spec.where,
         ...spec.within,
-        sql`(${orderValues}) ${sign} (select ${sql.join(
-          order.map((_, i) => sql`h.${orderNames[i]}`),
-          sql`, `,
-        )} from h where h."walk_rn" = ${budget})`,
+        sql`(${orderValues}) ${sign} (select ${orderValues} from ${table} where ${walkWhere} order by ${inOrder} offset ${budget - 1} limit 1)`,
       ),
     );
   const { rows } = await db.execute(sql`
@@ -123,12 +119,11 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
       select ${sql.join(
         order.map((_, i) => sql`w.${orderNames[i]}`),
         sql`, `,
-      )}, w."walk_rn", r.*
-        from (select * from (${walked}) as w0 where w0."candidate" or w0."walk_rn" = ${budget}) as w
-        left join lateral (${candidate} offset 0) as r on true
-       where r."walk_hit" or w."walk_rn" = ${budget}
+      )}, r.*
+        from (select * from (${walked}) as w0 where w0."candidate") as w
+       cross join lateral (${candidate} offset 0) as r
        order by ${named('w')}
-       limit ${limit + 1})
+       limit ${limit})
     select * from (
       (select * from h where h."walk_hit")
       union all
