@@ -62,14 +62,16 @@ export interface WalkedSelect<Row> {
  * - the rest, only when the walk left the page short and the list goes on: the matches after
  *   the walk's last row (found again by an offset into the index: a window function numbering
  *   the walk cost twice the walk itself), found as PostgreSQL chooses (the trigram index, for
- *   a term this rare), then sorted. A subquery the planner does not look into (`offset 0`) keeps its plan from reading
- *   the list in order again; a condition on `h` alone (a one-time filter) skips it otherwise.
+ *   a term this rare), then sorted. A subquery the planner does not look into (`offset 0`)
+ *   keeps its plan from reading the list in order again; a condition on `h` alone (a one-time
+ *   filter) skips it otherwise.
  */
 export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]> {
   const { db, table, walk, order, limit } = spec;
   const dir = order[0]?.dir ?? missing('the first key of a walk');
   if (order.some((o) => o.dir !== dir)) throw new Error('a walk orders every key one way');
   const budget = walk.budget * limit;
+  const walkWhere = and(...walk.scope, ...spec.within);
   const keyNames = walk.keys.map((_, i) => sql.raw(`"k${i}"`));
   const orderNames = order.map((_, i) => sql.raw(`"o${i}"`));
   const by = (key: OrderKey) => (key.dir === 'asc' ? asc(key.expr) : desc(key.expr));
@@ -86,12 +88,12 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
       sql`${walk.candidate} as "candidate"`,
     ],
     sql`, `,
-  )} from ${table} where ${and(...walk.scope, ...spec.within)} order by ${inOrder} limit ${budget}`;
+  )} from ${table} where ${walkWhere} order by ${inOrder} limit ${budget}`;
   // A candidate's row, read by its key. `offset 0` keeps this a read per candidate: pulled up
   // into the join, it let the planner read every match of the pattern through the trigram
   // index and hash them (7,853 rows and 95 ms for a name one record in 127 holds, at 1,000,000).
   const candidate = spec.db
-    .select({ walk_hit: sql<boolean>`true`.as('walk_hit'), ...spec.columns })
+    .select(spec.columns)
     .from(table)
     .where(and(...walk.keys.map((k, i) => eq(k, sql`w.${keyNames[i]}`)), spec.where));
   const sign = sql.raw(dir === 'asc' ? '>' : '<');
@@ -99,11 +101,9 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
     order.map((o) => sql`${o.expr}`),
     sql`, `,
   );
-  const walkWhere = and(...walk.scope, ...spec.within);
   const rest = spec.db
     .select({
       ...Object.fromEntries(order.map((o, i) => [`o${i}`, sql`${o.expr}`.as(`o${i}`)])),
-      walk_hit: sql<boolean>`true`.as('walk_hit'),
       ...spec.columns,
     })
     .from(table)
@@ -125,10 +125,10 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
        order by ${named('w')}
        limit ${limit})
     select * from (
-      (select * from h where h."walk_hit")
+      (select * from h)
       union all
       (select * from (${rest} offset 0) as rest
-        where (select count(*) from h where h."walk_hit") < ${limit}
+        where (select count(*) from h) < ${limit}
         order by ${named('rest')}
         limit ${limit})
     ) as page
