@@ -26,6 +26,25 @@ export async function loadFolder(
   return readFolder(tx, actor, id, lock);
 }
 
+/**
+ * `loadFolder` for a transaction of a request: from the folder cache of `db` (the server's
+ * handle) when the folder is kept there, else read in `tx`, whose read the cache then keeps
+ * as it would one of its own. Never through `db` itself: that asks the pool for a second
+ * connection while the transaction holds one, and with as many such transactions at once as
+ * the pool has connections, none gets one and each waits out the pool's connection timeout.
+ */
+export async function loadFolderInTransaction(
+  tx: Executor,
+  db: Executor,
+  actor: Actor,
+  id: string,
+): Promise<FolderRow> {
+  if (!isId('folder', id) || !reachesFolder(actor, id)) throw notFound('Folder', id);
+  const cache = folderCacheOf(db);
+  const read = () => readFolder(tx, actor, id);
+  return cache ? cache.get(actor, id, read) : read();
+}
+
 function readFolder(tx: Executor, actor: Actor, id: string, lock?: 'share' | 'update'): Promise<FolderRow> {
   return loadInWorkspace(tx, schema.folders, actor.workspaceId, id, {
     kind: 'folder',

@@ -1,6 +1,6 @@
 import type { Executor } from '@crm/db';
 import type { RelationCardinality } from '@crm/db/schema';
-import { loadFolder } from '../folders/load-folder.ts';
+import { loadFolder, loadFolderInTransaction } from '../folders/load-folder.ts';
 import { isRelation, type RelationField } from '../folders/relation-fields.ts';
 import type { FolderRow } from '../folders/serialize.ts';
 import type { Actor } from '../shared/actor.ts';
@@ -32,9 +32,10 @@ export function sideField(relation: Relation, side: 'from' | 'to'): RelationSide
 
 /**
  * Folders read once per call, with their fields: several links of one request often share
- * them. They are read in `tx`, or through `db` when given (the server's handle, whose reads
- * come from the process's folder cache, folders/folder-cache.ts): a call that locks no folder
- * sees them as the last committed change left them either way.
+ * them. They are read in `tx`, and kept in the process's folder cache of `db` when given (the
+ * server's handle, folders/folder-cache.ts), from which later calls take them without a
+ * statement: a call that locks no folder sees them as the last committed change left them
+ * either way.
  */
 export class CallFolders {
   readonly #folders = new Map<string, Promise<FolderRow>>();
@@ -47,7 +48,9 @@ export class CallFolders {
   get(id: string): Promise<FolderRow> {
     let folder = this.#folders.get(id);
     if (!folder) {
-      folder = loadFolder(this.db ?? this.tx, this.actor, id);
+      folder = this.db
+        ? loadFolderInTransaction(this.tx, this.db, this.actor, id)
+        : loadFolder(this.tx, this.actor, id);
       this.#folders.set(id, folder);
       folder.catch(() => this.#folders.delete(id));
     }
