@@ -149,6 +149,11 @@ try {
   log(`${scenario.id}: ${SECONDS} s at 16 connections`);
   const result = await load(SECONDS, 'measured');
   await service.stop();
+  // Answers other than 2xx are a finding of their own: their statuses and the service's last lines.
+  if (result.non2xx > 0) {
+    log(`non-2xx answers: ${JSON.stringify(result.statusCodeStats)}`);
+    log(`the service's last lines:\n${service.output().split('\n').slice(-20).join('\n')}`);
+  }
   const file = (await readdir(profileDir)).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('the service wrote no CPU profile');
   const profile = JSON.parse(await readFile(join(profileDir, file), 'utf8')) as CpuProfile;
