@@ -450,6 +450,8 @@ export interface LinkAnswers {
   created: number;
   existing: number;
   failed: number;
+  /** How many failed items answered each status and message, for the check that refuses them. */
+  failures: Record<string, number>;
 }
 
 /**
@@ -463,7 +465,7 @@ export function batchLinkScenario(
   kind: LinkKind,
 ): Scenario & { answers: LinkAnswers; mix: LinkMix } {
   const items = linkItems(plan, seeded, seed, kind);
-  const answers: LinkAnswers = { created: 0, existing: 0, failed: 0 };
+  const answers: LinkAnswers = { created: 0, existing: 0, failed: 0, failures: {} };
   return {
     id: 'batch-link',
     label: batchLinkLabel(kind),
@@ -480,11 +482,16 @@ export function batchLinkScenario(
         },
         onResponse: (status, body) => {
           if (status !== 200) return;
-          const { data } = JSON.parse(body) as { data: { status: number }[] };
+          const { data } = JSON.parse(body) as { data: { status: number; error?: { message?: string } }[] };
           for (const item of data) {
             if (item.status === 201) answers.created++;
             else if (item.status === 200) answers.existing++;
-            else answers.failed++;
+            else {
+              answers.failed++;
+              // Record ids in messages make each one distinct: the kind of failure is what counts.
+              const kind = `${item.status} ${(item.error?.message ?? '').replace(/rec_\w+/g, 'rec_…')}`;
+              answers.failures[kind] = (answers.failures[kind] ?? 0) + 1;
+            }
           }
         },
       } satisfies RequestSpec,
@@ -572,7 +579,9 @@ export function batchLinkChecks(
     checks.updatedEvents !== checks.oneLinksMade ||
     checks.linksMade < checks.linksAnswered
   ) {
-    throw new Error(`batch-link did not make every link with its events: ${JSON.stringify(checks)}`);
+    throw new Error(
+      `batch-link did not make every link with its events: ${JSON.stringify(checks)}; failed items: ${JSON.stringify(answers.failures)}`,
+    );
   }
   return checks;
 }
