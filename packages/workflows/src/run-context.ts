@@ -80,7 +80,7 @@ export async function buildScope(
   let record: unknown = null;
   if (run.contextRecordId && READS_RECORD.test(JSON.stringify(params))) {
     try {
-      record = await getRecord(db, actor, run.contextRecordId);
+      record = await getRecord(db, actor, { id: run.contextRecordId });
     } catch (error) {
       // A context record moved to Trash reads as null; the step that needs it says so.
       if (!(error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;

@@ -99,7 +99,7 @@ describe('createCall', () => {
     const before = await eventCount(ws.actor.workspaceId);
     await createCall(t.db, ws.actor, { id: record.id, notes: 'Hello' });
     expect(await eventCount(ws.actor.workspaceId)).toEqual(before);
-    expect((await getRecord(t.db, ws.actor, record.id)).updatedAt).toBe(record.updatedAt);
+    expect((await getRecord(t.db, ws.actor, { id: record.id })).updatedAt).toBe(record.updatedAt);
   });
 });
 

@@ -62,7 +62,7 @@ describe('createComment', () => {
     const before = await eventCount(ws.actor.workspaceId);
     await createComment(t.db, ws.actor, { id: record.id, text: 'Quiet' });
     expect(await eventCount(ws.actor.workspaceId)).toEqual(before);
-    expect((await getRecord(t.db, ws.actor, record.id)).updatedAt).toBe(record.updatedAt);
+    expect((await getRecord(t.db, ws.actor, { id: record.id })).updatedAt).toBe(record.updatedAt);
   });
 
   it('refuses a record in Trash, and takes comments again once it is restored', async () => {

@@ -107,5 +107,5 @@ async function revertLink(db: Database, actor: Actor, id: string, key: string, e
   ) {
     throw outcome.error;
   }
-  return getRecord(db, actor, id);
+  return getRecord(db, actor, { id: id });
 }

@@ -80,12 +80,12 @@ describe('record events', () => {
       ownerId: ws.actor.userId,
       data: { company: 'Engines' },
     });
-    const afterCreate = await getRecord(t.db, ws.actor, record.id);
+    const afterCreate = await getRecord(t.db, ws.actor, { id: record.id });
     await updateRecord(t.db, ws.actor, { id: record.id, title: 'Ada L.', ownerId: null });
-    const afterUpdate = await getRecord(t.db, ws.actor, record.id);
+    const afterUpdate = await getRecord(t.db, ws.actor, { id: record.id });
     const trashed = await trashRecord(t.db, ws.actor, record.id);
     await restoreRecord(t.db, ws.actor, record.id);
-    const afterRestore = await getRecord(t.db, ws.actor, record.id);
+    const afterRestore = await getRecord(t.db, ws.actor, { id: record.id });
     const events = await eventsOf(ws.actor.workspaceId);
     expect(events.map((e) => e.payload.record)).toEqual([afterCreate, afterUpdate, trashed, afterRestore]);
     expect(trashed.trashedAt).toEqual(expect.any(String));

@@ -168,7 +168,7 @@ describe("createRecord with upsert: 'email'", () => {
       upsert: 'email',
     });
     expect(upserted.created).toBe(true);
-    expect((await getRecord(t.db, actor, inOther.record.id)).title).toBe('A');
+    expect((await getRecord(t.db, actor, { id: inOther.record.id })).title).toBe('A');
   });
 
   it('requires an email', async () => {

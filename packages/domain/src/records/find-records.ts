@@ -8,6 +8,7 @@ import { relationFieldOf, sideOf } from '../folders/relation-fields.ts';
 import type {
   findRecordsInput,
   findRelatedInput,
+  getRecordInput,
   queryRecordsInput,
   RecordOutput,
 } from '../record-model/schemas.ts';
@@ -206,7 +207,8 @@ function textWalk(text: string, indexed: SQL[], indexOnly: boolean): TextWalk {
  * One live record; the hot read, so its statement is prepared once. `expand` adds the records
  * its ONE relation fields link to (docs/api.md, "Relations").
  */
-export async function getRecord(db: Database, actor: Actor, id: string, expand?: string) {
+export async function getRecord(db: Database, actor: Actor, input: z.output<typeof getRecordInput>) {
+  const { id, expand } = input;
   const keys = expandKeys(expand);
   if (!isId('record', id)) throw notFound('Record', id);
   if (keys.length > 0) {

@@ -77,10 +77,10 @@ describe('trashRecord and restoreRecord', () => {
     const ada = await newRecord(ws);
     const trashed = await trashRecord(t.db, ws.actor, ada.id);
     expect(trashed.trashedAt).not.toBeNull();
-    await expectDomainError(getRecord(t.db, ws.actor, ada.id), 'NOT_FOUND');
+    await expectDomainError(getRecord(t.db, ws.actor, { id: ada.id }), 'NOT_FOUND');
     const restored = await restoreRecord(t.db, ws.actor, ada.id);
     expect(restored).toMatchObject({ id: ada.id, title: 'Ada', trashedAt: null });
-    expect((await getRecord(t.db, ws.actor, ada.id)).trashedAt).toBeNull();
+    expect((await getRecord(t.db, ws.actor, { id: ada.id })).trashedAt).toBeNull();
   });
 
   it('answers NOT_FOUND when trashing a record already in Trash', async () => {

@@ -81,7 +81,7 @@ describe('updateRecord', () => {
       'VALIDATION_FAILED',
     );
     expect(error.details?.map((d) => d.path).sort()).toEqual(['data.extra', 'data.lifecycle']);
-    expect((await getRecord(t.db, ws.actor, ada.id)).title).toBe('Ada');
+    expect((await getRecord(t.db, ws.actor, { id: ada.id })).title).toBe('Ada');
   });
 
   it('refuses an owner who is not a member with 400 VALIDATION_FAILED', async () => {
@@ -95,7 +95,7 @@ describe('updateRecord', () => {
       );
       expect(error.details?.[0]?.path).toBe('ownerId');
     }
-    expect((await getRecord(t.db, ws.actor, ada.id)).ownerId).toBe(ws.actor.userId);
+    expect((await getRecord(t.db, ws.actor, { id: ada.id })).ownerId).toBe(ws.actor.userId);
   });
 
   it('answers NOT_FOUND for an unknown or malformed id', async () => {

@@ -152,7 +152,7 @@ describe('ONE values in data', () => {
       status: 201,
       data: { from: globex.id, field: 'people', to: ada.id, label: 'Founder' },
     });
-    expect((await getRecord(t.db, actor, ada.id)).data.employer).toBe(globex.id);
+    expect((await getRecord(t.db, actor, { id: ada.id })).data.employer).toBe(globex.id);
     expect((await findRelated(t.db, actor, { id: acme.id, field: 'people' })).data).toEqual([]);
     const again = await linkRecord(t.db, actor, {
       id: globex.id,
@@ -169,7 +169,7 @@ describe('ONE values in data', () => {
       label: 'Staff',
     });
     await unlinkRecord(t.db, actor, { id: ada.id, field: 'employer', to: globex.id });
-    expect((await getRecord(t.db, actor, ada.id)).data).not.toHaveProperty('employer');
+    expect((await getRecord(t.db, actor, { id: ada.id })).data).not.toHaveProperty('employer');
     await expectDomainError(
       unlinkRecord(t.db, actor, { id: ada.id, field: 'employer', to: globex.id }),
       'NOT_FOUND',
@@ -215,7 +215,7 @@ describe('batch links', () => {
       'VALIDATION_FAILED',
       'NOT_FOUND',
     ]);
-    expect((await getRecord(t.db, actor, ada.id)).data.employer).toBe(globex.id);
+    expect((await getRecord(t.db, actor, { id: ada.id })).data.employer).toBe(globex.id);
     // The link made and replaced by the same batch was never there.
     expect((await eventsOf(actor, 'record.linked')).map((e) => e.to)).toEqual([globex.id]);
     expect(await eventsOf(actor, 'record.unlinked')).toEqual([]);
@@ -258,7 +258,7 @@ describe('the most links a field holds', () => {
       linkRecord(t.db, actor, { id: oneTooMany.id, field: 'employer', to: acme.id }),
       'CONFLICT',
     );
-    expect((await getRecord(t.db, actor, oneTooMany.id)).data.employer).toBeUndefined();
+    expect((await getRecord(t.db, actor, { id: oneTooMany.id })).data.employer).toBeUndefined();
     const [held] = await t.query<{ n: string }>(
       'select count(*) as n from record_links where workspace_id = $1 and to_id = $2',
       [ws.actor.workspaceId, acme.id],
@@ -348,9 +348,9 @@ describe('filters and expand', () => {
       null,
       silver.title,
     ]);
-    const one = await getRecord(t.db, actor, ada.id, 'employer');
+    const one = await getRecord(t.db, actor, { id: ada.id, expand: 'employer' });
     expect(one.expanded).toEqual({ employer: expect.objectContaining({ id: gold.id }) });
-    await expectDomainError(getRecord(t.db, actor, grace.id, 'nope'), 'VALIDATION_FAILED');
+    await expectDomainError(getRecord(t.db, actor, { id: grace.id, expand: 'nope' }), 'VALIDATION_FAILED');
     void alan;
   });
 });
@@ -401,14 +401,16 @@ describe('Trash', () => {
     const acme = await company('Acme');
     const ada = await person('Ada', { employer: acme.id });
     await trashRecord(t.db, actor, acme.id);
-    expect((await getRecord(t.db, actor, ada.id)).data.employer).toBeNull();
-    expect((await getRecord(t.db, actor, ada.id, 'employer')).expanded).toEqual({ employer: null });
+    expect((await getRecord(t.db, actor, { id: ada.id })).data.employer).toBeNull();
+    expect((await getRecord(t.db, actor, { id: ada.id, expand: 'employer' })).expanded).toEqual({
+      employer: null,
+    });
     await expectDomainError(
       linkRecord(t.db, actor, { id: ada.id, field: 'employer', to: acme.id }),
       'VALIDATION_FAILED',
     );
     await restoreRecord(t.db, actor, acme.id);
-    expect((await getRecord(t.db, actor, ada.id)).data.employer).toBe(acme.id);
+    expect((await getRecord(t.db, actor, { id: ada.id })).data.employer).toBe(acme.id);
     await trashRecord(t.db, actor, ada.id);
     expect((await findRelated(t.db, actor, { id: acme.id, field: 'people' })).data).toEqual([]);
     await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [ada.id]);
@@ -417,10 +419,10 @@ describe('Trash', () => {
     // A company purged while a live person named it: the person's value goes, not just null.
     const grace = await person('Grace', { employer: acme.id });
     await trashRecord(t.db, actor, acme.id);
-    expect((await getRecord(t.db, actor, grace.id)).data.employer).toBeNull();
+    expect((await getRecord(t.db, actor, { id: grace.id })).data.employer).toBeNull();
     await t.query(`update records set trashed_at = now() - interval '40 days' where id = $1`, [acme.id]);
     await purgeTrash(t.db);
-    expect((await getRecord(t.db, actor, grace.id)).data).not.toHaveProperty('employer');
+    expect((await getRecord(t.db, actor, { id: grace.id })).data).not.toHaveProperty('employer');
   });
 });
 
@@ -469,8 +471,8 @@ describe('purging records', () => {
         [grace.id, globex.id],
       ].sort(),
     );
-    expect((await getRecord(t.db, actor, ada.id)).data).not.toHaveProperty('employer');
-    expect((await getRecord(t.db, actor, initech.id)).data).not.toHaveProperty('parent');
+    expect((await getRecord(t.db, actor, { id: ada.id })).data).not.toHaveProperty('employer');
+    expect((await getRecord(t.db, actor, { id: initech.id })).data).not.toHaveProperty('parent');
   });
 });
 
@@ -519,7 +521,7 @@ describe('self-relations and one-to-one', () => {
     expect(managed.data.map((r) => r.id)).toEqual([ada.id, grace.id]);
     // Grace becomes Ada's manager from Grace's side: Ada leaves Boss.
     await linkRecord(t.db, actor, { id: grace.id, field: 'reports', to: ada.id });
-    expect((await getRecord(t.db, actor, ada.id)).data.manager).toBe(grace.id);
+    expect((await getRecord(t.db, actor, { id: ada.id })).data.manager).toBe(grace.id);
     expect((await findRelated(t.db, actor, { id: boss.id, field: 'reports' })).data.map((r) => r.id)).toEqual(
       [grace.id],
     );
@@ -542,11 +544,11 @@ describe('self-relations and one-to-one', () => {
     const b = await person('B');
     const c = await person('C');
     await updateRecord(t.db, actor, { id: a.id, data: { buddy: b.id } });
-    expect((await getRecord(t.db, actor, b.id)).data.buddyOf).toBe(a.id);
+    expect((await getRecord(t.db, actor, { id: b.id })).data.buddyOf).toBe(a.id);
     // C takes B: A loses its buddy, B's buddyOf is now C.
     await updateRecord(t.db, actor, { id: c.id, data: { buddy: b.id } });
-    expect((await getRecord(t.db, actor, a.id)).data).not.toHaveProperty('buddy');
-    expect((await getRecord(t.db, actor, b.id)).data.buddyOf).toBe(c.id);
+    expect((await getRecord(t.db, actor, { id: a.id })).data).not.toHaveProperty('buddy');
+    expect((await getRecord(t.db, actor, { id: b.id })).data.buddyOf).toBe(c.id);
     expect(await linksOf(ws)).toEqual([{ from_id: c.id, to_id: b.id, label: null }]);
     const updatedA = (await eventsOf(actor, 'record.updated')).filter((e) => e.recordId === a.id);
     expect(updatedA.at(-1)).toMatchObject({

@@ -40,11 +40,11 @@ afterAll(() => t?.close());
 
 describe("an actor of workspace B and A's data", () => {
   it("gets NOT_FOUND for A's records, whatever the action", async () => {
-    await expectDomainError(getRecord(t.db, b.actor, aRecordId), 'NOT_FOUND');
+    await expectDomainError(getRecord(t.db, b.actor, { id: aRecordId }), 'NOT_FOUND');
     await expectDomainError(updateRecord(t.db, b.actor, { id: aRecordId, title: 'Hijacked' }), 'NOT_FOUND');
     await expectDomainError(trashRecord(t.db, b.actor, aRecordId), 'NOT_FOUND');
     await expectDomainError(restoreRecord(t.db, b.actor, aTrashedId), 'NOT_FOUND');
-    const rec = await getRecord(t.db, a.actor, aRecordId);
+    const rec = await getRecord(t.db, a.actor, { id: aRecordId });
     expect(rec).toMatchObject({ title: 'Secret of A', trashedAt: null });
   });
 
@@ -83,7 +83,7 @@ describe("an actor of workspace B and A's data", () => {
       upsert: 'email',
     });
     expect(result.created).toBe(true);
-    expect((await getRecord(t.db, a.actor, aRecordId)).title).toBe('Secret of A');
+    expect((await getRecord(t.db, a.actor, { id: aRecordId })).title).toBe('Secret of A');
   });
 
   it("cannot make A's owner the owner of B's record", async () => {

@@ -110,7 +110,7 @@ export const recordsRouter = router({
     )
     .input(getRecordInput)
     .concat(declaredOutput(one))
-    .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input.id, input.expand) })),
+    .query(async ({ ctx, input }) => ({ data: await getRecord(ctx.db, ctx.actor, input) })),
 
   timeline: authedProcedure
     .meta(
