@@ -124,7 +124,7 @@ beforeEach(() => {
 describe("the bare server's copies of the domain's statements", () => {
   it('reads: a key, a record, a page of records, a folder, a page of tasks by due date', async () => {
     expect(named(await sentBy(() => verifyApiKey(db, 'hash')), 'auth_api_key')).toBe(AUTH_SQL);
-    expect(named(await sentBy(() => getRecord(db, actor, newId('record'))), 'get_live_record')).toBe(
+    expect(named(await sentBy(() => getRecord(db, actor, { id: newId('record') })), 'get_live_record')).toBe(
       GET_RECORD_SQL,
     );
     const list = await sentBy(() => findRecords(db, actor, findRecordsInput.parse({ pageSize: 50 })));
