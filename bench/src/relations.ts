@@ -384,8 +384,22 @@ export type LinkKind = 'links' | 'one-values';
  * another link (locked FOR SHARE while another batch holds them FOR UPDATE), so concurrent
  * batches cannot deadlock on each other.
  */
+/**
+ * Most `previousCompanies` links (alumni) the scenario lets a company reach: the field holds
+ * 10,000 at most (MAX_LINKS_PER_FIELD in the domain), and a side near it is counted by every
+ * batch. At 1,000,000 records no company comes near; on a small trial's few companies, the
+ * largest would pass the limit within a minute and fail its items with 409.
+ */
+const MAX_COMPANY_ALUMNI = 8_000;
+
 function linkItems(plan: RelationPlan, seeded: SeededRelations, seed: number, kind: LinkKind) {
   const random = createRandom(seed);
+  /** Alumni per company index, seeded and sent so far (`previousPairs` holds `<person> <company index>`). */
+  const alumni = new Map<number, number>();
+  for (const pair of seeded.previousPairs) {
+    const c = Number(pair.slice(pair.indexOf(' ') + 1));
+    alumni.set(c, (alumni.get(c) ?? 0) + 1);
+  }
   const shuffled = (ids: string[]) => {
     const out = [...ids];
     for (let i = out.length - 1; i > 0; i--) {
@@ -428,15 +442,18 @@ function linkItems(plan: RelationPlan, seeded: SeededRelations, seed: number, ki
       };
     }
     // Pairs seeded or made earlier (by this run or an earlier one: small trials come here in
-    // both kinds) are skipped.
-    for (;;) {
+    // both kinds) are skipped, and so are companies with MAX_COMPANY_ALUMNI.
+    for (let tries = 1; ; tries++) {
+      if (tries > 10_000)
+        throw new Error('batch-link: no company has room for another previousCompanies link');
       const from =
         settled[Math.floor(random() * settled.length)] ??
         missing('settled[Math.floor(random() * settled.length)]');
       const c = plan.pickCompany();
       const key = `${from} ${c}`;
-      if (seeded.previousPairs.has(key)) continue;
+      if (seeded.previousPairs.has(key) || (alumni.get(c) ?? 0) >= MAX_COMPANY_ALUMNI) continue;
       seeded.previousPairs.add(key);
+      alumni.set(c, (alumni.get(c) ?? 0) + 1);
       mix.previousCompanies++;
       return { from, field: 'previousCompanies', to: plan.companyIds[c] ?? missing('plan.companyIds[c]') };
     }
