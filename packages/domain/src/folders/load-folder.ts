@@ -14,16 +14,13 @@ import type { FolderRow } from './serialize.ts';
  * Without a lock, through the server's database handle (not a transaction), the folder comes
  * from the process's folder cache when it is kept there (folder-cache.ts).
  */
-export async function loadFolder(
+export function loadFolder(
   tx: Executor,
   actor: Actor,
   id: string,
   lock?: 'share' | 'update',
 ): Promise<FolderRow> {
-  if (!isId('folder', id) || !reachesFolder(actor, id)) throw notFound('Folder', id);
-  const cache = lock ? undefined : folderCacheOf(tx);
-  if (cache) return cache.get(actor, id, () => readFolder(tx, actor, id));
-  return readFolder(tx, actor, id, lock);
+  return loadThrough(tx, lock ? undefined : tx, actor, id, lock);
 }
 
 /**
@@ -33,16 +30,27 @@ export async function loadFolder(
  * connection while the transaction holds one, and with as many such transactions at once as
  * the pool has connections, none gets one and each waits out the pool's connection timeout.
  */
-export async function loadFolderInTransaction(
+export function loadFolderInTransaction(
   tx: Executor,
   db: Executor,
   actor: Actor,
   id: string,
 ): Promise<FolderRow> {
+  return loadThrough(tx, db, actor, id);
+}
+
+/** Both loads: the folder from the cache of `cacheOf` when it has one and keeps the folder, else read in `tx`. */
+async function loadThrough(
+  tx: Executor,
+  cacheOf: Executor | undefined,
+  actor: Actor,
+  id: string,
+  lock?: 'share' | 'update',
+): Promise<FolderRow> {
   if (!isId('folder', id) || !reachesFolder(actor, id)) throw notFound('Folder', id);
-  const cache = folderCacheOf(db);
-  const read = () => readFolder(tx, actor, id);
-  return cache ? cache.get(actor, id, read) : read();
+  const cache = cacheOf ? folderCacheOf(cacheOf) : undefined;
+  if (cache) return cache.get(actor, id, () => readFolder(tx, actor, id));
+  return readFolder(tx, actor, id, lock);
 }
 
 function readFolder(tx: Executor, actor: Actor, id: string, lock?: 'share' | 'update'): Promise<FolderRow> {
