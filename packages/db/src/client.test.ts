@@ -114,3 +114,36 @@ describe('a pool whose connections are lost', () => {
     }
   });
 });
+
+describe('the settings of a pooled connection', () => {
+  let database: AdministeredTestDatabase;
+
+  beforeAll(async () => {
+    database = await createAdministeredTestDatabase();
+  });
+
+  afterAll(() => database.drop());
+
+  const settings = async (pool: pg.Pool) =>
+    (
+      await pool.query<{ jit: string; sync: string }>(
+        `select current_setting('jit') as jit, current_setting('synchronous_commit') as sync`,
+      )
+    ).rows[0];
+
+  it('compiles no statement with JIT, and commits asynchronously only where asked', async () => {
+    const main = createPool({ connectionString: database.connectionString, max: 1 });
+    const counters = createPool({
+      connectionString: database.connectionString,
+      max: 1,
+      synchronousCommit: false,
+    });
+    try {
+      expect(await settings(main)).toEqual({ jit: 'off', sync: 'on' });
+      expect(await settings(counters)).toEqual({ jit: 'off', sync: 'off' });
+    } finally {
+      await closePool(main);
+      await closePool(counters);
+    }
+  });
+});

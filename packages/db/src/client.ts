@@ -24,6 +24,17 @@ export interface PoolOptions {
   synchronousCommit?: boolean;
 }
 
+/**
+ * What every connection sets when it starts: no JIT compilation, which a PostgreSQL built with
+ * LLVM otherwise starts for any statement the planner costs above `jit_above_cost`, however
+ * short it runs: 85 ms of compiling for a `q` search that ran in 1 ms, when its parts were one
+ * statement (docs/performance.md, "Search"). Nothing the service sends runs long enough to gain
+ * from it.
+ */
+function sessionOptions(options: PoolOptions): string {
+  return options.synchronousCommit === false ? '-c jit=off -c synchronous_commit=off' : '-c jit=off';
+}
+
 export function createPool(options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
@@ -31,7 +42,7 @@ export function createPool(options: PoolOptions): pg.Pool {
     application_name: options.applicationName ?? 'crm',
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    ...(options.synchronousCommit === false ? { options: '-c synchronous_commit=off' } : {}),
+    options: sessionOptions(options),
   });
   // An idle client that loses its connection is dropped by the pool, which emits here; without
   // a listener the process dies.
