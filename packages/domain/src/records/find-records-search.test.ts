@@ -61,15 +61,16 @@ afterAll(async () => {
 });
 
 /** Every id a search lists, page by page through its cursor. */
-async function walkAll(q: string, pageSize: number, sort?: string) {
+async function walkAll(q: string, pageSize: number, sort?: string, as = actor, trashed = false) {
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 2_000; pages++) {
-    const page = await findRecords(db, actor, {
+    const page = await findRecords(db, as, {
       q,
       pageSize,
       ...(sort ? { sort } : {}),
       ...(cursor ? { cursor } : {}),
+      ...(trashed ? { trashed: 'true' as const } : {}),
     });
     ids.push(...page.data.map((r) => r.id));
     if (!page.meta.nextCursor) return ids;
@@ -79,12 +80,13 @@ async function walkAll(q: string, pageSize: number, sort?: string) {
 }
 
 /** What one query over every match gives, in the list's order. */
-async function expected(q: string, order = 'created_at desc, id desc') {
+async function expected(q: string, order = 'created_at desc, id desc', as = actor, trashed = false) {
   const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`);
   const { rows } = await pool.query<{ id: string }>(
-    `select id from records where workspace_id = $1 and trashed_at is null and search_text ilike $2
+    `select id from records where workspace_id = $1 and trashed_at is ${trashed ? 'not ' : ''}null
+        and search_text ilike $2
       order by ${order}`,
-    [actor.workspaceId, `%${escaped}%`],
+    [as.workspaceId, `%${escaped}%`],
   );
   return rows.map((r) => r.id);
 }
@@ -111,10 +113,10 @@ describe('q search', () => {
     );
   });
 
-  it('walks the newest-first index alone for a common term, and finds a rare one by the trigram index, in one statement', async () => {
+  it('walks the newest-first index alone for a common term, and finds a rare one by the trigram index after it', async () => {
     const reads = /"records"/;
-    const scans = (nodes: PlanNode[]) =>
-      nodes.filter((n) => n.index !== undefined).map((n) => `${n.index} ${n.executed ? 'ran' : 'skipped'}`);
+    const indexes = (nodes: PlanNode[]) => nodes.filter((n) => n.executed && n.index).map((n) => n.index);
+    // The walk filled the page: the rest was not looked for.
     const [common, ...more] = await plansOf(
       () => findRecords(db, actor, { q: 'common', pageSize: 5 }),
       reads,
@@ -127,18 +129,104 @@ describe('q search', () => {
       relation: 'records',
       executed: true,
     });
-    // The walk filled the page: the rest was not looked for.
-    expect(scans(common!.nodes)).toContain('records_search_idx skipped');
-    expect(scans(common!.nodes)).not.toContain('records_search_idx ran');
+    expect(indexes(common!.nodes)).not.toContain('records_search_idx');
 
-    const [rare, ...others] = await plansOf(
+    const [walk, ...rest] = await plansOf(
       () => findRecords(db, actor, { q: 'przybylska', pageSize: 5 }),
       reads,
-      { analyze: true },
+      {
+        analyze: true,
+      },
     );
-    expect(others).toHaveLength(0);
-    expect(scans(rare!.nodes)).toEqual(
-      expect.arrayContaining(['records_live_created_idx ran', 'records_search_idx ran']),
+    expect(indexes(walk!.nodes)).toContain('records_live_created_idx');
+    expect(indexes(walk!.nodes)).not.toContain('records_search_idx');
+    expect(rest.flatMap((plan) => indexes(plan.nodes))).toContain('records_search_idx');
+  });
+});
+
+/**
+ * In order of creation the rest is read by periods first (the 16 days a record was made in:
+ * SEARCH_PERIODS), then all that is older. A workspace of records made over
+ * three years, the newest 700 within its last minutes and holding none of the terms (as after a
+ * day of imports), some made at the very first instant of a period, shows every boundary.
+ */
+describe('q search by periods of creation', () => {
+  let spread: Actor;
+  let early: Actor;
+  const DAY = 86_400;
+  // The newest record's instant: the middle of a day and of 16 days (the 9th of them), so that
+  // which periods a search reads does not depend on the day the tests run; and, in a second
+  // workspace, the middle of a period's 2nd day, where the search reads the period before too.
+  const NEWEST = `timestamptz '2026-06-28T12:00:00Z'`;
+  const NEWEST_EARLY = `timestamptz '2026-06-21T12:00:00Z'`;
+
+  async function seed(name: string, newest: string): Promise<Actor> {
+    const w = await newWorkspace(db, name);
+    await pool.query(
+      `insert into records (workspace_id, id, folder_id, title, search_text, created_at, updated_at, trashed_at)
+       select $1, 'rec_' || $3 || '_' || n, $2, t, t, at, at, case when n % 11 = 0 then at end
+         from (select n,
+                      case when n <= 700 then 'Head ' || n
+                           when n % 500 = 0 then 'Vandersloot ' || n
+                           when n % 3 = 0 then 'Mail p' || n || '@gmail.com'
+                           when n % 40 = 1 then 'Medium match ' || n
+                           else 'Older ' || n end as t,
+                      case when n <= 700 then ${newest} - (n || ' seconds')::interval
+                           -- the first instant of a day, of 16 days, of 256 days, up to three years back
+                           when n % 7 = 1 then to_timestamp((floor(extract(epoch from ${newest}) / ${DAY}) - n % 1100) * ${DAY})
+                           when n % 7 = 2 then to_timestamp((floor(extract(epoch from ${newest}) / ${16 * DAY}) - n % 68) * ${16 * DAY})
+                           when n % 7 = 3 then to_timestamp((floor(extract(epoch from ${newest}) / ${256 * DAY}) - n % 4) * ${256 * DAY})
+                           -- none of the older records within the day before the newest
+                           else ${newest} - interval '1 day' - ((n::bigint * 7919) % ${1100 * DAY} || ' seconds')::interval
+                      end as at
+                 from generate_series(1, 4000) n) s`,
+      [w.actor.workspaceId, w.peopleFolderId, name.toLowerCase()],
     );
+    return w.actor;
+  }
+
+  beforeAll(async () => {
+    spread = await seed('Spread', NEWEST);
+    early = await seed('Early', NEWEST_EARLY);
+    await pool.query('vacuum analyze records');
+  }, 120_000);
+
+  it.each([
+    ['common before the newest records, absent from them', 'gmail'],
+    ['one record in 40', 'medium match'],
+    ['rare', 'vandersloot'],
+    ['in the newest records only', 'head 1'],
+    ['nothing', 'zqxjv'],
+  ])('lists exactly the matches, in either order and in the Trash: %s', async (_, q) => {
+    for (const as of [spread, early]) {
+      for (const pageSize of [2, 50]) {
+        expect(await walkAll(q, pageSize, undefined, as)).toEqual(await expected(q, undefined, as));
+        expect(await walkAll(q, pageSize, 'createdAt', as)).toEqual(
+          await expected(q, 'created_at asc, id asc', as),
+        );
+      }
+      expect(await walkAll(q, 7, undefined, as, true)).toEqual(
+        await expected(q, 'created_at desc, id desc', as, true),
+      );
+    }
+  });
+
+  it('reads a term absent from the newest records by its first period, not by all its matches', async () => {
+    // Statements that asked the trigram index, and whether each asked for one period only.
+    const searches = async (q: string, as = spread) => {
+      const plans = await plansOf(() => findRecords(db, as, { q, pageSize: 2 }), /"records"/, {
+        analyze: true,
+      });
+      return plans
+        .filter((plan) => plan.nodes.some((n) => n.executed && n.index === 'records_search_idx'))
+        .map((plan) => (plan.text.includes(`/ ${16 * DAY})::integer) = `) ? 'one period' : 'all older'));
+    };
+    // The walk passed the newest 700 records, which hold no `gmail`; the 16 days they fall in
+    // filled the page, and what is older was not read.
+    expect(await searches('gmail')).toEqual(['one period']);
+    expect(await searches('vandersloot')).toEqual(['one period', 'all older']);
+    // A day and a half into its period, the newest records' 16 days hold too few: the period
+    // before them is read as well, still not all that is older.
+    expect(await searches('gmail', early)).toEqual(['one period', 'one period']);
   });
 });

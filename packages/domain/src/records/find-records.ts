@@ -177,9 +177,7 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
       count: input.count,
     },
     serialize: (related?.serialize ?? serializeRecord) as (row: Row) => Item,
-    ...(text && !related
-      ? { walk: textWalk(text, indexed, sort.name === 'createdAt' && !input.trashed) }
-      : {}),
+    ...(text && !related ? { walk: textWalk(text, indexed, sort.name === 'createdAt', !input.trashed) } : {}),
   });
   if (expand.length === 0) return page;
   const folders = folder ? [folder] : await workspaceFolders(db, actor);
@@ -192,14 +190,24 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
  * long) for the term, which is what ILIKE tests for a pattern `%term%`. The newest-first
  * indexes hold `search_lower`, so a walk in that order reads no table page but for candidates:
  * 200 rows walked per row the page needs (a term that one row in 200 matches fills its page
- * there); another order reads the table for each row it walks, so 20.
+ * there); another order reads the table for each row it walks, so 20. In order of creation, the
+ * rest is read by the period of `created_at` the trigram index holds (SEARCH_PERIOD).
  */
-function textWalk(text: string, indexed: SQL[], indexOnly: boolean): TextWalk {
+function textWalk(text: string, indexed: SQL[], byCreation: boolean, live: boolean): TextWalk {
   return {
     keys: [r.workspaceId, r.id],
     scope: indexed,
     candidate: sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`,
-    budget: indexOnly ? 200 : 20,
+    budget: byCreation && live ? 200 : 20,
+    ...(byCreation
+      ? {
+          period: {
+            of: (at: SQL) => schema.searchPeriodOf(at),
+            start: (period: SQL) => schema.searchPeriodStart(period),
+            seconds: schema.SEARCH_PERIOD,
+          },
+        }
+      : {}),
   };
 }
 

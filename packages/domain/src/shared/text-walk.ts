@@ -13,14 +13,22 @@ import { missing } from './missing.ts';
  * 1. the walk: the first rows of the list in its order, at most `budget` of them, read from the
  *    index that serves the order, each tested on what that index holds (`candidate`); only the
  *    rows that pass are read from the table and tested in full. A common term fills the page
- *    within a few hundred rows;
- * 2. when the walk ends before the page is full and the list goes on, the rest: the rows after
- *    the walk's last one that match, found as PostgreSQL chooses (the trigram index, for a term
- *    this rare), then sorted. Its plan is kept from reading the list in order again by a
- *    subquery the planner does not look into (`offset 0`).
+ *    within a few hundred rows, in one statement;
+ * 2. when the walk leaves the page short, the rest: the matches after the walk's last match
+ *    (every match the walk passed is on the page already), found through the trigram index and
+ *    sorted, a statement for each part while the page is short. For a list in order of
+ *    creation the index holds the period of each row's creation too (`period`): the rest of
+ *    the period where the walk stopped is read first, then the period before it when the walk
+ *    stopped in the first half of its period, then all that is older. A term absent from the
+ *    newest rows but common before them (`gmail` after a day of `@example.com` records) costs
+ *    the read of a period's matches instead of all of them.
+ *    Each part is a subquery the planner does not look into (`offset 0`), which keeps its plan
+ *    from reading the list in order again.
  *
  * Either way the page is exactly the first rows of the list that match, as one ORDER BY … LIMIT
- * over all of them would give.
+ * over all of them would give. Each statement reads its own snapshot, and the parts are
+ * disjoint slices of the order, so a record changed between two statements is at worst missed
+ * or listed by this page as it was, as with a change between two pages.
  */
 export interface TextWalk {
   /** The table's key, which the walk's index holds: rows are read from the table by it. */
@@ -31,6 +39,21 @@ export interface TextWalk {
   candidate: SQL;
   /** Rows walked at most per row the page needs. */
   budget: number;
+  /**
+   * The period of the first key of the order that the trigram index holds as a key; given only
+   * when that key is the one it is a period of.
+   */
+  period?: Period;
+}
+
+/** A period of an instant column that the trigram index holds. */
+export interface Period {
+  /** The period an instant falls in (a whole number, rising with time), written as the index's key is. */
+  of: (at: SQL) => SQL;
+  /** The first instant of a period. */
+  start: (period: SQL) => SQL;
+  /** Its length in seconds; periods are whole multiples of it since 1970. */
+  seconds: number;
 }
 
 /** One key of an order: an expression and its direction (`id` breaks ties). */
@@ -54,17 +77,18 @@ export interface WalkedSelect<Row> {
 }
 
 /**
- * The first `limit` rows of `where` and `within`, in `order`, by the walk and then the rest, in
- * one statement:
- * - `h`, the walk: the list's first `budget` rows in order, from its index; the candidates
- *   among them read by their key and tested in full, one after another until the page is
- *   full, where the limit stops the walk;
- * - the rest, only when the walk left the page short and the list goes on: the matches after
- *   the walk's last row (found again by an offset into the index: a window function numbering
- *   the walk cost twice the walk itself), found as PostgreSQL chooses (the trigram index, for
- *   a term this rare), then sorted. A subquery the planner does not look into (`offset 0`)
- *   keeps its plan from reading the list in order again; a condition on `h` alone (a one-time
- *   filter) skips it otherwise.
+ * The first `limit` rows of `where` and `within`, in `order`, by the walk and then the rest,
+ * each part a statement sent only while the page is short:
+ * - the walk: the list's first `budget` rows in order, from its index; the candidates among
+ *   them read by their key and tested in full, one after another until the page is full,
+ *   where the limit stops the walk;
+ * - the edge, the walk's last match: every match the walk passed is on the page when the page
+ *   is short, so the rest starts after it (or where the walk started, when it found none);
+ * - with `period`: the matches in the period the edge falls in (after the edge), then, when the
+ *   edge is in the first half of its period, those in the period before it (after it, in
+ *   ascending order), each read through the trigram index by its period key, and sorted;
+ * - the rest of the list: past those periods, or after the edge without them; through the
+ *   trigram index, sorted.
  */
 export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]> {
   const { db, table, walk, order, limit } = spec;
@@ -96,43 +120,84 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
     .select(spec.columns)
     .from(table)
     .where(and(...walk.keys.map((k, i) => eq(k, sql`w.${keyNames[i]}`)), spec.where));
-  const sign = sql.raw(dir === 'asc' ? '>' : '<');
+  const walkedPage = await db.execute(sql`
+    select ${sql.join(
+      order.map((_, i) => sql`w.${orderNames[i]}`),
+      sql`, `,
+    )}, r.*
+      from (select * from (${walked}) as w0 where w0."candidate") as w
+     cross join lateral (${candidate} offset 0) as r
+     order by ${named('w')}
+     limit ${limit}`);
+  const rows = walkedPage.rows as Record<string, unknown>[];
+  if (rows.length >= limit) return rows.map(spec.fromDriver);
+
+  // The rest, a part at a time while the page is short. Every match the walk passed is on the
+  // page, so the rest starts after its last row (the edge), or where the walk started.
+  const edge = rows.at(-1);
+  const after = sql.raw(dir === 'asc' ? '>' : '<');
   const orderValues = sql.join(
     order.map((o) => sql`${o.expr}`),
     sql`, `,
   );
-  const rest = spec.db
-    .select({
-      ...Object.fromEntries(order.map((o, i) => [`o${i}`, sql`${o.expr}`.as(`o${i}`)])),
-      ...spec.columns,
-    })
-    .from(table)
-    .where(
-      and(
-        spec.where,
-        ...spec.within,
-        sql`(${orderValues}) ${sign} (select ${orderValues} from ${table} where ${walkWhere} order by ${inOrder} offset ${budget - 1} limit 1)`,
-      ),
-    );
-  const { rows } = await db.execute(sql`
-    with h as materialized (
-      select ${sql.join(
-        order.map((_, i) => sql`w.${orderNames[i]}`),
+  const afterEdge = edge
+    ? sql`(${orderValues}) ${after} (${sql.join(
+        order.map((_, i) => sql`${edge[`o${i}`]}`),
         sql`, `,
-      )}, r.*
-        from (select * from (${walked}) as w0 where w0."candidate") as w
-       cross join lateral (${candidate} offset 0) as r
-       order by ${named('w')}
-       limit ${limit})
-    select * from (
-      (select * from h)
-      union all
-      (select * from (${rest} offset 0) as rest
-        where (select count(*) from h) < ${limit}
-        order by ${named('rest')}
-        limit ${limit})
-    ) as page
-     order by ${named('page')}
-     limit ${limit}`);
+      )})`
+    : undefined;
+  const { period } = walk;
+  const first = order[0]?.expr ?? missing('the first key of a walk');
+  const parts: (SQL | undefined)[] = [];
+  if (period) {
+    // Where the periods are counted from: the edge, or the list's first row (after the cursor)
+    // when the walk found no match.
+    let at = edge?.o0 as string | undefined;
+    if (at === undefined) {
+      const head = await db.execute(
+        sql`select ${first} as "at" from ${table} where ${walkWhere} order by ${inOrder} limit 1`,
+      );
+      at = head.rows[0]?.at as string | undefined;
+      if (at === undefined) return rows.map(spec.fromDriver);
+    }
+    const atSql = sql`${at}::timestamptz`;
+    // Period `n` from the edge's: the edge's own, then the one before it (after it, in
+    // ascending order), …
+    const nth = (n: number) =>
+      n === 0
+        ? period.of(atSql)
+        : sql`${period.of(atSql)} ${sql.raw(dir === 'asc' ? '+' : '-')} ${sql.raw(String(n))}`;
+    // Periods are read one at a time until they reach half a period past the edge: the edge's
+    // own, and the next one too when the edge is near its start (its end, in ascending order).
+    const into = (new Date(at).getTime() / 1000) % period.seconds;
+    const reached = dir === 'asc' ? period.seconds - into : into;
+    const count = reached < period.seconds / 2 ? 2 : 1;
+    for (let n = 0; n < count; n++) {
+      parts.push(and(sql`${period.of(sql`${first}`)} = ${nth(n)}`, n === 0 ? afterEdge : undefined));
+    }
+    // The rest starts at the first instant past the last of them, in the list's order.
+    parts.push(
+      dir === 'asc'
+        ? sql`${first} >= ${period.start(nth(count))}`
+        : sql`${first} < ${period.start(nth(count - 1))}`,
+    );
+  } else {
+    parts.push(afterEdge);
+  }
+  for (const part of parts) {
+    const select = spec.db
+      .select({
+        ...Object.fromEntries(order.map((o, i) => [`o${i}`, sql`${o.expr}`.as(`o${i}`)])),
+        ...spec.columns,
+      })
+      .from(table)
+      .where(and(spec.where, ...spec.within, part));
+    const more = await db.execute(sql`
+      select * from (${select} offset 0) as part
+       order by ${named('part')}
+       limit ${limit - rows.length}`);
+    rows.push(...(more.rows as Record<string, unknown>[]));
+    if (rows.length >= limit) break;
+  }
   return rows.map(spec.fromDriver);
 }
