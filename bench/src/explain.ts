@@ -12,12 +12,6 @@ export const LIST_SQL =
   `select ${RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
   '"records"."trashed_at" is null) order by "records"."created_at" desc, "records"."id" desc limit $2';
 
-/** The statement findRecords sends for `q` (pageSize 50), as drizzle writes it. */
-export const SEARCH_SQL =
-  `select ${RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
-  '"records"."trashed_at" is null and "records"."search_text" ilike $2) ' +
-  'order by "records"."created_at" desc, "records"."id" desc limit $3';
-
 /** The statement findTasks sends for status=OPEN&sort=dueAt&pageSize=50, as drizzle writes it. */
 export const TASKS_BY_DUE_SQL =
   'select "workspace_id", "id", "title", "due_at", "assignee_id", "record_id", "status", "priority", "type", ' +
@@ -106,25 +100,6 @@ export async function explain(
     indexesUsed: [...indexes],
     usesSearchIndex: indexes.has('records_search_idx'),
     outline,
-  };
-}
-
-/** The service's `q` statement for one term. */
-export async function explainSearch(
-  pool: pg.Pool,
-  workspaceId: string,
-  term: SearchTerm,
-): Promise<PlanSummary> {
-  const pattern = `%${term.term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const counted = await pool.query<{ n: string }>(
-    'select count(*) as n from records where workspace_id = $1 and trashed_at is null and search_text ilike $2',
-    [workspaceId, pattern],
-  );
-  return {
-    statement: `q=${JSON.stringify(term.term)}`,
-    kind: term.kind,
-    matchingRows: Number((counted.rows[0] ?? missing('counted.rows[0]')).n),
-    ...(await explain(pool, SEARCH_SQL, [workspaceId, pattern, 51])),
   };
 }
 

@@ -26,7 +26,7 @@ import { createCleanups } from './cleanup.ts';
 import { SEARCH_TERMS } from './data.ts';
 import { openBenchDatabase } from './database.ts';
 import { intEnv } from './env.ts';
-import { explainList, explainSearch, explainTasks, type PlanSummary } from './explain.ts';
+import { explainList, explainTasks, type PlanSummary } from './explain.ts';
 import { closeHttpClients } from './http-client.ts';
 import {
   attachPlans,
@@ -75,7 +75,7 @@ import {
   type Scenario,
   type Target,
 } from './scenarios.ts';
-import { measureSearch, type SearchLatency } from './search.ts';
+import { explainSearches, measureSearch, type SearchLatency } from './search.ts';
 import {
   analyze,
   createFixture,
@@ -606,15 +606,21 @@ async function main(): Promise<BenchResults> {
   await runSearch();
   await runLists();
 
-  const explainTerms = [
-    SEARCH_TERMS.find((t) => t.kind === 'common') ?? absent("SEARCH_TERMS.find((t) => t.kind === 'common')"),
-    SEARCH_TERMS.find((t) => t.kind === 'rare') ?? absent("SEARCH_TERMS.find((t) => t.kind === 'rare')"),
-    SEARCH_TERMS.find((t) => t.kind === 'none') ?? absent("SEARCH_TERMS.find((t) => t.kind === 'none')"),
-  ];
-  for (const term of explainTerms) {
-    log(`EXPLAIN for q=${term.term}`);
-    plans.push(await explainSearch(pool, fixture.workspaceId, term));
-  }
+  // A term of each kind the walk serves or not, and the two that the newest records lack.
+  const explainTerms = ['son', 'gmail', 'outlook.com', 'sequoia health', 'przybylski', 'zqxjv'].map(
+    (term) => SEARCH_TERMS.find((t) => t.term === term) ?? absent(`the search term ${term}`),
+  );
+  log(`EXPLAIN of the service's statements for q=${explainTerms.map((t) => t.term).join(', ')}`);
+  plans.push(
+    ...(await explainSearches(
+      pool,
+      service.url,
+      fixture.apiKey,
+      fixture.workspaceId,
+      { pid: service.process.pid ?? absent('service.process.pid'), traceFile: traces.service },
+      explainTerms,
+    )),
+  );
   log('EXPLAIN for the plain list');
   plans.push(await explainList(pool, fixture.workspaceId));
 

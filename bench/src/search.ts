@@ -1,7 +1,11 @@
+import { rm, writeFile } from 'node:fs/promises';
 import { missing } from '@crm/domain';
+import type pg from 'pg';
 import { SEARCH_TERMS, type SearchTerm } from './data.ts';
+import { explain, type PlanSummary } from './explain.ts';
 import { getJson } from './http-client.ts';
-import { percentile, round } from './time.ts';
+import { traceOf } from './parity.ts';
+import { percentile, round, sleep } from './time.ts';
 
 export interface SearchLatency {
   records: number;
@@ -76,4 +80,55 @@ export async function measureSearch(
     byKind,
     byTerm,
   };
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements the service itself sends for a search of each of
+ * `terms` (GET /api/v1/records?q=<term>&pageSize=50), with their parameters: the walk, and
+ * each part of the rest it went on to (docs/performance.md, "Search"). The service's SQL trace
+ * is switched back on for it (the file written again, then SIGUSR2: trace-sql.mjs) and off
+ * again by deleting the file.
+ */
+export async function explainSearches(
+  pool: pg.Pool,
+  url: string,
+  apiKey: string,
+  workspaceId: string,
+  service: { pid: number; traceFile: string },
+  terms: SearchTerm[],
+): Promise<PlanSummary[]> {
+  await writeFile(service.traceFile, '');
+  process.kill(service.pid, 'SIGUSR2');
+  await sleep(100);
+  const plans: PlanSummary[] = [];
+  try {
+    for (const term of terms) {
+      const path = `/api/v1/records?q=${encodeURIComponent(term.term)}&pageSize=50`;
+      const { lines } = await traceOf(service.traceFile, () => getJson(url, path, apiKey));
+      const onRecords = lines.filter((line) => /\bfrom "records"/.test(line.text));
+      if (onRecords.length === 0 || onRecords.some((line) => !line.values)) {
+        throw new Error(`GET ${path}: expected traced statements on records with their parameters`);
+      }
+      const pattern = `%${term.term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const counted = await pool.query<{ n: string }>(
+        'select count(*) as n from records where workspace_id = $1 and trashed_at is null and search_text ilike $2',
+        [workspaceId, pattern],
+      );
+      for (const [n, line] of onRecords.entries()) {
+        const values = line.values ?? missing('line.values');
+        plans.push({
+          statement: `q=${JSON.stringify(term.term)} ${n + 1}/${onRecords.length}`,
+          kind: term.kind,
+          matchingRows: Number((counted.rows[0] ?? missing('counted.rows[0]')).n),
+          ...(await explain(pool, line.text, values)),
+          sql: { text: line.text, values },
+        });
+      }
+    }
+  } finally {
+    await rm(service.traceFile, { force: true });
+  }
+  // Tracing stops once the trace-sql.mjs of the service has seen the file gone (within 100 ms).
+  await sleep(300);
+  return plans;
 }

@@ -81,8 +81,11 @@ export interface SeedOptions {
   /** Seeds the generator; a different value per call keeps batches of two calls different. */
   seed: number;
   /**
-   * created_at is spread uniformly over [from, to), updated_at after it (updatedAtOf: some
-   * never changed, a few percent changed in the last day before `to`).
+   * created_at is spread uniformly over [from, to), rising with the order of insertion, as the
+   * rows the service writes do (it sets created_at itself), so that the table's pages hold the
+   * records in about their order of creation, as a table that grew over those years would;
+   * updated_at after it (updatedAtOf: some never changed, a few percent changed in the last
+   * day before `to`).
    */
   from: Date;
   to: Date;
@@ -155,7 +158,8 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
   let next = 0;
   let done = 0;
 
-  const buildBatch = (size: number) => {
+  /** Records `start` to `start + size - 1` of the `count`: each one's created_at in its own slice of the span. */
+  const buildBatch = (start: number, size: number) => {
     const columns: RecordColumns = {
       id: [],
       title: [],
@@ -177,7 +181,7 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       columns.phone.push(record.phone);
       columns.data.push(JSON.stringify(record.data));
       columns.searchText.push(searchTextOf(record, options.fields));
-      const createdAt = options.from.getTime() + Math.floor(random() * span);
+      const createdAt = options.from.getTime() + Math.floor(((start + i + random()) / options.count) * span);
       columns.createdAt.push(new Date(createdAt).toISOString());
       columns.updatedAt.push(new Date(updatedAtOf(random, createdAt, to)).toISOString());
     }
@@ -191,8 +195,9 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
       for (;;) {
         const size = Math.min(BATCH, options.count - next);
         if (size <= 0) return;
+        const start = next;
         next += size;
-        await insertRecords(client, options.workspaceId, options.folderId, buildBatch(size));
+        await insertRecords(client, options.workspaceId, options.folderId, buildBatch(start, size));
         done += size;
         options.onProgress?.(done);
       }
