@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { missing } from '@crm/domain';
 import type pg from 'pg';
@@ -91,6 +91,49 @@ export async function traceOf<T>(
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as TraceLine);
   return { answer, lines };
+}
+
+/** A statement on records the service sent, with its parameters. */
+export interface RecordStatement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * The statements on records the service sends for each of `paths` (read with `get`), with
+ * their parameters, long after the parity check: its SQL trace is switched back on for them
+ * (the file written again, then SIGUSR2: trace-sql.mjs) and off again by deleting the file.
+ */
+export async function recordStatementsOf(
+  service: { pid: number; traceFile: string },
+  paths: string[],
+  get: (path: string) => Promise<unknown>,
+): Promise<RecordStatement[][]> {
+  await writeFile(service.traceFile, '');
+  process.kill(service.pid, 'SIGUSR2');
+  await sleep(100);
+  const found: RecordStatement[][] = [];
+  try {
+    for (const path of paths) {
+      const { lines } = await traceOf(service.traceFile, () => get(path));
+      const onRecords = lines.filter((line) => /\bfrom "?records"?\s/.test(line.text));
+      if (onRecords.length === 0 || onRecords.some((line) => !line.values)) {
+        throw new Error(
+          `GET ${path}: expected traced statements on records with their parameters, got ${lines.length} statements:\n${lines
+            .map((line) => `  ${line.text}`)
+            .join('\n')}`,
+        );
+      }
+      found.push(
+        onRecords.map((line) => ({ text: line.text, values: line.values ?? missing('line.values') })),
+      );
+    }
+  } finally {
+    await rm(service.traceFile, { force: true });
+  }
+  // Tracing stops once the trace-sql.mjs of the service has seen the file gone (within 100 ms).
+  await sleep(300);
+  return found;
 }
 
 async function traced(

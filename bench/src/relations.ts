@@ -4,7 +4,6 @@
  * filtered on the linked company's tier — the EXPLAIN of the statements they send, captured
  * from its SQL trace, and the batch-link scenario (`POST /records/links/batch`).
  */
-import { rm, writeFile } from 'node:fs/promises';
 import { missing } from '@crm/domain';
 import type { RequestSpec } from 'autocannon';
 import type pg from 'pg';
@@ -12,10 +11,10 @@ import { createRandom } from './data.ts';
 import { explain, type PlanSummary } from './explain.ts';
 import { getJson } from './http-client.ts';
 import { withOtherLoad } from './load.ts';
-import { traceOf } from './parity.ts';
+import { recordStatementsOf } from './parity.ts';
 import type { RelationFolders, RelationPlan, SeededRelations } from './relations-seed.ts';
 import type { Measurement, Run, Scenario } from './scenarios.ts';
-import { percentile, round, sleep } from './time.ts';
+import { percentile, round } from './time.ts';
 
 /** The samples the series rotate over, chosen from what was seeded. */
 export interface RelationSamples {
@@ -261,9 +260,8 @@ export interface RelationStatement {
 
 /**
  * Sends one sample request of each series to the service with its SQL trace switched back on
- * (the file written again, then SIGUSR2: trace-sql.mjs), keeps every statement on records it
- * sent (the key, the rate limit and the folders aside) with its parameters, and switches the
- * trace off again by deleting the file.
+ * (recordStatementsOf), and keeps every statement on records it sent (the key, the rate limit
+ * and the folders aside) with its parameters.
  */
 export async function captureRelationStatements(
   url: string,
@@ -271,39 +269,19 @@ export async function captureRelationStatements(
   service: { pid: number; traceFile: string },
   samples: RelationSamples,
 ): Promise<RelationStatement[]> {
-  await writeFile(service.traceFile, '');
-  process.kill(service.pid, 'SIGUSR2');
-  await sleep(100);
-  const captured: RelationStatement[] = [];
-  try {
-    for (const q of RELATION_QUERIES) {
-      const path = q.path(0, samples);
-      if (path === undefined) continue;
-      const { lines } = await traceOf(service.traceFile, () => get(url, apiKey, path));
-      const onRecords = lines.filter((line) => /\bfrom "?records"?\s/.test(line.text));
-      if (onRecords.length === 0 || onRecords.some((line) => !line.values)) {
-        throw new Error(
-          `GET ${path}: expected traced statements on records with their parameters, got ${lines.length} statements:\n${lines
-            .map((line) => `  ${line.text}`)
-            .join('\n')}`,
-        );
-      }
-      for (const [n, line] of onRecords.entries()) {
-        captured.push({
-          id: q.id,
-          path,
-          position: `${n + 1}/${onRecords.length}`,
-          text: line.text,
-          values: line.values ?? missing('line.values'),
-        });
-      }
-    }
-  } finally {
-    await rm(service.traceFile, { force: true });
-  }
-  // Tracing stops once the trace-sql.mjs of the service has seen the file gone (within 100 ms).
-  await sleep(300);
-  return captured;
+  const requests = RELATION_QUERIES.flatMap((q) => {
+    const path = q.path(0, samples);
+    return path === undefined ? [] : [{ id: q.id, path }];
+  });
+  const traced = await recordStatementsOf(
+    service,
+    requests.map((r) => r.path),
+    (path) => get(url, apiKey, path),
+  );
+  return requests.flatMap(({ id, path }, i) => {
+    const statements = traced[i] ?? missing('traced[i]');
+    return statements.map((s, n) => ({ id, path, position: `${n + 1}/${statements.length}`, ...s }));
+  });
 }
 
 /**

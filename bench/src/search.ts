@@ -1,11 +1,10 @@
-import { rm, writeFile } from 'node:fs/promises';
 import { missing } from '@crm/domain';
 import type pg from 'pg';
 import { SEARCH_TERMS, type SearchTerm } from './data.ts';
 import { explain, type PlanSummary } from './explain.ts';
 import { getJson } from './http-client.ts';
-import { traceOf } from './parity.ts';
-import { percentile, round, sleep } from './time.ts';
+import { recordStatementsOf } from './parity.ts';
+import { percentile, round } from './time.ts';
 
 export interface SearchLatency {
   records: number;
@@ -97,38 +96,25 @@ export async function explainSearches(
   service: { pid: number; traceFile: string },
   terms: SearchTerm[],
 ): Promise<PlanSummary[]> {
-  await writeFile(service.traceFile, '');
-  process.kill(service.pid, 'SIGUSR2');
-  await sleep(100);
+  const paths = terms.map((term) => `/api/v1/records?q=${encodeURIComponent(term.term)}&pageSize=50`);
+  const traced = await recordStatementsOf(service, paths, (path) => getJson(url, path, apiKey));
   const plans: PlanSummary[] = [];
-  try {
-    for (const term of terms) {
-      const path = `/api/v1/records?q=${encodeURIComponent(term.term)}&pageSize=50`;
-      const { lines } = await traceOf(service.traceFile, () => getJson(url, path, apiKey));
-      const onRecords = lines.filter((line) => /\bfrom "records"/.test(line.text));
-      if (onRecords.length === 0 || onRecords.some((line) => !line.values)) {
-        throw new Error(`GET ${path}: expected traced statements on records with their parameters`);
-      }
-      const pattern = `%${term.term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const counted = await pool.query<{ n: string }>(
-        'select count(*) as n from records where workspace_id = $1 and trashed_at is null and search_text ilike $2',
-        [workspaceId, pattern],
-      );
-      for (const [n, line] of onRecords.entries()) {
-        const values = line.values ?? missing('line.values');
-        plans.push({
-          statement: `q=${JSON.stringify(term.term)} ${n + 1}/${onRecords.length}`,
-          kind: term.kind,
-          matchingRows: Number((counted.rows[0] ?? missing('counted.rows[0]')).n),
-          ...(await explain(pool, line.text, values)),
-          sql: { text: line.text, values },
-        });
-      }
+  for (const [i, term] of terms.entries()) {
+    const statements = traced[i] ?? missing('traced[i]');
+    const pattern = `%${term.term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const counted = await pool.query<{ n: string }>(
+      'select count(*) as n from records where workspace_id = $1 and trashed_at is null and search_text ilike $2',
+      [workspaceId, pattern],
+    );
+    for (const [n, s] of statements.entries()) {
+      plans.push({
+        statement: `q=${JSON.stringify(term.term)} ${n + 1}/${statements.length}`,
+        kind: term.kind,
+        matchingRows: Number((counted.rows[0] ?? missing('counted.rows[0]')).n),
+        ...(await explain(pool, s.text, s.values)),
+        sql: s,
+      });
     }
-  } finally {
-    await rm(service.traceFile, { force: true });
   }
-  // Tracing stops once the trace-sql.mjs of the service has seen the file gone (within 100 ms).
-  await sleep(300);
   return plans;
 }
