@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { foreignKey, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { folders } from './folders.ts';
@@ -72,34 +72,35 @@ export const records = pgTable(
       .on(t.workspaceId, t.folderId, sql`lower(${t.email})`)
       .where(sql`${t.trashedAt} is null and ${t.email} is not null`),
     // The trigram index of `q`, keyed by the record's period of creation too, so that a search
-    // can ask it for one period's matches (searchPeriodOf).
+    // can ask it for one period's matches (searchPeriod).
     index('records_search_idx').using(
       'gin',
       t.workspaceId,
-      searchPeriodOf(t.createdAt),
+      searchPeriod.of(t.createdAt),
       t.searchText.op('gin_trgm_ops'),
     ),
   ],
 );
 
 /**
- * The length, in seconds, of the period of a record's `created_at` that the search index holds:
- * 16 days (UTC, counted from 1970). A `q` search that has not filled its page from the newest
- * records reads the rest of their period through the index before all that is older
- * (docs/performance.md, "Search").
+ * The period of a record's `created_at` that the search index holds: 16 days (UTC, whole
+ * periods since 1970). A `q` search that has not filled its page from the newest records reads
+ * the rest of their period through the index before all that is older (docs/performance.md,
+ * "Search").
  */
-export const SEARCH_PERIOD = 16 * 86_400;
-
-/**
- * The period the instant `at` falls in: whole periods since 1970 in UTC, rounded down. Written
- * with the timezone spelled out, since the index needs an immutable expression; a query must
- * use this very expression for PostgreSQL to match it to the index.
- */
-export function searchPeriodOf(at: SQL | SQL.Aliased | { getSQL(): SQL }): SQL {
-  return sql`(floor(date_part('epoch', (${at} at time zone 'UTC')) / ${sql.raw(String(SEARCH_PERIOD))})::integer)`;
-}
-
-/** The first instant of the period `period`. */
-export function searchPeriodStart(period: SQL): SQL {
-  return sql`to_timestamp((${period})::float8 * ${sql.raw(String(SEARCH_PERIOD))})`;
-}
+export const searchPeriod = {
+  /** Its length in seconds. */
+  seconds: 16 * 86_400,
+  /**
+   * The period the instant `at` falls in, rounded down. Written with the timezone spelled out,
+   * since the index needs an immutable expression; a query must use this very expression for
+   * PostgreSQL to match it to the index.
+   */
+  of(at: SQLWrapper): SQL {
+    return sql`(floor(date_part('epoch', (${at} at time zone 'UTC')) / ${sql.raw(String(searchPeriod.seconds))})::integer)`;
+  },
+  /** The first instant of the period `period`. */
+  start(period: SQLWrapper): SQL {
+    return sql`to_timestamp((${period})::float8 * ${sql.raw(String(searchPeriod.seconds))})`;
+  },
+};

@@ -146,7 +146,7 @@ describe('q search', () => {
 
 /**
  * In order of creation the rest is read by periods first (the 16 days a record was made in:
- * SEARCH_PERIODS), then all that is older. A workspace of records made over
+ * searchPeriod), then all that is older. A workspace of records made over
  * three years, the newest 700 within its last minutes and holding none of the terms (as after a
  * day of imports), some made at the very first instant of a period, shows every boundary.
  */

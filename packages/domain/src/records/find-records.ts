@@ -191,7 +191,7 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
  * indexes hold `search_lower`, so a walk in that order reads no table page but for candidates:
  * 200 rows walked per row the page needs (a term that one row in 200 matches fills its page
  * there); another order reads the table for each row it walks, so 20. In order of creation, the
- * rest is read by the period of `created_at` the trigram index holds (SEARCH_PERIOD).
+ * rest is read by the period of `created_at` the trigram index holds (`searchPeriod`).
  */
 function textWalk(text: string, indexed: SQL[], byCreation: boolean, live: boolean): TextWalk {
   return {
@@ -199,15 +199,7 @@ function textWalk(text: string, indexed: SQL[], byCreation: boolean, live: boole
     scope: indexed,
     candidate: sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`,
     budget: byCreation && live ? 200 : 20,
-    ...(byCreation
-      ? {
-          period: {
-            of: (at: SQL) => schema.searchPeriodOf(at),
-            start: (period: SQL) => schema.searchPeriodStart(period),
-            seconds: schema.SEARCH_PERIOD,
-          },
-        }
-      : {}),
+    ...(byCreation ? { period: schema.searchPeriod } : {}),
   };
 }
 
