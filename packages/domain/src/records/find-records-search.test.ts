@@ -22,7 +22,7 @@ let ws: TestWorkspace;
 let actor: Actor;
 let plansOf: ReturnType<typeof planRecorder>;
 
-/** Records in each test workspace; a page of 2 walks 600 rows, so the rare terms take both steps. */
+/** Records in each test workspace; a page of 2 walks 60 rows first and 600 at most, so the rare terms take both paths. */
 const RECORDS = 2_000;
 
 beforeAll(async () => {
@@ -34,9 +34,10 @@ beforeAll(async () => {
   ws = await newWorkspace(db, 'Mine');
   actor = ws.actor;
   for (const w of [other, ws]) {
-    // Titles: every third names a common word; one in 150 a rare surname, in varied case; one
-    // in 400 a text of over 600 bytes that ends with the rare word (not in `search_lower`);
-    // a few hold LIKE's wildcards. Instants in an order unlike the ids'.
+    // Titles: every third names a common word; one in 30 a word a page of a few rows finds
+    // within twice the walk's first step; one in 150 a rare surname, in varied case; one in
+    // 400 a text of over 600 bytes that ends with the rare word (not in `search_lower`); a
+    // few hold LIKE's wildcards. Instants in an order unlike the ids'.
     await pool.query(
       `insert into records (workspace_id, id, folder_id, title, email, search_text, created_at, updated_at)
        select $1, 'rec_' || $1 || '_' || n, $2, t, e, t || coalesce(E'\\n' || e, ''),
@@ -46,6 +47,7 @@ beforeAll(async () => {
                       case when n % 400 = 0 then repeat('lorem ipsum ', 60) || 'Przybylski'
                            when n % 150 = 0 then (array['PRZYBYLSKI', 'Przybylski', 'przybylska'])[n % 3 + 1]
                            when n % 97 = 0 then 'Fifty 50%_off ' || n
+                           when n % 30 = 7 then 'Steady ' || n
                            when n % 3 = 0 then 'Common Contact ' || n
                            else 'Contact ' || n end as t,
                       case when n % 2 = 0 then 'p' || n || '@gmail.com' end as e
@@ -91,9 +93,13 @@ async function expected(q: string, order = 'created_at desc, id desc', as = acto
   return rows.map((r) => r.id);
 }
 
+/** Whether a statement is a step of the walk (it tests candidates from the newest-first index). */
+const isWalk = (plan: { text: string }) => plan.text.includes('as "candidate"');
+
 describe('q search', () => {
   it.each([
     ['common', 'common contact'],
+    ['one record in 30', 'steady'],
     ['rare, in every case and in long texts', 'przybylski'],
     ['a prefix of the rare word', 'PRZYBYL'],
     ["LIKE's wildcards, taken literally", '50%_'],
@@ -141,6 +147,18 @@ describe('q search', () => {
     expect(indexes(walk!.nodes)).toContain('records_live_created_idx');
     expect(indexes(walk!.nodes)).not.toContain('records_search_idx');
     expect(rest.flatMap((plan) => indexes(plan.nodes))).toContain('records_search_idx');
+
+    // The first step of the walk (20 rows per row needed) found nothing: no second step, the
+    // trigram index at once.
+    const absent = await plansOf(() => findRecords(db, actor, { q: 'zqxjv', pageSize: 5 }), reads);
+    expect(absent.map(isWalk)).toEqual([true, ...absent.slice(1).map(() => false)]);
+    expect(absent.length).toBeGreaterThan(1);
+  });
+
+  it('walks on after the first step for a term it found often enough there to fill the page soon', async () => {
+    // One record in 30: a page of 10 needs about 330 rows, and the first step walks 220.
+    const plans = await plansOf(() => findRecords(db, actor, { q: 'steady', pageSize: 10 }), /"records"/);
+    expect(plans.map(isWalk)).toEqual([true, true]);
   });
 });
 

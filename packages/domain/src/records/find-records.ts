@@ -190,7 +190,9 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
  * long) for the term, which is what ILIKE tests for a pattern `%term%`. The newest-first
  * indexes hold `search_lower`, so a walk in that order reads no table page but for candidates:
  * 200 rows walked per row the page needs (a term that one row in 200 matches fills its page
- * there); another order reads the table for each row it walks, so 20. In order of creation, the
+ * there), in two steps: 20 first, and the rest only when the first found the term often enough
+ * to fill the page within the 200; another order reads the table for each row it walks, so 20,
+ * in one step. In order of creation, the
  * rest is read by the period of `created_at` the trigram index holds (`searchPeriod`).
  */
 function textWalk(text: string, indexed: SQL[], byCreation: boolean, live: boolean): TextWalk {
@@ -198,7 +200,7 @@ function textWalk(text: string, indexed: SQL[], byCreation: boolean, live: boole
     keys: [r.workspaceId, r.id],
     scope: indexed,
     candidate: sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`,
-    budget: byCreation && live ? 200 : 20,
+    ...(byCreation && live ? { budget: 200, firstStep: 20 } : { budget: 20 }),
     ...(byCreation ? { period: schema.searchPeriod } : {}),
   };
 }

@@ -13,7 +13,10 @@ import { missing } from './missing.ts';
  * 1. the walk: the first rows of the list in its order, at most `budget` of them, read from the
  *    index that serves the order, each tested on what that index holds (`candidate`); only the
  *    rows that pass are read from the table and tested in full. A common term fills the page
- *    within a few hundred rows, in one statement;
+ *    within a few hundred rows, in one statement. With `firstStep` (a tenth of the budget for
+ *    records), the walk stops after that many rows first, and goes on only when what it found
+ *    there promises a full page within the budget: a rare term goes to step 2 after 1,020 rows
+ *    instead of 10,200 for a page of 50;
  * 2. when the walk leaves the page short, the rest: the matches after the walk's last match
  *    (every match the walk passed is on the page already), found through the trigram index and
  *    sorted, a statement for each part while the page is short. For a list in order of
@@ -39,6 +42,12 @@ export interface TextWalk {
   candidate: SQL;
   /** Rows walked at most per row the page needs. */
   budget: number;
+  /**
+   * Rows per row the page needs of a first, shorter step of the walk; after it the walk goes on
+   * only when the matches it found promise a full page within `budget`. Without it, the walk is
+   * one step.
+   */
+  firstStep?: number;
   /**
    * The period of the first key of the order that the trigram index holds as a key; given only
    * when that key is the one it is a period of.
@@ -81,7 +90,8 @@ export interface WalkedSelect<Row> {
  * each part a statement sent only while the page is short:
  * - the walk: the list's first `budget` rows in order, from its index; the candidates among
  *   them read by their key and tested in full, one after another until the page is full,
- *   where the limit stops the walk;
+ *   where the limit stops the walk; with `firstStep`, in two statements, the second only when
+ *   the first found enough matches to promise a full page within the budget;
  * - the edge, the walk's last match: every match the walk passed is on the page when the page
  *   is short, so the rest starts after it (or where the walk started, when it found none);
  * - with `period`: the matches in the period the edge falls in (after the edge), then, when the
@@ -105,14 +115,19 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
       order.map((o, i) => sql`${sql.raw(alias)}.${orderNames[i]} ${sql.raw(o.dir)}`),
       sql`, `,
     );
-  const walked = sql`select ${sql.join(
-    [
-      ...walk.keys.map((k, i) => sql`${k} as ${keyNames[i]}`),
-      ...order.map((o, i) => sql`${o.expr} as ${orderNames[i]}`),
-      sql`${walk.candidate} as "candidate"`,
-    ],
+  const after = sql.raw(dir === 'asc' ? '>' : '<');
+  const orderValues = sql.join(
+    order.map((o) => sql`${o.expr}`),
     sql`, `,
-  )} from ${table} where ${walkWhere} order by ${inOrder} limit ${budget}`;
+  );
+  /** Rows after `edge` in the list's order (all of them without one). */
+  const afterRow = (edge: Record<string, unknown> | undefined) =>
+    edge
+      ? sql`(${orderValues}) ${after} (${sql.join(
+          order.map((_, i) => sql`${edge[`o${i}`]}`),
+          sql`, `,
+        )})`
+      : undefined;
   // A candidate's row, read by its key. `offset 0` keeps this a read per candidate: pulled up
   // into the join, it let the planner read every match of the pattern through the trigram
   // index and hash them (7,853 rows and 95 ms for a name one record in 127 holds, at 1,000,000).
@@ -120,46 +135,80 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
     .select(spec.columns)
     .from(table)
     .where(and(...walk.keys.map((k, i) => eq(k, sql`w.${keyNames[i]}`)), spec.where));
-  const walkedPage = await db.execute(sql`
-    select ${sql.join(
-      order.map((_, i) => sql`w.${orderNames[i]}`),
+  const first = order[0]?.expr ?? missing('the first key of a walk');
+  const { period } = walk;
+
+  /**
+   * One step of the walk: at most `rows` rows of the list after `edge`, the matches among
+   * them, at most `need`. With `head`, the statement gives the list's first instant too (as
+   * `walk_head` on every row, and as the only value of a row without a match when none
+   * matched), which is where the periods are counted from when the walk finds nothing.
+   */
+  const walkStep = async (
+    rows: number,
+    need: number,
+    edge: Record<string, unknown> | undefined,
+    head: boolean,
+  ) => {
+    const walked = sql`select ${sql.join(
+      [
+        ...walk.keys.map((k, i) => sql`${k} as ${keyNames[i]}`),
+        ...order.map((o, i) => sql`${o.expr} as ${orderNames[i]}`),
+        sql`${walk.candidate} as "candidate"`,
+      ],
       sql`, `,
-    )}, r.*
-      from (select * from (${walked}) as w0 where w0."candidate") as w
-     cross join lateral (${candidate} offset 0) as r
-     order by ${named('w')}
-     limit ${limit}`);
-  const rows = walkedPage.rows as Record<string, unknown>[];
+    )} from ${table} where ${and(walkWhere, afterRow(edge))} order by ${inOrder} limit ${rows}`;
+    const page = sql`
+      select ${sql.join(
+        order.map((_, i) => sql`w.${orderNames[i]}`),
+        sql`, `,
+      )}, true as "walk_match", r.*
+        from (select * from (${walked}) as w0 where w0."candidate") as w
+       cross join lateral (${candidate} offset 0) as r
+       order by ${named('w')}
+       limit ${need}`;
+    const result = await db.execute(
+      head
+        ? sql`select h."at" as "walk_head", p.*
+                from (select ${first} as "at" from ${table} where ${walkWhere} order by ${inOrder} limit 1) as h
+                left join lateral (${page}) as p on true`
+        : page,
+    );
+    const all = result.rows as Record<string, unknown>[];
+    return {
+      matches: all.filter((row) => row.walk_match === true),
+      head: all[0]?.walk_head as string | undefined,
+    };
+  };
+
+  // The walk, in up to two steps (`firstStep`). A term that fills the page in the first is
+  // done; one found there often enough to fill the page within the budget is walked on from
+  // its last match. Any other goes to the trigram index at once: a rare term, or one absent
+  // from the newest rows, would walk the whole budget for nothing. (Sending the terms the
+  // first step finds but seldom, one row in 50 to 200, to the trigram index too was measured
+  // and left: the period of the newest rows can hold a day of imports, and reading its
+  // matches cost more than the walk; docs/performance.md, "Search".)
+  const firstRows = walk.firstStep ? walk.firstStep * limit : budget;
+  const step = await walkStep(firstRows, limit, undefined, period !== undefined);
+  const rows = step.matches;
+  if (period && step.head === undefined) return []; // the list is empty
+  if (rows.length > 0 && rows.length < limit && firstRows < budget) {
+    const likelyRows = ((limit - rows.length) * firstRows) / rows.length;
+    if (likelyRows <= budget - firstRows) {
+      rows.push(...(await walkStep(budget - firstRows, limit - rows.length, rows.at(-1), false)).matches);
+    }
+  }
   if (rows.length >= limit) return rows.map(spec.fromDriver);
 
   // The rest, a part at a time while the page is short. Every match the walk passed is on the
   // page, so the rest starts after its last row (the edge), or where the walk started.
   const edge = rows.at(-1);
-  const after = sql.raw(dir === 'asc' ? '>' : '<');
-  const orderValues = sql.join(
-    order.map((o) => sql`${o.expr}`),
-    sql`, `,
-  );
-  const afterEdge = edge
-    ? sql`(${orderValues}) ${after} (${sql.join(
-        order.map((_, i) => sql`${edge[`o${i}`]}`),
-        sql`, `,
-      )})`
-    : undefined;
-  const { period } = walk;
-  const first = order[0]?.expr ?? missing('the first key of a walk');
+  const afterEdge = afterRow(edge);
   const parts: (SQL | undefined)[] = [];
   if (period) {
     // Where the periods are counted from: the edge, or the list's first row (after the cursor)
     // when the walk found no match.
-    let at = edge?.o0 as string | undefined;
-    if (at === undefined) {
-      const head = await db.execute(
-        sql`select ${first} as "at" from ${table} where ${walkWhere} order by ${inOrder} limit 1`,
-      );
-      at = head.rows[0]?.at as string | undefined;
-      if (at === undefined) return rows.map(spec.fromDriver);
-    }
+    const at = (edge?.o0 as string | undefined) ?? step.head ?? missing('the first instant of a list');
     const atSql = sql`${at}::timestamptz`;
     // Period `n` from the edge's: the edge's own, then the one before it (after it, in
     // ascending order), …
