@@ -6,6 +6,7 @@ import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, type TestWorkspace } from '../testing/fixtures.ts';
 import { type PlanNode, planRecorder } from '../testing/plans.ts';
 import { findRecords } from './find-records.ts';
+import { MOST_OF_RECORDS, workspaceShare } from './workspace-shares.ts';
 
 /**
  * The `q` search walks the list in its order and, when the walk ends before the page is full,
@@ -63,11 +64,11 @@ afterAll(async () => {
 });
 
 /** Every id a search lists, page by page through its cursor. */
-async function walkAll(q: string, pageSize: number, sort?: string, as = actor, trashed = false) {
+async function walkAll(q: string, pageSize: number, sort?: string, as = actor, trashed = false, handle = db) {
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < 2_000; pages++) {
-    const page = await findRecords(db, as, {
+    const page = await findRecords(handle, as, {
       q,
       pageSize,
       ...(sort ? { sort } : {}),
@@ -246,5 +247,72 @@ describe('q search by periods of creation', () => {
     // A day and a half into its period, the newest records' 16 days hold too few: the period
     // before them is read as well, still not all that is older.
     expect(await searches('gmail', early)).toEqual(['one period', 'one period']);
+  });
+});
+
+/**
+ * A workspace that is most of the table is tested on the rows the rest reads instead of asked
+ * of the trigram index (workspace-shares.ts); a small one still is. Either way, the same pages.
+ */
+describe('q search in a workspace that is most of the table', () => {
+  let most: Actor;
+  // A handle of its own: the shares are read once per handle, here after this workspace exists.
+  let fresh: Database;
+
+  beforeAll(async () => {
+    const w = await newWorkspace(db, 'Most');
+    most = w.actor;
+    await pool.query(
+      `insert into records (workspace_id, id, folder_id, title, search_text, created_at, updated_at)
+       select $1, 'rec_most_' || n, $2, t, t, at, at
+         from (select n,
+                      case when n % 700 = 0 then 'Zephyrine ' || n
+                           when n % 40 = 0 then 'Mail p' || n || '@gmail.com'
+                           else 'Person ' || n end as t,
+                      now() - ((n::bigint * 7919) % ${3 * 365 * 86_400} || ' seconds')::interval as at
+                 from generate_series(1, 20000) n) s`,
+      [most.workspaceId, w.peopleFolderId],
+    );
+    await pool.query('vacuum analyze records');
+    fresh = createDatabase(pool);
+  }, 120_000);
+
+  it('knows the share from the statistics', async () => {
+    expect(await workspaceShare(fresh, most.workspaceId)).toBeGreaterThanOrEqual(MOST_OF_RECORDS);
+    expect(await workspaceShare(fresh, actor.workspaceId)).toBeLessThan(MOST_OF_RECORDS);
+  });
+
+  it.each([
+    ['rare', 'zephyrine'],
+    ['one record in 40', 'gmail'],
+    ['nothing', 'zqxjv'],
+  ])('lists exactly the matches, in either order: %s', async (_, q) => {
+    for (const pageSize of [3, 50]) {
+      expect(await walkAll(q, pageSize, undefined, most, false, fresh)).toEqual(
+        await expected(q, undefined, most),
+      );
+      expect(await walkAll(q, pageSize, 'createdAt', most, false, fresh)).toEqual(
+        await expected(q, 'created_at asc, id asc', most),
+      );
+      expect(await walkAll(q, pageSize, 'title', most, false, fresh)).toEqual(
+        await expected(q, 'title asc, id asc', most),
+      );
+    }
+  });
+
+  it('asks the trigram index for the workspace only when it is a small part of the table', async () => {
+    // The statements after the walk, and whether the trigram index was asked for the workspace.
+    const rest = async (as: Actor) => {
+      const plans = await plansOf(() => findRecords(fresh, as, { q: 'zqxjv', pageSize: 5 }), /"records"/);
+      return plans
+        .filter((plan) => !isWalk(plan))
+        .map((plan) => plan.text.includes(`("records"."workspace_id" || '') =`));
+    };
+    const mostRest = await rest(most);
+    expect(mostRest.length).toBeGreaterThan(0);
+    expect(mostRest.every(Boolean)).toBe(true);
+    const smallRest = await rest(actor);
+    expect(smallRest.length).toBeGreaterThan(0);
+    expect(smallRest.some(Boolean)).toBe(false);
   });
 });

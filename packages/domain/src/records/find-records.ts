@@ -41,6 +41,7 @@ import { driverRows, prepared } from '../shared/prepared.ts';
 import { likePattern } from '../shared/search-text.ts';
 import type { TextWalk } from '../shared/text-walk.ts';
 import { recordFields } from './record-fields.ts';
+import { MOST_OF_RECORDS, workspaceShare } from './workspace-shares.ts';
 
 const r = schema.records;
 const DEFAULT_SORT = '-createdAt';
@@ -136,8 +137,9 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
   checkFilterFields(input.filter, fields.table);
   const sort = parseSort(sortName, fields.sortable, 'createdAt, updatedAt, title or data.<key>');
   // What the list's newest-first indexes hold of its conditions; a text search walks them (textWalk).
+  const inWorkspace = eq(r.workspaceId, actor.workspaceId);
   const indexed: SQL[] = [
-    eq(r.workspaceId, actor.workspaceId),
+    inWorkspace,
     input.trashed ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
     ...(folder ? [eq(r.folderId, folder.id)] : []),
   ];
@@ -177,7 +179,22 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
       count: input.count,
     },
     serialize: (related?.serialize ?? serializeRecord) as (row: Row) => Item,
-    ...(text && !related ? { walk: textWalk(text, indexed, sort.name === 'createdAt', !input.trashed) } : {}),
+    ...(text && !related
+      ? {
+          walk: {
+            ...textWalk(text, indexed, sort.name === 'createdAt', !input.trashed),
+            // A workspace that is most of the table is tested on the rows the rest reads,
+            // instead of asked of the trigram index (workspace-shares.ts).
+            ...((await workspaceShare(db, actor.workspaceId)) >= MOST_OF_RECORDS
+              ? {
+                  restScope: scope.map((c) =>
+                    c === inWorkspace ? sql`(${r.workspaceId} || '') = ${actor.workspaceId}` : c,
+                  ),
+                }
+              : {}),
+          },
+        }
+      : {}),
   });
   if (expand.length === 0) return page;
   const folders = folder ? [folder] : await workspaceFolders(db, actor);

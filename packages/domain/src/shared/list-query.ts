@@ -164,7 +164,8 @@ export async function findListPage<Row extends { id: string }, Item>(
   const offset = paging.kind === 'offset' ? paging.offset : 0;
   const cursor = request.cursor ? readCursor(request) : undefined;
   await prepareFilter(db, request.filter, spec.fields);
-  const where = and(...spec.scope, request.filter ? filterSql(request.filter, spec.fields) : undefined);
+  const filtered = request.filter ? filterSql(request.filter, spec.fields) : undefined;
+  const where = and(...spec.scope, filtered);
   const select = (condition: SQL | undefined, order: SQL[], limit: number, offset = 0) => {
     const built = (spec.columns ? db.select(spec.columns) : db.select())
       .from(spec.table)
@@ -192,6 +193,7 @@ export async function findListPage<Row extends { id: string }, Item>(
       fromDriver,
       walk,
       where,
+      ...(walk.restScope ? { restWhere: and(...walk.restScope, filtered) } : {}),
       within: kept,
       order: keys,
       limit,

@@ -49,6 +49,12 @@ export interface TextWalk {
    */
   firstStep?: number;
   /**
+   * The list's own conditions (findListPage's `scope`) as the statements of the rest write
+   * them, when not as the list does: the same rows, written so that the trigram index is not
+   * asked for what would not narrow its read (find-records.ts, `restScope`).
+   */
+  restScope?: (SQL | undefined)[];
+  /**
    * The period of the first key of the order that the trigram index holds as a key; given only
    * when that key is the one it is a period of.
    */
@@ -79,6 +85,8 @@ export interface WalkedSelect<Row> {
   walk: TextWalk;
   /** Every condition of the list, the text match included. */
   where: SQL | undefined;
+  /** `where` as the statements of the rest write it (`TextWalk.restScope`); `where` without one. */
+  restWhere?: SQL | undefined;
   /** Conditions of this part of the list that the index holds too (its cursor, whether the sort has a value). */
   within: SQL[];
   order: OrderKey[];
@@ -240,7 +248,7 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
         ...spec.columns,
       })
       .from(table)
-      .where(and(spec.where, ...spec.within, part));
+      .where(and(walk.restScope ? spec.restWhere : spec.where, ...spec.within, part));
     const more = await db.execute(sql`
       select * from (${select} offset 0) as part
        order by ${named('part')}
