@@ -21,7 +21,7 @@ import { sql } from 'drizzle-orm';
 export const MOST_OF_RECORDS = 0.5;
 
 /** How long shares read from the statistics are used before they are read again. */
-export const SHARES_TTL_MS = 10 * 60_000;
+const SHARES_TTL_MS = 10 * 60_000;
 
 interface Shares {
   readAt: number;
@@ -50,7 +50,8 @@ async function readShares(db: Database, now: number): Promise<Shares> {
  * the statistics do not name it. The first call on a handle, and the first after the shares
  * are `SHARES_TTL_MS` old, reads them (one statement, shared by the calls made meanwhile).
  */
-export async function workspaceShare(db: Database, workspaceId: string, now = Date.now()): Promise<number> {
+export async function workspaceShare(db: Database, workspaceId: string): Promise<number> {
+  const now = Date.now();
   let shares = read.get(db);
   if (!shares || now - shares.readAt >= SHARES_TTL_MS) {
     let pending = reading.get(db);

@@ -147,13 +147,13 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
   const { period } = walk;
 
   /**
-   * One step of the walk: at most `rows` rows of the list after `edge`, the matches among
+   * One step of the walk: at most `walkRows` rows of the list after `edge`, the matches among
    * them, at most `need`. With `head`, the statement gives the list's first instant too (as
    * `walk_head` on every row, and as the only value of a row without a match when none
    * matched), which is where the periods are counted from when the walk finds nothing.
    */
   const walkStep = async (
-    rows: number,
+    walkRows: number,
     need: number,
     edge: Record<string, unknown> | undefined,
     head: boolean,
@@ -165,7 +165,7 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
         sql`${walk.candidate} as "candidate"`,
       ],
       sql`, `,
-    )} from ${table} where ${and(walkWhere, afterRow(edge))} order by ${inOrder} limit ${rows}`;
+    )} from ${table} where ${and(walkWhere, afterRow(edge))} order by ${inOrder} limit ${walkRows}`;
     const page = sql`
       select ${sql.join(
         order.map((_, i) => sql`w.${orderNames[i]}`),
