@@ -40,8 +40,10 @@ export const records = pgTable(
       columns: [t.workspaceId, t.folderId],
       foreignColumns: [folders.workspaceId, folders.id],
     }).onDelete('cascade'),
-    // Both newest-first indexes also hold `search_lower` (INCLUDE, which this schema cannot
-    // state: migration 0020 makes them so).
+    // The indexes of the orders a `q` search walks (newest first, by update, by title) also
+    // hold `search_lower`, and those without `folder_id` as a key hold it too (INCLUDE, which
+    // this schema cannot state: migrations 0020 and 0023 make them so), so that the walk reads
+    // the index alone (docs/performance.md, "Search").
     index('records_live_created_idx')
       .on(t.workspaceId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.trashedAt} is null`),
@@ -71,36 +73,25 @@ export const records = pgTable(
     index('records_live_email_idx')
       .on(t.workspaceId, t.folderId, sql`lower(${t.email})`)
       .where(sql`${t.trashedAt} is null and ${t.email} is not null`),
-    // The trigram index of `q`, keyed by the record's period of creation too, so that a search
-    // can ask it for one period's matches (searchPeriod).
+    // The trigram index of `q`, keyed by workspace and folder too: a search of one folder asks
+    // it for that folder's matches alone, whatever the other folders hold. The workspace is
+    // keyed as `searchWorkspace` writes it, which no other index holds: a statement that
+    // names the workspace so is served by this index and no other (shared/text-walk.ts).
     index('records_search_idx').using(
       'gin',
-      t.workspaceId,
-      searchPeriod.of(t.createdAt),
+      searchWorkspace(t.workspaceId),
+      t.folderId,
       t.searchText.op('gin_trgm_ops'),
     ),
   ],
 );
 
 /**
- * The period of a record's `created_at` that the search index holds: 16 days (UTC, whole
- * periods since 1970). A `q` search that has not filled its page from the newest records reads
- * the rest of their period through the index before all that is older (docs/performance.md,
- * "Search").
+ * The workspace as the trigram index `records_search_idx` keys it: `workspace_id || ''`, the
+ * same text, which PostgreSQL can match to that index alone. A `q` search names the workspace
+ * this way where it must read the trigram index rather than walk an order again (the rest of
+ * the search, docs/performance.md, "Search"); a query must use this very expression.
  */
-export const searchPeriod = {
-  /** Its length in seconds. */
-  seconds: 16 * 86_400,
-  /**
-   * The period the instant `at` falls in, rounded down. Written with the timezone spelled out,
-   * since the index needs an immutable expression; a query must use this very expression for
-   * PostgreSQL to match it to the index.
-   */
-  of(at: SQLWrapper): SQL {
-    return sql`(floor(date_part('epoch', (${at} at time zone 'UTC')) / ${sql.raw(String(searchPeriod.seconds))})::integer)`;
-  },
-  /** The first instant of the period `period`. */
-  start(period: SQLWrapper): SQL {
-    return sql`to_timestamp((${period})::float8 * ${sql.raw(String(searchPeriod.seconds))})`;
-  },
-};
+export function searchWorkspace(workspaceId: SQLWrapper): SQL {
+  return sql`(${workspaceId} || '')`;
+}

@@ -1,5 +1,4 @@
-import type { Database } from '@crm/db';
-import { schema } from '@crm/db';
+import { type Database, isSharded, schema } from '@crm/db';
 import { and, eq, gte, ilike, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
@@ -41,7 +40,6 @@ import { driverRows, prepared } from '../shared/prepared.ts';
 import { likePattern } from '../shared/search-text.ts';
 import type { TextWalk } from '../shared/text-walk.ts';
 import { recordFields } from './record-fields.ts';
-import { MOST_OF_RECORDS, workspaceShare } from './workspace-shares.ts';
 
 const r = schema.records;
 const DEFAULT_SORT = '-createdAt';
@@ -136,19 +134,21 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
   const fields = await recordFields(db, actor, folder, fieldsOf(input.filter), sortName.replace(/^-/, ''));
   checkFilterFields(input.filter, fields.table);
   const sort = parseSort(sortName, fields.sortable, 'createdAt, updatedAt, title or data.<key>');
-  // What the list's newest-first indexes hold of its conditions; a text search walks them (textWalk).
+  const updatedSince = input.updatedSince ? gte(r.updatedAt, new Date(input.updatedSince)) : undefined;
+  // The list's conditions that the indexes of its orders hold: a text search walks them (textWalk).
   const inWorkspace = eq(r.workspaceId, actor.workspaceId);
   const indexed: SQL[] = [
     inWorkspace,
     input.trashed ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
     ...(folder ? [eq(r.folderId, folder.id)] : []),
+    ...(updatedSince && sort.name === 'updatedAt' ? [updatedSince] : []),
   ];
   const scope: (SQL | undefined)[] = [
     ...indexed,
     // A key limited to folders lists only theirs (docs/api.md, "Scopes").
     !folder && actor.folderIds !== null ? inArray(r.folderId, [...actor.folderIds]) : undefined,
     text ? ilike(r.searchText, likePattern(text)) : undefined,
-    input.updatedSince ? gte(r.updatedAt, new Date(input.updatedSince)) : undefined,
+    updatedSince,
     related?.scope,
   ];
   const print = fingerprint([
@@ -182,16 +182,18 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
     ...(text && !related
       ? {
           walk: {
-            ...textWalk(text, indexed, sort.name === 'createdAt', !input.trashed),
-            // A workspace that is most of the table is tested on the rows the rest reads,
-            // instead of asked of the trigram index (workspace-shares.ts).
-            ...((await workspaceShare(db, actor.workspaceId)) >= MOST_OF_RECORDS
-              ? {
+            ...textWalk(text, indexed, !input.trashed && INDEX_ONLY.has(sort.name)),
+            // On one server, the rest names the workspace as only the trigram index holds it; a
+            // sharded database needs it as it is, to send the statement to the workspace's shard.
+            ...((await isSharded(db))
+              ? {}
+              : {
                   restScope: scope.map((c) =>
-                    c === inWorkspace ? sql`(${r.workspaceId} || '') = ${actor.workspaceId}` : c,
+                    c === inWorkspace
+                      ? sql`${schema.searchWorkspace(r.workspaceId)} = ${actor.workspaceId}`
+                      : c,
                   ),
-                }
-              : {}),
+                }),
           },
         }
       : {}),
@@ -202,23 +204,31 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
 }
 
 /**
- * How a `q` search walks a list of records (shared/text-walk.ts): in the list's order through
- * its index, testing `search_lower` (the search text lowered as ILIKE lowers it, null when
- * long) for the term, which is what ILIKE tests for a pattern `%term%`. The newest-first
- * indexes hold `search_lower`, so a walk in that order reads no table page but for candidates:
- * 200 rows walked per row the page needs (a term that one row in 200 matches fills its page
- * there), in two steps: 20 first, and the rest only when the first found the term often enough
- * to fill the page within the 200; another order reads the table for each row it walks, so 20,
- * in one step. In order of creation, the
- * rest is read by the period of `created_at` the trigram index holds (`searchPeriod`).
+ * The live records' orders whose indexes hold `search_lower` (and `folder_id`): a `q` search
+ * walks them reading the index alone (migrations 0020 and 0023).
  */
-function textWalk(text: string, indexed: SQL[], byCreation: boolean, live: boolean): TextWalk {
+const INDEX_ONLY = new Set(['createdAt', 'updatedAt', 'title']);
+
+/**
+ * How far a `q` search walks a list of records before it asks the trigram index for the rest
+ * (shared/text-walk.ts): at most 40,000 index rows and 1,500 records read from the table, each
+ * about 15 ms on two cores (docs/performance.md, "Search"); tests lower them to see both paths
+ * on a few records. In an order whose index holds
+ * `search_lower` (the search text lowered as ILIKE lowers it, null when long) a row is tested
+ * on the index, which is what ILIKE tests for a pattern `%term%`; only the rows that may match
+ * are read from the table. In another order, or in the Trash, every row walked is read.
+ */
+export const searchWalk = { rows: 40_000, reads: 1_500 };
+
+function textWalk(text: string, indexed: SQL[], indexOnly: boolean): TextWalk {
   return {
     keys: [r.workspaceId, r.id],
     scope: indexed,
-    candidate: sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`,
-    ...(byCreation && live ? { budget: 200, firstStep: 20 } : { budget: 20 }),
-    ...(byCreation ? { period: schema.searchPeriod } : {}),
+    candidate: indexOnly
+      ? sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`
+      : sql`true`,
+    rows: searchWalk.rows,
+    reads: searchWalk.reads,
   };
 }
 

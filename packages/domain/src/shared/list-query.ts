@@ -15,11 +15,12 @@ import {
   fullOrder,
   hasValue,
   type ListSort,
+  sortBound,
 } from './list-sort.ts';
 import { missing } from './missing.ts';
 import { type PageMeta, resolvePaging } from './paging.ts';
 import { pageMeta } from './schemas.ts';
-import { type OrderKey, type TextWalk, walkedSelect } from './text-walk.ts';
+import { notAmong, type OrderKey, type TextWalk, walkedSelect } from './text-walk.ts';
 
 /**
  * Filters, sorts, counts and keyset cursors of records, deals and tasks: one implementation
@@ -133,7 +134,8 @@ export function filterSql(tree: FilterTree, table: FieldTable, negated = false):
  * index on the sort expression serves in either direction), then, if the page is not full,
  * those without one, by id. A cursor is the last row's sort value and id; a later page starts
  * strictly after it, so a row that existed unchanged for a whole walk is returned exactly once.
- * `page` beyond the first reads all rows in one ORDER BY … NULLS LAST with OFFSET.
+ * `page` beyond the first reads all rows in one ORDER BY … NULLS LAST with OFFSET, or, with a
+ * text search, the rows before the page and the page as a cursor would.
  */
 export async function findListPage<Row extends { id: string }, Item>(
   db: Executor,
@@ -166,6 +168,8 @@ export async function findListPage<Row extends { id: string }, Item>(
   await prepareFilter(db, request.filter, spec.fields);
   const filtered = request.filter ? filterSql(request.filter, spec.fields) : undefined;
   const where = and(...spec.scope, filtered);
+  // The list's conditions as a text search's rest and count write them (text-walk.ts).
+  const restWhere = spec.walk?.restScope ? and(...spec.walk.restScope, filtered) : where;
   const select = (condition: SQL | undefined, order: SQL[], limit: number, offset = 0) => {
     const built = (spec.columns ? db.select(spec.columns) : db.select())
       .from(spec.table)
@@ -178,49 +182,71 @@ export async function findListPage<Row extends { id: string }, Item>(
     return query as unknown as Promise<Row[]>;
   };
 
-  /** Rows of the list in `keys` order among those `within` also holds, through the text walk when there is one. */
-  const part = (within: (SQL | undefined)[], keys: OrderKey[], limit: number): Promise<Row[]> => {
+  /**
+   * Rows of the list in `keys` order among those `within` also holds, none of `exclude`'s ids,
+   * through the text walk when there is one.
+   */
+  const part = (
+    within: (SQL | undefined)[],
+    keys: OrderKey[],
+    limit: number,
+    exclude: string[] = [],
+  ): Promise<Row[]> => {
     const { walk, columns, fromDriver } = spec;
     const kept = within.filter((c): c is SQL => c !== undefined);
     if (!walk || !columns || !fromDriver) {
       const by = keys.map((k) => (k.dir === 'asc' ? asc(k.expr) : desc(k.expr)));
-      return select(and(where, ...kept), by, limit);
+      return select(and(where, ...kept, notAmong(id, exclude)), by, limit);
     }
     return walkedSelect({
       db,
       table: spec.table,
+      id,
       columns,
       fromDriver,
       walk,
       where,
-      ...(walk.restScope ? { restWhere: and(...walk.restScope, filtered) } : {}),
+      restWhere,
       within: kept,
       order: keys,
       limit,
+      exclude,
     });
   };
 
-  let rows: Row[];
-  if (!cursor && offset > 0) {
-    rows = await select(where, fullOrder(sort, id), size + 1, offset);
-  } else {
-    rows = [];
+  /**
+   * The list's first `limit` rows after the cursor: those with a value for the sort, in its
+   * order, then those without one, by id. The second part leaves out the ids of the first, so
+   * that a row whose value was removed between the two statements is not listed twice.
+   */
+  const inOrder = async (limit: number): Promise<Row[]> => {
+    let rows: Row[] = [];
     const nullable = sort.field.nullable;
-    const idKey: OrderKey = { expr: id, dir: sort.dir };
+    const idKey: OrderKey = { expr: id, dir: sort.dir, bind: (value) => sql`${value}::text` };
     if (cursor?.value !== null) {
       const after = cursor ? afterValue(sort, id, cursor) : undefined;
-      rows = await part(
-        [nullable ? hasValue(sort) : undefined, after],
-        [{ expr: sort.field.expr, dir: sort.dir }, idKey],
-        size + 1,
-      );
+      const sortKey: OrderKey = {
+        expr: sort.field.expr,
+        dir: sort.dir,
+        bind: (value) => sortBound(sort.field, value),
+      };
+      rows = await part([nullable ? hasValue(sort) : undefined, after], [sortKey, idKey], limit);
     }
-    if (nullable && rows.length <= size) {
+    if (nullable && rows.length < limit) {
       const after = cursor?.value === null ? afterId(sort, id, cursor) : undefined;
       const none = sort.field.present ? not(sort.field.present) : isNull(sort.field.expr);
-      rows = rows.concat(await part([none, after], [idKey], size + 1 - rows.length));
+      const taken = rows.map((row) => row.id);
+      rows = rows.concat(await part([none, after], [idKey], limit - rows.length, taken));
     }
-  }
+    return rows;
+  };
+
+  let rows: Row[];
+  if (cursor || offset === 0) rows = await inOrder(size + 1);
+  // A later page by number: through the walk, the rows before it and the page (text search);
+  // otherwise one ORDER BY … NULLS LAST with OFFSET.
+  else if (spec.walk) rows = (await inOrder(offset + size + 1)).slice(offset);
+  else rows = await select(where, fullOrder(sort, id), size + 1, offset);
 
   const hasMore = rows.length > size;
   const visible = hasMore ? rows.slice(0, size) : rows;
@@ -232,7 +258,7 @@ export async function findListPage<Row extends { id: string }, Item>(
     nextCursor: hasMore && last ? cursorOf(request, last) : null,
     nextUrl: null,
   };
-  await addCount(db, meta, request.count, spec.table, where);
+  await addCount(db, meta, request.count, spec.table, restWhere);
   return { data: visible.map(spec.serialize), meta };
 }
 

@@ -96,8 +96,8 @@ function fitsKind(field: ListField, value: unknown): boolean {
   }
 }
 
-/** The cursor's sort value as a bound of the same type as the sort expression. */
-function bound(field: ListField, value: unknown): SQL {
+/** A value of the sort (a cursor's, a row's as the driver gave it) as SQL of the sort expression's type. */
+export function sortBound(field: ListField, value: unknown): SQL {
   if (field.json) return sql`${JSON.stringify(value)}::jsonb`;
   switch (field.kind) {
     case 'instant':
@@ -118,7 +118,7 @@ function bound(field: ListField, value: unknown): SQL {
  */
 export function afterValue(sort: ListSort, id: PgColumn, cursor: Cursor): SQL {
   const sign = sort.dir === 'asc' ? sql`>` : sql`<`;
-  return sql`(${sort.field.expr}, ${id}) ${sign} (${bound(sort.field, cursor.value)}, ${cursor.id}::text)`;
+  return sql`(${sort.field.expr}, ${id}) ${sign} (${sortBound(sort.field, cursor.value)}, ${cursor.id}::text)`;
 }
 
 /** Among rows without a value, which are ordered by id alone. */
