@@ -14,8 +14,9 @@ import { missing } from './missing.ts';
  *    `reads` of them, are read from the table one after another and tested in full, and the
  *    walk stops as soon as the page is full. Both bounds are costs: an index row costs about
  *    a tenth of a candidate read from the table. When the walk found some matches but not
- *    enough, and at the rate it found them the page would be full within twice `reads` more,
- *    it walks on that far from its last match (a term in one row out of a hundred or so);
+ *    enough, it walks on from its last match for twice the candidates that the rate it found
+ *    them at says the rest of the page needs, when that is at most four times `reads` (a term
+ *    in one row out of a hundred or so);
  * 2. the rest, when the page is still short: every match after the walk's last one (every
  *    match the walk passed is on the page), sorted. Its statement names the list's scope as
  *    `rest` writes it, which only the trigram index can serve, and reads the matches in a
@@ -150,9 +151,9 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
   const found = rows.length;
   if (found > 0 && found < limit) {
     // Found `found` times in at most `reads` candidates: the rest of the page is likely within
-    // `(limit - found) * reads / found` more.
-    const likely = Math.ceil(((limit - found) * walk.reads) / found);
-    if (likely <= 2 * walk.reads) {
+    // `(limit - found) * reads / found` more; twice that, so that the page is full most times.
+    const likely = 2 * Math.ceil(((limit - found) * walk.reads) / found);
+    if (likely <= 4 * walk.reads) {
       const taken = [...exclude, ...rows.map((row) => String(row.id))];
       rows.push(...(await walkStep(rows.at(-1), likely, limit - found, taken)));
     }
