@@ -10,8 +10,8 @@ import { findRecords, findRelated, queryRecords, searchWalk } from './find-recor
 
 /**
  * Lists hold for every combination (docs/api.md, "Search"): on random data, random
- * combinations of `q` with every sort, filters, folder, Trash, `updatedSince`, page sizes,
- * cursor walks, `page=N` and `count=true`, on the list, `POST /records/query` and a related
+ * combinations of `q` with every sort, filters, folder, Trash, `updatedSince`, `expand`, page
+ * sizes, cursor walks, `page=N` and `count=true`, on the list, `POST /records/query` and a related
  * list. For each, the pages walked with `q` must be the pages walked without it with the
  * records that do not match left out (which records match is asked of PostgreSQL apart, by
  * ILIKE over the ids of the list without `q`); no page may hold an id twice; `meta.total`
@@ -263,6 +263,7 @@ const comboArb = fc.record({
   updatedSince: fc.option(fc.integer({ min: 0, max: 39 }), { nil: undefined }),
   pageSize: fc.oneof(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 8, max: 200 })),
   count: fc.boolean(),
+  expand: fc.boolean(),
   byNumber: fc.integer({ min: 0, max: 4 }),
   walkRows: fc.constantFrom(3, 30, 40_000),
   walkReads: fc.constantFrom(1, 5, 1_500),
@@ -322,6 +323,7 @@ const surfaces: Record<string, Surface> = {
       ...(c.trashed ? { trashed: 'true' as const } : {}),
       ...since(c),
       ...(c.count ? { count: 'true' as const } : {}),
+      ...(c.expand && c.folder === 'people' ? { expand: 'employer' } : {}),
       ...paging,
     }) as Promise<Page>,
   query: (c, q, paging) =>
@@ -340,6 +342,7 @@ const surfaces: Record<string, Surface> = {
       ...(c.trashed ? { trashed: true } : {}),
       ...since(c),
       ...(c.count ? { count: true } : {}),
+      ...(c.expand && c.folder === 'people' ? { expand: 'employer' } : {}),
       ...paging,
     }) as Promise<Page>,
   related: (c, q, paging) =>
@@ -391,6 +394,12 @@ async function check(surface: string, c: Combo) {
     );
     expect(searched.ids).toEqual(searched.complete ? expected : expected.slice(0, searched.ids.length));
     if (c.count) expect([...searched.totals]).toEqual([expected.length]);
+    if (c.expand && c.folder === 'people' && surface !== 'related') {
+      const first = (await list(c, c.q, { pageSize: c.pageSize })) as Page & {
+        data: { expanded?: Record<string, unknown> }[];
+      };
+      for (const item of first.data) expect(item.expanded && 'employer' in item.expanded).toBe(true);
+    }
     if (c.byNumber > 0) {
       const n = c.byNumber + 1;
       const page = await list(c, c.q, { pageSize: c.pageSize, page: n });
