@@ -35,7 +35,7 @@ import {
   treeFromParam,
 } from '../shared/list-filter.ts';
 import { type CountMode, checkFilterFields, countModeOf, findListPage } from '../shared/list-query.ts';
-import { fingerprint, parseSort } from '../shared/list-sort.ts';
+import { fingerprint, type ListSort, parseSort } from '../shared/list-sort.ts';
 import { driverRows, prepared } from '../shared/prepared.ts';
 import { likePattern } from '../shared/search-text.ts';
 import type { TextWalk } from '../shared/text-walk.ts';
@@ -182,7 +182,7 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
     ...(text && !related
       ? {
           walk: {
-            ...textWalk(text, indexed, !input.trashed && INDEX_ONLY.has(sort.name)),
+            ...textWalk(text, indexed, walkOf(sort, input.trashed === true)),
             // On one server, the rest names the workspace as only the trigram index holds it; a
             // sharded database needs it as it is, to send the statement to the workspace's shard.
             ...((await isSharded(db))
@@ -210,24 +210,38 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
 const INDEX_ONLY = new Set(['createdAt', 'updatedAt', 'title']);
 
 /**
+ * How a `q` search can walk a list in its order: reading the index alone (`index`), reading
+ * each record (`table`: the index of a NUMBER or DATE field, whose many values each hold a
+ * few records, and the Trash), or not at all (`none`): no index holds the order (TEXT, EMAIL,
+ * URL and MULTI_SELECT values), or one does with so few values (SELECT, BOOLEAN) that
+ * ordering by value then id sorts a large part of the list first. Without a walk the search
+ * reads every match through the trigram index and sorts them.
+ */
+function walkOf(sort: ListSort, trashed: boolean): 'index' | 'table' | 'none' {
+  const type = sort.field.definition?.type;
+  if (type === undefined) return !trashed && INDEX_ONLY.has(sort.name) ? 'index' : 'table';
+  return type === 'NUMBER' || type === 'DATE' ? 'table' : 'none';
+}
+
+/**
  * How far a `q` search walks a list of records before it asks the trigram index for the rest
  * (shared/text-walk.ts): at most 40,000 index rows and 1,500 records read from the table, each
  * about 15 ms on two cores (docs/performance.md, "Search"); tests lower them to see both paths
- * on a few records. In an order whose index holds
- * `search_lower` (the search text lowered as ILIKE lowers it, null when long) a row is tested
- * on the index, which is what ILIKE tests for a pattern `%term%`; only the rows that may match
- * are read from the table. In another order, or in the Trash, every row walked is read.
+ * on a few records. In an order whose index holds `search_lower` (the search text lowered as
+ * ILIKE lowers it, null when long) a row is tested on the index, which is what ILIKE tests
+ * for a pattern `%term%`; only the rows that may match are read from the table (`walkOf`).
  */
 export const searchWalk = { rows: 40_000, reads: 1_500 };
 
-function textWalk(text: string, indexed: SQL[], indexOnly: boolean): TextWalk {
+function textWalk(text: string, indexed: SQL[], walk: 'index' | 'table' | 'none'): TextWalk {
   return {
     keys: [r.workspaceId, r.id],
     scope: indexed,
-    candidate: indexOnly
-      ? sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`
-      : sql`true`,
-    rows: searchWalk.rows,
+    candidate:
+      walk === 'index'
+        ? sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`
+        : sql`true`,
+    rows: walk === 'none' ? 0 : searchWalk.rows,
     reads: searchWalk.reads,
   };
 }

@@ -33,7 +33,7 @@ export interface TextWalk {
   scope: SQL[];
   /** True for a row that may match, from what the order's index holds; every matching row passes. */
   candidate: SQL;
-  /** Index rows the walk reads at most. */
+  /** Index rows the walk reads at most; 0 when no index serves the order (no walk: the rest at once). */
   rows: number;
   /** Candidates the walk reads from the table at most. */
   reads: number;
@@ -147,7 +147,7 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
   };
 
   const exclude = spec.exclude ?? [];
-  const rows = await walkStep(undefined, walk.reads, limit, exclude);
+  const rows = walk.rows > 0 ? await walkStep(undefined, walk.reads, limit, exclude) : [];
   const found = rows.length;
   if (found > 0 && found < limit) {
     // Found `found` times in at most `reads` candidates: the rest of the page is likely within
