@@ -76,7 +76,7 @@ const COMPANY_TAILS = list(
 
 const COMPANY_SUFFIXES = ['', '', '', ' Inc.', ' LLC', ' Ltd', ' GmbH', ' SA', ' BV', ' AB'];
 const TLDS = ['com', 'com', 'com', 'io', 'co', 'net', 'de', 'fr', 'co.uk', 'com.br'];
-const PERSONAL_DOMAINS = [
+export const PERSONAL_DOMAINS = [
   'gmail.com',
   'gmail.com',
   'gmail.com',
@@ -96,7 +96,7 @@ const CITIES = list(
   'Berlin,London,Paris,Austin,Denver,Toronto,Lyon,Munich,Osaka,Seoul,Pune,Lagos,Nairobi,' +
     'Kraków,Dublin,Lisbon,Porto,Madrid,Milan,Zürich,Oslo,Malmö,São Paulo,Melbourne,Auckland',
 );
-const INDUSTRIES = list(
+export const INDUSTRIES = list(
   'Software,Logistics,Healthcare,Energy,Retail,Manufacturing,Financial services,Media,' +
     'Consulting,Biotech,Education,Telecommunications,Real estate,Hospitality,Agriculture',
 );
@@ -120,7 +120,7 @@ function digits(random: () => number, count: number): string {
 }
 
 /** Lower-case ASCII for email local parts and domains: accents dropped, other signs removed. */
-function slug(text: string): string {
+export function slug(text: string): string {
   return text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
