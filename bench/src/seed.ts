@@ -103,7 +103,7 @@ const PARALLEL = 2;
 
 const INSERT = `
   insert into records (workspace_id, id, folder_id, title, email, phone, data, search_text, created_at, updated_at)
-  select $1, t.id, $2, t.title, t.email, t.phone, t.data, lower(t.search_text), t.created_at, t.updated_at
+  select $1, t.id, $2, t.title, t.email, t.phone, t.data, t.search_text, t.created_at, t.updated_at
   from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::timestamptz[],
               $10::timestamptz[])
     as t(id, title, email, phone, data, search_text, created_at, updated_at)`;

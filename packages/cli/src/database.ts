@@ -12,8 +12,6 @@ import pg from 'pg';
 import { cliEnv } from './env.ts';
 
 export interface CliDatabase {
-  /** The database's URL (the embedded one's when DATABASE_URL is unset). */
-  url: string;
   db: Database;
   close(): Promise<void>;
 }
@@ -47,7 +45,6 @@ export async function openDatabase(env: NodeJS.ProcessEnv = cliEnv): Promise<Cli
   await runMigrations(url);
   const pool = createPool({ connectionString: url, max: 2, applicationName: 'crm-cli' });
   return {
-    url,
     db: createDatabase(pool),
     async close() {
       await closePool(pool);

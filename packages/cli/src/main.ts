@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runMigrationAgain } from '@crm/db';
 import { safeErrorMessage } from '@crm/domain';
 import { z } from 'zod';
 import {
@@ -31,9 +30,8 @@ Commands:
   workspaces set-rate-limit WS_ID --rate-limit N
       Let the workspace's keys make N requests a minute together; running servers count with
       the new limit from their next request.
-  migrate [--again TAG]
-      Apply database migrations. With --again, run an applied online migration once more
-      (docs/operations.md, "Upgrade notes": 0024_search_text_lowered after a rolling upgrade).
+  migrate
+      Apply database migrations.
   secrets reencrypt
       Encrypt every stored secret with SECRETS_KEY, so the keys in SECRETS_KEY_PREVIOUS can
       be dropped (see docs/operations.md, "Secrets at rest").
@@ -63,7 +61,6 @@ async function main(argv: string[]): Promise<number> {
       'rate-limit': { type: 'string' },
       id: { type: 'string' },
       password: { type: 'string' },
-      again: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -88,10 +85,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'bootstrap') result = await bootstrap(database.db, options);
     else if (command === 'users' && sub === 'set-password')
       result = await usersSetPassword(database.db, options);
-    else if (command === 'migrate' && options.again) {
-      await runMigrationAgain(database.url, options.again);
-      result = { migrated: true, again: options.again };
-    } else if (command === 'migrate') result = { migrated: true };
+    else if (command === 'migrate') result = { migrated: true };
     else if (command === 'keys' && sub === 'create') result = await keysCreate(database.db, options);
     else if (command === 'keys' && sub === 'list') result = await keysList(database.db, options);
     else if (command === 'keys' && sub === 'revoke') result = await keysRevoke(database.db, options, rest);

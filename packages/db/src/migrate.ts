@@ -84,39 +84,6 @@ export async function runMigrations(
   }
 }
 
-/**
- * Runs an applied online migration's statements again (they are written to be safe to run
- * twice), under the same advisory lock: for what a migration does to rows that processes of an
- * earlier version go on writing during a rolling upgrade (docs/operations.md, "Upgrade
- * notes"). A migration that is not online, not applied yet, or not known, is refused.
- */
-export async function runMigrationAgain(connectionString: string, tag: string, folder = migrationsFolder) {
-  const migration = readMigrations(folder).find((m) => m.tag === tag);
-  if (!migration) throw new Error(`no migration ${tag}`);
-  if (!migration.online) throw new Error(`${tag} is not an online migration, which alone can run again`);
-  const client = new pg.Client({ connectionString, application_name: 'crm-migrate' });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    while (!(await client.query('select pg_try_advisory_lock($1) as ok', [MIGRATION_LOCK])).rows[0]?.ok) {
-      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
-    }
-    try {
-      const applied = await client.query(
-        'select 1 from public.schema_migrations where created_at >= $1 limit 1',
-        [migration.when],
-      );
-      if (applied.rowCount === 0)
-        throw new Error(`${tag} is not applied yet: start the service or run migrate`);
-      for (const statement of migration.statements) await client.query(statement);
-    } finally {
-      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 async function applyMigrations(
   client: pg.Client,
   migrations: Migration[],

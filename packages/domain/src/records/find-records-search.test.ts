@@ -45,7 +45,7 @@ beforeAll(async () => {
     // the ids'.
     await pool.query(
       `insert into records (workspace_id, id, folder_id, title, email, search_text, created_at, updated_at)
-       select $1, 'rec_' || $1 || '_' || n, $2, t, e, lower(t || coalesce(E'\\n' || e, '')),
+       select $1, 'rec_' || $1 || '_' || n, $2, t, e, t || coalesce(E'\\n' || e, ''),
               now() - ((n * 7919) % 100000 || ' seconds')::interval,
               now() - ((n * 104729) % 100000 || ' seconds')::interval
          from (select n,
@@ -60,12 +60,11 @@ beforeAll(async () => {
       [w.actor.workspaceId, w.peopleFolderId, RECORDS],
     );
   }
-  // Companies: 300 of them, each with a mailbox at its own domain, none at gmail. (The search
-  // text as the service writes it: lower-cased.)
+  // Companies: 300 of them, each with a mailbox at its own domain, none at gmail.
   await pool.query(
     `insert into records (workspace_id, id, folder_id, title, email, search_text, created_at, updated_at)
      select $1, 'rec_co_' || n, $2, 'Company ' || n, 'info@co' || n || '.com',
-            lower('Company ' || n || E'\\ninfo@co' || n || '.com'), now() - (n || ' seconds')::interval, now()
+            'Company ' || n || E'\\ninfo@co' || n || '.com', now() - (n || ' seconds')::interval, now()
        from generate_series(1, 300) n`,
     [actor.workspaceId, companies],
   );

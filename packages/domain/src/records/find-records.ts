@@ -37,7 +37,7 @@ import {
 import { type CountMode, checkFilterFields, countModeOf, findListPage } from '../shared/list-query.ts';
 import { fingerprint, type ListSort, parseSort } from '../shared/list-sort.ts';
 import { driverRows, prepared } from '../shared/prepared.ts';
-import { searchMatch } from '../shared/search-text.ts';
+import { likePattern } from '../shared/search-text.ts';
 import type { TextWalk } from '../shared/text-walk.ts';
 import { recordFields } from './record-fields.ts';
 
@@ -147,7 +147,7 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
     ...indexed,
     // A key limited to folders lists only theirs (docs/api.md, "Scopes").
     !folder && actor.folderIds !== null ? inArray(r.folderId, [...actor.folderIds]) : undefined,
-    text ? searchMatch(r.searchText, text) : undefined,
+    text ? ilike(r.searchText, likePattern(text)) : undefined,
     updatedSince,
     related?.scope,
   ];
