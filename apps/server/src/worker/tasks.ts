@@ -1,5 +1,6 @@
 import type { Database } from '@crm/db';
 import {
+  lowerSearchTexts,
   pruneAuditLog,
   pruneIdempotencyKeys,
   pruneOAuthModels,
@@ -46,6 +47,17 @@ export function createTaskList(
       const unlocked = await unlockStuckJobs(helpers);
       if (unlocked > 0) logger.warn({ unlocked }, 'released jobs of workers that stopped');
     },
+    lower_search_texts: async () => {
+      // A batch at a time for at most 40 s, until none is left; the next minute goes on.
+      const until = Date.now() + 40_000;
+      let lowered = 0;
+      for (let written = 1; written > 0 && Date.now() < until; ) {
+        written = await lowerSearchTexts(db);
+        lowered += written;
+      }
+      if (lowered > 0)
+        logger.info({ lowered }, 'lower-cased the search text of records an earlier version wrote');
+    },
     purge_trash: async () => {
       const purged = await purgeTrash(db);
       if (purged > 0) logger.info({ purged }, 'purged records from Trash');
@@ -78,11 +90,13 @@ export function createTaskList(
  * Records in Trash are purged daily (docs/api.md, "Records"); rate-limit buckets every 10
  * minutes; Idempotency-Key records past their 24 hours, and events, delivery attempts and
  * workflow runs past their 30 days, every hour; web sessions and OAuth rows past their end and
- * audit log entries past AUDIT_RETENTION_DAYS daily; jobs of dead workers are released every
+ * audit log entries past AUDIT_RETENTION_DAYS daily; jobs of dead workers are released, and
+ * records whose search text an earlier version wrote lower-cased (migration 0024), every
  * minute.
  */
 export const crontab = [
   '* * * * * unlock_stuck_jobs ?max=1',
+  '* * * * * lower_search_texts ?max=1',
   '0 3 * * * purge_trash ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
   '17 * * * * prune_idempotency_keys ?max=1',

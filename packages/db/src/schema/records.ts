@@ -73,6 +73,14 @@ export const records = pgTable(
     index('records_live_email_idx')
       .on(t.workspaceId, t.folderId, sql`lower(${t.email})`)
       .where(sql`${t.trashedAt} is null and ${t.email} is not null`),
+    // The records whose search text is not lower-cased yet (written by an earlier version):
+    // the worker lowers them a batch at a time, and the search tests with ILIKE while there are
+    // any (docs/performance.md, "Search"). Empty once they are done, so asking is free. Keyed
+    // by the workspace as `searchWorkspace` writes it, which orders no other index: a query
+    // that orders by it is answered from this index, never by reading the table.
+    index('records_search_unlowered_idx')
+      .on(searchWorkspace(t.workspaceId), t.id)
+      .where(sql`${t.searchText} <> lower(${t.searchText})`),
     // The trigram index of `q`, keyed by workspace and folder too: a search of one folder asks
     // it for that folder's matches alone, whatever the other folders hold. The workspace is
     // keyed as `searchWorkspace` writes it, which no other index holds: a statement that

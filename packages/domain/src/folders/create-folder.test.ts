@@ -148,8 +148,8 @@ describe('removeFolderField', () => {
       [peopleFolderId],
     );
     expect(rows).toEqual([
-      { id: live.record.id, data: { lifecycle: 'Lead' }, search_text: 'Ada' },
-      { id: trashed.record.id, data: {}, search_text: 'Grace' },
+      { id: live.record.id, data: { lifecycle: 'Lead' }, search_text: 'ada' },
+      { id: trashed.record.id, data: {}, search_text: 'grace' },
     ]);
     expect((await findRecords(t.db, actor, { q: 'zebra' })).data).toEqual([]);
     expect((await findRecords(t.db, actor, { q: 'zebra', trashed: 'true' })).data).toEqual([]);

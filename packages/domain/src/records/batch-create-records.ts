@@ -20,6 +20,7 @@ import {
 import { validateCustomValues } from '../shared/custom-values.ts';
 import { isDataRefusal } from '../shared/data-refusal.ts';
 import { missing } from '../shared/missing.ts';
+import { searchTextValue } from '../shared/search-text.ts';
 import {
   createRecord,
   insertRecord,
@@ -64,7 +65,7 @@ export async function createRecords(
   });
 }
 
-type NewRecordRow = typeof schema.records.$inferInsert;
+type NewRecordRow = ReturnType<typeof newRecordRow>;
 
 interface Valid {
   index: number;
@@ -223,6 +224,7 @@ async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow
   const columns = Object.entries(getTableColumns(schema.records)).filter(([, column]) => !column.generated);
   const given = columns.filter(([key]) => Object.hasOwn(rows[0] ?? missing('rows[0]'), key));
   const selected = columns.map(([key, column]) => {
+    if (key === 'searchText') return searchTextValue(sql`r.${sql.identifier(key)}`);
     if (Object.hasOwn(rows[0] ?? missing('rows[0]'), key)) return sql`r.${sql.identifier(key)}`;
     if (is(column.default, SQL)) return column.default;
     return column.default === undefined ? sql`null` : sql.param(column.default, column);

@@ -22,8 +22,12 @@ const searchTextIn = async (id: string) =>
   (await t.query<{ search_text: string }>('select search_text from records where id = $1', [id]))[0]
     ?.search_text;
 
+/** `text` lower-cased by PostgreSQL, as search_text keeps it. */
+const lowered = async (text: string) =>
+  (await t.query<{ text: string }>('select lower($1::text) as text', [text]))[0]?.text;
+
 describe('createRecord', () => {
-  it('writes search_text as searchTextOf computes it: title, email, phone and TEXT values only', async () => {
+  it('writes search_text as searchTextOf computes it, lower-cased: title, email, phone and TEXT values only', async () => {
     const { actor } = await newWorkspace(t.db);
     const folder = await newFolderWithAllTypes(t.db, actor);
     const data = { company: 'Analytical ENGINES', stage: 'Customer', score: 7, site: 'https://ada.dev' };
@@ -41,7 +45,8 @@ describe('createRecord', () => {
       folder.fields,
     );
     expect(expected).toBe('Ada Lovelace\nAda@Example.com\n+44 1\nAnalytical ENGINES');
-    expect(await searchTextIn(record.id)).toBe(expected);
+    expect(await searchTextIn(record.id)).toBe('ada lovelace\nada@example.com\n+44 1\nanalytical engines');
+    expect(await searchTextIn(record.id)).toBe(await lowered(expected));
   });
 
   it('drops null custom values on create', async () => {
@@ -113,7 +118,7 @@ describe("createRecord with upsert: 'email'", () => {
       [peopleFolderId],
     );
     expect(count[0]?.n).toBe(1);
-    expect(await searchTextIn(first.record.id)).toBe('Ada L.\nada@EXAMPLE.com\n123\nEngines');
+    expect(await searchTextIn(first.record.id)).toBe('ada l.\nada@example.com\n123\nengines');
   });
 
   it('updates the oldest live record when several of the folder hold the email', async () => {

@@ -15,7 +15,7 @@ import { invalid, invalidReference } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
-import { searchTextOf } from '../shared/search-text.ts';
+import { searchTextOf, searchTextValue } from '../shared/search-text.ts';
 import { applyRecordChanges, holdsRelationValues } from './update-record.ts';
 
 export type CreateRecordInput = z.infer<typeof createRecordInput>;
@@ -98,7 +98,7 @@ async function createRecordInOneStatement(
     sql`
       insert into ${r} (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text)
       select ${row.workspaceId}, ${row.id}, ${row.folderId}, ${row.title}, ${row.email}, ${row.phone},
-             ${JSON.stringify(row.data)}::jsonb, null, ${row.searchText}
+             ${JSON.stringify(row.data)}::jsonb, null, ${searchTextValue(row.searchText)}
         from ${schema.folders} f
        where f.workspace_id = ${actor.workspaceId} and f.id = ${folder.id}
          and f.fields = ${JSON.stringify(folder.fields)}::jsonb
@@ -132,9 +132,12 @@ export async function insertRecord(
   tx: Executor,
   actor: Actor,
   folder: FolderRow,
-  values: typeof schema.records.$inferInsert,
+  values: typeof schema.records.$inferInsert & { searchText: string },
 ): Promise<RecordRow> {
-  const [row] = await tx.insert(schema.records).values(values).returning(recordColumns);
+  const [row] = await tx
+    .insert(schema.records)
+    .values({ ...values, searchText: searchTextValue(values.searchText) })
+    .returning(recordColumns);
   if (!row) missing('the row insert … returning wrote (row)');
   await appendRecordEvent(tx, actor, 'record.created', row);
   const refused = await linkWrittenValues(tx, actor, [
@@ -163,7 +166,7 @@ export function newRecordRow(
   folder: FolderRow,
   input: Omit<CreateRecordInput, 'upsert'>,
   values: Record<string, unknown>,
-): typeof schema.records.$inferInsert {
+): typeof schema.records.$inferInsert & { searchText: string } {
   const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
   const email = input.email ?? null;
   const phone = input.phone ?? null;

@@ -1,5 +1,5 @@
 import { type Database, isSharded, schema } from '@crm/db';
-import { and, eq, gte, ilike, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
@@ -37,9 +37,10 @@ import {
 import { type CountMode, checkFilterFields, countModeOf, findListPage } from '../shared/list-query.ts';
 import { fingerprint, type ListSort, parseSort } from '../shared/list-sort.ts';
 import { driverRows, prepared } from '../shared/prepared.ts';
-import { likePattern } from '../shared/search-text.ts';
+import { searchMatch } from '../shared/search-text.ts';
 import type { TextWalk } from '../shared/text-walk.ts';
 import { recordFields } from './record-fields.ts';
+import { searchTextsLowered } from './search-texts-lowered.ts';
 
 const r = schema.records;
 const DEFAULT_SORT = '-createdAt';
@@ -147,7 +148,7 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
     ...indexed,
     // A key limited to folders lists only theirs (docs/api.md, "Scopes").
     !folder && actor.folderIds !== null ? inArray(r.folderId, [...actor.folderIds]) : undefined,
-    text ? ilike(r.searchText, likePattern(text)) : undefined,
+    text ? searchMatch(r.searchText, text, await searchTextsLowered(db)) : undefined,
     updatedSince,
     related?.scope,
   ];

@@ -7,5 +7,6 @@ export * from './find-records.ts';
 export * from './load-record.ts';
 export * from './purge-trash.ts';
 export * from './restore-record.ts';
+export * from './search-texts-lowered.ts';
 export * from './trash-record.ts';
 export * from './update-record.ts';

@@ -70,7 +70,7 @@ describe('updateRecord', () => {
     const rows = await t.query<{ search_text: string }>('select search_text from records where id = $1', [
       ada.id,
     ]);
-    expect(rows[0]?.search_text).toBe('Ada\nada@example.com\nDifference Ltd');
+    expect(rows[0]?.search_text).toBe('ada\nada@example.com\ndifference ltd');
   });
 
   it('refuses invalid custom values and changes nothing', async () => {
