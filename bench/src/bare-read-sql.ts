@@ -36,7 +36,7 @@ export const FOLDER_SQL =
 /** The floor's create: the record's insert alone (no folder check, no event). */
 export const INSERT_RECORD_ALONE_SQL =
   'insert into "records" (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text) ' +
-  'values ($1, $2, $3, $4, $5, $6, $7::jsonb, null, $8) returning created_at, updated_at';
+  'values ($1, $2, $3, $4, $5, $6, $7::jsonb, null, lower($8::text)) returning created_at, updated_at';
 
 const TASK_COLUMNS =
   '"workspace_id", "id", "title", "due_at", "assignee_id", "record_id", "status", "priority", "type", ' +

@@ -112,7 +112,7 @@ export const CREATE_RECORD_SQL = `
     with written as (
       insert into "records" (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text)
       select $1, $2, $3, $4, $5, $6,
-             $7::jsonb, null, $8
+             $7::jsonb, null, lower($8::text)
         from "folders" f
        where f.workspace_id = $9 and f.id = $10
          and f.fields = $11::jsonb

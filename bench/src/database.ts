@@ -62,6 +62,11 @@ export async function openDatabase(log: (line: string) => void): Promise<BenchDa
     await withTimeout(embedded.stop(), 20_000, 'stopping embedded PostgreSQL').catch((error: unknown) =>
       log(`warning: ${String(error)}`),
     );
+    // BENCH_KEEP_DATABASE=1 keeps the embedded cluster's folder too, stopped (README).
+    if (process.env.BENCH_KEEP_DATABASE === '1') {
+      log(`BENCH_KEEP_DATABASE=1: the embedded cluster is kept in ${dataDir}`);
+      return;
+    }
     await rm(dataDir, { recursive: true, force: true });
   };
   try {

@@ -103,7 +103,7 @@ const PARALLEL = 2;
 
 const INSERT = `
   insert into records (workspace_id, id, folder_id, title, email, phone, data, search_text, created_at, updated_at)
-  select $1, t.id, $2, t.title, t.email, t.phone, t.data, t.search_text, t.created_at, t.updated_at
+  select $1, t.id, $2, t.title, t.email, t.phone, t.data, lower(t.search_text), t.created_at, t.updated_at
   from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::timestamptz[],
               $10::timestamptz[])
     as t(id, title, email, phone, data, search_text, created_at, updated_at)`;
@@ -155,7 +155,6 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
   const lifecycleOptions = lifecycle?.options ?? [];
   const hasScore = options.fields.some((f) => f.key === 'score' && f.type === 'NUMBER');
   const ids: string[] = [];
-  let next = 0;
   let done = 0;
 
   /** Records `start` to `start + size - 1` of the `count`: each one's created_at in its own slice of the span. */
@@ -188,26 +187,42 @@ export async function seedRecords(pool: pg.Pool, options: SeedOptions): Promise<
     return columns;
   };
 
+  await writeInBatches(pool, options.count, BATCH, async (client, start, size) => {
+    await insertRecords(client, options.workspaceId, options.folderId, buildBatch(start, size));
+    done += size;
+    options.onProgress?.(done);
+  });
+  return ids;
+}
+
+/**
+ * Writes `total` rows in batches of `batch`, `PARALLEL` batches at once (one being made while
+ * PostgreSQL writes another), each on a connection of its own that commits asynchronously:
+ * `write(client, start, size)` writes rows `start` to `start + size - 1`.
+ */
+export async function writeInBatches(
+  pool: pg.Pool,
+  total: number,
+  batch: number,
+  write: (client: pg.PoolClient, start: number, size: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
   const worker = async () => {
     const client = await pool.connect();
     try {
       await client.query('set synchronous_commit = off');
       for (;;) {
-        const size = Math.min(BATCH, options.count - next);
+        const size = Math.min(batch, total - next);
         if (size <= 0) return;
         const start = next;
         next += size;
-        await insertRecords(client, options.workspaceId, options.folderId, buildBatch(start, size));
-        done += size;
-        options.onProgress?.(done);
+        await write(client, start, size);
       }
     } finally {
       client.release();
     }
   };
-
   await Promise.all(Array.from({ length: PARALLEL }, worker));
-  return ids;
 }
 
 /**

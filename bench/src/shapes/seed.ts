@@ -21,7 +21,7 @@ import {
   updatedAtOf,
   withListFields,
 } from '../data.ts';
-import { ownerOf } from '../seed.ts';
+import { ownerOf, writeInBatches } from '../seed.ts';
 import { notesText } from './notes.ts';
 
 /**
@@ -275,7 +275,7 @@ const INSERT = `
 /**
  * Seeds every `sql` workspace in one timeline over [from, to): record `i` of the `n` is made at
  * `from + i / n` of the span, in a workspace drawn by its size and a folder by its share, so
- * the workspaces interleave in the table's pages. Two batches are written at once.
+ * the workspaces interleave in the table's pages (`writeInBatches`).
  */
 export async function seedTimeline(
   pool: pg.Pool,
@@ -296,7 +296,6 @@ export async function seedTimeline(
   const companies = new Map(seeded.map((w) => [w.workspaceId, new Set<string>()]));
   const span = to.getTime() - from.getTime();
   const BATCH = 5_000;
-  let next = 0;
   let done = 0;
   const build = (start: number, size: number) => {
     const columns = Array.from({ length: 10 }, () => [] as (string | null)[]);
@@ -339,22 +338,9 @@ export async function seedTimeline(
     }
     return columns;
   };
-  const worker = async () => {
-    const client = await pool.connect();
-    try {
-      await client.query('set synchronous_commit = off');
-      for (;;) {
-        const size = Math.min(BATCH, total - next);
-        if (size <= 0) return;
-        const start = next;
-        next += size;
-        await client.query(INSERT, build(start, size));
-        done += size;
-        onProgress(done, total);
-      }
-    } finally {
-      client.release();
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  await writeInBatches(pool, total, BATCH, async (client, start, size) => {
+    await client.query(INSERT, build(start, size));
+    done += size;
+    onProgress(done, total);
+  });
 }
