@@ -136,6 +136,7 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
   checkFilterFields(input.filter, fields.table);
   const sort = parseSort(sortName, fields.sortable, 'createdAt, updatedAt, title or data.<key>');
   const updatedSince = input.updatedSince ? gte(r.updatedAt, new Date(input.updatedSince)) : undefined;
+  const sharded = text !== undefined && text !== '' && (await isSharded(db));
   // The list's conditions that the indexes of its orders hold: a text search walks them (textWalk).
   const inWorkspace = eq(r.workspaceId, actor.workspaceId);
   const indexed: SQL[] = [
@@ -184,17 +185,9 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
       ? {
           walk: {
             ...textWalk(text, indexed, walkOf(sort, input.trashed === true)),
-            // On one server, the rest names the workspace as only the trigram index holds it; a
-            // sharded database needs it as it is, to send the statement to the workspace's shard.
-            ...((await isSharded(db))
-              ? {}
-              : {
-                  restScope: scope.map((c) =>
-                    c === inWorkspace
-                      ? sql`${schema.searchWorkspace(r.workspaceId)} = ${actor.workspaceId}`
-                      : c,
-                  ),
-                }),
+            restScope: scope.map((c) =>
+              c === inWorkspace ? restWorkspace(actor.workspaceId, sharded || input.filter !== undefined) : c,
+            ),
           },
         }
       : {}),
@@ -202,6 +195,20 @@ async function listRecords<Row extends RecordRow = RecordRow, Item extends Recor
   if (expand.length === 0) return page;
   const folders = folder ? [folder] : await workspaceFolders(db, actor);
   return { ...page, data: await expandRecords(db, actor, page.data, expand, folders) };
+}
+
+/**
+ * The workspace condition of a `q` search's rest (shared/text-walk.ts): as the trigram index
+ * keys it (`searchWorkspace`), so that the index is asked for this workspace's matches alone.
+ * Written plainly too (`plain`) when the list has a filter, whose index PostgreSQL may then
+ * take instead (a filter that a few hundred records pass), and on a sharded database, which
+ * sends a statement to one shard by it. Otherwise not: PostgreSQL then also read the primary
+ * key's entries of the whole workspace to AND them with the trigram index's, which narrowed
+ * nothing (65 ms for a workspace of 340,000 records).
+ */
+function restWorkspace(workspaceId: string, plain: boolean): SQL {
+  const keyed = sql`${schema.searchWorkspace(r.workspaceId)} = ${workspaceId}`;
+  return plain ? (and(eq(r.workspaceId, workspaceId), keyed) as SQL) : keyed;
 }
 
 /**

@@ -183,20 +183,20 @@ export async function findListPage<Row extends { id: string }, Item>(
   };
 
   /**
-   * Rows of the list in `keys` order among those `within` also holds, none of `exclude`'s ids,
-   * through the text walk when there is one.
+   * Rows of the list in `keys` order among those `within` also holds and after `from` (the
+   * cursor), none of `exclude`'s ids, through the text walk when there is one.
    */
   const part = (
-    within: (SQL | undefined)[],
+    within: SQL | undefined,
+    from: SQL | undefined,
     keys: OrderKey[],
     limit: number,
     exclude: string[] = [],
   ): Promise<Row[]> => {
     const { walk, columns, fromDriver } = spec;
-    const kept = within.filter((c): c is SQL => c !== undefined);
     if (!walk || !columns || !fromDriver) {
       const by = keys.map((k) => (k.dir === 'asc' ? asc(k.expr) : desc(k.expr)));
-      return select(and(where, ...kept, notAmong(id, exclude)), by, limit);
+      return select(and(where, within, from, notAmong(id, exclude)), by, limit);
     }
     return walkedSelect({
       db,
@@ -207,7 +207,8 @@ export async function findListPage<Row extends { id: string }, Item>(
       walk,
       where,
       restWhere,
-      within: kept,
+      within: within ? [within] : [],
+      ...(from ? { from } : {}),
       order: keys,
       limit,
       exclude,
@@ -230,13 +231,13 @@ export async function findListPage<Row extends { id: string }, Item>(
         dir: sort.dir,
         bind: (value) => sortBound(sort.field, value),
       };
-      rows = await part([nullable ? hasValue(sort) : undefined, after], [sortKey, idKey], limit);
+      rows = await part(nullable ? hasValue(sort) : undefined, after, [sortKey, idKey], limit);
     }
     if (nullable && rows.length < limit) {
       const after = cursor?.value === null ? afterId(sort, id, cursor) : undefined;
       const none = sort.field.present ? not(sort.field.present) : isNull(sort.field.expr);
       const taken = rows.map((row) => row.id);
-      rows = rows.concat(await part([none, after], [idKey], limit - rows.length, taken));
+      rows = rows.concat(await part(none, after, [idKey], limit - rows.length, taken));
     }
     return rows;
   };

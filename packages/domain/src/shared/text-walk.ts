@@ -19,8 +19,11 @@ import { missing } from './missing.ts';
  *    in one row out of a hundred or so);
  * 2. the rest, when the page is still short: every match after the walk's last one (every
  *    match the walk passed is on the page), sorted. Its statement names the list's scope as
- *    `rest` writes it, which only the trigram index can serve, and reads the matches in a
- *    subquery the planner does not look into (`offset 0`): it never walks the order again.
+ *    `restScope` writes it (so that the trigram index can be asked for this workspace's or
+ *    folder's matches), writes where it starts so that no index takes it for a range, and
+ *    reads the matches in a subquery the planner does not look into (`offset 0`): the order's
+ *    index could only serve it by reading the whole list, so the planner takes the trigram
+ *    index, or the index of a selective filter when the list has one.
  *
  * Either way the page is exactly the first rows of the list that match, as one ORDER BY …
  * LIMIT over all of them would give. A later statement leaves out every id an earlier one
@@ -39,7 +42,7 @@ export interface TextWalk {
   reads: number;
   /**
    * The list's own conditions (findListPage's `scope`) as the rest's statement writes them:
-   * so that only the trigram index can serve it. Without it, as the list writes them.
+   * so that the trigram index can serve it. Without it, as the list writes them.
    */
   restScope?: (SQL | undefined)[];
 }
@@ -64,8 +67,10 @@ export interface WalkedSelect<Row> {
   where: SQL | undefined;
   /** `where` as the rest writes it (`TextWalk.restScope`). */
   restWhere: SQL | undefined;
-  /** Conditions of this part of the list (its cursor, whether the sort has a value). */
+  /** Conditions of this part of the list that the order's index holds too (whether the sort has a value). */
   within: SQL[];
+  /** Where this part of the list starts: the rows after the cursor, in the order's index. */
+  from?: SQL;
   order: OrderKey[];
   limit: number;
   /** Ids already on the page (from another part of it), left out. */
@@ -129,7 +134,7 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
         sql`${walk.candidate} as "candidate"`,
       ],
       sql`, `,
-    )} from ${table} where ${and(...walk.scope, ...spec.within, edge ? afterRow(order, edge) : undefined, notAmong(spec.id, taken))} order by ${inOrder} limit ${walk.rows}`;
+    )} from ${table} where ${and(...walk.scope, ...spec.within, spec.from, edge ? afterRow(order, edge) : undefined, notAmong(spec.id, taken))} order by ${inOrder} limit ${walk.rows}`;
     const candidate = db
       .select(spec.columns)
       .from(table)
@@ -160,21 +165,43 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
   }
   if (rows.length >= limit) return rows.map(spec.fromDriver);
 
-  // The rest: every match after the walk's last one (or where the walk started), sorted.
+  // The rest: every match after the walk's last one (or where the walk started), sorted. Where
+  // it starts is written so that no index can take it for a range (`is true`): the order's
+  // index would serve it by walking the order again.
   const edge = rows.at(-1);
+  const start = edge ? afterRow(order, edge) : spec.from;
   const taken = [...exclude, ...rows.map((row) => String(row.id))];
-  const select = db
+  // The matches are sorted by their order's values and key alone, and only the page's rows are
+  // read whole: sorting whole rows copied every match's values (1–2 KB of notes each) through
+  // the sort.
+  const matches = db
     .select({
       ...Object.fromEntries(order.map((o, i) => [`o${i}`, sql`${o.expr}`.as(`o${i}`)])),
-      ...spec.columns,
+      ...Object.fromEntries(walk.keys.map((k, i) => [`k${i}`, sql`${k}`.as(`k${i}`)])),
     })
     .from(table)
     .where(
-      and(spec.restWhere, ...spec.within, edge ? afterRow(order, edge) : undefined, notAmong(spec.id, taken)),
+      and(
+        spec.restWhere,
+        ...spec.within,
+        start ? sql`(${start}) is true` : undefined,
+        notAmong(spec.id, taken),
+      ),
     );
+  // The list's conditions again beside the key, as the walk's read of a candidate has them: a
+  // sharded database sends a statement to one shard only when every part of it names the
+  // workspace.
+  const page = db
+    .select(spec.columns)
+    .from(table)
+    .where(and(...walk.keys.map((k, i) => eq(k, sql`m.${keyNames[i]}`)), spec.where));
   const rest = await db.execute(sql`
-    select * from (${select} offset 0) as part
-     order by ${named('part')}
-     limit ${limit - rows.length}`);
+    select ${sql.join(
+      order.map((_, i) => sql`m.${orderNames[i]}`),
+      sql`, `,
+    )}, r.*
+      from (select * from (${matches} offset 0) as part order by ${named('part')} limit ${limit - rows.length}) as m
+     cross join lateral (${page} offset 0) as r
+     order by ${named('m')}`);
   return [...rows, ...(rest.rows as Record<string, unknown>[])].map(spec.fromDriver);
 }
