@@ -3,6 +3,7 @@
 // and the browser tests always serve the current app without rebuilding it every time.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,8 +27,41 @@ export function isStale() {
   return inputs > statSync(built).mtimeMs;
 }
 
+/** Held while one process builds: test files that each need the app start together. */
+const LOCK = join(root, 'dist.lock');
+/** A lock older than this was left by a build that died: taken over. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+async function lock() {
+  for (;;) {
+    try {
+      await mkdir(LOCK);
+      return;
+    } catch (error) {
+      if (error?.code !== 'EEXIST') throw error;
+    }
+    const since = await stat(LOCK).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    );
+    if (since > STALE_LOCK_MS) await rm(LOCK, { recursive: true, force: true });
+    else await new Promise((wake) => setTimeout(wake, 250));
+  }
+}
+
 export async function ensureBuilt({ log = console.log } = {}) {
   if (!isStale()) return { built: false };
+  await lock();
+  try {
+    // Another process may have built it while this one waited.
+    if (!isStale()) return { built: false };
+    return await build(log);
+  } finally {
+    await rm(LOCK, { recursive: true, force: true });
+  }
+}
+
+async function build(log) {
   const started = Date.now();
   // A child process with NODE_ENV=production: a caller's NODE_ENV (vitest sets `test`) would
   // otherwise put React's development build, twice the size, into dist/.

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApiKey, createWorkspace, setPassword } from '@crm/domain';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,6 +16,11 @@ import { startTestApp, type TestApp } from '../testing/test-app.ts';
  * calls, the code exchange, MCP calls with the token, refresh with rotation, revocation.
  */
 let app: TestApp;
+/**
+ * The consent page is the web app's index.html; a stand-in serves it, so that this test needs
+ * no build of the web app (web-app/oauth-consent.test.ts drives the real page in a browser).
+ */
+let webDir: string;
 let workspaceId: string;
 let folderId: string;
 let apiKey: string;
@@ -22,7 +30,9 @@ const insecure = { [oauth.allowInsecureRequests]: true };
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 beforeAll(async () => {
-  app = await startTestApp();
+  webDir = await mkdtemp(join(tmpdir(), 'crm-web-'));
+  await writeFile(join(webDir, 'index.html'), '<!doctype html><title>CRM</title><div id="root"></div>');
+  app = await startTestApp({ env: { WEB_DIR: webDir } });
   let userId: string;
   ({ workspaceId, userId } = await createWorkspace(app.service.db, {
     name: 'OAuth Co',
@@ -31,7 +41,10 @@ beforeAll(async () => {
   apiKey = (await createApiKey(app.service.db, { workspaceId, userId, name: 'reader' })).secret;
   await setPassword(app.service.db, email, password);
 });
-afterAll(() => app?.stop());
+afterAll(async () => {
+  await app?.stop();
+  await rm(webDir, { recursive: true, force: true });
+});
 
 /** The user's browser: cookies by name, each sent to the paths it was set for. */
 class Browser {
