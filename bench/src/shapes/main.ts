@@ -6,6 +6,10 @@
  * `PATCH /records/batch`, then reads every case of series.ts page by page and prints p50 and
  * p95 by shape. Writes bench/results/search.json. Everything it starts is stopped at the end.
  *
+ * Last, the upgrade to lower-cased search texts (migration 0024): 20,000 records with notes
+ * given back a search text as an earlier version wrote it, then lower-cased by the worker's
+ * task (`lowerSearchTexts`) a batch at a time, records per second reported.
+ *
  * BENCH_SEARCH_RECORDS sets the table's size (default 1,000,000). With DATABASE_URL and
  * BENCH_KEEP_DATABASE=1 the database is kept; BENCH_SEARCH_REUSE=<its URL> then measures it
  * again without seeding.
@@ -14,7 +18,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closePool, createDatabase, createPool, freePort } from '@crm/db';
-import { createApiKey } from '@crm/domain';
+import { createApiKey, lowerSearchTexts } from '@crm/domain';
 import type pg from 'pg';
 import { createCleanups } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
@@ -98,6 +102,32 @@ async function startService(connectionString: string) {
   return child;
 }
 
+/** Records of the largest workspace with notes, written as before 0024, then lowered. */
+const LOWERED = 20_000;
+
+/**
+ * How fast the worker lower-cases the search texts an earlier version wrote (docs/operations.md,
+ * "Upgrade notes"): LOWERED records of the workspace with notes get their search text back as
+ * it was written before (capitalised words), then `lowerSearchTexts` runs until none is left.
+ */
+async function measureLowering(pool: pg.Pool, workspaces: ShapeWorkspace[]) {
+  const big = workspaces.find((w) => w.key === 'big') ?? workspaces[0];
+  if (!big) throw new Error('no workspace to lower search texts in');
+  await pool.query(
+    `update records set search_text = initcap(search_text)
+      where workspace_id = $1 and id in (select id from records where workspace_id = $1 order by id limit $2)`,
+    [big.workspaceId, LOWERED],
+  );
+  const db = createDatabase(pool);
+  const started = performance.now();
+  let records = 0;
+  for (let written = 1; written > 0; ) {
+    written = await lowerSearchTexts(db);
+    records += written;
+  }
+  return { records, seconds: round((performance.now() - started) / 1000) };
+}
+
 async function main() {
   const startedAt = new Date();
   const reuse = process.env.BENCH_SEARCH_REUSE;
@@ -167,6 +197,8 @@ async function main() {
   const tables = await pool.query<{ records: string; size: string }>(
     `select (select count(*) from records)::text as records, pg_size_pretty(pg_total_relation_size('records')) as size`,
   );
+  const lowering = await measureLowering(pool, workspaces);
+  log(`lower_search_texts: ${lowering.records} records with notes in ${lowering.seconds} s`);
   const results = {
     startedAt: startedAt.toISOString(),
     records: Number(tables.rows[0]?.records),
@@ -174,6 +206,7 @@ async function main() {
     targetP95Ms: TARGET_P95_MS,
     seeding,
     shapes,
+    lowering: { ...lowering, perSecond: Math.round(lowering.records / lowering.seconds) },
   };
   console.log(
     `\nq search by shape at ${results.records.toLocaleString('en-US')} records (${results.tableSize})`,
@@ -188,6 +221,9 @@ async function main() {
     console.log(`\n${s.shape}, slowest:`);
     for (const x of s.slowest) console.log(`  ${x.ms} ms  page ${x.page}  ${x.rows} rows  ${x.label}`);
   }
+  console.log(
+    `\nlower_search_texts (upgrade to 0024): ${results.lowering.perSecond} records with notes a second`,
+  );
   await mkdir(dirname(RESULTS_FILE), { recursive: true });
   await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
   log(`written to ${RESULTS_FILE}`);
