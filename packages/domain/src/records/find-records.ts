@@ -235,9 +235,9 @@ function walkOf(sort: ListSort, trashed: boolean): 'index' | 'table' | 'none' {
  * How far a `q` search walks a list of records before it asks the trigram index for the rest
  * (shared/text-walk.ts): at most 40,000 index rows and 1,500 records read from the table, each
  * about 15 ms on two cores (docs/performance.md, "Search"); tests lower them to see both paths
- * on a few records. In an order whose index holds `search_lower` (the search text lowered as
- * ILIKE lowers it, null when long) a row is tested on the index, which is what ILIKE tests
- * for a pattern `%term%`; only the rows that may match are read from the table (`walkOf`).
+ * on a few records. In an order whose index holds `search_lower` (the search text lower-cased,
+ * null when long) a row is tested on the index, which is what the search's pattern `%term%`
+ * tests; only the rows that may match are read from the table (`walkOf`).
  */
 export const searchWalk = { rows: 40_000, reads: 1_500 };
 
