@@ -107,6 +107,9 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** The names of every environment variable the server reads (docs/operations.md lists each). */
+export const ENV_NAMES: readonly string[] = Object.keys(envSchema.shape);
 export type Role = 'all' | 'api' | 'worker';
 
 /** The process's role: ROLE, else `api` when RUN_WORKER is `false`, else `all`. */
