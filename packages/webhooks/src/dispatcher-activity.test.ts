@@ -52,7 +52,8 @@ describe("the dispatcher's activity", () => {
       await settled(dispatcher, (seconds) => seconds === 0);
       const idle = dispatcher.activity();
       expect(idle).toMatchObject({ sending: 0, recording: 0, recordSeconds: 0 });
-      expect(idle.claimSeconds).toBeLessThan(0.5);
+      // A claim under way now is a new one, not the one the lock held.
+      expect(idle.claimSeconds).toBeLessThan(first);
     } finally {
       await holder.query('rollback').catch(() => undefined);
       holder.release();

@@ -251,9 +251,10 @@ describe('sendRequest to an allowed receiver', () => {
     // The connect timeout is shorter but stops counting once the socket is connected.
     const url = receiver.url('/hang');
     const result = await sendRequest({ url, allow: loopbackOnly, connectTimeoutMs: 100, timeoutMs: 300 });
+    // It waited for the total timeout (the receiver never answers: without one, the call would
+    // hang until the test's own timeout).
     expect(errorOf(result)).toBe('timeout');
     expect(result.durationMs).toBeGreaterThanOrEqual(290);
-    expect(result.durationMs).toBeLessThan(2000);
   });
 
   it('reads at most 64 KiB of a 1 MiB response, then hangs up', async () => {
@@ -263,7 +264,6 @@ describe('sendRequest to an allowed receiver', () => {
     expect(result).toMatchObject({ status: 200, truncated: true });
     expect(result.body).toHaveLength(64 * 1024);
     expect(result.excerpt).toBe('a'.repeat(4096));
-    expect(result.durationMs).toBeLessThan(2000);
     const closed = await Promise.race([streamClosed, sleep(2000, 'still open')]);
     expect(closed).not.toBe('still open');
   });
@@ -281,9 +281,10 @@ describe('sendRequest to an allowed receiver', () => {
       return ['127.0.0.1'];
     };
     const url = `http://slow.test:${receiver.port}/slow`;
+    // The name resolves after 1 s and the receiver answers at once: only a connect timeout that
+    // counts the resolution ends the call with this error.
     const result = await sendRequest({ url, resolve: slow, allow: loopbackOnly, connectTimeoutMs: 200 });
     expect(errorOf(result)).toBe('connect timeout');
-    expect(result.durationMs).toBeLessThan(900);
   });
 });
 
