@@ -83,5 +83,3 @@ export function linkKeyOf(field: RelationField, selfId: string, otherId: string)
     ? { relationId: field.relation.id, fromId: selfId, toId: otherId }
     : { relationId: field.relation.id, fromId: otherId, toId: selfId };
 }
-
-export const linkKeyString = (k: LinkKey) => `${k.relationId} ${k.fromId} ${k.toId}`;

@@ -25,11 +25,6 @@ export interface Relation {
   labels: string[] | undefined;
 }
 
-/** The field of `relation` on `side`, as callers name a link from that record's point of view. */
-export function sideField(relation: Relation, side: 'from' | 'to'): RelationSide {
-  return side === 'from' ? relation.from : relation.to;
-}
-
 /**
  * Folders read once per call, with their fields: several links of one request often share
  * them. They are read in `tx`, and kept in the process's folder cache of `db` when given (the

@@ -160,11 +160,6 @@ export function sealOptionalSecret(plaintext: string | null): string | null {
   return plaintext === null ? null : sealSecret(plaintext);
 }
 
-/** `openSecret` of a value that may be absent. */
-export function openOptionalSecret(stored: string | null): string | null {
-  return stored === null ? null : openSecret(stored);
-}
-
 /** Seals every value of a header map; names stay readable. */
 export function sealHeaderValues(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, sealSecret(value)]));

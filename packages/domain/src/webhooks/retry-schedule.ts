@@ -16,8 +16,6 @@ export interface RetryPolicy {
   random?: () => number;
 }
 
-export const defaultRetryPolicy: RetryPolicy = { scale: 1, jitter: 0.2 };
-
 /**
  * Milliseconds to wait after failed attempt number `attempt` (1-based), or null when it was
  * the last. `retryAfterSeconds` (from a 429/503) replaces the schedule's delay when longer.
