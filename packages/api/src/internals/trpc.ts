@@ -10,7 +10,7 @@ import type { z } from 'zod';
 
 /**
  * The one place our code reads tRPC's definitions of routers and procedures, which its
- * public API does not list (docs/decisions/0002-dependency-patches.md, "Internals"): a
+ * public API does not list (docs/decisions/0010-two-patches-remain.md, "Internals"): a
  * router's flattened procedures, and of each procedure its type, meta and parsers. The
  * REST route table, the OpenAPI document, the /trpc route label and the tests all walk the
  * procedures through here. `trpc.test.ts` beside this file checks every shape it relies on,

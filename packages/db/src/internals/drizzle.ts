@@ -3,7 +3,7 @@ import type { Executor } from '../client.ts';
 
 /**
  * The one place that reaches into drizzle-orm past its declared types
- * (docs/decisions/0002-dependency-patches.md, "Internals"). `drizzle.test.ts` beside this
+ * (docs/decisions/0010-two-patches-remain.md, "Internals"). `drizzle.test.ts` beside this
  * file checks each shape, so an upgrade of drizzle-orm that moves one fails there first.
  */
 

@@ -3,7 +3,7 @@ import type pg from 'pg';
 
 /**
  * The one place that reaches into node-postgres past its declared types
- * (docs/decisions/0002-dependency-patches.md, "Internals"). `pg.test.ts` beside this file
+ * (docs/decisions/0010-two-patches-remain.md, "Internals"). `pg.test.ts` beside this file
  * checks the shape, so an upgrade of pg that moves it fails there first.
  */
 
