@@ -79,7 +79,8 @@ export function builderMiddlewares(builder: {
 /**
  * A procedure builder that only declares an output schema, for `.concat()` where tRPC's
  * `.output(schema)` would go: the procedure gets the schema's type and the document its
- * response, and no middleware parses the answer again (docs/decisions/0003-declared-output.md).
+ * response, and no middleware parses the answer again (docs/decisions/0003-declared-output.md;
+ * built this way since docs/decisions/0011-declared-output-builder.md).
  * tRPC's `.output()` always adds that middleware; `createBuilder`, with which tRPC makes its
  * own builders, takes the definition as given.
  */
