@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The layers (docs/architecture.md, "Layers"), checked by `pnpm lint:deps` (part of `pnpm lint`):
- * apps → mcp / api / workflows / webhooks / cli → domain → db → constants, and inside the
+ * apps → mcp / api / workflows / webhooks / cli → domain → db → constants, with sandbox beside
+ * them (api and workflows use it; it imports nothing of the workspace), and inside the
  * domain, feature folders that never import each other in a circle. Test files and test helpers
  * are left out of the cruise: what is checked is the code that runs in production. Each rule is
  * shown to fire on a planted violation in tooling/lint/layers.test.ts.
@@ -19,6 +20,7 @@ const mayImport = {
     'packages/mcp',
     'packages/webhooks',
     'packages/workflows',
+    'packages/sandbox',
     'packages/domain',
     'packages/db',
     'packages/constants',
@@ -26,11 +28,13 @@ const mayImport = {
   // apps/web's one way into the domain and its types of the api are rules of their own below.
   'apps/web': ['packages/constants', 'packages/domain', 'packages/api'],
   'packages/mcp': ['packages/api', 'packages/domain'],
-  'packages/api': ['packages/domain', 'packages/db'],
-  'packages/workflows': ['packages/webhooks', 'packages/domain', 'packages/db'],
+  'packages/api': ['packages/sandbox', 'packages/domain', 'packages/db'],
+  'packages/workflows': ['packages/webhooks', 'packages/sandbox', 'packages/domain', 'packages/db'],
   'packages/webhooks': ['packages/domain', 'packages/db'],
   'packages/cli': ['packages/domain', 'packages/db'],
   'packages/client': [],
+  // CODE steps' QuickJS sandbox (docs/decisions/0012-code-sandbox.md): nothing of the service.
+  'packages/sandbox': [],
   'packages/domain': ['packages/db', 'packages/constants'],
   'packages/db': ['packages/constants'],
   'packages/constants': [],
