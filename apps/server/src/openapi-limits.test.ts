@@ -1,3 +1,5 @@
+import { parseAllowList } from '@crm/webhooks';
+import { executeRun } from '@crm/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unique } from './testing/openapi-requests.ts';
 import { createOpenApiValidator, type OpenApiValidator } from './testing/openapi-validator.ts';
@@ -77,6 +79,12 @@ const DESCRIBED: { field: RegExp; refuses: (value: unknown) => boolean; says: Re
       Array.isArray(value) && new Set(value.map((f) => (f as Json).key)).size !== value.length,
     says: /no key twice/,
   },
+  {
+    // A schedule's fields, on the fixture's INCOMING_WEBHOOK trigger.
+    field: /^(POST|PATCH) \/workflows(\/\{id\})? trigger\.(cron|timezone)$/,
+    refuses: (value) => value !== undefined,
+    says: /^For SCHEDULE/,
+  },
 ];
 /**
  * Amounts of 2 decimals that binary floating point gets wrong one way or another: ajv's
@@ -145,6 +153,8 @@ interface Ids {
   task: string;
   webhook: string;
   workflow: string;
+  /** Runs waiting for an approval, one taken by each approve or reject probe. */
+  waiting: string[];
   key: string;
   /** A record of the folder that `record` links to through `rel`, a RELATION field with the label `L`. */
   other: string;
@@ -199,7 +209,33 @@ async function prepare(ws: TestWorkspace): Promise<Ids> {
         actions: [{ type: 'CREATE_RECORD', folderId: folder.id, title: '{{ trigger.body.name }}' }],
       })
     ).id,
+    waiting: await waitingRuns(ws, 40),
   };
+}
+
+/** Runs of a workflow whose first step is an approval by the workspace's owner, each WAITING. */
+async function waitingRuns(ws: TestWorkspace, count: number): Promise<string[]> {
+  const flow = await app.api(ws.apiKey, 'POST', `${PREFIX}/workflows`, {
+    name: `Approvals ${unique()}`,
+    trigger: { type: 'INCOMING_WEBHOOK' },
+    actions: [{ type: 'APPROVAL', assigneeId: ws.userId }],
+  });
+  const runs: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(flow.body.data.trigger.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const { runId } = (await res.json()) as { runId: string };
+    await executeRun(
+      app.service.db,
+      { id: runId },
+      { http: { allow: parseAllowList(undefined) }, retry: { scale: 0.001, jitter: 0 } },
+    );
+    runs.push(runId);
+  }
+  return runs;
 }
 
 interface Base {
@@ -358,6 +394,15 @@ const fixtures: Record<string, (ids: Ids) => Base> = {
     },
   }),
   'GET /workflows/{id}/runs': (ids) => ({ params: { id: ids.workflow } }),
+  'POST /workflows/test-code': () => ({ body: { source: 'return input.n * 2;', input: { n: 21 } } }),
+  'POST /runs/{id}/approve': (ids) => ({
+    params: { id: ids.waiting.pop() ?? 'run_none' },
+    body: { comment: 'Fine' },
+  }),
+  'POST /runs/{id}/reject': (ids) => ({
+    params: { id: ids.waiting.pop() ?? 'run_none' },
+    body: { comment: 'No' },
+  }),
   'GET /members': () => ({}),
   'DELETE /pipelines/{id}/stages/{stageId}': (ids) => ({ params: { id: ids.pipeline, stageId: ids.stage } }),
   'DELETE /folders/{id}/fields/{key}': (ids) => ({ params: { id: ids.folder, key: 'none' } }),

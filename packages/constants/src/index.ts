@@ -20,6 +20,7 @@ export const eventTypes = [
   'task.created',
   'task.updated',
   'task.completed',
+  'workflow.run_failed',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -35,6 +36,11 @@ export const actionTypes = [
   'LINK_RECORDS',
   'HTTP_REQUEST',
   'CONDITION',
+  'BRANCH',
+  'DELAY',
+  'FOR_EACH',
+  'CODE',
+  'APPROVAL',
 ] as const;
 export type ActionType = (typeof actionTypes)[number];
 
@@ -53,10 +59,11 @@ export const actionParameters = {
     data: false,
     ownerId: false,
     upsertBy: false,
+    name: false,
   },
-  UPDATE_RECORD: { recordId: false, title: false, email: false, phone: false, data: false },
-  ASSIGN_OWNER: { ownerId: true, recordId: false },
-  MOVE_DEAL_STAGE: { dealId: true, stageId: true },
+  UPDATE_RECORD: { recordId: false, title: false, email: false, phone: false, data: false, name: false },
+  ASSIGN_OWNER: { ownerId: true, recordId: false, name: false },
+  MOVE_DEAL_STAGE: { dealId: true, stageId: true, name: false },
   CREATE_DEAL: {
     pipelineId: true,
     stageId: false,
@@ -66,6 +73,7 @@ export const actionParameters = {
     closeDate: false,
     data: false,
     recordId: false,
+    name: false,
   },
   CREATE_TASK: {
     title: true,
@@ -75,17 +83,29 @@ export const actionParameters = {
     priority: false,
     taskType: false,
     recordId: false,
+    name: false,
   },
-  ADD_COMMENT: { text: true, recordId: false },
-  LINK_RECORDS: { field: true, to: true, by: false, label: false, recordId: false },
-  HTTP_REQUEST: { method: false, url: true, headers: false, body: false },
-  CONDITION: { left: true, operator: true, right: false },
+  ADD_COMMENT: { text: true, recordId: false, name: false },
+  LINK_RECORDS: { field: true, to: true, by: false, label: false, recordId: false, name: false },
+  HTTP_REQUEST: { method: false, url: true, headers: false, body: false, name: false },
+  CONDITION: { left: true, operator: true, right: false, name: false },
+  BRANCH: { if: true, then: true, else: false, name: false },
+  DELAY: { for: false, until: false, at: false, timezone: false, name: false },
+  FOR_EACH: { items: false, records: false, actions: true, continueOnError: false, name: false },
+  CODE: { source: true, name: false },
+  APPROVAL: { assigneeId: true, title: false, timeout: false, onTimeout: false, name: false },
 } as const satisfies Record<ActionType, Record<string, boolean>>;
 
 /** The parameter names of action type `T`. */
 export type ActionParameter<T extends ActionType> = keyof (typeof actionParameters)[T] & string;
 
-/** A CONDITION action's operators. */
+/** What an APPROVAL's timeout does (docs/workflows.md, "APPROVAL"). */
+export const approvalTimeouts = ['REJECT', 'APPROVE', 'FAIL'] as const;
+
+/** The action types that hold actions of their own (a branch's arms, a loop's body). */
+export const nestingActionTypes = ['BRANCH', 'FOR_EACH'] as const;
+
+/** A CONDITION action's operators (and a BRANCH condition's leaves). */
 export const conditionOperators = [
   'EQUALS',
   'NOT_EQUALS',
@@ -224,6 +244,9 @@ export const auditActions = [
   'workflow.disabled',
   'workflow.deleted',
   'workflow.secret_rotated',
+  'run.cancelled',
+  'run.approved',
+  'run.rejected',
   'invitation.created',
   'invitation.revoked',
   'member.joined',

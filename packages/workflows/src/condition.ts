@@ -49,3 +49,15 @@ export function evaluateCondition(left: unknown, operator: Operator, right: unkn
     }
   }
 }
+
+/**
+ * Evaluates a BRANCH condition whose values are rendered: a leaf as CONDITION does, `all`
+ * when every one holds, `any` when one does, `not` when it does not.
+ */
+export function evaluateExpression(expression: unknown): boolean {
+  const node = expression as Record<string, unknown>;
+  if (Array.isArray(node.all)) return node.all.every(evaluateExpression);
+  if (Array.isArray(node.any)) return node.any.some(evaluateExpression);
+  if ('not' in node) return !evaluateExpression(node.not);
+  return evaluateCondition(node.left, node.operator as Operator, node.right);
+}

@@ -1,21 +1,34 @@
 import { type Database, type Executor, isSharded, nowIn } from '@crm/db';
-import type { RunStep } from '@crm/db/schema';
 import {
   type Actor,
+  appendEvent,
   conditionOperators,
-  missing,
-  pendingStep,
+  createTask,
+  createTaskInput,
+  DomainError,
+  loadStepRecords,
+  MAX_LOOP_ITEMS,
+  queryRecords,
+  queryRecordsInput,
   type RowRef,
+  type RunAction,
   type RunRow,
   renderValue,
+  resumeAfter,
+  resumeUntil,
+  runJobKey,
+  type StepRecord,
+  type StepRecords,
 } from '@crm/domain';
+import { runCode } from '@crm/sandbox';
 import { sql } from 'drizzle-orm';
-import { evaluateCondition } from './condition.ts';
+import { evaluateCondition, evaluateExpression } from './condition.ts';
 import { StepError, toStepError } from './errors.ts';
 import { type HttpActionOptions, runHttpAction } from './http-action.ts';
+import { type LoopFrame, type Next, nextStep, stepOutputs } from './plan.ts';
 import { recordActions, type StepResult } from './record-actions.ts';
 import { MAX_STEP_ATTEMPTS, type StepRetryPolicy, stepRetryDelayMs } from './retry.ts';
-import { buildScope, loadRunWithActor } from './run-context.ts';
+import { buildScope, loadRunWithActor, type RunWithActor } from './run-context.ts';
 
 export interface EngineOptions {
   http: HttpActionOptions;
@@ -36,225 +49,593 @@ export interface RunObserver {
   retryScheduled(action: string): void;
 }
 
-export type RunOutcome = 'gone' | 'finished' | 'retry-scheduled' | 'continued';
+export type RunOutcome = 'gone' | 'finished' | 'retry-scheduled' | 'continued' | 'waiting';
 
-/** Another worker recorded this step first (a released job ran twice); this one stops. */
+/** Another worker recorded this run's progress first (a released job ran twice); this one stops. */
 class LostRace extends Error {}
 
+/** What a job knows of its run while it executes it: the row, who it acts as, its steps. */
+interface RunState extends RunWithActor {
+  records: StepRecords;
+}
+
+const ENDED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
+
 /**
- * Executes a run from its next step (the `run_workflow` job). Each step's result is stored as
- * soon as it is known — for steps that change CRM data, in the same transaction as the change
- * — so a run resumed after a crash or a retry never repeats a step that succeeded. A failing
- * step is retried with backoff by a later job (5 attempts), then the run fails with the reason.
+ * Executes a run from where its records say it is (the `run_workflow` job; docs/workflows.md,
+ * "Runs"). Each step's result is stored as soon as it is known — for steps that change CRM
+ * data, in the same transaction as the change — so a run resumed after a crash, a retry or a
+ * wait never repeats a step that succeeded. A failing step is retried with backoff by a later
+ * job (5 attempts), then the run fails with the reason. A DELAY or an APPROVAL ends the job:
+ * the run waits as a row and one job for the moment it goes on, holding no worker.
  */
 export async function executeRun(db: Database, ref: RowRef, options: EngineOptions): Promise<RunOutcome> {
   const started = Date.now();
   const budget = options.jobBudgetMs ?? 30_000;
   const sharded = await isSharded(db);
-  for (;;) {
-    const loaded = await loadRunWithActor(db, ref);
-    if (!loaded) return 'gone';
-    const { run, actor } = loaded;
-    if (run.status === 'SUCCEEDED' || run.status === 'FAILED') return 'finished';
-    if (run.nextStep >= run.actions.length) {
-      noteEnd(options, await saveProgress(db, sharded, run, { steps: run.steps, status: 'SUCCEEDED' }));
-      return 'finished';
+  const loaded = await loadRunWithActor(db, ref);
+  if (!loaded) return 'gone';
+  const legacy = loaded.run.steps;
+  const records =
+    (await loadStepRecords(db, loaded.run.workspaceId, [{ id: loaded.run.id, steps: legacy }])).get(
+      loaded.run.id,
+    ) ?? new Map();
+  const state: RunState = { ...loaded, records };
+  try {
+    for (;;) {
+      if (ENDED.has(state.run.status)) return 'finished';
+      if (!state.actor) {
+        await endRun(db, sharded, state, options, 'FAILED', 'The workspace has no member left to act as');
+        return 'finished';
+      }
+      if (Date.now() - started > budget) {
+        await queueContinuation(db, state.run, new Date());
+        return 'continued';
+      }
+      const outcome = await advance(db, sharded, state, state.actor, options);
+      if (outcome !== 'next') return outcome;
     }
-    if (!actor) {
-      const ended = await saveProgress(db, sharded, run, {
-        steps: run.steps,
-        status: 'FAILED',
-        error: 'The workspace has no member left to act as',
-      });
-      noteEnd(options, ended);
-      return 'finished';
-    }
-    if (Date.now() - started > budget) {
-      await queueContinuation(db, run, 0);
-      return 'continued';
-    }
-    const outcome = await executeStep(db, sharded, run, actor, options);
-    if (outcome !== 'next') return outcome;
+  } catch (error) {
+    if (error instanceof LostRace) return 'finished';
+    throw error;
   }
 }
 
-function stepsWith(run: RunRow, index: number, step: RunStep, rest?: 'SKIPPED'): RunStep[] {
-  const steps = run.actions.map((action, i) => run.steps[i] ?? pendingStep(i, String(action.type)));
-  steps[index] = step;
-  if (rest) {
-    for (let i = index + 1; i < steps.length; i++)
-      steps[i] = { ...(steps[i] ?? missing('steps[i]')), status: rest };
-  }
-  return steps;
-}
-
-async function executeStep(
+/** Does the next thing the run's records call for (`nextStep`). */
+async function advance(
   db: Database,
   sharded: boolean,
-  run: RunRow,
+  state: RunState,
   actor: Actor,
   options: EngineOptions,
 ): Promise<'next' | RunOutcome> {
-  const index = run.nextStep;
-  const { type, ...params } = (run.actions[index] ?? missing('run.actions[index]')) as {
-    type: string;
-  } & Record<string, unknown>;
-  const attempts = (run.steps[index]?.attempts ?? 0) + 1;
-  const startedAt = new Date();
-  let input: unknown = null;
-  // The run shows RUNNING (and when it started) while a call that may take seconds is made;
-  // other steps record their result, and RUNNING, in the one statement that ends them.
-  if (run.status === 'QUEUED' && type === 'HTTP_REQUEST') {
-    await db.execute(
-      sql`update workflow_runs set status = 'RUNNING', started_at = coalesce(started_at, ${nowIn(sharded)}), updated_at = now()
-           where workspace_id = ${run.workspaceId} and id = ${run.id} and status = 'QUEUED'`,
-    );
+  const next = nextStep(state.run.actions as RunAction[], state.records);
+  switch (next.kind) {
+    case 'done':
+    case 'stopped':
+      await endRun(db, sharded, state, options, 'SUCCEEDED');
+      return 'finished';
+    case 'failed': {
+      const { path, action, record } = next;
+      const label = typeof action.name === 'string' ? `${action.type} "${action.name}"` : action.type;
+      const why = record.attempts >= MAX_STEP_ATTEMPTS ? ` after ${record.attempts} attempts` : '';
+      await endRun(
+        db,
+        sharded,
+        state,
+        options,
+        'FAILED',
+        `Step ${path} (${label}) failed${why}: ${record.error}`,
+        {
+          path,
+          name: typeof action.name === 'string' ? action.name : null,
+          error: record.error,
+        },
+      );
+      return 'finished';
+    }
+    case 'loop-done':
+      await save(db, sharded, state, {
+        step: {
+          ...next.record,
+          status: 'SUCCEEDED',
+          output: { count: next.count, failed: next.failed },
+          finishedAt: new Date().toISOString(),
+        },
+      });
+      return 'next';
+    case 'step':
+      return runStep(db, sharded, state, actor, next, options);
   }
-  const done = (result: StepResult): RunStep => ({
-    index,
-    action: type,
+}
+
+/** A step's record as it starts: a new one, or the one it had (a retry, a wait going on). */
+function recordFor(state: RunState, next: Extract<Next, { kind: 'step' }>, now: Date): StepRecord {
+  const { path, action, record } = next;
+  if (record)
+    return { ...record, attempts: record.status === 'FAILED' ? record.attempts + 1 : record.attempts };
+  let seq = 0;
+  for (const r of state.records.values()) seq = Math.max(seq, r.seq + 1);
+  return {
+    path,
+    name: typeof action.name === 'string' ? action.name : null,
+    action: action.type,
+    status: 'RUNNING',
+    input: null,
+    output: null,
+    error: null,
+    attempts: 1,
+    nextAttemptAt: null,
+    resumeAt: null,
+    startedAt: now.toISOString(),
+    finishedAt: null,
+    seq,
+  };
+}
+
+async function runStep(
+  db: Database,
+  sharded: boolean,
+  state: RunState,
+  runActor: Actor,
+  next: Extract<Next, { kind: 'step' }>,
+  options: EngineOptions,
+): Promise<'next' | RunOutcome> {
+  const { run } = state;
+  const { path, action, loop } = next;
+  const { type, name: _name, ...params } = action;
+  // What the step changes carries the run and the step's path (docs/workflows.md, "Runs").
+  const actor = stepActor(runActor, `${run.id}:${path}`);
+  const now = new Date();
+  const base = recordFor(state, next, now);
+  const succeeded = (result: StepResult, input: unknown): StepRecord => ({
+    ...base,
     status: 'SUCCEEDED',
     input,
     output: result.output ?? null,
     error: null,
-    attempts,
     nextAttemptAt: null,
-    startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
   });
+  let input: unknown = base.input;
   try {
-    const scope = await buildScope(db, run, actor, params);
-    const rendered = renderValue(params, scope) as Record<string, unknown>;
-    input = rendered;
-    if (type === 'HTTP_REQUEST') {
-      const result = await runHttpAction(rendered, options.http);
-      noteEnd(
-        options,
-        await saveProgress(db, sharded, run, { steps: stepsWith(run, index, done(result)), advance: true }),
-      );
-    } else if (type === 'CONDITION') {
-      const operator = rendered.operator as (typeof conditionOperators)[number];
-      if (!conditionOperators.includes(operator))
-        throw new StepError(`unknown operator ${String(operator)}`, true);
-      const passed = evaluateCondition(rendered.left, operator, rendered.right);
-      const steps = stepsWith(run, index, done({ output: { passed } }), passed ? undefined : 'SKIPPED');
-      const saved = await saveProgress(db, sharded, run, {
-        steps,
-        advance: true,
-        ...(passed ? {} : { status: 'SUCCEEDED' as const }),
-      });
-      noteEnd(options, saved);
-      if (!passed) return 'finished';
-    } else {
-      const perform = recordActions[type];
-      if (!perform) throw new StepError(`unknown action ${type}`, true);
-      const saved = await db.transaction(async (tx) => {
-        // Marks the changes of this transaction as a workflow's: they start no workflows.
-        await tx.execute(sql`select set_config('crm.workflow_run', ${run.id}, true)`);
-        const result = await perform(tx, rendered, { actor, recordId: run.contextRecordId, now: startedAt });
-        return saveProgress(tx, sharded, run, {
-          steps: stepsWith(run, index, done(result)),
-          advance: true,
-          contextRecordId: result.contextRecordId ?? null,
+    const steps = stepOutputs(run.actions as RunAction[], state.records, path);
+    const scopeOf = (always = false) => buildScope(db, run, actor, { params, always }, steps, loop);
+    switch (type) {
+      case 'DELAY':
+        return await runDelay(db, sharded, state, base, params, scopeOf, now);
+      case 'APPROVAL':
+        return await runApproval(db, sharded, state, actor, base, params, scopeOf, now);
+      case 'CODE': {
+        const scope = await scopeOf(true);
+        input = { source: params.source };
+        const result = await runCode(String(params.source), {
+          trigger: scope.trigger,
+          record: scope.record,
+          steps: scope.steps,
+          item: loop?.item ?? null,
+          loop: loop ? { index: loop.index } : null,
         });
-      });
-      noteEnd(options, saved);
+        if (!result.ok) {
+          const line = result.error.line ? ` (line ${result.error.line})` : '';
+          throw new StepError(`${result.error.message}${line}`, true);
+        }
+        await save(db, sharded, state, { step: succeeded({ output: result.output }, input) });
+        return 'next';
+      }
+      case 'FOR_EACH': {
+        const rendered = renderValue(params, await scopeOf()) as Record<string, unknown>;
+        const items = await loopItemsOf(db, actor, rendered);
+        input = { items };
+        const step: StepRecord =
+          items.length === 0
+            ? succeeded({ output: { count: 0, failed: 0 } }, input)
+            : { ...base, status: 'RUNNING', input, error: null, nextAttemptAt: null };
+        await save(db, sharded, state, { step });
+        return 'next';
+      }
+      case 'BRANCH': {
+        const rendered = renderValue(params, await scopeOf()) as Record<string, unknown>;
+        input = rendered;
+        const passed = evaluateExpression(rendered.if);
+        await save(db, sharded, state, { step: succeeded({ output: { passed } }, input) });
+        return 'next';
+      }
+      case 'CONDITION': {
+        const rendered = renderValue(params, await scopeOf()) as Record<string, unknown>;
+        input = rendered;
+        const operator = rendered.operator as (typeof conditionOperators)[number];
+        if (!conditionOperators.includes(operator))
+          throw new StepError(`unknown operator ${String(operator)}`, true);
+        const passed = evaluateCondition(rendered.left, operator, rendered.right);
+        await save(db, sharded, state, { step: succeeded({ output: { passed } }, input) });
+        return 'next';
+      }
+      case 'HTTP_REQUEST': {
+        const rendered = renderValue(params, await scopeOf()) as Record<string, unknown>;
+        input = rendered;
+        // The run shows RUNNING (and when it started) while a call that may take seconds is made.
+        if (run.status === 'QUEUED') await markRunning(db, sharded, run);
+        const result = await runHttpAction(rendered, options.http, `${run.id}:${path}`);
+        await save(db, sharded, state, { step: succeeded(result, input) });
+        return 'next';
+      }
+      default: {
+        const perform = recordActions[type];
+        if (!perform) throw new StepError(`unknown action ${type}`, true);
+        const rendered = renderValue(params, await scopeOf()) as Record<string, unknown>;
+        input = rendered;
+        await db.transaction(async (tx) => {
+          await markAsWorkflows(tx, run.id, path);
+          const result = await perform(tx, rendered, { actor, recordId: run.contextRecordId, now });
+          await save(tx, sharded, state, {
+            step: succeeded(result, input),
+            contextRecordId: result.contextRecordId ?? null,
+          });
+        });
+        return 'next';
+      }
     }
-    return 'next';
   } catch (error) {
-    if (error instanceof LostRace) return 'finished';
+    if (error instanceof LostRace) throw error;
     const failure = toStepError(error);
-    const last = failure.permanent || attempts >= MAX_STEP_ATTEMPTS;
-    const delayMs = last ? 0 : stepRetryDelayMs(attempts, options.retry);
-    const step: RunStep = {
-      index,
-      action: type,
+    const last = failure.permanent || base.attempts >= MAX_STEP_ATTEMPTS;
+    const delayMs = last ? 0 : stepRetryDelayMs(base.attempts, options.retry);
+    const step: StepRecord = {
+      ...base,
       status: 'FAILED',
       input,
       output: null,
       error: failure.message,
-      attempts,
       nextAttemptAt: last ? null : new Date(Date.now() + delayMs).toISOString(),
-      startedAt: startedAt.toISOString(),
+      resumeAt: null,
       finishedAt: new Date().toISOString(),
     };
     if (last) {
-      const why = failure.permanent ? '' : ` after ${attempts} attempts`;
-      const saved = await saveProgress(db, sharded, run, {
-        steps: stepsWith(run, index, step, 'SKIPPED'),
-        status: 'FAILED',
-        error: `Step ${index} (${type}) failed${why}: ${failure.message}`,
-      }).catch(ignoreLostRace);
-      noteEnd(options, saved);
-      return 'finished';
+      // Recorded as failed for good; the next step of the plan fails the run, or, in a loop
+      // that goes on after errors, moves to the next item.
+      await save(db, sharded, state, { step });
+      return 'next';
     }
-    const scheduled = await db
-      .transaction(async (tx) => {
-        await saveProgress(tx, sharded, run, { steps: stepsWith(run, index, step) });
-        await queueContinuation(tx, run, delayMs);
-        return true;
-      })
-      .catch(ignoreLostRace);
-    if (scheduled) options.observer?.retryScheduled(type);
+    await db.transaction(async (tx) => {
+      await save(tx, sharded, state, { step });
+      await queueContinuation(tx, run, new Date(Date.now() + delayMs));
+    });
+    options.observer?.retryScheduled(type);
     return 'retry-scheduled';
   }
 }
 
-function ignoreLostRace(error: unknown): undefined {
-  if (!(error instanceof LostRace)) throw error;
-  return undefined;
+/** The run's actor for one step: its changes' `requestId` is `<runId>:<path>`. */
+function stepActor(actor: Actor, requestId: string): Actor {
+  return actor.provenance ? { ...actor, provenance: { ...actor.provenance, requestId } } : actor;
 }
 
-/** Tells the observer of a run this worker ended (a save that left it RUNNING, or lost, tells nothing). */
-function noteEnd(options: EngineOptions, status: RunStatusAfterSave | undefined) {
-  if (status === 'SUCCEEDED' || status === 'FAILED') options.observer?.ended(status);
+/** Marks the changes of this transaction as a workflow run's step: they start no workflows. */
+async function markAsWorkflows(tx: Executor, runId: string, path: string): Promise<void> {
+  await tx.execute(sql`select set_config('crm.workflow_run', ${`${runId}:${path}`}, true)`);
 }
 
-type RunStatusAfterSave = 'RUNNING' | 'SUCCEEDED' | 'FAILED';
+type ScopeOf = (always?: boolean) => ReturnType<typeof buildScope>;
+
+/** DELAY: waits until its moment (a job for then, no worker held), then succeeds. */
+async function runDelay(
+  db: Database,
+  sharded: boolean,
+  state: RunState,
+  base: StepRecord,
+  params: Record<string, unknown>,
+  scopeOf: ScopeOf,
+  now: Date,
+): Promise<'next' | RunOutcome> {
+  let input = base.input;
+  let resumeAt = base.status === 'WAITING' && base.resumeAt ? new Date(base.resumeAt) : null;
+  if (!resumeAt) {
+    const rendered = renderValue(params, await scopeOf()) as Record<string, unknown>;
+    input = rendered;
+    resumeAt = delayEnd(rendered, now);
+  }
+  if (resumeAt.getTime() <= now.getTime()) {
+    await save(db, sharded, state, {
+      step: {
+        ...base,
+        status: 'SUCCEEDED',
+        input,
+        output: { resumeAt: resumeAt.toISOString() },
+        error: null,
+        nextAttemptAt: null,
+        resumeAt: resumeAt.toISOString(),
+        finishedAt: new Date().toISOString(),
+      },
+    });
+    return 'next';
+  }
+  await wait(
+    db,
+    sharded,
+    state,
+    { ...base, status: 'WAITING', input, resumeAt: resumeAt.toISOString() },
+    resumeAt,
+  );
+  return 'waiting';
+}
+
+/** The moment a rendered DELAY ends: `for` after now, or `until` (with `at` and `timezone`). */
+function delayEnd(rendered: Record<string, unknown>, now: Date): Date {
+  if (typeof rendered.for === 'string') return resumeAfter(rendered.for, now);
+  const until = rendered.until;
+  if (typeof until !== 'string' || until === '')
+    throw new StepError('until rendered to nothing: it must give an instant or a date', true);
+  const result = resumeUntil(
+    until,
+    typeof rendered.at === 'string' ? rendered.at : undefined,
+    typeof rendered.timezone === 'string' ? rendered.timezone : undefined,
+    now,
+  );
+  if ('error' in result) throw new StepError(result.error, true);
+  return result.resumeAt;
+}
 
 /**
- * Stores a run's progress, only if no other worker moved it on since it was read (the step
- * index is the version): otherwise LostRace, which rolls back the caller's transaction.
+ * APPROVAL: the first time, creates the task and waits (until its timeout, if any); an answer
+ * (`POST /runs/{id}/approve` or `/reject`) records the output and queues the run. Run again
+ * while waiting, it is the timeout: REJECT or APPROVE record that answer, FAIL fails the step.
  */
-async function saveProgress(
-  tx: Executor,
+async function runApproval(
+  db: Database,
   sharded: boolean,
-  run: RunRow,
-  change: {
-    steps: RunStep[];
-    advance?: boolean;
-    status?: 'SUCCEEDED' | 'FAILED';
-    error?: string;
-    contextRecordId?: string | null;
-  },
-): Promise<RunStatusAfterSave> {
-  const nextStep = change.advance ? run.nextStep + 1 : run.nextStep;
-  const finished = change.status !== undefined || (change.advance === true && nextStep >= run.actions.length);
-  const status = change.status ?? (finished ? 'SUCCEEDED' : 'RUNNING');
-  const result = await tx.execute(sql`
-    update workflow_runs
-       set steps = ${JSON.stringify(change.steps)}::jsonb,
-           next_step = ${nextStep},
-           status = ${status},
-           error = ${change.error ?? null},
-           context_record_id = coalesce(${change.contextRecordId ?? null}, context_record_id),
-           started_at = coalesce(started_at, ${nowIn(sharded)}),
-           finished_at = ${finished ? sql`now()` : sql`null`},
-           updated_at = now()
-     where workspace_id = ${run.workspaceId} and id = ${run.id} and next_step = ${run.nextStep}
-       and status in ('QUEUED', 'RUNNING')`);
-  if (result.rowCount === 0) throw new LostRace();
-  return status;
+  state: RunState,
+  actor: Actor,
+  base: StepRecord,
+  params: Record<string, unknown>,
+  scopeOf: ScopeOf,
+  now: Date,
+): Promise<'next' | RunOutcome> {
+  if (base.status === 'WAITING') {
+    const timeoutAt = base.resumeAt ? new Date(base.resumeAt) : null;
+    if (!timeoutAt || timeoutAt.getTime() > now.getTime()) {
+      // An early job (a continuation queued before the wait): the wait goes on.
+      await wait(db, sharded, state, base, timeoutAt);
+      return 'waiting';
+    }
+    const onTimeout = typeof params.onTimeout === 'string' ? params.onTimeout : 'REJECT';
+    if (onTimeout === 'FAIL')
+      throw new StepError(`no answer before the timeout (${String(params.timeout)})`, true);
+    await save(db, sharded, state, {
+      step: {
+        ...base,
+        status: 'SUCCEEDED',
+        output: {
+          ...(base.output as Record<string, unknown>),
+          approved: onTimeout === 'APPROVE',
+          by: null,
+          comment: `No answer before the timeout (${String(params.timeout)})`,
+          at: now.toISOString(),
+          timedOut: true,
+        },
+        finishedAt: now.toISOString(),
+      },
+    });
+    return 'next';
+  }
+  const rendered = renderValue(params, await scopeOf()) as Record<string, unknown>;
+  const timeoutAt = typeof rendered.timeout === 'string' ? resumeAfter(rendered.timeout, now) : null;
+  await db.transaction(async (tx) => {
+    await markAsWorkflows(tx, state.run.id, base.path);
+    const task = await createTask(
+      tx as unknown as Database,
+      actor,
+      createTaskInput.parse({
+        title:
+          typeof rendered.title === 'string' && rendered.title !== ''
+            ? rendered.title
+            : `Approve: ${state.workflow.name}`,
+        assigneeId: rendered.assigneeId,
+        type: 'TODO',
+        ...(state.run.contextRecordId ? { recordId: state.run.contextRecordId } : {}),
+      }),
+    );
+    await wait(
+      tx,
+      sharded,
+      state,
+      {
+        ...base,
+        status: 'WAITING',
+        input: rendered,
+        output: { taskId: task.id, assigneeId: rendered.assigneeId },
+        resumeAt: timeoutAt?.toISOString() ?? null,
+      },
+      timeoutAt,
+    );
+  });
+  return 'waiting';
 }
 
-/** The run's next job: now (a continuation) or after a retry delay. */
+/** Records a waiting step and the run WAITING until `resumeAt` (a job then), or until answered. */
+async function wait(
+  tx: Executor,
+  sharded: boolean,
+  state: RunState,
+  step: StepRecord,
+  resumeAt: Date | null,
+) {
+  await save(tx, sharded, state, { step, status: 'WAITING', resumeAt });
+  if (resumeAt) await queueContinuation(tx, state.run, resumeAt);
+}
+
+/** The items of a rendered FOR_EACH: its list, or the records of its query (at most 1,000). */
+async function loopItemsOf(
+  db: Database,
+  actor: Actor,
+  rendered: Record<string, unknown>,
+): Promise<unknown[]> {
+  if (rendered.records !== undefined) {
+    const query = queryRecordsInput.parse({ ...(rendered.records as object), pageSize: 200, count: true });
+    const items: unknown[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await queryRecords(db, actor, { ...query, ...(cursor ? { cursor } : {}) });
+      const total = (page.meta as { total?: number }).total;
+      if (total !== undefined && total > MAX_LOOP_ITEMS)
+        throw new StepError(`FOR_EACH would go through ${total} records; at most ${MAX_LOOP_ITEMS}`, true);
+      items.push(...page.data);
+      const next = (page.meta as { nextCursor?: string | null }).nextCursor;
+      if (!next || items.length >= MAX_LOOP_ITEMS) return items.slice(0, MAX_LOOP_ITEMS);
+      cursor = next;
+    }
+  }
+  const items = rendered.items;
+  if (!Array.isArray(items)) {
+    const got = items === null || items === undefined ? 'nothing' : typeof items;
+    throw new StepError(`items rendered to ${got}, not a list`, true);
+  }
+  if (items.length > MAX_LOOP_ITEMS)
+    throw new StepError(`FOR_EACH would go through ${items.length} items; at most ${MAX_LOOP_ITEMS}`, true);
+  return items;
+}
+
+/**
+ * Ends a run (SUCCEEDED or FAILED). A failure writes the `workflow.run_failed` event (to
+ * webhooks, the event feed and workflows listening for it, never the same workflow) and a task
+ * for each member of `notifyOnFailure`, in the transaction that records it.
+ */
+async function endRun(
+  db: Database,
+  sharded: boolean,
+  state: RunState,
+  options: EngineOptions,
+  status: 'SUCCEEDED' | 'FAILED',
+  error?: string,
+  failedStep?: { path: string; name: string | null; error: string | null },
+): Promise<void> {
+  const saved = await db.transaction(async (tx) => {
+    const result = await save(tx, sharded, state, { status, ...(error ? { error } : {}) });
+    if (status === 'FAILED' && state.actor && result === 'FAILED')
+      await announceFailure(tx, state, state.actor, error ?? '', failedStep);
+    return result;
+  });
+  if (saved === status) options.observer?.ended(status);
+}
+
+async function announceFailure(
+  tx: Executor,
+  state: RunState,
+  actor: Actor,
+  error: string,
+  step: { path: string; name: string | null; error: string | null } | undefined,
+): Promise<void> {
+  const { run, workflow } = state;
+  // A run started by another run's failure starts no workflow when it fails in turn: two
+  // workflows that watch each other's failures cannot start each other forever.
+  const input = run.input as { event?: unknown } | null;
+  if (run.trigger === 'EVENT' && input?.event === 'workflow.run_failed')
+    await markAsWorkflows(tx, run.id, 'failed');
+  await appendEvent(tx, actor, 'workflow.run_failed', {
+    workflowId: run.workflowId,
+    workflowName: workflow.name,
+    runId: run.id,
+    recordId: run.contextRecordId,
+    step: step ? { path: step.path, name: step.name } : null,
+    error: step?.error ?? error,
+  });
+  for (const userId of workflow.notifyOnFailure) {
+    try {
+      await createTask(
+        tx as unknown as Database,
+        actor,
+        createTaskInput.parse({
+          title: `Automation “${workflow.name}” failed: ${error}`.slice(0, 500),
+          assigneeId: userId,
+          type: 'TODO',
+          priority: 'HIGH',
+        }),
+      );
+    } catch (refused) {
+      // A member who has left the workspace is not told; the others are.
+      if (!(refused instanceof DomainError)) throw refused;
+    }
+  }
+}
+
+async function markRunning(db: Database, sharded: boolean, run: RunRow): Promise<void> {
+  await db.execute(
+    sql`update workflow_runs set status = 'RUNNING', started_at = coalesce(started_at, ${nowIn(sharded)}), updated_at = now()
+         where workspace_id = ${run.workspaceId} and id = ${run.id} and status = 'QUEUED'`,
+  );
+  run.status = 'RUNNING';
+}
+
+type SavedStatus = RunRow['status'];
+
+/**
+ * Stores a run's progress — a step's record, the run's status — only if no other worker moved
+ * the run on since this one read it (its version, `next_step`, is still the one read):
+ * otherwise LostRace, which rolls back the caller's transaction. A run cancelled meanwhile
+ * keeps CANCELLED: the step in flight is recorded, and the run goes no further.
+ */
+async function save(
+  tx: Executor,
+  sharded: boolean,
+  state: RunState,
+  change: {
+    step?: StepRecord;
+    status?: 'RUNNING' | 'WAITING' | 'SUCCEEDED' | 'FAILED';
+    error?: string;
+    contextRecordId?: string | null;
+    resumeAt?: Date | null;
+  },
+): Promise<SavedStatus> {
+  const { run } = state;
+  const status = change.status ?? 'RUNNING';
+  const ended = status === 'SUCCEEDED' || status === 'FAILED';
+  const result = await tx.execute<{ status: SavedStatus; context_record_id: string | null }>(sql`
+    update workflow_runs
+       set next_step = next_step + 1,
+           status = case when status = 'CANCELLED' then status else ${status} end,
+           error = case when status = 'CANCELLED' then error else ${change.error ?? null} end,
+           context_record_id = coalesce(${change.contextRecordId ?? null}, context_record_id),
+           resume_at = ${change.resumeAt?.toISOString() ?? null},
+           started_at = coalesce(started_at, ${nowIn(sharded)}),
+           finished_at = case when status = 'CANCELLED' then finished_at when ${ended} then now() end,
+           updated_at = now()
+     where workspace_id = ${run.workspaceId} and id = ${run.id} and next_step = ${run.nextStep}
+       and status in ('QUEUED', 'RUNNING', 'WAITING', 'CANCELLED')
+     returning status, context_record_id`);
+  const row = result.rows[0];
+  if (!row) throw new LostRace();
+  if (change.step) await writeStep(tx, run, change.step);
+  run.nextStep += 1;
+  run.status = row.status;
+  run.contextRecordId = row.context_record_id;
+  if (change.step) state.records.set(change.step.path, change.step);
+  return row.status;
+}
+
+async function writeStep(tx: Executor, run: RunRow, step: StepRecord): Promise<void> {
+  await tx.execute(sql`
+    insert into workflow_run_steps (workspace_id, run_id, path, seq, name, action, status, input, output,
+                                    error, attempts, next_attempt_at, resume_at, started_at, finished_at)
+    values (${run.workspaceId}, ${run.id}, ${step.path}, ${step.seq}, ${step.name}, ${step.action}, ${step.status},
+            ${JSON.stringify(step.input ?? null)}::jsonb, ${JSON.stringify(step.output ?? null)}::jsonb,
+            ${step.error}, ${step.attempts}, ${step.nextAttemptAt}, ${step.resumeAt}, ${step.startedAt}, ${step.finishedAt})
+    on conflict (workspace_id, run_id, path) do update
+       set status = excluded.status, input = excluded.input, output = excluded.output, error = excluded.error,
+           attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
+           resume_at = excluded.resume_at, started_at = excluded.started_at, finished_at = excluded.finished_at`);
+}
+
+/** The run's next job, at `at` (now for a continuation, later for a retry or a wait). */
 async function queueContinuation(
   tx: Executor,
   run: Pick<RunRow, 'workspaceId' | 'id'>,
-  delayMs: number,
+  at: Date,
 ): Promise<void> {
   await tx.execute(sql`
     select graphile_worker.add_job('run_workflow',
       json_build_object('runId', ${run.id}::text, 'workspaceId', ${run.workspaceId}::text),
-      run_at := now() + make_interval(secs => ${delayMs / 1000}), max_attempts := 25)`);
+      run_at := ${at.toISOString()}::timestamptz, max_attempts := 25,
+      job_key := ${runJobKey(run.id)}, job_key_mode := 'replace')`);
 }
+
+export type { LoopFrame };

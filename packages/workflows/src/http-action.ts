@@ -31,11 +31,14 @@ function parseBody(body: Buffer, contentType: string | undefined): unknown {
  * HTTP_REQUEST: calls the rendered URL through the same guard and deadlines as webhook
  * deliveries (5 s to connect, 15 s in all, no redirects, at most 64 KiB read). A 2xx answer is
  * the step's output `{ status, headers, body }` (JSON bodies parsed); anything else fails the
- * step — a refused address for good, the rest to be retried.
+ * step — a refused address for good, the rest to be retried. `Idempotency-Key` is
+ * `<runId>:<path>`, the same on every attempt of the step, so a receiver can drop a repeat
+ * (docs/workflows.md, "HTTP_REQUEST"); a header of that name in the action is replaced.
  */
 export async function runHttpAction(
   params: Record<string, unknown>,
   options: HttpActionOptions,
+  idempotencyKey?: string,
 ): Promise<StepResult> {
   const url = params.url;
   if (typeof url !== 'string' || url === '') throw new StepError('url rendered to nothing', true);
@@ -50,6 +53,11 @@ export async function runHttpAction(
     if (!HEADER_VALUE.test(text))
       throw new StepError(`header ${name} rendered to a value that is not printable ASCII`, true);
     headers[name] = text;
+  }
+  if (idempotencyKey !== undefined) {
+    for (const name of Object.keys(headers))
+      if (name.toLowerCase() === 'idempotency-key') delete headers[name];
+    headers['Idempotency-Key'] = idempotencyKey;
   }
   let body: Buffer | undefined;
   if (params.body !== undefined && method !== 'GET') {

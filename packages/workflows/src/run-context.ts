@@ -18,6 +18,8 @@ import { and, eq, sql } from 'drizzle-orm';
 export interface RunWithActor {
   run: RunRow;
   actor: Actor | null;
+  /** The workflow's name and who is told when a run fails (docs/workflows.md, "Failures"). */
+  workflow: { name: string; notifyOnFailure: string[] };
 }
 
 /** A run and the user it acts as, in one round trip; undefined when the run is gone. */
@@ -26,8 +28,8 @@ export async function loadRunWithActor(db: Database, ref: RowRef): Promise<RunWi
   const [row] = await db
     .select({
       run: r,
-      workflowName: sql<string | null>`(
-        select w.name from workflows w
+      workflow: sql<{ name: string; notifyOnFailure: string[] } | null>`(
+        select json_build_object('name', w.name, 'notifyOnFailure', w.notify_on_failure) from workflows w
          where w.workspace_id = workflow_runs.workspace_id and w.id = workflow_runs.workflow_id)`,
       member: sql<{ id: string; name: string; role: Actor['role'] } | null>`(
         select json_build_object('id', u.id, 'name', u.name, 'role', m.role)
@@ -41,9 +43,11 @@ export async function loadRunWithActor(db: Database, ref: RowRef): Promise<RunWi
     .from(r)
     .where(ref.workspaceId ? and(eq(r.workspaceId, ref.workspaceId), eq(r.id, ref.id)) : eq(r.id, ref.id));
   if (!row) return undefined;
-  const { run, member, workflowName } = row;
+  const { run, member } = row;
+  const workflowName = row.workflow?.name ?? null;
   return {
     run,
+    workflow: { name: workflowName ?? run.workflowId, notifyOnFailure: row.workflow?.notifyOnFailure ?? [] },
     actor: member
       ? {
           workspaceId: run.workspaceId,
@@ -69,16 +73,19 @@ const READS_RECORD = /(?:\{\{|\[\[)\s*record\b/;
 
 /**
  * What the templates of the next step can read: the trigger, the context record, earlier
- * outputs. The record is loaded only when a template of `params` reads it.
+ * outputs (`steps`, by index and name), and inside a loop its item. The record is loaded only
+ * when the step reads it: a template of `params` names it, or `always` (a CODE step).
  */
 export async function buildScope(
   db: Database,
   run: RunRow,
   actor: Actor,
-  params: Record<string, unknown>,
+  reads: { params: Record<string, unknown>; always?: boolean },
+  steps: TemplateScope['steps'],
+  loop: { item: unknown; index: number } | null,
 ): Promise<TemplateScope> {
   let record: unknown = null;
-  if (run.contextRecordId && READS_RECORD.test(JSON.stringify(params))) {
+  if (run.contextRecordId && (reads.always || READS_RECORD.test(JSON.stringify(reads.params)))) {
     try {
       record = await getRecord(db, actor, { id: run.contextRecordId });
     } catch (error) {
@@ -89,6 +96,7 @@ export async function buildScope(
   return {
     trigger: { body: run.input, recordId: run.recordId, type: run.trigger },
     record,
-    steps: run.actions.map((_action, index) => ({ output: run.steps[index]?.output ?? null })),
+    steps,
+    ...(loop ? { item: loop.item, loop: { index: loop.index } } : {}),
   };
 }

@@ -530,6 +530,55 @@ successWalks.workflows = async (send, ws, app) => {
   expect(timeline.body.data.map((e: { kind: string }) => e.kind)).toEqual(['record.created', 'workflow.run']);
   const again = await send('POST', '/runs/{id}/rerun', 201, { params: { id: runId } });
   expect(again.body.data).toMatchObject({ status: 'QUEUED', rerunOf: runId, input: { name: 'Ada' } });
+  const cancelled = await send('POST', '/runs/{id}/cancel', 200, { params: { id: again.body.data.id } });
+  expect(cancelled.body.data.status).toBe('CANCELLED');
+  await send('POST', '/runs/{id}/cancel', 409, { params: { id: again.body.data.id } });
+
+  // A run waiting for an approval: approved once, then a second answer is a 409.
+  const approval = await send('POST', '/workflows', 201, {
+    body: {
+      name: 'Discounts',
+      trigger: { type: 'INCOMING_WEBHOOK' },
+      actions: [{ type: 'APPROVAL', name: 'ok', assigneeId: ws.userId, timeout: 'P3D' }],
+    },
+  });
+  for (const answer of ['approve', 'reject'] as const) {
+    const waiting = await fetch(approval.body.data.trigger.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const { runId: waitingId } = (await waiting.json()) as { runId: string };
+    await executeRun(
+      app.service.db,
+      { id: waitingId },
+      { http: { allow: parseAllowList(undefined) }, retry: { scale: 0.001, jitter: 0 } },
+    );
+    const shown = await send('GET', '/runs/{id}', 200, { params: { id: waitingId } });
+    expect(shown.body.data).toMatchObject({
+      status: 'WAITING',
+      steps: [{ path: '0', name: 'ok', status: 'WAITING' }],
+    });
+    const answered = await send('POST', `/runs/{id}/${answer}`, 200, {
+      params: { id: waitingId },
+      body: { comment: 'Checked' },
+    });
+    expect(answered.body.data.steps[0].output).toMatchObject({
+      approved: answer === 'approve',
+      comment: 'Checked',
+    });
+    await send('POST', `/runs/{id}/${answer === 'approve' ? 'reject' : 'approve'}`, 409, {
+      params: { id: waitingId },
+      body: {},
+    });
+  }
+  const tested = await send('POST', '/workflows/test-code', 200, {
+    body: { source: 'return { doubled: input.n * 2 };', input: { n: 21 } },
+  });
+  expect(tested.body.data).toMatchObject({ ok: true, output: { doubled: 42 }, error: null });
+  const broken = await send('POST', '/workflows/test-code', 200, { body: { source: 'return (' } });
+  expect(broken.body.data).toMatchObject({ ok: false, error: { kind: 'syntax' } });
+  await send('POST', '/workflows/test-code', 400, { body: { source: '' } });
   const deleted = await send('DELETE', '/workflows/{id}', 200, { params: { id } });
   expect(deleted.body.data).toEqual({ id, deleted: true });
 };
@@ -545,6 +594,9 @@ notFoundWalks.workflows = async (send) => {
   await send('GET', '/workflows/{id}/runs', 404, { params: workflow });
   await send('GET', '/runs/{id}', 404, { params: { id: MISSING_RUN } });
   await send('POST', '/runs/{id}/rerun', 404, { params: { id: MISSING_RUN } });
+  await send('POST', '/runs/{id}/cancel', 404, { params: { id: MISSING_RUN } });
+  await send('POST', '/runs/{id}/approve', 404, { params: { id: MISSING_RUN }, body: {} });
+  await send('POST', '/runs/{id}/reject', 404, { params: { id: MISSING_RUN }, body: {} });
 };
 
 // Relations between records, and the records of deals and tasks (docs/api.md, "Relations").

@@ -1,5 +1,6 @@
 import type { Database } from '@crm/db';
 import {
+  fireSchedule,
   lowerSearchTexts,
   pruneAuditLog,
   pruneIdempotencyKeys,
@@ -20,6 +21,7 @@ import { unlockStuckJobs } from './unlock-stuck-jobs.ts';
 // Jobs queued by earlier versions name the row by id alone (no workspaceId).
 const eventJob = z.object({ eventId: z.string(), workspaceId: z.string().optional() });
 const runJob = z.object({ runId: z.string(), workspaceId: z.string().optional() });
+const scheduleJob = z.object({ workflowId: z.string(), workspaceId: z.string() });
 
 /**
  * Background jobs, one entry per task; payloads are parsed before use (old jobs may linger).
@@ -42,6 +44,10 @@ export function createTaskList(
       const { runId, workspaceId } = runJob.parse(payload);
       const outcome = await executeRun(db, { id: runId, workspaceId }, workflows);
       if (outcome === 'retry-scheduled') logger.info({ runId }, 'workflow step failed; retry scheduled');
+    },
+    fire_schedule: async (payload) => {
+      const runId = await fireSchedule(db, scheduleJob.parse(payload));
+      if (runId) logger.info({ runId }, 'schedule fired');
     },
     unlock_stuck_jobs: async (_payload, helpers) => {
       const unlocked = await unlockStuckJobs(helpers);

@@ -119,7 +119,10 @@ describe('saving a workflow checks every action', () => {
         path: 'actions.1.text',
         message: '[[ steps.1.output.id ]] names step 1, which does not run before this one',
       },
-      { path: 'actions.1.text', message: '[[ env.KEY ]] must start with trigger, record or steps' },
+      {
+        path: 'actions.1.text',
+        message: '[[ env.KEY ]] must start with trigger, record, steps, item or loop',
+      },
     ];
     const created = await saveWorkflow(bad);
     expect(created.status).toBe(400);
@@ -134,10 +137,24 @@ describe('saving a workflow checks every action', () => {
     await app.api(ws.apiKey, 'DELETE', `/api/v1/workflows/${good.body.data.id}`);
   });
 
-  it('refuses an empty action list, more than 20 actions and an unknown trigger', async () => {
+  it('refuses an empty action list, more than 50 actions (nested ones counted) and an unknown trigger', async () => {
     expect((await saveWorkflow([])).status).toBe(400);
-    const many = Array.from({ length: 21 }, () => ({ type: 'ADD_COMMENT', text: 'x' }));
+    const many = Array.from({ length: 51 }, () => ({ type: 'ADD_COMMENT', text: 'x' }));
     expect((await saveWorkflow(many)).status).toBe(400);
+    const nested = [
+      {
+        type: 'BRANCH',
+        if: { left: 1, operator: 'EQUALS', right: 1 },
+        then: Array.from({ length: 25 }, () => ({ type: 'ADD_COMMENT', text: 'x' })),
+        else: Array.from({ length: 25 }, () => ({ type: 'ADD_COMMENT', text: 'x' })),
+      },
+    ];
+    const tooMany = await saveWorkflow(nested);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.details[0]).toMatchObject({
+      path: 'actions',
+      message: 'must hold at most 50 actions, counting those inside branches and loops (holds 51)',
+    });
     const res = await saveWorkflow([{ type: 'ADD_COMMENT', text: 'x' }], {
       trigger: { type: 'EMAIL_RECEIVED' },
     });
@@ -258,7 +275,13 @@ describe('workflows over the API, with the worker', () => {
       trigger: { type: 'record.created' },
       actions: [{ type: 'ADD_COMMENT', text: 'Welcome, {{ record.title }} ({{ trigger.body.event }})' }],
     });
-    expect(created.data.trigger).toEqual({ type: 'record.created', url: null });
+    expect(created.data.trigger).toEqual({
+      type: 'record.created',
+      url: null,
+      cron: null,
+      timezone: null,
+      nextRunAt: null,
+    });
     const record = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
       folderId: ws.folderId,
       title: 'Dorothy',

@@ -14,8 +14,16 @@ export const workflows = pgTable(
     id: text().notNull(),
     name: text().notNull(),
     enabled: boolean().notNull().default(true),
-    /** `INCOMING_WEBHOOK`, or an event kind (`record.created`…; docs/webhooks.md, "Event kinds"). */
+    /** `INCOMING_WEBHOOK`, `SCHEDULE`, or an event kind (`record.created`…; docs/webhooks.md, "Event kinds"). */
     triggerType: text().notNull(),
+    /** For a SCHEDULE trigger: its cron expression and IANA time zone; null otherwise. */
+    schedule: jsonb().$type<{ cron: string; timezone: string }>(),
+    /** For a SCHEDULE trigger: the next firing, while the workflow is enabled; null otherwise. */
+    nextRunAt: instant(),
+    /** For a SCHEDULE trigger: the firing that last started a run (each fires once). */
+    lastScheduledFor: instant(),
+    /** Members given a task when a run of the workflow fails. */
+    notifyOnFailure: jsonb().$type<string[]>().notNull().default([]),
     /** The actions as saved (validated when saved): `[{ type, ...params }]`. */
     actions: jsonb().$type<Record<string, unknown>[]>().notNull(),
     /** When set, incoming calls must carry `X-Service-Signature` made with it. */
@@ -44,5 +52,7 @@ export const workflows = pgTable(
     index('workflows_event_trigger_idx')
       .on(t.workspaceId, t.triggerType)
       .where(sql`${t.enabled} and ${t.triggerType} <> 'INCOMING_WEBHOOK'`),
+    // Schedules that should have fired: the worker's sweep finds them after downtime.
+    index('workflows_next_run_idx').on(t.nextRunAt).where(sql`${t.nextRunAt} is not null`),
   ],
 );

@@ -157,6 +157,22 @@ export const eventPayloads = {
       .nullable()
       .meta({ description: 'For a recurring task: the next occurrence, created now' }),
   }),
+  'workflow.run_failed': payload(
+    'WorkflowRunFailedEvent',
+    'A run of a workflow failed (docs/workflows.md, "Failures").',
+    {
+      ...common('workflow.run_failed'),
+      workflowId: z.string(),
+      workflowName: z.string(),
+      runId: z.string(),
+      recordId: z.string().nullable().meta({ description: 'The run’s context record, if any' }),
+      step: z
+        .object({ path: z.string(), name: z.string().nullable() })
+        .nullable()
+        .meta({ description: 'The step that failed (null when the run failed before any step)' }),
+      error: z.string().meta({ description: 'Why it failed' }),
+    },
+  ),
   'webhook.test': payload(
     'WebhookTestEvent',
     'Sent by `POST /api/v1/webhooks/{id}/test` to that subscription only.',

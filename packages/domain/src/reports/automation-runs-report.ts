@@ -18,18 +18,28 @@ interface RunRow extends Record<string, unknown> {
 
 type Counts = AutomationRunsReportOutput['totals'];
 
-const zero = (): Counts => ({ queued: 0, running: 0, succeeded: 0, failed: 0, total: 0 });
+const zero = (): Counts => ({
+  queued: 0,
+  running: 0,
+  waiting: 0,
+  succeeded: 0,
+  failed: 0,
+  cancelled: 0,
+  total: 0,
+});
 const field = {
   QUEUED: 'queued',
   RUNNING: 'running',
+  WAITING: 'waiting',
   SUCCEEDED: 'succeeded',
   FAILED: 'failed',
+  CANCELLED: 'cancelled',
 } as const satisfies Record<(typeof runStatuses)[number], keyof Counts>;
 
 /**
  * The workspace's automation runs of the last 14 days (UTC) per day and status, counted by
  * PostgreSQL: a run counts on the day it was queued (`createdAt`), under its status now
- * (QUEUED, RUNNING, SUCCEEDED or FAILED; a rerun is a run of its own). The window is the 14
+ * (QUEUED, RUNNING, WAITING, SUCCEEDED, FAILED or CANCELLED; a rerun is a run of its own). The window is the 14
  * whole UTC days that end with today's; every day is listed, also without runs.
  */
 export async function reportAutomationRuns(

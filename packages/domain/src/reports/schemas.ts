@@ -87,8 +87,10 @@ export const webhookHealthReportOutput = z
 const runCounts = {
   queued: z.number().int(),
   running: z.number().int(),
+  waiting: z.number().int(),
   succeeded: z.number().int(),
   failed: z.number().int(),
+  cancelled: z.number().int(),
   total: z.number().int(),
 };
 

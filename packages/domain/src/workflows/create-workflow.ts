@@ -10,6 +10,8 @@ import type { DomainServices } from '../shared/services.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import { newWebhookSecret } from '../webhooks/secrets.ts';
 import { checkActionUrls } from './check-action-urls.ts';
+import { assertMembers, scheduleOf } from './notify-on-failure.ts';
+import { syncSchedule } from './schedule-workflow.ts';
 import { type createWorkflowInput, MAX_WORKFLOWS_PER_WORKSPACE } from './schemas.ts';
 import { serializeWorkflow } from './serialize.ts';
 
@@ -32,8 +34,9 @@ export async function createWorkflow(
       MAX_WORKFLOWS_PER_WORKSPACE,
       'workflows',
     );
+    await assertMembers(tx, actor.workspaceId, input.notifyOnFailure ?? []);
     const secret = input.requireSignature ? newWebhookSecret() : null;
-    const [row] = await tx
+    const [inserted] = await tx
       .insert(schema.workflows)
       .values({
         workspaceId: actor.workspaceId,
@@ -41,13 +44,16 @@ export async function createWorkflow(
         name: input.name,
         enabled: input.enabled ?? true,
         triggerType: input.trigger.type,
+        schedule: scheduleOf(input.trigger),
+        notifyOnFailure: input.notifyOnFailure ?? [],
         actions: input.actions as Record<string, unknown>[],
         secret: sealOptionalSecret(secret),
         ...(input.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}),
         createdBy: actor.userId,
       })
       .returning();
-    if (!row) missing('the row insert … returning wrote (row)');
+    if (!inserted) missing('the row insert … returning wrote (inserted)');
+    const row = { ...inserted, nextRunAt: await syncSchedule(tx, inserted) };
     await audit(tx, actor, {
       action: 'workflow.created',
       target: { type: 'workflow', id: row.id },

@@ -7,7 +7,7 @@ import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
 import { loadWorkflow } from './find-workflows.ts';
 import type { findRunsInput } from './schemas.ts';
-import { serializeRun } from './serialize.ts';
+import { serializeRuns } from './serialize.ts';
 
 /** A workflow's runs, newest first, optionally of one status. */
 export async function findRuns(db: Database, actor: Actor, input: z.infer<typeof findRunsInput>) {
@@ -28,5 +28,6 @@ export async function findRuns(db: Database, actor: Actor, input: z.infer<typeof
     .orderBy(...keysetOrder(r.createdAt, r.id, 'desc'))
     .limit(paging.pageSize + 1)
     .offset(paging.kind === 'offset' ? paging.offset : 0);
-  return toPage(rows, paging, serializeRun);
+  const page = toPage(rows, paging, (row) => row);
+  return { ...page, data: await serializeRuns(db, actor.workspaceId, page.data) };
 }

@@ -2,10 +2,13 @@ import type { Executor } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { newId } from '../shared/ids.ts';
 
+/** The job key of a run's next job: a run has at most one job waiting for it. */
+export const runJobKey = (runId: string) => `run:${runId}`;
+
 export interface NewRun {
   workspaceId: string;
   workflowId: string;
-  trigger: 'INCOMING_WEBHOOK' | 'EVENT' | 'RERUN';
+  trigger: 'INCOMING_WEBHOOK' | 'EVENT' | 'SCHEDULE' | 'RERUN';
   input: unknown;
   recordId: string | null;
   actions: Record<string, unknown>[];
@@ -37,7 +40,7 @@ export async function queueRun(tx: Executor, run: NewRun, sharded: boolean): Pro
     with run as (${insert}
     )
     select graphile_worker.add_job('run_workflow', json_build_object('runId', run.id, 'workspaceId', run.workspace_id),
-      max_attempts := 25)
+      max_attempts := 25, job_key := 'run:' || run.id, job_key_mode := 'replace')
     from run`);
     return id;
   }
@@ -45,7 +48,7 @@ export async function queueRun(tx: Executor, run: NewRun, sharded: boolean): Pro
   if (written.rows.length > 0) {
     await tx.execute(sql`
       select graphile_worker.add_job('run_workflow', json_build_object('runId', ${id}::text, 'workspaceId', ${run.workspaceId}::text),
-        max_attempts := 25)`);
+        max_attempts := 25, job_key := ${runJobKey(id)}, job_key_mode := 'replace')`);
   }
   return id;
 }

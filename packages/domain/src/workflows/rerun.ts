@@ -1,10 +1,11 @@
 import { type Database, isSharded } from '@crm/db';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
 import { loadWorkflow } from './find-workflows.ts';
 import { loadRun } from './load-run.ts';
 import { queueRun } from './queue-run.ts';
-import { serializeRun } from './serialize.ts';
+import { serializeRuns } from './serialize.ts';
 
 /**
  * Runs a finished run again, by hand: a new run (its `rerunOf` the old one) with the same
@@ -15,7 +16,7 @@ export async function rerun(db: Database, actor: Actor, id: string) {
   const sharded = await isSharded(db);
   return db.transaction(async (tx) => {
     const previous = await loadRun(tx, actor, id);
-    if (previous.status === 'QUEUED' || previous.status === 'RUNNING') {
+    if (previous.status === 'QUEUED' || previous.status === 'RUNNING' || previous.status === 'WAITING') {
       throw new DomainError(
         'CONFLICT',
         `Run ${id} is still ${previous.status}; re-run it once it has finished`,
@@ -38,6 +39,7 @@ export async function rerun(db: Database, actor: Actor, id: string) {
       },
       sharded,
     );
-    return serializeRun(await loadRun(tx, actor, runId));
+    const [run] = await serializeRuns(tx, actor.workspaceId, [await loadRun(tx, actor, runId)]);
+    return run ?? missing('run');
   });
 }

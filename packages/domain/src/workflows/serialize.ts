@@ -1,7 +1,7 @@
-import type { schema } from '@crm/db';
-import type { RunStep } from '@crm/db/schema';
+import type { Executor, schema } from '@crm/db';
 import { missing } from '../shared/missing.ts';
 import { toInstant } from '../shared/schemas.ts';
+import { loadStepRecords, type RunAction, type StepRecords, viewSteps } from './run-steps.ts';
 import type { RunOutput, WorkflowOutput } from './schemas.ts';
 
 export type WorkflowRow = typeof schema.workflows.$inferSelect;
@@ -24,36 +24,22 @@ export function serializeWorkflow(row: WorkflowRow, baseUrl: string): WorkflowOu
         row.triggerType === 'INCOMING_WEBHOOK'
           ? `${baseUrl.replace(/\/+$/, '')}${triggerPath(row.id)}`
           : null,
+      cron: row.schedule?.cron ?? null,
+      timezone: row.schedule?.timezone ?? null,
+      nextRunAt: row.enabled ? toInstant(row.nextRunAt) : null,
     },
     actions: row.actions,
     requireSignature: row.secret !== null,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    notifyOnFailure: row.notifyOnFailure,
     createdAt: toInstant(row.createdAt) ?? missing('toInstant(row.createdAt)'),
     updatedAt: toInstant(row.updatedAt) ?? missing('toInstant(row.updatedAt)'),
   };
 }
 
-/** A step that has not run yet. */
-export function pendingStep(index: number, action: string): RunStep {
-  return {
-    index,
-    action,
-    status: 'PENDING',
-    input: null,
-    output: null,
-    error: null,
-    attempts: 0,
-    nextAttemptAt: null,
-    startedAt: null,
-    finishedAt: null,
-  };
-}
-
-/** Steps not run yet are shown PENDING, so a run always lists every action. */
-export function serializeRun(row: RunRow): RunOutput {
-  const steps = row.actions.map(
-    (action, index) => row.steps[index] ?? pendingStep(index, String(action.type)),
-  );
+/** A run as the API shows it, with its steps (`loadStepRecords`). */
+export function serializeRun(row: RunRow, records: StepRecords): RunOutput {
+  const ended = row.status === 'SUCCEEDED' || row.status === 'FAILED' || row.status === 'CANCELLED';
   return {
     id: row.id,
     workflowId: row.workflowId,
@@ -61,11 +47,18 @@ export function serializeRun(row: RunRow): RunOutput {
     trigger: row.trigger as RunOutput['trigger'],
     input: row.input,
     recordId: row.recordId,
-    steps,
+    resumeAt: row.status === 'WAITING' ? toInstant(row.resumeAt) : null,
+    steps: viewSteps(row.actions as RunAction[], records, ended),
     error: row.error,
     rerunOf: row.rerunOf,
     createdAt: toInstant(row.createdAt) ?? missing('toInstant(row.createdAt)'),
     startedAt: toInstant(row.startedAt),
     finishedAt: toInstant(row.finishedAt),
   };
+}
+
+/** Runs of one workspace as the API shows them, their steps read in one statement. */
+export async function serializeRuns(tx: Executor, workspaceId: string, rows: RunRow[]): Promise<RunOutput[]> {
+  const records = await loadStepRecords(tx, workspaceId, rows);
+  return rows.map((row) => serializeRun(row, records.get(row.id) ?? new Map()));
 }

@@ -6,6 +6,7 @@ import type { Actor } from '../shared/actor.ts';
 import { missing } from '../shared/missing.ts';
 import type { DomainServices } from '../shared/services.ts';
 import { loadWorkflow } from './find-workflows.ts';
+import { syncSchedule } from './schedule-workflow.ts';
 import { serializeWorkflow } from './serialize.ts';
 
 /** Enables or disables; a disabled workflow's URL answers 404 and its events start nothing. */
@@ -20,12 +21,13 @@ export async function setWorkflowEnabled(
   return db.transaction(async (tx) => {
     const current = await loadWorkflow(tx, actor, id, { lock: 'update' });
     const w = schema.workflows;
-    const [row] = await tx
+    const [updated] = await tx
       .update(w)
       .set({ enabled, updatedAt: sql`now()` })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
-    if (!row) missing('the row update … returning wrote (row)');
+    if (!updated) missing('the row update … returning wrote (updated)');
+    const row = { ...updated, nextRunAt: await syncSchedule(tx, updated) };
     if (current.enabled !== enabled) {
       await audit(tx, actor, {
         action: enabled ? 'workflow.enabled' : 'workflow.disabled',

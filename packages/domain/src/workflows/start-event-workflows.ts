@@ -25,6 +25,8 @@ export async function startEventWorkflows(db: Database, ref: RowRef): Promise<nu
     const payload = event.payload as Record<string, unknown>;
     const recordId = typeof payload.recordId === 'string' ? payload.recordId : null;
     for (const flow of flows) {
+      // A run's failure starts other workflows, never the one that failed.
+      if (event.type === 'workflow.run_failed' && payload.workflowId === flow.id) continue;
       await queueRun(
         tx,
         {
@@ -39,6 +41,7 @@ export async function startEventWorkflows(db: Database, ref: RowRef): Promise<nu
         sharded,
       );
     }
-    return flows.length;
+    return flows.filter((flow) => !(event.type === 'workflow.run_failed' && payload.workflowId === flow.id))
+      .length;
   });
 }

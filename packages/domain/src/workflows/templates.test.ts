@@ -8,7 +8,7 @@ const scope: TemplateScope = {
     type: 'INCOMING_WEBHOOK',
   },
   record: { id: 'rec_1', title: 'Ada L.', data: { company: 'Engines' } },
-  steps: [{ output: { id: 'deal_1', amount: '99.00' } }, { output: null }],
+  steps: { 0: { output: { id: 'deal_1', amount: '99.00' } }, 1: { output: null } },
 };
 
 describe('templates', () => {
@@ -43,7 +43,7 @@ describe('templates', () => {
   it('reports unknown roots, bad paths, later steps and unbalanced braces', () => {
     expect(templateProblems('Hi {{ trigger.body.name }}', 0)).toEqual([]);
     expect(templateProblems('{{ env.SECRET }}', 0)).toEqual([
-      '{{ env.SECRET }} must start with trigger, record or steps',
+      '{{ env.SECRET }} must start with trigger, record, steps, item or loop',
     ]);
     expect(templateProblems('{{ trigger.body["x"] }}', 0)).toHaveLength(1);
     expect(templateProblems('{{ record.title.toUpperCase() }}', 0)).toHaveLength(1);
@@ -117,7 +117,7 @@ describe('[[ ]] templates, the spelling no-code tools leave alone', () => {
 
   it('reports the problems {{ }} would have, spelled as written', () => {
     expect(templateProblems('[[ env.SECRET ]]', 0)).toEqual([
-      '[[ env.SECRET ]] must start with trigger, record or steps',
+      '[[ env.SECRET ]] must start with trigger, record, steps, item or loop',
     ]);
     expect(templateProblems('[[ record.title.toUpperCase() ]]', 0)).toEqual([
       '[[ record.title.toUpperCase() ]] is not a path of names and numbers separated by dots',
@@ -127,8 +127,14 @@ describe('[[ ]] templates, the spelling no-code tools leave alone', () => {
     ]);
     expect(templateProblems('[[ steps.1.output.id ]]', 2)).toEqual([]);
     expect(templateProblems('[[ steps.x ]]', 2)).toEqual([
-      '[[ steps.x ]] must name a step by its number: steps.0.output…',
+      "[[ steps.x ]] names no step before this one (a step's number, or the name of a step it follows)",
     ]);
+    const place = { topIndex: 2, names: new Set(['lookup']), inLoop: false };
+    expect(templateProblems('[[ steps.lookup.output.id ]]', place)).toEqual([]);
+    expect(templateProblems('[[ item.email ]]', place)).toEqual([
+      '[[ item.email ]]: item is read only inside a FOR_EACH',
+    ]);
+    expect(templateProblems('{{ item.email }} {{ loop.index }}', { ...place, inLoop: true })).toEqual([]);
     expect(templateProblems('[[ steps.0.input ]]', 2)).toEqual([
       '[[ steps.0.input ]]: a step offers only its output',
     ]);

@@ -15,7 +15,9 @@ import { missing } from '../shared/missing.ts';
 const TEMPLATE = /\{\{([^{}]*)\}\}|\[\[([^[\]]*)\]\]/g;
 const WHOLE = /^(?:\{\{([^{}]*)\}\}|\[\[([^[\]]*)\]\])$/;
 const SEGMENT = /^[A-Za-z0-9_$-]+$/;
-const ROOTS = ['trigger', 'record', 'steps'] as const;
+const ROOTS = ['trigger', 'record', 'steps', 'item', 'loop'] as const;
+/** Roots only a loop's body reads. */
+const LOOP_ROOTS = new Set(['item', 'loop']);
 
 interface Syntax {
   open: string;
@@ -36,20 +38,39 @@ export interface TemplateScope {
   trigger: { body: unknown; recordId: string | null; type: string };
   /** The context record (its API shape), or null when the run has none yet. */
   record: unknown;
-  /** Earlier steps: `steps[i].output`. */
-  steps: { output: unknown }[];
+  /** Earlier steps by top-level index and by name: `steps.0.output`, `steps.lookup.output`. */
+  steps: Record<string, { output: unknown }>;
+  /** Inside a loop's body: the item and its index. */
+  item?: unknown;
+  loop?: { index: number };
 }
 
 /**
- * The problems of the templates in `text`, for an action at `stepIndex` (so `steps.<n>` may
- * only name an earlier step). Empty when the text is fine. As with `{{ }}`, a `[[` or `]]`
+ * Where a template is written, for the checks made when a workflow is saved: the index of its
+ * top-level action (`steps.<n>` names an earlier one), the names of the steps before it
+ * that it may read, and whether it is inside a loop's body (`item`, `loop`).
+ */
+export interface TemplatePlace {
+  topIndex: number;
+  names: ReadonlySet<string>;
+  inLoop: boolean;
+}
+
+const placeOf = (where: number | TemplatePlace): TemplatePlace =>
+  typeof where === 'number' ? { topIndex: where, names: new Set(), inLoop: false } : where;
+
+/**
+ * The problems of the templates in `text`, for an action at `where` (a top-level index, or a
+ * place in the tree: `steps.<n>` and `steps.<name>` may only name an earlier step). Empty
+ * when the text is fine. As with `{{ }}`, a `[[` or `]]`
  * that is not part of a template is a problem: neither pair can be written as literal text.
  */
-export function templateProblems(text: string, stepIndex: number): string[] {
+export function templateProblems(text: string, where: number | TemplatePlace): string[] {
+  const place = placeOf(where);
   const problems: string[] = [];
   const stripped = text.replace(TEMPLATE, (_match, curly?: string, square?: string) => {
     const { path, syntax } = matched(curly, square);
-    const problem = pathProblem(path, stepIndex, syntax);
+    const problem = pathProblem(path, place, syntax);
     if (problem) problems.push(problem);
     return '';
   });
@@ -61,22 +82,26 @@ export function templateProblems(text: string, stepIndex: number): string[] {
   return problems;
 }
 
-function pathProblem(path: string, stepIndex: number, { open, close }: Syntax): string | null {
+function pathProblem(path: string, place: TemplatePlace, { open, close }: Syntax): string | null {
   if (path === '') return `has an empty ${open} ${close}`;
   const shown = `${open} ${path} ${close}`;
   const segments = path.split('.');
   const root = segments[0] ?? missing('segments[0]');
   if (!(ROOTS as readonly string[]).includes(root)) {
-    return `${shown} must start with trigger, record or steps`;
+    return `${shown} must start with trigger, record, steps, item or loop`;
   }
+  if (LOOP_ROOTS.has(root) && !place.inLoop) return `${shown}: ${root} is read only inside a FOR_EACH`;
   if (segments.some((s) => !SEGMENT.test(s))) {
     return `${shown} is not a path of names and numbers separated by dots`;
   }
   if (root === 'steps') {
     const n = segments[1];
-    if (n === undefined || !/^\d+$/.test(n))
-      return `${shown} must name a step by its number: steps.0.output…`;
-    if (Number(n) >= stepIndex) return `${shown} names step ${n}, which does not run before this one`;
+    if (n === undefined) return `${shown} must name a step: steps.0.output… or steps.<name>.output…`;
+    if (/^\d+$/.test(n)) {
+      if (Number(n) >= place.topIndex) return `${shown} names step ${n}, which does not run before this one`;
+    } else if (!place.names.has(n)) {
+      return `${shown} names no step before this one (a step's number, or the name of a step it follows)`;
+    }
     if (segments.length > 2 && segments[2] !== 'output') return `${shown}: a step offers only its output`;
   }
   return null;
@@ -98,19 +123,19 @@ function readable(path: string): boolean {
 /** Every template problem found in the strings of `value` (deeply), with the path of each. */
 export function collectTemplateProblems(
   value: unknown,
-  stepIndex: number,
-  path: string,
-  out: { path: string; message: string }[],
+  where: number | TemplatePlace,
+  path: (string | number)[],
+  out: { path: (string | number)[]; message: string }[],
 ): void {
   if (typeof value === 'string') {
-    for (const message of templateProblems(value, stepIndex)) out.push({ path, message });
+    for (const message of templateProblems(value, where)) out.push({ path, message });
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => {
-      collectTemplateProblems(item, stepIndex, `${path}.${i}`, out);
+      collectTemplateProblems(item, where, [...path, i], out);
     });
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      collectTemplateProblems(item, stepIndex, `${path}.${key}`, out);
+      collectTemplateProblems(item, where, [...path, key], out);
     }
   }
 }

@@ -18,6 +18,7 @@ import {
   triggerRecordId,
   verifyTriggerSignature,
 } from './accept-trigger.ts';
+import { waitingRoom } from './waiting-room.ts';
 
 /** One call of a trigger URL, as the server read it. */
 export interface TriggerCall {
@@ -68,6 +69,7 @@ export function triggerService(deps: TriggerServiceDeps): (call: TriggerCall) =>
   const { db, limits } = deps;
   const workflows = workflowLookup(db);
   const runs = triggeredRunQueue(db);
+  const assertRoomToWait = waitingRoom(db);
   return async (call) => {
     let rateLimit: RateLimitResult | undefined;
     try {
@@ -76,6 +78,7 @@ export function triggerService(deps: TriggerServiceDeps): (call: TriggerCall) =>
       verifyTriggerSignature(workflow, bytes, call.signature);
       rateLimit = await limits.consume(`wf:${workflow.id}`, workflow.rateLimitPerMinute);
       if (!rateLimit.allowed) throw workflowRateLimited(rateLimit);
+      await assertRoomToWait(workflow.workspaceId);
       const recordId = triggerRecordId(body);
       const key = call.idempotencyKey;
       if (key) assertIdempotencyKey(key);

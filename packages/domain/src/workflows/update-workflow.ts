@@ -10,6 +10,8 @@ import type { DomainServices } from '../shared/services.ts';
 import { newWebhookSecret } from '../webhooks/secrets.ts';
 import { checkActionUrls } from './check-action-urls.ts';
 import { loadWorkflow } from './find-workflows.ts';
+import { assertMembers, scheduleOf } from './notify-on-failure.ts';
+import { syncSchedule } from './schedule-workflow.ts';
 import type { updateWorkflowInput } from './schemas.ts';
 import { serializeWorkflow } from './serialize.ts';
 
@@ -30,7 +32,14 @@ export async function updateWorkflow(
     const changes: Partial<typeof schema.workflows.$inferInsert> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.enabled !== undefined) changes.enabled = input.enabled;
-    if (input.trigger !== undefined) changes.triggerType = input.trigger.type;
+    if (input.trigger !== undefined) {
+      changes.triggerType = input.trigger.type;
+      changes.schedule = scheduleOf(input.trigger);
+    }
+    if (input.notifyOnFailure !== undefined) {
+      await assertMembers(tx, actor.workspaceId, input.notifyOnFailure);
+      changes.notifyOnFailure = input.notifyOnFailure;
+    }
     if (input.actions !== undefined) changes.actions = input.actions as Record<string, unknown>[];
     if (input.rateLimitPerMinute !== undefined) changes.rateLimitPerMinute = input.rateLimitPerMinute;
     if (input.requireSignature === true && current.secret === null) {
@@ -40,12 +49,14 @@ export async function updateWorkflow(
       Object.assign(changes, { secret: null, previousSecret: null, previousSecretExpiresAt: null });
     }
     const w = schema.workflows;
-    const [row] = await tx
+    const [updated] = await tx
       .update(w)
       .set({ ...changes, updatedAt: sql`now()` })
       .where(and(eq(w.workspaceId, actor.workspaceId), eq(w.id, current.id)))
       .returning();
-    if (!row) missing('the row update … returning wrote (row)');
+    if (!updated) missing('the row update … returning wrote (updated)');
+    const rescheduled = input.trigger !== undefined || input.enabled !== undefined;
+    const row = rescheduled ? { ...updated, nextRunAt: await syncSchedule(tx, updated) } : updated;
     await audit(tx, actor, {
       action: 'workflow.updated',
       target: { type: 'workflow', id: current.id },

@@ -1,4 +1,13 @@
-import { envelope, getRun, rerun, runIdInput, runOutput } from '@crm/domain';
+import {
+  answerApproval,
+  answerApprovalInput,
+  cancelRun,
+  envelope,
+  getRun,
+  rerun,
+  runIdInput,
+  runOutput,
+} from '@crm/domain';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
@@ -43,4 +52,61 @@ export const runsRouter = router({
     .input(runIdInput)
     .concat(declaredOutput(envelope(runOutput)))
     .mutation(async ({ ctx, input }) => ({ data: await rerun(ctx.db, ctx.actor, input.id) })),
+
+  cancel: authedProcedure
+    .meta(
+      restRoute({
+        scope: 'workflows:write',
+        openapi: {
+          method: 'POST',
+          path: '/runs/{id}/cancel',
+          tags,
+          summary: 'Cancel a run',
+          description:
+            'Ends a QUEUED, RUNNING or WAITING run as CANCELLED. A step in flight finishes and is recorded; nothing after it runs. 409 when the run has already ended.',
+        },
+        errors: [404, 409],
+      }),
+    )
+    .input(runIdInput)
+    .concat(declaredOutput(envelope(runOutput)))
+    .mutation(async ({ ctx, input }) => ({ data: await cancelRun(ctx.db, ctx.actor, input.id) })),
+
+  approve: authedProcedure
+    .meta(
+      restRoute({
+        scope: 'workflows:write',
+        openapi: {
+          method: 'POST',
+          path: '/runs/{id}/approve',
+          tags,
+          summary: 'Approve the step a run waits on',
+          description:
+            'Answers the APPROVAL step the run is WAITING on: its output becomes `{ approved: true, by, comment, at }`, its task is completed and the run goes on. Only the assignee, an owner or an admin (403 otherwise); 409 when the run is not waiting for an approval (answered, timed out, cancelled).',
+        },
+        errors: [403, 404, 409],
+      }),
+    )
+    .input(answerApprovalInput)
+    .concat(declaredOutput(envelope(runOutput)))
+    .mutation(async ({ ctx, input }) => ({ data: await answerApproval(ctx.db, ctx.actor, input, true) })),
+
+  reject: authedProcedure
+    .meta(
+      restRoute({
+        scope: 'workflows:write',
+        openapi: {
+          method: 'POST',
+          path: '/runs/{id}/reject',
+          tags,
+          summary: 'Reject the step a run waits on',
+          description:
+            'As approve, with `approved: false`: the run goes on, and a later BRANCH can read `steps.<name>.output.approved`. Only the assignee, an owner or an admin (403 otherwise); 409 when the run is not waiting for an approval.',
+        },
+        errors: [403, 404, 409],
+      }),
+    )
+    .input(answerApprovalInput)
+    .concat(declaredOutput(envelope(runOutput)))
+    .mutation(async ({ ctx, input }) => ({ data: await answerApproval(ctx.db, ctx.actor, input, false) })),
 });

@@ -14,6 +14,8 @@ import {
   runOutput,
   savedWorkflowOutput,
   setWorkflowEnabled,
+  testCodeInput,
+  testCodeOutput,
   updateWorkflow,
   updateWorkflowInput,
   workflowIdInput,
@@ -21,6 +23,7 @@ import {
   workflowWarnings,
   workflowWithSecretOutput,
 } from '@crm/domain';
+import { runCode } from '@crm/sandbox';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput, router } from '../../trpc.ts';
 
@@ -227,4 +230,38 @@ export const workflowsRouter = router({
     .input(findRunsInput)
     .concat(declaredOutput(listEnvelope(runOutput)))
     .query(({ ctx, input }) => findRuns(ctx.db, ctx.actor, input)),
+
+  testCode: authedProcedure
+    .meta(
+      restRoute({
+        scope: 'workflows:write',
+        openapi: {
+          method: 'POST',
+          path: '/workflows/test-code',
+          tags,
+          summary: 'Run a CODE step’s source on a sample input',
+          description:
+            'Runs the source as a CODE step would — in the sandbox, with its limits (64 MiB, 1 s of CPU, 256 KiB of output) — on `input`, and answers what it returned or why it failed (`syntax`, `throw`, `timeout`, `memory`, `output`, with the line where known). Nothing is saved; a failure of the code is a 200 with `ok: false`.',
+        },
+      }),
+    )
+    .input(testCodeInput)
+    .concat(declaredOutput(envelope(testCodeOutput)))
+    .mutation(async ({ input }) => {
+      const result = await runCode(input.source, input.input ?? {});
+      return {
+        data: result.ok
+          ? { ok: true, output: result.output ?? null, error: null, durationMs: result.durationMs }
+          : {
+              ok: false,
+              output: null,
+              error: {
+                kind: result.error.kind,
+                message: result.error.message,
+                line: result.error.line ?? null,
+              },
+              durationMs: result.durationMs,
+            },
+      };
+    }),
 });

@@ -1,0 +1,105 @@
+import { loopItems, nestedActions, type RunAction, type StepRecord, type StepRecords } from '@crm/domain';
+
+/** The item a step inside a loop's body works on: `item` and `loop.index` of its templates. */
+export interface LoopFrame {
+  item: unknown;
+  index: number;
+}
+
+/** What a run does next, read from its actions and the records of its steps. */
+export type Next =
+  /** Run (or go on with: waiting, retried) the step at `path`. */
+  | { kind: 'step'; path: string; action: RunAction; record: StepRecord | undefined; loop: LoopFrame | null }
+  /** Every item of the loop at `path` is done: record its output. */
+  | { kind: 'loop-done'; path: string; action: RunAction; record: StepRecord; count: number; failed: number }
+  /** Nothing is left: the run succeeded. */
+  | { kind: 'done' }
+  /** A CONDITION was false: the run ends, SUCCEEDED, its other steps SKIPPED. */
+  | { kind: 'stopped' }
+  /** The step at `path` failed for good: the run fails. */
+  | { kind: 'failed'; path: string; action: RunAction; record: StepRecord };
+
+/** A step whose record says it is finished for good (it will not be run again). */
+const finallyFailed = (record: StepRecord | undefined) =>
+  record?.status === 'FAILED' && record.nextAttemptAt === null;
+
+/**
+ * The next thing a run does (docs/workflows.md, "Runs"). Walks the action tree in order and
+ * follows the records: a step that succeeded is passed over and never run again, a branch goes
+ * into the arm its recorded output chose, a loop goes through the items it recorded when it
+ * started, item after item. A failed step of an item of a loop with `continueOnError` counts
+ * that item as failed and the loop goes on with the next.
+ */
+export function nextStep(actions: readonly RunAction[], records: StepRecords): Next {
+  return walk(actions, '', null, records) ?? { kind: 'done' };
+}
+
+function walk(
+  list: readonly RunAction[],
+  prefix: string,
+  loop: LoopFrame | null,
+  records: StepRecords,
+): Next | null {
+  for (let i = 0; i < list.length; i++) {
+    const action = list[i] as RunAction;
+    const path = `${prefix}${i}`;
+    const record = records.get(path);
+    if (action.type === 'BRANCH' && record?.status === 'SUCCEEDED') {
+      const arm = (record.output as { passed?: boolean } | null)?.passed === true ? 'then' : 'else';
+      const inner = walk(nestedActions(action, arm), `${path}.${arm}.`, loop, records);
+      if (inner) return inner;
+      continue;
+    }
+    if (action.type === 'FOR_EACH' && record?.status === 'RUNNING') {
+      const items = loopItems(record) ?? [];
+      const body = nestedActions(action, 'actions');
+      let failed = 0;
+      for (let k = 0; k < items.length; k++) {
+        const inner = walk(body, `${path}.items.${k}.`, { item: items[k], index: k }, records);
+        if (inner?.kind === 'failed' && action.continueOnError === true) {
+          failed += 1;
+          continue;
+        }
+        if (inner) return inner;
+      }
+      return { kind: 'loop-done', path, action, record, count: items.length, failed };
+    }
+    if (record?.status === 'SUCCEEDED') {
+      if (action.type === 'CONDITION' && (record.output as { passed?: boolean } | null)?.passed === false)
+        return { kind: 'stopped' };
+      continue;
+    }
+    if (record && finallyFailed(record)) return { kind: 'failed', path, action, record };
+    return { kind: 'step', path, action, record, loop };
+  }
+  return null;
+}
+
+/** The part of a path up to its innermost loop item (`3.items.17.`), or '' outside loops. */
+function loopPrefix(path: string): string {
+  const at = path.lastIndexOf('.items.');
+  if (at < 0) return '';
+  const afterIndex = path.indexOf('.', at + '.items.'.length);
+  return path.slice(0, afterIndex + 1);
+}
+
+/**
+ * What `steps.*` reads for the step at `path`: each top-level step's output by index, and
+ * each named step's by name — inside a loop's body, that of the same item.
+ */
+export function stepOutputs(
+  actions: readonly RunAction[],
+  records: StepRecords,
+  path: string,
+): Record<string, { output: unknown }> {
+  const steps: Record<string, { output: unknown }> = {};
+  actions.forEach((_action, index) => {
+    steps[String(index)] = { output: records.get(String(index))?.output ?? null };
+  });
+  for (const record of records.values()) {
+    if (record.name === null) continue;
+    const prefix = loopPrefix(record.path);
+    if (prefix === '' || path.startsWith(prefix)) steps[record.name] = { output: record.output ?? null };
+  }
+  return steps;
+}
