@@ -258,13 +258,22 @@ describe.skipIf(unavailable)('the Reports page in Chromium', () => {
 
     // Automation runs: 14 days, today's two runs succeeded.
     const runs = (await api().reports.automationRuns.query()).data;
-    expect(runs.totals).toEqual({ queued: 0, running: 0, succeeded: 2, failed: 0, total: 2 });
+    expect(runs.totals).toEqual({
+      queued: 0,
+      running: 0,
+      waiting: 0,
+      succeeded: 2,
+      failed: 0,
+      cancelled: 0,
+      total: 2,
+    });
     const perStatus = report(page, 'report-runs').locator('table');
     expect(await perStatus.locator('tbody tr').count()).toBe(14);
     const runDay = runs.days.at(-1)!;
     const runLabel = (await perStatus.locator(`time[datetime="${runDay.day}"]`).textContent())!;
-    expect(await rowCells(perStatus, runLabel)).toEqual(['2', '0', '0', '0', '2']);
-    expect(await rowCells(perStatus, '14 days')).toEqual(['2', '0', '0', '0', '2']);
+    // Succeeded, Failed, Cancelled, Waiting, Running, Queued, All.
+    expect(await rowCells(perStatus, runLabel)).toEqual(['2', '0', '0', '0', '0', '0', '2']);
+    expect(await rowCells(perStatus, '14 days')).toEqual(['2', '0', '0', '0', '0', '0', '2']);
 
     // The charts are drawn, hidden from assistive technology, which reads the tables.
     expect(

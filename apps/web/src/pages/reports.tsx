@@ -28,6 +28,8 @@ const COLOURS = {
   lost: '#b42318',
   queued: '#8c959f',
   running: '#9a6700',
+  waiting: '#8250df',
+  cancelled: '#57606a',
   p50: '#54aeff',
   p95: '#0b5cad',
 };
@@ -522,6 +524,20 @@ function AutomationReport() {
           />
           <Bar dataKey="failed" name="Failed" stackId="runs" fill={COLOURS.lost} isAnimationActive={false} />
           <Bar
+            dataKey="cancelled"
+            name="Cancelled"
+            stackId="runs"
+            fill={COLOURS.cancelled}
+            isAnimationActive={false}
+          />
+          <Bar
+            dataKey="waiting"
+            name="Waiting"
+            stackId="runs"
+            fill={COLOURS.waiting}
+            isAnimationActive={false}
+          />
+          <Bar
             dataKey="running"
             name="Running"
             stackId="runs"
@@ -545,6 +561,8 @@ function AutomationReport() {
               <th scope="col">Day</th>
               <th scope="col">Succeeded</th>
               <th scope="col">Failed</th>
+              <th scope="col">Cancelled</th>
+              <th scope="col">Waiting</th>
               <th scope="col">Running</th>
               <th scope="col">Queued</th>
               <th scope="col">All</th>
@@ -558,6 +576,8 @@ function AutomationReport() {
                 </th>
                 <td>{d.succeeded}</td>
                 <td>{d.failed}</td>
+                <td>{d.cancelled}</td>
+                <td>{d.waiting}</td>
                 <td>{d.running}</td>
                 <td>{d.queued}</td>
                 <td>{d.total}</td>
@@ -569,6 +589,8 @@ function AutomationReport() {
               <th scope="row">14 days</th>
               <td>{report.totals.succeeded}</td>
               <td>{report.totals.failed}</td>
+              <td>{report.totals.cancelled}</td>
+              <td>{report.totals.waiting}</td>
               <td>{report.totals.running}</td>
               <td>{report.totals.queued}</td>
               <td>{report.totals.total}</td>

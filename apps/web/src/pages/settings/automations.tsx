@@ -1,5 +1,4 @@
-import { eventTypes } from '@crm/constants';
-import { keepPreviousData, useMutation, useQueries, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
   CopyButton,
@@ -10,47 +9,48 @@ import {
   PageHeader,
   ProblemMessage,
   SecretOnce,
-  SelectField,
   usePager,
 } from '../../lib/components.tsx';
-import { api, type Inputs, type Outputs, problemOf, queryClient } from '../../lib/query.ts';
+import { api, type Outputs, problemOf, queryClient } from '../../lib/query.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { trpc } from '../../lib/trpc.ts';
+import { ActionBuilder } from './action-builder.tsx';
 import {
-  ActionBuilder,
-  type Choices,
   type DraftAction,
+  errorsUnder,
+  isUnder,
   newDraft,
+  shownErrorPaths,
   toAction,
   toDraft,
-} from './action-builder.tsx';
+} from './action-draft.ts';
+import { reloadWorkflows, useChoices } from './automation-data.ts';
+import {
+  NextRun,
+  NotifyField,
+  TRIGGER_PATHS,
+  type TriggerDraft,
+  TriggerFields,
+  toTrigger,
+  toTriggerDraft,
+  triggerText,
+} from './automation-fields.tsx';
+import { RunItem } from './run-view.tsx';
 
-/** Folders, pipelines and members the action forms offer as choices. */
-function useChoices(): { data: Choices | undefined; error: unknown } {
-  const [folders, pipelines, members] = useQueries({
-    queries: [
-      api.folders.list.queryOptions({ pageSize: 200 }),
-      api.pipelines.list.queryOptions({ pageSize: 200 }),
-      api.workspace.members.queryOptions({ pageSize: 200 }),
-    ],
-  });
-  const error = folders.error ?? pipelines.error ?? members.error;
-  if (!folders.data || !pipelines.data || !members.data) return { data: undefined, error };
-  return {
-    data: { folders: folders.data.data, pipelines: pipelines.data.data, members: members.data.data },
-    error,
-  };
+type Workflow = Outputs['workflows']['get']['data'];
+
+/** The error paths a form shows next to its inputs: the rest are listed above it with their path. */
+function shownPaths(actions: DraftAction[], errors: Record<string, string>): string[] {
+  return [
+    'name',
+    ...TRIGGER_PATHS,
+    ...Object.keys(errors).filter((p) => isUnder(p, 'notifyOnFailure')),
+    ...shownErrorPaths(actions, 'actions', errors),
+  ];
 }
 
-/** Reads the automations, one automation and its runs again after a change. */
-const reloadWorkflows = () => queryClient.invalidateQueries(api.workflows.pathFilter());
-
-type TriggerType = Inputs['workflows']['create']['trigger']['type'];
-
-const TRIGGERS: { value: TriggerType; label: string }[] = [
-  { value: 'INCOMING_WEBHOOK', label: 'Incoming webhook (a URL to POST to)' },
-  ...eventTypes.map((kind) => ({ value: kind, label: `Event: ${kind}` })),
-];
+/** The messages about the members to notify, one line. */
+const notifyError = (errors: Record<string, string>) => errorsUnder(errors, 'notifyOnFailure');
 
 export function AutomationsPage() {
   const pager = usePager();
@@ -69,8 +69,8 @@ export function AutomationsPage() {
         )}
       </PageHeader>
       <p>
-        An automation runs its actions when its trigger fires: a POST to its own URL, or an event in this
-        workspace.
+        An automation runs its actions when its trigger fires: a POST to its own URL, a schedule, or an event
+        in this workspace.
       </p>
       {creating ? <CreateAutomation onCancel={() => setCreating(false)} /> : null}
       <h2>Automations</h2>
@@ -92,7 +92,15 @@ export function AutomationsPage() {
                   <td>
                     <Link to={`/settings/automations/${w.id}`}>{w.name}</Link>
                   </td>
-                  <td>{w.trigger.type === 'INCOMING_WEBHOOK' ? 'incoming webhook' : w.trigger.type}</td>
+                  <td>
+                    {triggerText(w.trigger)}
+                    {w.trigger.nextRunAt ? (
+                      <>
+                        <br />
+                        <NextRun trigger={w.trigger} />
+                      </>
+                    ) : null}
+                  </td>
                   <td>{w.actions.map((a) => String(a.type).toLowerCase().replace(/_/g, ' ')).join(' → ')}</td>
                   <td>{w.enabled ? 'enabled' : <span className="badge warn">disabled</span>}</td>
                   <td>{formatInstant(w.updatedAt)}</td>
@@ -109,7 +117,8 @@ export function AutomationsPage() {
 function CreateAutomation({ onCancel }: { onCancel: () => void }) {
   const choices = useChoices();
   const [name, setName] = useState('');
-  const [trigger, setTrigger] = useState<TriggerType>('INCOMING_WEBHOOK');
+  const [trigger, setTrigger] = useState<TriggerDraft>(() => toTriggerDraft());
+  const [notify, setNotify] = useState<string[]>([]);
   const [signed, setSigned] = useState(false);
   const [actions, setActions] = useState<DraftAction[]>([newDraft('CREATE_RECORD')]);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
@@ -126,9 +135,10 @@ function CreateAutomation({ onCancel }: { onCancel: () => void }) {
     event.preventDefault();
     submit.mutate({
       name,
-      trigger: { type: trigger },
+      trigger: toTrigger(trigger),
       actions: actions.map(toAction),
-      ...(signed ? { requireSignature: true } : {}),
+      ...(signed && trigger.type === 'INCOMING_WEBHOOK' ? { requireSignature: true } : {}),
+      ...(notify.length > 0 ? { notifyOnFailure: notify } : {}),
     });
   };
   if (created) {
@@ -145,10 +155,7 @@ function CreateAutomation({ onCancel }: { onCancel: () => void }) {
   return (
     <form onSubmit={onSubmit} className="card" aria-label="New automation" noValidate>
       <h2>New automation</h2>
-      <ProblemMessage
-        problem={problem}
-        paths={['name', 'trigger.type', ...Object.keys(errors).filter((p) => p.startsWith('actions'))]}
-      />
+      <ProblemMessage problem={problem} paths={shownPaths(actions, errors)} />
       <Field
         label="Name"
         value={name}
@@ -156,21 +163,23 @@ function CreateAutomation({ onCancel }: { onCancel: () => void }) {
         error={errors.name}
         required
       />
-      <SelectField
-        label="Trigger"
-        value={trigger}
-        onChange={(e) => setTrigger(e.target.value as TriggerType)}
-        options={TRIGGERS}
-        error={errors['trigger.type']}
-      />
-      {trigger === 'INCOMING_WEBHOOK' ? (
+      <TriggerFields value={trigger} onChange={setTrigger} errors={errors} />
+      {trigger.type === 'INCOMING_WEBHOOK' ? (
         <label className="check">
           <input type="checkbox" checked={signed} onChange={(e) => setSigned(e.target.checked)} /> Require
           callers to sign the body with a secret (X-Service-Signature)
         </label>
       ) : null}
       {choices.data ? (
-        <ActionBuilder actions={actions} onChange={setActions} choices={choices.data} errors={errors} />
+        <>
+          <ActionBuilder actions={actions} onChange={setActions} choices={choices.data} errors={errors} />
+          <NotifyField
+            members={choices.data.members}
+            value={notify}
+            onChange={setNotify}
+            error={notifyError(errors)}
+          />
+        </>
       ) : (
         <Loading what="folders, pipelines and members" />
       )}
@@ -192,7 +201,13 @@ export function AutomationPage({ id }: { id: string }) {
   const runs = useQuery({
     ...api.workflows.runs.queryOptions({ id, pageSize: 20, cursor: pager.cursor }),
     placeholderData: keepPreviousData,
+    // Runs that are queued or running change in seconds: read them again until they stop.
+    refetchInterval: (query) =>
+      query.state.data?.data.some((run) => run.status === 'QUEUED' || run.status === 'RUNNING')
+        ? 2000
+        : false,
   });
+  const members = useQuery(api.workspace.members.queryOptions({ pageSize: 200 }));
   const [secret, setSecret] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const action = useMutation({
@@ -220,7 +235,29 @@ export function AutomationPage({ id }: { id: string }) {
           <PageHeader title={w.name} />
           <dl className="facts">
             <dt>Trigger</dt>
-            <dd>{w.trigger.type === 'INCOMING_WEBHOOK' ? 'Incoming webhook' : `Event ${w.trigger.type}`}</dd>
+            <dd>
+              {w.trigger.type === 'INCOMING_WEBHOOK'
+                ? 'Incoming webhook'
+                : w.trigger.type === 'SCHEDULE'
+                  ? 'Schedule'
+                  : `Event ${w.trigger.type}`}
+            </dd>
+            {w.trigger.type === 'SCHEDULE' ? (
+              <>
+                <dt>Schedule</dt>
+                <dd>
+                  <code>{w.trigger.cron}</code> in {w.trigger.timezone ?? 'UTC'}
+                </dd>
+                <dt>Next run</dt>
+                <dd>
+                  {w.trigger.nextRunAt ? (
+                    <NextRun trigger={w.trigger} />
+                  ) : (
+                    <span className="hint">none while disabled</span>
+                  )}
+                </dd>
+              </>
+            ) : null}
             {w.trigger.url ? (
               <>
                 <dt>URL</dt>
@@ -241,6 +278,14 @@ export function AutomationPage({ id }: { id: string }) {
             ) : null}
             <dt>State</dt>
             <dd>{w.enabled ? 'enabled' : 'disabled'}</dd>
+            <dt>When a run fails</dt>
+            <dd>
+              {w.notifyOnFailure.length === 0
+                ? 'nobody is told'
+                : `a task for ${w.notifyOnFailure
+                    .map((userId) => members.data?.data.find((m) => m.id === userId)?.name ?? userId)
+                    .join(', ')}`}
+            </dd>
             <dt>Updated</dt>
             <dd>{formatInstant(w.updatedAt)}</dd>
           </dl>
@@ -258,7 +303,7 @@ export function AutomationPage({ id }: { id: string }) {
               </button>
             )}
             <button type="button" onClick={() => setEditing(!editing)}>
-              {editing ? 'Close the editor' : 'Edit actions'}
+              {editing ? 'Close the editor' : 'Edit'}
             </button>
             {w.trigger.type === 'INCOMING_WEBHOOK' ? (
               <button type="button" onClick={() => action.mutate('rotate')} disabled={action.isPending}>
@@ -275,7 +320,7 @@ export function AutomationPage({ id }: { id: string }) {
             </button>
           </div>
           {editing ? (
-            <EditActions id={id} actions={w.actions} onSaved={() => setEditing(false)} />
+            <EditAutomation workflow={w} onSaved={() => setEditing(false)} />
           ) : (
             <ol className="steps">
               {w.actions.map((a, index) => (
@@ -283,7 +328,8 @@ export function AutomationPage({ id }: { id: string }) {
                   <strong>
                     {index + 1}. {String(a.type)}
                   </strong>
-                  <pre className="json">{JSON.stringify(withoutType(a), null, 2)}</pre>
+                  {typeof a.name === 'string' ? <code> {a.name}</code> : null}
+                  <pre className="json">{JSON.stringify(withoutTypeAndName(a), null, 2)}</pre>
                 </li>
               ))}
             </ol>
@@ -309,22 +355,17 @@ export function AutomationPage({ id }: { id: string }) {
   );
 }
 
-function withoutType(action: Record<string, unknown>) {
-  const { type: _, ...rest } = action;
+function withoutTypeAndName(action: Record<string, unknown>) {
+  const { type: _type, name: _name, ...rest } = action;
   return rest;
 }
 
-function EditActions({
-  id,
-  actions,
-  onSaved,
-}: {
-  id: string;
-  actions: Record<string, unknown>[];
-  onSaved: () => void;
-}) {
+/** The automation's trigger, actions and members to notify, saved together. */
+function EditAutomation({ workflow, onSaved }: { workflow: Workflow; onSaved: () => void }) {
   const choices = useChoices();
-  const [drafts, setDrafts] = useState<DraftAction[]>(() => actions.map(toDraft));
+  const [trigger, setTrigger] = useState<TriggerDraft>(() => toTriggerDraft(workflow.trigger));
+  const [drafts, setDrafts] = useState<DraftAction[]>(() => workflow.actions.map(toDraft));
+  const [notify, setNotify] = useState<string[]>(workflow.notifyOnFailure);
   const submit = useMutation(
     api.workflows.update.mutationOptions({
       onSuccess: () => {
@@ -335,86 +376,39 @@ function EditActions({
   );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    submit.mutate({ id, actions: drafts.map(toAction) });
+    const next = toTrigger(trigger);
+    const saved = toTrigger(toTriggerDraft(workflow.trigger));
+    submit.mutate({
+      id: workflow.id,
+      // The trigger only when it changed: saving the same one again would change nothing.
+      ...(JSON.stringify(next) === JSON.stringify(saved) ? {} : { trigger: next }),
+      actions: drafts.map(toAction),
+      notifyOnFailure: notify,
+    });
   };
   const problem = problemOf(submit.error ?? choices.error);
   const errors = problem?.fields ?? {};
   return (
-    <form onSubmit={onSubmit} className="card" aria-label="Edit actions" noValidate>
-      <ProblemMessage problem={problem} paths={Object.keys(errors).filter((p) => p.startsWith('actions'))} />
+    <form onSubmit={onSubmit} className="card" aria-label="Edit the automation" noValidate>
+      <ProblemMessage problem={problem} paths={shownPaths(drafts, errors)} />
+      <TriggerFields value={trigger} onChange={setTrigger} errors={errors} />
       {choices.data ? (
-        <ActionBuilder actions={drafts} onChange={setDrafts} choices={choices.data} errors={errors} />
+        <>
+          <ActionBuilder actions={drafts} onChange={setDrafts} choices={choices.data} errors={errors} />
+          <NotifyField
+            members={choices.data.members}
+            value={notify}
+            onChange={setNotify}
+            error={notifyError(errors)}
+          />
+        </>
       ) : (
         <Loading what="choices" />
       )}
       <button type="submit" disabled={submit.isPending}>
-        Save actions
+        Save
       </button>
     </form>
-  );
-}
-
-function RunItem({ run }: { run: Outputs['workflows']['runs']['data'][number] }) {
-  const rerun = useMutation(api.runs.rerun.mutationOptions({ onSuccess: reloadWorkflows }));
-  const finished = run.status === 'SUCCEEDED' || run.status === 'FAILED';
-  return (
-    <li className="delivery" data-testid="run">
-      <details>
-        <summary>
-          <span className={`badge ${run.status.toLowerCase()}`}>{run.status}</span>{' '}
-          {formatInstant(run.createdAt)} · {run.trigger.toLowerCase().replace('_', ' ')}
-          {run.error ? <span className="field-error"> · {run.error}</span> : null}
-        </summary>
-        <p className="hint">
-          {run.id}
-          {run.recordId ? (
-            <>
-              {' · record '}
-              <Link to={`/records/${run.recordId}`}>{run.recordId}</Link>
-            </>
-          ) : null}
-          {run.rerunOf ? ` · re-run of ${run.rerunOf}` : ''}
-        </p>
-        <h4>Trigger input</h4>
-        <pre className="json">{JSON.stringify(run.input, null, 2)}</pre>
-        <ol className="steps">
-          {run.steps.map((step) => (
-            <li key={step.index} className="step">
-              <strong>
-                {step.index + 1}. {step.action}
-              </strong>{' '}
-              <span className={`badge ${step.status.toLowerCase()}`}>{step.status}</span>{' '}
-              <small className="hint">
-                {step.attempts} attempt{step.attempts === 1 ? '' : 's'}
-                {step.nextAttemptAt ? ` · next ${formatInstant(step.nextAttemptAt)}` : ''}
-              </small>
-              <div className="columns">
-                <div>
-                  <h5>Input</h5>
-                  <pre className="json">{JSON.stringify(step.input, null, 2) ?? '—'}</pre>
-                </div>
-                <div>
-                  <h5>{step.error ? 'Error' : 'Output'}</h5>
-                  {step.error ? (
-                    <pre className="json field-error">{step.error}</pre>
-                  ) : (
-                    <pre className="json">{JSON.stringify(step.output, null, 2) ?? '—'}</pre>
-                  )}
-                </div>
-              </div>
-            </li>
-          ))}
-        </ol>
-        <ProblemMessage problem={problemOf(rerun.error)} />
-        <button
-          type="button"
-          disabled={!finished || rerun.isPending}
-          onClick={() => rerun.mutate({ id: run.id })}
-        >
-          Re-run
-        </button>
-      </details>
-    </li>
   );
 }
 
