@@ -25,7 +25,7 @@ import { sql } from 'drizzle-orm';
 import { evaluateCondition, evaluateExpression } from './condition.ts';
 import { StepError, toStepError } from './errors.ts';
 import { type HttpActionOptions, runHttpAction } from './http-action.ts';
-import { type LoopFrame, type Next, nextStep, stepOutputs } from './plan.ts';
+import { type LoopFrame, type LoopProgress, type Next, nextStep, stepOutputs } from './plan.ts';
 import { recordActions, type StepResult } from './record-actions.ts';
 import { MAX_STEP_ATTEMPTS, type StepRetryPolicy, stepRetryDelayMs } from './retry.ts';
 import { buildScope, loadRunWithActor, type RunWithActor } from './run-context.ts';
@@ -57,6 +57,8 @@ class LostRace extends Error {}
 /** What a job knows of its run while it executes it: the row, who it acts as, its steps. */
 interface RunState extends RunWithActor {
   records: StepRecords;
+  /** How far the job has seen the run's loops done (`nextStep`). */
+  progress: LoopProgress;
 }
 
 const ENDED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
@@ -80,12 +82,13 @@ export async function executeRun(db: Database, ref: RowRef, options: EngineOptio
     (await loadStepRecords(db, loaded.run.workspaceId, [{ id: loaded.run.id, steps: legacy }])).get(
       loaded.run.id,
     ) ?? new Map();
-  const state: RunState = { ...loaded, records };
+  const state: RunState = { ...loaded, records, progress: new Map() };
   try {
     for (;;) {
       if (ENDED.has(state.run.status)) return 'finished';
       if (!state.actor) {
-        await endRun(db, sharded, state, options, 'FAILED', 'The workspace has no member left to act as');
+        await endRun(db, sharded, state, 'FAILED', 'The workspace has no member left to act as');
+        if (state.run.status === 'FAILED') options.observer?.ended('FAILED');
         return 'finished';
       }
       if (Date.now() - started > budget) {
@@ -93,6 +96,9 @@ export async function executeRun(db: Database, ref: RowRef, options: EngineOptio
         return 'continued';
       }
       const outcome = await advance(db, sharded, state, state.actor, options);
+      // Told once what this job ended the run with, after the transaction that did committed.
+      const status = state.run.status;
+      if (status === 'SUCCEEDED' || status === 'FAILED') options.observer?.ended(status);
       if (outcome !== 'next') return outcome;
     }
   } catch (error) {
@@ -109,11 +115,11 @@ async function advance(
   actor: Actor,
   options: EngineOptions,
 ): Promise<'next' | RunOutcome> {
-  const next = nextStep(state.run.actions as RunAction[], state.records);
+  const next = nextStep(state.run.actions as RunAction[], state.records, state.progress);
   switch (next.kind) {
     case 'done':
     case 'stopped':
-      await endRun(db, sharded, state, options, 'SUCCEEDED');
+      await endRun(db, sharded, state, 'SUCCEEDED');
       return 'finished';
     case 'failed': {
       const { path, action, record } = next;
@@ -123,7 +129,6 @@ async function advance(
         db,
         sharded,
         state,
-        options,
         'FAILED',
         `Step ${path} (${label}) failed${why}: ${record.error}`,
         {
@@ -303,6 +308,20 @@ async function runStep(
     });
     options.observer?.retryScheduled(type);
     return 'retry-scheduled';
+  }
+}
+
+/** The status the run has once `step` is recorded: SUCCEEDED when nothing is left to run. */
+function statusAfter(state: RunState, step: StepRecord): 'RUNNING' | 'SUCCEEDED' {
+  if (step.status !== 'SUCCEEDED') return 'RUNNING';
+  const before = state.records.get(step.path);
+  state.records.set(step.path, step);
+  try {
+    const next = nextStep(state.run.actions as RunAction[], state.records, state.progress);
+    return next.kind === 'done' || next.kind === 'stopped' ? 'SUCCEEDED' : 'RUNNING';
+  } finally {
+    if (before) state.records.set(step.path, before);
+    else state.records.delete(step.path);
   }
 }
 
@@ -504,18 +523,15 @@ async function endRun(
   db: Database,
   sharded: boolean,
   state: RunState,
-  options: EngineOptions,
   status: 'SUCCEEDED' | 'FAILED',
   error?: string,
   failedStep?: { path: string; name: string | null; error: string | null },
 ): Promise<void> {
-  const saved = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const result = await save(tx, sharded, state, { status, ...(error ? { error } : {}) });
     if (status === 'FAILED' && state.actor && result === 'FAILED')
       await announceFailure(tx, state, state.actor, error ?? '', failedStep);
-    return result;
   });
-  if (saved === status) options.observer?.ended(status);
 }
 
 async function announceFailure(
@@ -587,7 +603,8 @@ async function save(
   },
 ): Promise<SavedStatus> {
   const { run } = state;
-  const status = change.status ?? 'RUNNING';
+  // A step that leaves nothing to run ends the run in the same statement.
+  const status = change.status ?? (change.step ? statusAfter(state, change.step) : 'RUNNING');
   const ended = status === 'SUCCEEDED' || status === 'FAILED';
   const result = await tx.execute<{ status: SavedStatus; context_record_id: string | null }>(sql`
     update workflow_runs

@@ -24,14 +24,26 @@ const finallyFailed = (record: StepRecord | undefined) =>
   record?.status === 'FAILED' && record.nextAttemptAt === null;
 
 /**
+ * What a job has learnt of its run's loops while it walked them: for each loop (by path) the
+ * items before `next` are done, `failed` of them failed. Records only ever move forward, so
+ * what was done stays done, and later walks of the same job start there instead of at item 0:
+ * a loop of 1,000 items is walked item by item once, not once per step.
+ */
+export type LoopProgress = Map<string, { next: number; failed: number }>;
+
+/**
  * The next thing a run does (docs/workflows.md, "Runs"). Walks the action tree in order and
  * follows the records: a step that succeeded is passed over and never run again, a branch goes
  * into the arm its recorded output chose, a loop goes through the items it recorded when it
  * started, item after item. A failed step of an item of a loop with `continueOnError` counts
  * that item as failed and the loop goes on with the next.
  */
-export function nextStep(actions: readonly RunAction[], records: StepRecords): Next {
-  return walk(actions, '', null, records) ?? { kind: 'done' };
+export function nextStep(
+  actions: readonly RunAction[],
+  records: StepRecords,
+  progress: LoopProgress = new Map(),
+): Next {
+  return walk(actions, '', null, records, progress) ?? { kind: 'done' };
 }
 
 function walk(
@@ -39,6 +51,7 @@ function walk(
   prefix: string,
   loop: LoopFrame | null,
   records: StepRecords,
+  progress: LoopProgress,
 ): Next | null {
   for (let i = 0; i < list.length; i++) {
     const action = list[i] as RunAction;
@@ -46,23 +59,26 @@ function walk(
     const record = records.get(path);
     if (action.type === 'BRANCH' && record?.status === 'SUCCEEDED') {
       const arm = (record.output as { passed?: boolean } | null)?.passed === true ? 'then' : 'else';
-      const inner = walk(nestedActions(action, arm), `${path}.${arm}.`, loop, records);
+      const inner = walk(nestedActions(action, arm), `${path}.${arm}.`, loop, records, progress);
       if (inner) return inner;
       continue;
     }
     if (action.type === 'FOR_EACH' && record?.status === 'RUNNING') {
       const items = loopItems(record) ?? [];
       const body = nestedActions(action, 'actions');
-      let failed = 0;
-      for (let k = 0; k < items.length; k++) {
-        const inner = walk(body, `${path}.items.${k}.`, { item: items[k], index: k }, records);
+      const known = progress.get(path) ?? { next: 0, failed: 0 };
+      progress.set(path, known);
+      for (let k = known.next; k < items.length; k++) {
+        const inner = walk(body, `${path}.items.${k}.`, { item: items[k], index: k }, records, progress);
         if (inner?.kind === 'failed' && action.continueOnError === true) {
-          failed += 1;
+          known.failed += 1;
+          known.next = k + 1;
           continue;
         }
         if (inner) return inner;
+        known.next = k + 1;
       }
-      return { kind: 'loop-done', path, action, record, count: items.length, failed };
+      return { kind: 'loop-done', path, action, record, count: items.length, failed: known.failed };
     }
     if (record?.status === 'SUCCEEDED') {
       if (action.type === 'CONDITION' && (record.output as { passed?: boolean } | null)?.passed === false)
