@@ -931,9 +931,69 @@ export interface paths {
         put?: never;
         /**
          * Run a finished run again
-         * @description Queues a new run (its `rerunOf` this one) with the same input and context record and the workflow’s current actions. 409 while this run is still QUEUED or RUNNING; 400 when the workflow is disabled. Needs the `workflows:write` scope.
+         * @description Queues a new run (its `rerunOf` this one) with the same input and context record and the workflow’s current actions. 409 while this run is still QUEUED, RUNNING or WAITING; 400 when the workflow is disabled. Needs the `workflows:write` scope.
          */
         post: operations["runs-rerun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run
+         * @description Ends a QUEUED, RUNNING or WAITING run as CANCELLED. A step in flight finishes and is recorded; nothing after it runs. 409 when the run has already ended. Needs the `workflows:write` scope.
+         */
+        post: operations["runs-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve the step a run waits on
+         * @description Answers the APPROVAL step the run is WAITING on: its output becomes `{ approved: true, by, comment, at }`, its task is completed and the run goes on. Only the assignee, an owner or an admin (403 otherwise); 409 when the run is not waiting for an approval (answered, timed out, cancelled). Needs the `workflows:write` scope.
+         */
+        post: operations["runs-approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject the step a run waits on
+         * @description As approve, with `approved: false`: the run goes on, and a later BRANCH can read `steps.<name>.output.approved`. Only the assignee, an owner or an admin (403 otherwise); 409 when the run is not waiting for an approval. Needs the `workflows:write` scope.
+         */
+        post: operations["runs-reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1408,6 +1468,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/test-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a CODE step’s source on a sample input
+         * @description Runs the source as a CODE step would — in the sandbox, with its limits (64 MiB, 1 s of CPU, 256 KiB of output) — on `input`, and answers what it returned or why it failed (`syntax`, `throw`, `timeout`, `memory`, `output`, with the line where known). Nothing is saved; a failure of the code is a 200 with `ok: false`. Needs the `workflows:write` scope.
+         */
+        post: operations["workflows-testCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -1704,6 +1784,26 @@ export interface webhooks {
          * @description A task was completed. POSTed to every enabled subscription of the workspace that listens to `task.completed` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
          */
         post: operations["on_task_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow.run_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * workflow.run_failed delivered to a subscription
+         * @description A run of a workflow failed (docs/workflows.md, "Failures"). POSTed to every enabled subscription of the workspace that listens to `workflow.run_failed` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_workflow_run_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2264,6 +2364,43 @@ export interface components {
             /** @description For a recurring task: the next occurrence, created now */
             nextTaskId: string | null;
         };
+        /** @description A run of a workflow failed (docs/workflows.md, "Failures"). */
+        WorkflowRunFailedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "workflow.run_failed";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
+            workflowId: string;
+            workflowName: string;
+            runId: string;
+            /** @description The run’s context record, if any */
+            recordId: string | null;
+            /** @description The step that failed (null when the run failed before any step) */
+            step: {
+                path: string;
+                name: string | null;
+            } | null;
+            /** @description Why it failed */
+            error: string;
+        };
         /** @description Sent by `POST /api/v1/webhooks/{id}/test` to that subscription only. */
         WebhookTestEvent: {
             /**
@@ -2315,10 +2452,14 @@ export interface components {
         };
         WorkflowTriggerInput: {
             /**
-             * @description INCOMING_WEBHOOK (a URL to POST to) or an event kind (runs on every such event)
+             * @description INCOMING_WEBHOOK (a URL to POST to), SCHEDULE (a cron expression), or an event kind (runs on every such event)
              * @enum {string}
              */
-            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed";
+            type: "INCOMING_WEBHOOK" | "SCHEDULE" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed";
+            /** @description For SCHEDULE: 5 fields (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5` */
+            cron?: string;
+            /** @description For SCHEDULE: an IANA time zone (default UTC) */
+            timezone?: string;
         };
         /** @description Creates a record (or upserts it by email); it becomes the context record. */
         CreateRecordAction: {
@@ -2327,6 +2468,8 @@ export interface components {
              * @enum {string}
              */
             type: "CREATE_RECORD";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             /** @description Folder of the new record (fld_…) */
             folderId: string;
             title: string;
@@ -2351,6 +2494,8 @@ export interface components {
              * @enum {string}
              */
             type: "UPDATE_RECORD";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             /** @description A record id; default the run’s context record */
             recordId?: string;
             title?: string;
@@ -2368,6 +2513,8 @@ export interface components {
              * @enum {string}
              */
             type: "ASSIGN_OWNER";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             /** @description A user of the workspace (usr_…) */
             ownerId: string;
             /** @description A record id; default the run’s context record */
@@ -2380,6 +2527,8 @@ export interface components {
              * @enum {string}
              */
             type: "MOVE_DEAL_STAGE";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             /** @description The deal (deal_…), e.g. {{ steps.2.output.id }} or [[ steps.2.output.id ]] */
             dealId: string;
             /** @description A stage of the deal’s pipeline (st_…) */
@@ -2392,6 +2541,8 @@ export interface components {
              * @enum {string}
              */
             type: "CREATE_DEAL";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             /** @description Pipeline of the deal (pl_…) */
             pipelineId: string;
             /** @description A stage of the pipeline; default its first stage */
@@ -2414,6 +2565,8 @@ export interface components {
              * @enum {string}
              */
             type: "CREATE_TASK";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             title: string;
             /** @description An ISO 8601 instant */
             dueAt?: string;
@@ -2435,6 +2588,8 @@ export interface components {
              * @enum {string}
              */
             type: "ADD_COMMENT";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             text: string;
             /** @description A record id; default the run’s context record */
             recordId?: string;
@@ -2446,6 +2601,8 @@ export interface components {
              * @enum {string}
              */
             type: "LINK_RECORDS";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             /** @description A RELATION field of the context record’s folder */
             field: string;
             /** @description The record to link: its id (rec_…), or its email or title with `by`; may hold templates */
@@ -2467,6 +2624,8 @@ export interface components {
              * @enum {string}
              */
             type: "HTTP_REQUEST";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             /**
              * @description Default POST
              * @enum {string}
@@ -2488,12 +2647,124 @@ export interface components {
              * @enum {string}
              */
             type: "CONDITION";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
             /** @description A value or a template, e.g. {{ trigger.body.country }} or [[ trigger.body.country ]] */
             left: unknown;
             /** @enum {string} */
             operator: "EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "EXISTS" | "NOT_EXISTS" | "GREATER_THAN" | "LESS_THAN";
             right?: unknown;
         };
+        /** @description Runs `then` when the condition holds, else `else`, then goes on. Output: `{ passed }`. */
+        BranchAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "BRANCH";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
+            if: components["schemas"]["WorkflowCondition"];
+            /** @description Run when the condition holds */
+            then: components["schemas"]["WorkflowAction"][];
+            /** @description Run when it does not (default none) */
+            else?: components["schemas"]["WorkflowAction"][];
+        };
+        /** @description A leaf `{ left, operator, right }`, or `{ all: [...] }`, `{ any: [...] }`, `{ not: ... }`; at most 5 deep. */
+        WorkflowCondition: {
+            /** @description A value or a template */
+            left: unknown;
+            /** @enum {string} */
+            operator: "EQUALS" | "NOT_EQUALS" | "CONTAINS" | "NOT_CONTAINS" | "EXISTS" | "NOT_EXISTS" | "GREATER_THAN" | "LESS_THAN";
+            /** @description A value or a template; not for EXISTS and NOT_EXISTS */
+            right?: unknown;
+        } | {
+            all: components["schemas"]["WorkflowCondition"][];
+        } | {
+            any: components["schemas"]["WorkflowCondition"][];
+        } | {
+            not: components["schemas"]["WorkflowCondition"];
+        };
+        /** @description Makes the run wait (`WAITING`, with `resumeAt`) for a duration or until a moment; a waiting run holds no worker. Output: `{ resumeAt }`. */
+        DelayAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DELAY";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
+            /** @description How long to wait: an ISO 8601 duration such as PT2H or P3D, 1 second to 365 days */
+            for?: string;
+            /** @description Wait until an instant with its offset (`2026-12-01T08:00:00Z`) or a date (`2026-12-01`, with `at` and `timezone`); may hold a template. A moment past goes on at once. */
+            until?: string;
+            /** @description With a date: the local time, `HH:MM` (default 00:00) */
+            at?: string;
+            /** @description With a date: an IANA time zone (default UTC) */
+            timezone?: string;
+        };
+        /** @description Runs its actions once per item (at most 1000): `items` or `records`. Output: `{ count, failed }`. */
+        ForEachAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "FOR_EACH";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
+            /** @description A template giving a list (`{{ trigger.body.lines }}`), or a list */
+            items?: string | unknown[];
+            records?: components["schemas"]["ForEachRecords"];
+            /** @description true: an item whose step fails is recorded and the loop goes on */
+            continueOnError?: boolean;
+            /** @description Run for each item; templates read `item.*` and `loop.index` */
+            actions: components["schemas"]["WorkflowAction"][];
+        };
+        /** @description The records of `POST /records/query` with this body, as the workflow’s maker sees them */
+        ForEachRecords: {
+            /** @description Only records of this folder */
+            folderId?: string;
+            /** @description A condition `{ field, op, value }` or a group `{ and: [...] }`, `{ or: [...] }`, `{ not: {...} }`; values as JSON of the field’s type. At most 6 levels and 100 nodes. */
+            filter?: components["schemas"]["FilterNode"];
+            /** @description Same as `search` */
+            q?: string;
+            /** @description `createdAt`, `updatedAt`, `title` or `data.<key>`, ascending; `-` before it for descending (default `-createdAt`). The id breaks ties; records without a value come last. */
+            sort?: string;
+        };
+        /** @description Runs JavaScript in a sandbox: no network, files, process or timers, 64 MiB and 1 s of CPU. A throw, a timeout or too much memory fails the step (not retried). */
+        CodeAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "CODE";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
+            /** @description The body of a JavaScript function of `input` (`{ trigger, record, steps, item, loop }`); what it returns (JSON, at most 256 KiB) is the output */
+            source: string;
+        };
+        /** @description Creates a task for a member and waits (`WAITING`) for `POST /runs/{id}/approve` or `/reject`. Output: `{ approved, by, comment, at }`. */
+        ApprovalAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "APPROVAL";
+            /** @description A name unique in the workflow; templates read `steps.<name>.output.*` */
+            name?: string;
+            /** @description The member who answers (usr_…); may hold a template */
+            assigneeId: string;
+            /** @description The task’s title (default “Approve: <workflow name>”) */
+            title?: string;
+            /** @description How long to wait for an answer: an ISO 8601 duration such as PT2H or P3D */
+            timeout?: string;
+            /**
+             * @description What a timeout does: REJECT (default), APPROVE or FAIL the step
+             * @enum {string}
+             */
+            onTimeout?: "REJECT" | "APPROVE" | "FAIL";
+        };
+        WorkflowAction: components["schemas"]["CreateRecordAction"] | components["schemas"]["UpdateRecordAction"] | components["schemas"]["AssignOwnerAction"] | components["schemas"]["MoveDealStageAction"] | components["schemas"]["CreateDealAction"] | components["schemas"]["CreateTaskAction"] | components["schemas"]["AddCommentAction"] | components["schemas"]["LinkRecordsAction"] | components["schemas"]["HttpRequestAction"] | components["schemas"]["ConditionAction"] | components["schemas"]["BranchAction"] | components["schemas"]["DelayAction"] | components["schemas"]["ForEachAction"] | components["schemas"]["CodeAction"] | components["schemas"]["ApprovalAction"];
         AuditEntry: {
             id: string;
             /**
@@ -2502,7 +2773,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
             source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
@@ -2746,7 +3017,7 @@ export interface components {
             };
         };
         /** @description An event: `type` is its kind, and `payload` the body webhook receivers get for it. */
-        Event: components["schemas"]["RecordCreatedFeedEvent"] | components["schemas"]["RecordUpdatedFeedEvent"] | components["schemas"]["RecordTrashedFeedEvent"] | components["schemas"]["RecordRestoredFeedEvent"] | components["schemas"]["RecordLinkedFeedEvent"] | components["schemas"]["RecordUnlinkedFeedEvent"] | components["schemas"]["DealCreatedFeedEvent"] | components["schemas"]["DealUpdatedFeedEvent"] | components["schemas"]["DealStageChangedFeedEvent"] | components["schemas"]["TaskCreatedFeedEvent"] | components["schemas"]["TaskUpdatedFeedEvent"] | components["schemas"]["TaskCompletedFeedEvent"];
+        Event: components["schemas"]["RecordCreatedFeedEvent"] | components["schemas"]["RecordUpdatedFeedEvent"] | components["schemas"]["RecordTrashedFeedEvent"] | components["schemas"]["RecordRestoredFeedEvent"] | components["schemas"]["RecordLinkedFeedEvent"] | components["schemas"]["RecordUnlinkedFeedEvent"] | components["schemas"]["DealCreatedFeedEvent"] | components["schemas"]["DealUpdatedFeedEvent"] | components["schemas"]["DealStageChangedFeedEvent"] | components["schemas"]["TaskCreatedFeedEvent"] | components["schemas"]["TaskUpdatedFeedEvent"] | components["schemas"]["TaskCompletedFeedEvent"] | components["schemas"]["WorkflowRunFailedFeedEvent"];
         /** @description A `record.created` event of the feed. */
         RecordCreatedFeedEvent: {
             /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -2950,6 +3221,23 @@ export interface components {
             occurredAt: string;
             /** @description Exactly the body webhook receivers get for this event */
             payload: components["schemas"]["TaskCompletedEvent"];
+        };
+        /** @description A `workflow.run_failed` event of the feed. */
+        WorkflowRunFailedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "workflow.run_failed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["WorkflowRunFailedEvent"];
         };
         EventFeedMeta: {
             /** @description Always null: the feed pages by cursor only (`after`). */
@@ -3390,10 +3678,10 @@ export interface components {
             workflowId: string;
             workflowName: string;
             /**
-             * @description As of now: a run still going is QUEUED or RUNNING.
+             * @description As of now: a run still going is QUEUED, RUNNING or WAITING.
              * @enum {string}
              */
-            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            status: "QUEUED" | "RUNNING" | "WAITING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
             /** @description Why the run failed, when it did. */
             error: string | null;
         };
@@ -3411,13 +3699,16 @@ export interface components {
             id: string;
             workflowId: string;
             /** @enum {string} */
-            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            status: "QUEUED" | "RUNNING" | "WAITING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
             /** @enum {string} */
-            trigger: "INCOMING_WEBHOOK" | "EVENT" | "RERUN";
+            trigger: "INCOMING_WEBHOOK" | "EVENT" | "SCHEDULE" | "RERUN";
+            /** @description While WAITING: when the run goes on (a delay’s end, an approval’s timeout) */
+            resumeAt: string | null;
             /** @description The trigger payload: the incoming JSON body, or the event */
             input: unknown;
             /** @description The context record given by the trigger */
             recordId: string | null;
+            /** @description Every step in the order it runs: those done with their results, those to come PENDING, the arm a branch did not take SKIPPED, and each item of a loop */
             steps: components["schemas"]["RunStep"][];
             /** @description Why the run failed */
             error: string | null;
@@ -3431,10 +3722,18 @@ export interface components {
             finishedAt: string | null;
         };
         RunStep: {
+            /**
+             * @description Where the step is: `2`, `2.then.0` (a branch’s arm), `3.items.17.1` (item 17 of a loop)
+             * @example 2.then.0
+             */
+            path: string;
+            /** @description The action’s name, if it has one */
+            name: string | null;
+            /** @description The index of the action in its list */
             index: number;
             action: string;
             /** @enum {string} */
-            status: "PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED" | "SKIPPED";
+            status: "PENDING" | "RUNNING" | "WAITING" | "SUCCEEDED" | "FAILED" | "SKIPPED";
             /** @description The parameters after templates were rendered */
             input: unknown;
             output: unknown;
@@ -3442,6 +3741,8 @@ export interface components {
             attempts: number;
             /** @description When a failed step will be tried again (5 attempts in all); null otherwise */
             nextAttemptAt: string | null;
+            /** @description A waiting step’s end (DELAY) or timeout (APPROVAL); null otherwise */
+            resumeAt: string | null;
             startedAt: string | null;
             finishedAt: string | null;
         };
@@ -3630,6 +3931,8 @@ export interface components {
             actions: components["schemas"]["WorkflowAction"][];
             requireSignature: boolean;
             rateLimitPerMinute: number;
+            /** @description Members given a task when a run fails */
+            notifyOnFailure: string[];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -3643,9 +3946,15 @@ export interface components {
         };
         WorkflowTrigger: {
             /** @enum {string} */
-            type: "INCOMING_WEBHOOK" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed";
+            type: "INCOMING_WEBHOOK" | "SCHEDULE" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed";
             /** @description For INCOMING_WEBHOOK: the URL to POST to (its id is the secret); null otherwise */
             url: string | null;
+            /** @description For SCHEDULE: the cron expression; null otherwise */
+            cron: string | null;
+            /** @description For SCHEDULE: the IANA time zone; null otherwise */
+            timezone: string | null;
+            /** @description For an enabled SCHEDULE: its next firing; null otherwise */
+            nextRunAt: string | null;
         };
         WorkflowSaveAnswer: {
             data: components["schemas"]["WorkflowWithSecret"];
@@ -3661,6 +3970,8 @@ export interface components {
             actions: components["schemas"]["WorkflowAction"][];
             requireSignature: boolean;
             rateLimitPerMinute: number;
+            /** @description Members given a task when a run fails */
+            notifyOnFailure: string[];
             /**
              * Format: date-time
              * @example 2026-11-21T09:30:00.000Z
@@ -3683,6 +3994,19 @@ export interface components {
             path: string;
             /** @example is empty: was a {{ }} template here filled in by the tool that sent the automation? Write it as [[ … ]] */
             message: string;
+        };
+        CodeTestResult: {
+            ok: boolean;
+            /** @description What the code returned (when ok) */
+            output: unknown;
+            /** @description Why it failed (when not ok), with the line of the source where known */
+            error: {
+                /** @enum {string} */
+                kind: "syntax" | "throw" | "timeout" | "memory" | "output";
+                message: string;
+                line: number | null;
+            } | null;
+            durationMs: number;
         };
         Me: {
             workspace: {
@@ -3743,7 +4067,6 @@ export interface components {
             /** @example run_01jq3v6f6ve7s9t8m1k2c3d4e5 */
             runId: string;
         };
-        WorkflowAction: components["schemas"]["CreateRecordAction"] | components["schemas"]["UpdateRecordAction"] | components["schemas"]["AssignOwnerAction"] | components["schemas"]["MoveDealStageAction"] | components["schemas"]["CreateDealAction"] | components["schemas"]["CreateTaskAction"] | components["schemas"]["AddCommentAction"] | components["schemas"]["LinkRecordsAction"] | components["schemas"]["HttpRequestAction"] | components["schemas"]["ConditionAction"];
         /** @description Every error answer: a code from the registry, a message for people and the request id. */
         Error: {
             error: {
@@ -4029,7 +4352,7 @@ export interface operations {
                 /** @description Only actions of this user, key, run or job. */
                 actorId?: string;
                 /** @description Only this action. */
-                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
                 /** @description Only actions at or after this instant. */
                 since?: string;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -7402,6 +7725,152 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    "runs-cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Run"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "runs-approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Kept in the step’s output */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Run"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "runs-reject": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Kept in the step’s output */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Run"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     "tasks-batchCreate": {
         parameters: {
             query?: never;
@@ -8216,7 +8685,7 @@ export interface operations {
                      *       "deal.stage_changed"
                      *     ]
                      */
-                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "*")[];
+                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "*")[];
                     /**
                      * @description Only with `record.updated`, `deal.updated`, `task.updated` or `*`: deliver those events only when one of these fields changed (a record’s `title`, `email`, `phone`, `ownerId`, `folderId`; a deal’s `stageId`, `title`, `amount`, `currency`, `closeDate`, `recordId`; a task’s `title`, `dueAt`, `assigneeId`, `recordId`, `status`, `priority`, `type`; `data.<key>` of records and deals). Empty: any change. Other events are sent as usual.
                      * @example [
@@ -8387,7 +8856,7 @@ export interface operations {
                      *       "deal.stage_changed"
                      *     ]
                      */
-                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "*")[];
+                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "*")[];
                     /**
                      * @description Only with `record.updated`, `deal.updated`, `task.updated` or `*`: deliver those events only when one of these fields changed (a record’s `title`, `email`, `phone`, `ownerId`, `folderId`; a deal’s `stageId`, `title`, `amount`, `currency`, `closeDate`, `recordId`; a task’s `title`, `dueAt`, `assigneeId`, `recordId`, `status`, `priority`, `type`; `data.<key>` of records and deals). Empty: any change. Other events are sent as usual.
                      * @example [
@@ -8728,12 +9197,14 @@ export interface operations {
                     /** @description Default true */
                     enabled?: boolean;
                     trigger: components["schemas"]["WorkflowTriggerInput"];
-                    /** @description Run in order. Each is `{ type, ...parameters }`; string parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}` and `{{ steps.<index>.output.* }}` templates, or the same written `[[ trigger.body.* ]]`, which n8n, Make and Zapier leave alone. */
+                    /** @description Run in order. Each is `{ type, ...parameters }`; BRANCH and FOR_EACH hold actions of their own (at most 50 actions in all, 5 deep). String parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}`, `{{ steps.<index or name>.output.* }}` and, in a loop, `{{ item.* }}` and `{{ loop.index }}` templates, or the same written `[[ trigger.body.* ]]`, which n8n, Make and Zapier leave alone. */
                     actions: components["schemas"]["WorkflowAction"][];
                     /** @description When true, incoming calls must carry `X-Service-Signature: sha256=<hex HMAC of the body>` made with the workflow secret (returned once). */
                     requireSignature?: boolean;
                     /** @description Incoming calls accepted per minute (default 600) */
                     rateLimitPerMinute?: number;
+                    /** @description Members given a task when a run fails (docs/workflows.md, "Failures") */
+                    notifyOnFailure?: string[];
                 };
             };
         };
@@ -8873,12 +9344,14 @@ export interface operations {
                     name?: string;
                     enabled?: boolean;
                     trigger?: components["schemas"]["WorkflowTriggerInput"];
-                    /** @description Run in order. Each is `{ type, ...parameters }`; string parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}` and `{{ steps.<index>.output.* }}` templates, or the same written `[[ trigger.body.* ]]`, which n8n, Make and Zapier leave alone. */
+                    /** @description Run in order. Each is `{ type, ...parameters }`; BRANCH and FOR_EACH hold actions of their own (at most 50 actions in all, 5 deep). String parameters may hold `{{ trigger.body.* }}`, `{{ record.* }}`, `{{ steps.<index or name>.output.* }}` and, in a loop, `{{ item.* }}` and `{{ loop.index }}` templates, or the same written `[[ trigger.body.* ]]`, which n8n, Make and Zapier leave alone. */
                     actions?: components["schemas"]["WorkflowAction"][];
                     /** @description true creates a secret (returned once) if there is none; false removes it */
                     requireSignature?: boolean;
                     /** @description Incoming calls accepted per minute (default 600) */
                     rateLimitPerMinute?: number;
+                    /** @description Members given a task when a run fails (docs/workflows.md, "Failures") */
+                    notifyOnFailure?: string[];
                 };
             };
         };
@@ -9046,7 +9519,7 @@ export interface operations {
     "workflows-runs": {
         parameters: {
             query?: {
-                status?: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+                status?: "QUEUED" | "RUNNING" | "WAITING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
                 /** @description 1-based page number (default 1). Not together with `cursor`. */
                 page?: number;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -9084,6 +9557,57 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "workflows-testCode": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The body of a JavaScript function of `input` (`{ trigger, record, steps, item, loop }`); what it returns (JSON, at most 256 KiB) is the output */
+                    source: string;
+                    /** @description A sample `input` (`{ trigger, record, steps, item, loop }`); default `{}` */
+                    input?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CodeTestResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -9908,6 +10432,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TaskCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_workflow_run_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowRunFailedEvent"];
             };
         };
         responses: {

@@ -84,7 +84,9 @@ const run = z
     id: z.string().meta({ description: 'The run (run_…), as `GET /api/v1/runs/{id}` shows it.' }),
     workflowId: z.string(),
     workflowName: z.string(),
-    status: z.enum(runStatuses).meta({ description: 'As of now: a run still going is QUEUED or RUNNING.' }),
+    status: z
+      .enum(runStatuses)
+      .meta({ description: 'As of now: a run still going is QUEUED, RUNNING or WAITING.' }),
     error: z.string().nullable().meta({ description: 'Why the run failed, when it did.' }),
   })
   .meta({ id: 'TimelineRun' });

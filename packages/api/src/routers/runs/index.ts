@@ -42,7 +42,7 @@ export const runsRouter = router({
           tags,
           summary: 'Run a finished run again',
           description:
-            'Queues a new run (its `rerunOf` this one) with the same input and context record and the workflow’s current actions. 409 while this run is still QUEUED or RUNNING; 400 when the workflow is disabled.',
+            'Queues a new run (its `rerunOf` this one) with the same input and context record and the workflow’s current actions. 409 while this run is still QUEUED, RUNNING or WAITING; 400 when the workflow is disabled.',
         },
         successStatus: 201,
         location: '/runs/{id}',
