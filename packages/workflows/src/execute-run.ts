@@ -125,18 +125,11 @@ async function advance(
       const { path, action, record } = next;
       const label = typeof action.name === 'string' ? `${action.type} "${action.name}"` : action.type;
       const why = record.attempts >= MAX_STEP_ATTEMPTS ? ` after ${record.attempts} attempts` : '';
-      await endRun(
-        db,
-        sharded,
-        state,
-        'FAILED',
-        `Step ${path} (${label}) failed${why}: ${record.error}`,
-        {
-          path,
-          name: typeof action.name === 'string' ? action.name : null,
-          error: record.error,
-        },
-      );
+      await endRun(db, sharded, state, 'FAILED', `Step ${path} (${label}) failed${why}: ${record.error}`, {
+        path,
+        name: typeof action.name === 'string' ? action.name : null,
+        error: record.error,
+      });
       return 'finished';
     }
     case 'loop-done':
@@ -606,7 +599,7 @@ async function save(
   // A step that leaves nothing to run ends the run in the same statement.
   const status = change.status ?? (change.step ? statusAfter(state, change.step) : 'RUNNING');
   const ended = status === 'SUCCEEDED' || status === 'FAILED';
-  const result = await tx.execute<{ status: SavedStatus; context_record_id: string | null }>(sql`
+  const update = sql`
     update workflow_runs
        set next_step = next_step + 1,
            status = case when status = 'CANCELLED' then status else ${status} end,
@@ -618,10 +611,15 @@ async function save(
            updated_at = now()
      where workspace_id = ${run.workspaceId} and id = ${run.id} and next_step = ${run.nextStep}
        and status in ('QUEUED', 'RUNNING', 'WAITING', 'CANCELLED')
-     returning status, context_record_id`);
+     returning status, context_record_id`;
+  // The run and its step in one statement: both are saved, or neither.
+  const result = await tx.execute<{ status: SavedStatus; context_record_id: string | null }>(
+    change.step
+      ? sql`with saved as (${update}), step as (${stepWrite(run, change.step)}) select status, context_record_id from saved`
+      : update,
+  );
   const row = result.rows[0];
   if (!row) throw new LostRace();
-  if (change.step) await writeStep(tx, run, change.step);
   run.nextStep += 1;
   run.status = row.status;
   run.contextRecordId = row.context_record_id;
@@ -629,17 +627,21 @@ async function save(
   return row.status;
 }
 
-async function writeStep(tx: Executor, run: RunRow, step: StepRecord): Promise<void> {
-  await tx.execute(sql`
+/** The insert (or update) of a step's record, done only when the CTE `saved` saved the run. */
+function stepWrite(run: RunRow, step: StepRecord) {
+  return sql`
     insert into workflow_run_steps (workspace_id, run_id, path, seq, name, action, status, input, output,
                                     error, attempts, next_attempt_at, resume_at, started_at, finished_at)
-    values (${run.workspaceId}, ${run.id}, ${step.path}, ${step.seq}, ${step.name}, ${step.action}, ${step.status},
-            ${JSON.stringify(step.input ?? null)}::jsonb, ${JSON.stringify(step.output ?? null)}::jsonb,
-            ${step.error}, ${step.attempts}, ${step.nextAttemptAt}, ${step.resumeAt}, ${step.startedAt}, ${step.finishedAt})
+    select ${run.workspaceId}, ${run.id}, ${step.path}, ${step.seq}, ${step.name}, ${step.action}, ${step.status},
+           ${JSON.stringify(step.input ?? null)}::jsonb, ${JSON.stringify(step.output ?? null)}::jsonb,
+           ${step.error}, ${step.attempts}, ${step.nextAttemptAt}::timestamptz, ${step.resumeAt}::timestamptz,
+           ${step.startedAt}::timestamptz, ${step.finishedAt}::timestamptz
+      from saved
     on conflict (workspace_id, run_id, path) do update
        set status = excluded.status, input = excluded.input, output = excluded.output, error = excluded.error,
            attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
-           resume_at = excluded.resume_at, started_at = excluded.started_at, finished_at = excluded.finished_at`);
+           resume_at = excluded.resume_at, started_at = excluded.started_at, finished_at = excluded.finished_at
+    returning 1`;
 }
 
 /** The run's next job, at `at` (now for a continuation, later for a retry or a wait). */

@@ -1,0 +1,291 @@
+/**
+ * The automation engine's benchmark (`node --import tsx src/workflows/engine.ts` from bench/,
+ * `pnpm --filter @crm/bench bench:engine`; part of `pnpm bench`):
+ *
+ * 1. A three-step workflow (CREATE_RECORD, ADD_COMMENT, CREATE_TASK) triggered over HTTP:
+ *    runs completed per second by one service process (API + worker).
+ * 2. Runs waiting on a DELAY (default 100,000), their `resumeAt` spread evenly over a window
+ *    (default 300 s): the lag from `resumeAt` to the moment the step after the delay starts,
+ *    p50/p99, measured from the runs' own step records; the worker's RSS sampled every second
+ *    meanwhile (largest, and at the window's start and end: flat or growing).
+ *
+ * Writes bench/results/engine.json and prints a table. Everything it starts is stopped at the
+ * end, also on failure.
+ */
+
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@crm/db';
+import { missing } from '@crm/domain';
+import { createCleanups } from '../cleanup.ts';
+import { openBenchDatabase } from '../database.ts';
+import { intEnv } from '../env.ts';
+import { type Child, startTsxChild, waitUntilReady } from '../processes.ts';
+import { toJson } from '../report.ts';
+import { createFixture } from '../seed.ts';
+import { percentile, round, sleep } from '../time.ts';
+
+const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = resolve(benchDir, '..');
+const RESULTS_FILE = join(benchDir, 'results', 'engine.json');
+
+const config = {
+  /** Runs of the three-step workflow. */
+  threeStepRuns: intEnv('BENCH_ENGINE_RUNS', 3_000, 1),
+  /** Runs that wait on a DELAY. */
+  waitingRuns: intEnv('BENCH_ENGINE_WAITING_RUNS', 100_000, 1),
+  /** The window their resumeAt is spread over, and how long after queueing it starts. */
+  windowSeconds: intEnv('BENCH_ENGINE_WINDOW_SECONDS', 300, 1),
+  /** Trigger calls in flight at once. */
+  connections: intEnv('BENCH_ENGINE_CONNECTIONS', 32, 1),
+  drainWaitMs: intEnv('BENCH_ENGINE_DRAIN_WAIT_MS', 1_800_000, 1),
+};
+const TARGETS = { resumeLagP99Ms: 5_000, workerRssMiB: 250 };
+
+const t0 = performance.now();
+const log = (line: string) =>
+  process.stderr.write(`[engine +${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
+const cleanups = createCleanups(log);
+
+async function launch(connectionString: string, role: 'all' | 'api' | 'worker'): Promise<Child> {
+  const port = await freePort();
+  // A worker serves no API: its /readyz is on the ops listener.
+  const opsPort = role === 'worker' ? await freePort() : 0;
+  const child = startTsxChild({
+    name: `service (${role})`,
+    script: 'apps/server/src/main.ts',
+    cwd: repoRoot,
+    url: `http://127.0.0.1:${role === 'worker' ? opsPort : port}`,
+    env: {
+      DATABASE_URL: connectionString,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ROLE: role,
+      OPS_PORT: String(opsPort),
+      DATABASE_POOL_SIZE: '20',
+      WORKER_POLL_INTERVAL_MS: '100',
+      WORKER_CONCURRENCY: '16',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  cleanups.push({ what: `stopping ${child.name}`, run: () => child.stop() });
+  await waitUntilReady(child);
+  return child;
+}
+
+/** Resident memory of a process, MiB (Linux). */
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return round(kb / 1024, 1);
+}
+
+/** `count` trigger calls with `connections` in flight; the body of call i is `body(i)`. */
+async function triggerMany(url: string, count: number, body: (i: number) => unknown): Promise<number> {
+  let next = 0;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: config.connections }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body(i)),
+        });
+        if (res.status !== 200) throw new Error(`trigger answered ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  return (performance.now() - began) / 1000;
+}
+
+async function main() {
+  const startedAt = new Date();
+  const loadAtStart = loadavg()[0] ?? missing('loadavg()[0]');
+  const { database, pool, db } = await openBenchDatabase(log, cleanups);
+  const fixture = await createFixture(db, pool);
+  const headers = { authorization: `Bearer ${fixture.apiKey}`, 'content-type': 'application/json' };
+  const count = async (workflowId: string, status?: string) => {
+    const result = await pool.query<{ n: number }>(
+      `select count(*)::int as n from workflow_runs where workflow_id = $1 ${status ? 'and status = $2' : ''}`,
+      status ? [workflowId, status] : [workflowId],
+    );
+    return (result.rows[0] ?? missing('result.rows[0]')).n;
+  };
+  const until = async (what: string, done: () => Promise<boolean>) => {
+    const deadline = Date.now() + config.drainWaitMs;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`${what}: not done in time`);
+      await sleep(500);
+    }
+  };
+
+  // 1. Three steps, API and worker in one process.
+  const service = await launch(database.connectionString, 'all');
+  const save = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${service.url}/api/v1/workflows`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ rateLimitPerMinute: 1_000_000, ...body }),
+    });
+    if (res.status !== 201) throw new Error(`saving a workflow answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { data: { id: string; trigger: { url: string } } }).data;
+  };
+  const threeStep = await save({
+    name: 'Lead intake',
+    trigger: { type: 'INCOMING_WEBHOOK' },
+    actions: [
+      {
+        type: 'CREATE_RECORD',
+        folderId: fixture.folderId,
+        title: '{{ trigger.body.name }}',
+        email: '{{ trigger.body.email }}',
+      },
+      { type: 'ADD_COMMENT', text: 'From the web form: {{ trigger.body.message }}' },
+      { type: 'CREATE_TASK', title: 'Call {{ record.title }}', dueInDays: 1 },
+    ],
+  });
+  log(`three-step workflow: ${config.threeStepRuns} runs`);
+  const began = performance.now();
+  const triggerSeconds = await triggerMany(threeStep.trigger.url, config.threeStepRuns, (i) => ({
+    name: `Lead ${i}`,
+    email: `lead-${i}@example.com`,
+    message: 'Please call me back about the annual plan.',
+  }));
+  await until(
+    'three-step runs',
+    async () => (await count(threeStep.id, 'SUCCEEDED')) >= config.threeStepRuns,
+  );
+  const threeStepSeconds = (performance.now() - began) / 1000;
+  await service.stop();
+
+  // 2. Runs waiting on a DELAY: queued by an API process, brought to WAITING and resumed by a
+  //    worker process of their own, whose memory is watched.
+  const api = await launch(database.connectionString, 'api');
+  const worker = await launch(database.connectionString, 'worker');
+  const delayed = await fetch(`${api.url}/api/v1/workflows`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      name: 'Follow up later',
+      trigger: { type: 'INCOMING_WEBHOOK' },
+      rateLimitPerMinute: 1_000_000,
+      actions: [
+        { type: 'DELAY', until: '{{ trigger.body.at }}' },
+        { type: 'CONDITION', left: '{{ trigger.body.n }}', operator: 'EXISTS' },
+      ],
+    }),
+  });
+  if (delayed.status !== 201)
+    throw new Error(`saving a workflow answered ${delayed.status}: ${await delayed.text()}`);
+  const waitFlow = ((await delayed.json()) as { data: { id: string; trigger: { url: string } } }).data;
+  // The window starts once every run can have reached its DELAY: queueing and the first step
+  // each take about a millisecond of the machine's two cores a run (measured below).
+  const windowStart = Date.now() + 60_000 + config.waitingRuns * 4;
+  const windowMs = config.windowSeconds * 1000;
+  log(`${config.waitingRuns} waiting runs, resumeAt spread over ${config.windowSeconds} s`);
+  const queueSeconds = await triggerMany(waitFlow.trigger.url, config.waitingRuns, (n) => ({
+    n,
+    at: new Date(windowStart + (windowMs * n) / config.waitingRuns).toISOString(),
+  }));
+  await until(
+    'runs reaching their DELAY',
+    async () => (await count(waitFlow.id, 'WAITING')) >= config.waitingRuns,
+  );
+  const reachedWaitingAt = Date.now();
+  if (reachedWaitingAt > windowStart) log('warning: the window began before every run was waiting');
+  const rss: { at: number; mib: number }[] = [];
+  const sampler = setInterval(() => {
+    void rssMiB(worker.process.pid ?? 0).then(
+      (mib) => rss.push({ at: Date.now(), mib }),
+      () => {},
+    );
+  }, 1_000);
+  cleanups.push({ what: 'stopping the RSS sampler', run: async () => clearInterval(sampler) });
+  await until('waiting runs', async () => (await count(waitFlow.id, 'SUCCEEDED')) >= config.waitingRuns);
+  clearInterval(sampler);
+  const lags = await pool.query<{ lag: number }>(
+    `select extract(epoch from (s.finished_at - s.resume_at)) * 1000 as lag
+       from workflow_run_steps s join workflow_runs r on r.workspace_id = s.workspace_id and r.id = s.run_id
+      where r.workflow_id = $1 and s.path = '0'`,
+    [waitFlow.id],
+  );
+  const lag = lags.rows.map((row) => Number(row.lag)).sort((a, b) => a - b);
+  const inWindow = rss.filter((s) => s.at >= windowStart && s.at <= windowStart + windowMs);
+  const largest = Math.max(...rss.map((s) => s.mib));
+  const results = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: {
+      cpus: availableParallelism(),
+      node: process.version,
+      loadAverage: { start: round(loadAtStart, 2), end: round(loadavg()[0] ?? missing('loadavg()[0]'), 2) },
+    },
+    database: database.server,
+    settings: config,
+    threeStep: {
+      runs: config.threeStepRuns,
+      triggerSeconds: round(triggerSeconds),
+      seconds: round(threeStepSeconds),
+      runsPerSecond: round(config.threeStepRuns / threeStepSeconds, 0),
+    },
+    waiting: {
+      runs: config.waitingRuns,
+      queueSeconds: round(queueSeconds),
+      queuedPerSecond: round(config.waitingRuns / queueSeconds, 0),
+      reachedWaitingBeforeWindowMs: windowStart - reachedWaitingAt,
+      resumeLagMs: {
+        p50: round(percentile(lag, 50)),
+        p99: round(percentile(lag, 99)),
+        max: round(lag[lag.length - 1] ?? 0),
+      },
+      workerRssMiB: {
+        largest: round(largest, 1),
+        windowStart: inWindow[0]?.mib ?? null,
+        windowEnd: inWindow[inWindow.length - 1]?.mib ?? null,
+      },
+    },
+    targets: {
+      resumeLagP99Ms: {
+        target: TARGETS.resumeLagP99Ms,
+        value: round(percentile(lag, 99)),
+        met: percentile(lag, 99) < TARGETS.resumeLagP99Ms,
+      },
+      workerRssMiB: {
+        target: TARGETS.workerRssMiB,
+        value: round(largest, 1),
+        met: largest < TARGETS.workerRssMiB,
+      },
+    },
+  };
+  await mkdir(dirname(RESULTS_FILE), { recursive: true });
+  await writeFile(RESULTS_FILE, `${toJson(results)}\n`);
+  process.stdout.write(
+    [
+      '',
+      'Automation engine',
+      `  three-step workflow over HTTP: ${results.threeStep.runsPerSecond} runs completed/s (${config.threeStepRuns} runs, ${results.threeStep.seconds} s)`,
+      `  ${config.waitingRuns} runs on a DELAY, resumeAt over ${config.windowSeconds} s: resume lag p50 ${results.waiting.resumeLagMs.p50} ms, p99 ${results.waiting.resumeLagMs.p99} ms, max ${results.waiting.resumeLagMs.max} ms  target p99 < ${TARGETS.resumeLagP99Ms}`,
+      `  worker RSS: largest ${results.waiting.workerRssMiB.largest} MiB, window start ${results.waiting.workerRssMiB.windowStart} MiB, end ${results.waiting.workerRssMiB.windowEnd} MiB  target < ${TARGETS.workerRssMiB}`,
+      `  results: ${RESULTS_FILE}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+let exitCode = 0;
+process.once('SIGINT', () => {
+  void cleanups.cleanUp().finally(() => process.exit(130));
+});
+try {
+  await main();
+} catch (error) {
+  exitCode = 1;
+  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  await cleanups.cleanUp();
+}
+process.exit(exitCode);
