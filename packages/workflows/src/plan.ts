@@ -91,17 +91,58 @@ function walk(
   return null;
 }
 
-/** The part of a path up to its innermost loop item (`3.items.17.`), or '' outside loops. */
-function loopPrefix(path: string): string {
-  const at = path.lastIndexOf('.items.');
-  if (at < 0) return '';
-  const afterIndex = path.indexOf('.', at + '.items.'.length);
-  return path.slice(0, afterIndex + 1);
+/**
+ * Where each named action of a tree is, its loop items written `*` (`0.items.*.1`), found once
+ * per action list (a run keeps its list, so a job finds them once).
+ */
+const namedPathsOf = new WeakMap<readonly RunAction[], Map<string, string[]>>();
+
+function namedPaths(actions: readonly RunAction[]): Map<string, string[]> {
+  let found = namedPathsOf.get(actions);
+  if (found) return found;
+  found = new Map();
+  const walkNames = (list: readonly RunAction[], prefix: string[]) => {
+    list.forEach((action, i) => {
+      const here = [...prefix, String(i)];
+      if (typeof action.name === 'string') found?.set(action.name, here);
+      if (action.type === 'BRANCH') {
+        walkNames(nestedActions(action, 'then'), [...here, 'then']);
+        walkNames(nestedActions(action, 'else'), [...here, 'else']);
+      } else if (action.type === 'FOR_EACH') {
+        walkNames(nestedActions(action, 'actions'), [...here, 'items', '*']);
+      }
+    });
+  };
+  walkNames(actions, []);
+  namedPathsOf.set(actions, found);
+  return found;
+}
+
+/**
+ * The path of a named step as the step at `path` reads it: outside loops its own; inside a
+ * loop's body, that of the item `path` is in; null when `path` is not in that loop's body.
+ */
+function pathFor(template: string[], path: string[]): string | null {
+  const out: string[] = [];
+  for (let i = 0; i < template.length; i++) {
+    const segment = template[i] as string;
+    if (segment !== '*') {
+      out.push(segment);
+      continue;
+    }
+    // The item of the loop: the step reading it must be in the same loop, at the same place.
+    for (let j = 0; j < i; j++) if (template[j] !== path[j]) return null;
+    const item = path[i];
+    if (item === undefined) return null;
+    out.push(item);
+  }
+  return out.join('.');
 }
 
 /**
  * What `steps.*` reads for the step at `path`: each top-level step's output by index, and
- * each named step's by name — inside a loop's body, that of the same item.
+ * each named step's by name — inside a loop's body, that of the same item. At most one
+ * lookup per top-level action and per name, however many steps the run has recorded.
  */
 export function stepOutputs(
   actions: readonly RunAction[],
@@ -112,10 +153,11 @@ export function stepOutputs(
   actions.forEach((_action, index) => {
     steps[String(index)] = { output: records.get(String(index))?.output ?? null };
   });
-  for (const record of records.values()) {
-    if (record.name === null) continue;
-    const prefix = loopPrefix(record.path);
-    if (prefix === '' || path.startsWith(prefix)) steps[record.name] = { output: record.output ?? null };
+  const segments = path.split('.');
+  for (const [name, template] of namedPaths(actions)) {
+    const at = pathFor(template, segments);
+    const record = at === null ? undefined : records.get(at);
+    if (record) steps[name] = { output: record.output ?? null };
   }
   return steps;
 }
