@@ -357,7 +357,10 @@ async function whyNotSent(name: Running['name'], mention: string) {
       [mention],
     ),
     runs: await query(
-      `select id, status, next_step, error, steps from workflow_runs where input::text like '%' || $1 || '%'`,
+      `select r.id, r.status, r.next_step, r.error,
+         (select json_agg(json_build_object('path', s.path, 'status', s.status, 'attempts', s.attempts, 'error', s.error)
+            order by s.seq) from workflow_run_steps s where s.workspace_id = r.workspace_id and s.run_id = r.id) as steps
+       from workflow_runs r where r.input::text like '%' || $1 || '%'`,
       [mention],
     ),
     deliveries: await query(

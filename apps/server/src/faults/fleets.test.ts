@@ -294,10 +294,18 @@ describe('three API processes and two workers on one database', () => {
         }),
       );
       const runs = await eventually(async () => {
+        // Each step's record, in the order the run wrote them (workflow_run_steps).
         const result = await app.service.pool.query<{
           status: string;
           steps: { attempts: number; status: string }[];
-        }>(`select status, steps from workflow_runs where id = any($1::text[])`, [accepted]);
+        }>(
+          `select r.status,
+                  coalesce((select json_agg(json_build_object('status', s.status, 'attempts', s.attempts) order by s.seq)
+                              from workflow_run_steps s
+                             where s.workspace_id = r.workspace_id and s.run_id = r.id), '[]') as steps
+             from workflow_runs r where r.id = any($1::text[])`,
+          [accepted],
+        );
         return result.rows.every((r) => r.status === 'SUCCEEDED' || r.status === 'FAILED') &&
           result.rows.length === RUNS
           ? result.rows

@@ -105,7 +105,7 @@ describe('GET /records/{id}/timeline', () => {
     };
     const instant = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     // Who made each change (docs/api.md, "History and provenance"): the key, over REST, in its
-    // request; the run of the workflow, which has no request.
+    // request; the run of the workflow, with the step that made it (`<runId>:<path>`).
     const byKey = {
       actor: { type: 'apiKey', id: expect.stringMatching(/^key_/), name: 'test' },
       source: 'rest',
@@ -120,7 +120,7 @@ describe('GET /records/{id}/timeline', () => {
         by: {
           actor: { type: 'workflow', id: runId, name: 'Mark as customer' },
           source: 'workflow',
-          requestId: null,
+          requestId: `${runId}:0`,
         },
         changes: [{ field: 'title', from: 'Ada', to: 'Ada Lovelace' }],
       },

@@ -1,4 +1,6 @@
 import { eventPayloads, eventTypes } from '@crm/domain';
+import { parseAllowList } from '@crm/webhooks';
+import { executeRun } from '@crm/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenApiValidator } from '../testing/openapi-validator.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
@@ -79,6 +81,23 @@ describe('the webhooks section of the OpenAPI document', () => {
     await ok('DELETE', `/records/${record.id}/links/partnerOf/${other.id}`);
     const hook = await ok('POST', '/webhooks', { url: 'http://127.0.0.1:1/hook', events: ['*'] });
     await ok('POST', `/webhooks/${hook.id}/test`);
+    // A run that fails (workflow.run_failed), executed here as the worker would.
+    const failing = await ok('POST', '/workflows', {
+      name: 'Fails',
+      trigger: { type: 'INCOMING_WEBHOOK' },
+      actions: [{ type: 'CODE', name: 'boom', source: 'throw new Error("no");' }],
+    });
+    const triggered = await fetch(failing.trigger.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const { runId } = (await triggered.json()) as { runId: string };
+    await executeRun(
+      app.service.db,
+      { id: runId },
+      { http: { allow: parseAllowList(undefined) }, retry: { scale: 0.001, jitter: 0 } },
+    );
 
     const { rows } = await app.service.db.$client.query<{ type: string; payload: unknown }>(
       'select type, payload from events where workspace_id = $1 order by occurred_at, id',

@@ -433,15 +433,15 @@ describe('reportAutomationRuns', () => {
     expect(report).toMatchObject({
       from: '2026-11-07T00:00:00.000Z',
       to: '2026-11-21T00:00:00.000Z',
-      statuses: ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED'],
-      totals: { queued: 1, running: 1, succeeded: 3, failed: 2, total: 7 },
+      statuses: ['QUEUED', 'RUNNING', 'WAITING', 'SUCCEEDED', 'FAILED', 'CANCELLED'],
+      totals: { queued: 1, running: 1, waiting: 0, succeeded: 3, failed: 2, cancelled: 0, total: 7 },
     });
     expect(report.days).toHaveLength(14);
-    const zero = { queued: 0, running: 0, succeeded: 0, failed: 0, total: 0 };
+    const zero = { queued: 0, running: 0, waiting: 0, succeeded: 0, failed: 0, cancelled: 0, total: 0 };
     const expected = new Map([
       ['2026-11-07', { ...zero, succeeded: 1, total: 1 }],
       ['2026-11-14', { ...zero, failed: 1, total: 1 }],
-      ['2026-11-20', { queued: 1, running: 1, succeeded: 2, failed: 1, total: 5 }],
+      ['2026-11-20', { ...zero, queued: 1, running: 1, succeeded: 2, failed: 1, total: 5 }],
     ]);
     expect(report.days[0]!.day).toBe('2026-11-07');
     expect(report.days[13]!.day).toBe('2026-11-20');
@@ -451,7 +451,15 @@ describe('reportAutomationRuns', () => {
   it('answers zeros for a workspace without runs', async () => {
     const ws = await newWorkspace(t.db);
     const report = await reportAutomationRuns(t.db, ws.actor, NOW);
-    expect(report.totals).toEqual({ queued: 0, running: 0, succeeded: 0, failed: 0, total: 0 });
+    expect(report.totals).toEqual({
+      queued: 0,
+      running: 0,
+      waiting: 0,
+      succeeded: 0,
+      failed: 0,
+      cancelled: 0,
+      total: 0,
+    });
     expect(report.days.every((d) => d.total === 0)).toBe(true);
   });
 });
