@@ -21,7 +21,7 @@ import {
   type StepRecords,
 } from '@crm/domain';
 import { runCode } from '@crm/sandbox';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { evaluateCondition, evaluateExpression } from './condition.ts';
 import { StepError, toStepError } from './errors.ts';
 import { type HttpActionOptions, runHttpAction } from './http-action.ts';
@@ -612,14 +612,17 @@ async function save(
      where workspace_id = ${run.workspaceId} and id = ${run.id} and next_step = ${run.nextStep}
        and status in ('QUEUED', 'RUNNING', 'WAITING', 'CANCELLED')
      returning status, context_record_id`;
-  // The run and its step in one statement: both are saved, or neither.
+  // The run and its step in one statement: both are saved, or neither. A sharded database
+  // (Citus) is sent the two statements one after the other (docs/scaling.md).
+  const together = change.step && !sharded;
   const result = await tx.execute<{ status: SavedStatus; context_record_id: string | null }>(
-    change.step
-      ? sql`with saved as (${update}), step as (${stepWrite(run, change.step)}) select status, context_record_id from saved`
+    together && change.step
+      ? sql`with saved as (${update}), step as (${stepWrite(run, change.step, sql`from saved`)}) select status, context_record_id from saved`
       : update,
   );
   const row = result.rows[0];
   if (!row) throw new LostRace();
+  if (change.step && !together) await tx.execute(stepWrite(run, change.step, sql``));
   run.nextStep += 1;
   run.status = row.status;
   run.contextRecordId = row.context_record_id;
@@ -628,7 +631,7 @@ async function save(
 }
 
 /** The insert (or update) of a step's record, done only when the CTE `saved` saved the run. */
-function stepWrite(run: RunRow, step: StepRecord) {
+function stepWrite(run: RunRow, step: StepRecord, from: SQL) {
   return sql`
     insert into workflow_run_steps (workspace_id, run_id, path, seq, name, action, status, input, output,
                                     error, attempts, next_attempt_at, resume_at, started_at, finished_at)
@@ -636,7 +639,7 @@ function stepWrite(run: RunRow, step: StepRecord) {
            ${JSON.stringify(step.input ?? null)}::jsonb, ${JSON.stringify(step.output ?? null)}::jsonb,
            ${step.error}, ${step.attempts}, ${step.nextAttemptAt}::timestamptz, ${step.resumeAt}::timestamptz,
            ${step.startedAt}::timestamptz, ${step.finishedAt}::timestamptz
-      from saved
+      ${from}
     on conflict (workspace_id, run_id, path) do update
        set status = excluded.status, input = excluded.input, output = excluded.output, error = excluded.error,
            attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
