@@ -21,7 +21,7 @@ import {
   type StepRecords,
 } from '@crm/domain';
 import { runCode } from '@crm/sandbox';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { evaluateCondition, evaluateExpression } from './condition.ts';
 import { StepError, toStepError } from './errors.ts';
 import { type HttpActionOptions, runHttpAction } from './http-action.ts';
@@ -607,22 +607,19 @@ async function save(
            context_record_id = coalesce(${change.contextRecordId ?? null}, context_record_id),
            resume_at = ${change.resumeAt?.toISOString() ?? null},
            started_at = coalesce(started_at, ${nowIn(sharded)}),
-           finished_at = case when status = 'CANCELLED' then finished_at when ${ended} then now() end,
+           finished_at = case when status = 'CANCELLED' then finished_at when ${ended} then ${nowIn(sharded)} end,
            updated_at = now()
      where workspace_id = ${run.workspaceId} and id = ${run.id} and next_step = ${run.nextStep}
        and status in ('QUEUED', 'RUNNING', 'WAITING', 'CANCELLED')
      returning status, context_record_id`;
-  // The run and its step in one statement: both are saved, or neither. A sharded database
-  // (Citus) is sent the two statements one after the other (docs/scaling.md).
-  const together = change.step && !sharded;
+  // The run and its step in one statement: both are saved, or neither.
   const result = await tx.execute<{ status: SavedStatus; context_record_id: string | null }>(
-    together && change.step
-      ? sql`with saved as (${update}), step as (${stepWrite(run, change.step, sql`from saved`)}) select status, context_record_id from saved`
+    change.step
+      ? sql`with saved as (${update}), step as (${stepWrite(run, change.step)}) select status, context_record_id from saved`
       : update,
   );
   const row = result.rows[0];
   if (!row) throw new LostRace();
-  if (change.step && !together) await tx.execute(stepWrite(run, change.step, sql``));
   run.nextStep += 1;
   run.status = row.status;
   run.contextRecordId = row.context_record_id;
@@ -631,7 +628,7 @@ async function save(
 }
 
 /** The insert (or update) of a step's record, done only when the CTE `saved` saved the run. */
-function stepWrite(run: RunRow, step: StepRecord, from: SQL) {
+function stepWrite(run: RunRow, step: StepRecord) {
   return sql`
     insert into workflow_run_steps (workspace_id, run_id, path, seq, name, action, status, input, output,
                                     error, attempts, next_attempt_at, resume_at, started_at, finished_at)
@@ -639,7 +636,7 @@ function stepWrite(run: RunRow, step: StepRecord, from: SQL) {
            ${JSON.stringify(step.input ?? null)}::jsonb, ${JSON.stringify(step.output ?? null)}::jsonb,
            ${step.error}, ${step.attempts}, ${step.nextAttemptAt}::timestamptz, ${step.resumeAt}::timestamptz,
            ${step.startedAt}::timestamptz, ${step.finishedAt}::timestamptz
-      ${from}
+      from saved
     on conflict (workspace_id, run_id, path) do update
        set status = excluded.status, input = excluded.input, output = excluded.output, error = excluded.error,
            attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
