@@ -42,7 +42,7 @@ describe('saving a workflow checks every action', () => {
   const cases: [string, unknown, string][] = [
     ['an unknown action type', { type: 'SEND_FAX' }, 'actions.0.type'],
     ['a missing required parameter', { type: 'CREATE_RECORD', title: 'X' }, 'actions.0.folderId'],
-    ['an unknown parameter', { type: 'ADD_COMMENT', text: 'X', colour: 'red' }, 'actions.0'],
+    ['an unknown parameter', { type: 'ADD_COMMENT', text: 'X', colour: 'red' }, 'actions.0.colour'],
     ['a value outside its set', { type: 'CREATE_TASK', title: 'X', priority: 'SOON' }, 'actions.0.priority'],
     ['a template of an unknown root', { type: 'ADD_COMMENT', text: '{{ secrets.key }}' }, 'actions.0.text'],
     ['an unbalanced template', { type: 'ADD_COMMENT', text: 'Hi {{ trigger.body.name' }, 'actions.0.text'],

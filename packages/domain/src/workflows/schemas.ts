@@ -605,7 +605,9 @@ interface Place {
 interface TreeCheck {
   count: number;
   taken: Set<string>;
-  issues: { path: (string | number)[]; message: string }[];
+  /** Each problem with its path; a problem an action's schema found keeps its zod issue, so
+   * the API words it as for any other field (`is required`, `must be one of …`). */
+  issues: { path: (string | number)[]; message: string; issue?: z.core.$ZodIssue }[];
 }
 
 /** The keys of a nesting action that hold actions, with the place of their actions. */
@@ -640,7 +642,7 @@ function checkList(list: unknown, place: Place, check: TreeCheck, visible: Set<s
     const result = actionSchemas[type as ActionType].safeParse(raw);
     if (!result.success) {
       for (const issue of result.error.issues)
-        check.issues.push({ path: [...here, ...issue.path.map(String)], message: issue.message });
+        check.issues.push({ path: [...here, ...issue.path.map(String)], message: issue.message, issue });
       return;
     }
     const action = { ...result.data } as Record<string, unknown>;
@@ -697,8 +699,12 @@ const actions = z
         path: [],
         message: `must hold at most ${MAX_ACTIONS} actions, counting those inside branches and loops (holds ${check.count})`,
       });
-    for (const issue of check.issues)
-      ctx.addIssue({ code: 'custom', path: issue.path.map(String), message: issue.message });
+    for (const { path, message, issue } of check.issues) {
+      const at = path.map(String);
+      ctx.addIssue(
+        issue ? ({ ...issue, path: at } as z.core.$ZodRawIssue) : { code: 'custom', path: at, message },
+      );
+    }
     return parsed;
   })
   .meta({
