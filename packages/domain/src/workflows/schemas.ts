@@ -50,7 +50,7 @@ const customValues = z
 const contextRecord = ref('A record id; default the run’s context record');
 
 /** A step's name (docs/workflows.md, "Names"): templates read `steps.<name>.output.*`. */
-export const STEP_NAME = /^[a-z][a-z0-9_]{0,39}$/;
+const STEP_NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const stepName = z
   .string()
   .regex(STEP_NAME, 'must start with a-z and hold only a-z, 0-9 and _ (at most 40 characters)')
@@ -214,20 +214,21 @@ const httpRequest = z
       'Calls an external URL (same address rules and timeouts as webhooks); a non-2xx answer fails the step. Output: `{ status, headers, body }`.',
   });
 
+/** A comparison of two values: CONDITION's parameters, and a leaf of a BRANCH condition. */
+const comparison = {
+  left: z.unknown().meta({
+    description: 'A value or a template, e.g. {{ trigger.body.country }} or [[ trigger.body.country ]]',
+  }),
+  operator: z.enum(conditionOperators),
+  right: z.unknown().optional(),
+};
+const rightGiven = (a: { operator: string; right?: unknown }) =>
+  a.operator === 'EXISTS' || a.operator === 'NOT_EXISTS' || a.right !== undefined;
+const RIGHT_REQUIRED = 'right is required for this operator';
+
 const condition = z
-  .strictObject({
-    type: z.literal('CONDITION'),
-    name: stepName.optional(),
-    left: z.unknown().meta({
-      description: 'A value or a template, e.g. {{ trigger.body.country }} or [[ trigger.body.country ]]',
-    }),
-    operator: z.enum(conditionOperators),
-    right: z.unknown().optional(),
-  })
-  .refine(
-    (a) => a.operator === 'EXISTS' || a.operator === 'NOT_EXISTS' || a.right !== undefined,
-    'right is required for this operator',
-  )
+  .strictObject({ type: z.literal('CONDITION'), name: stepName.optional(), ...comparison })
+  .refine(rightGiven, RIGHT_REQUIRED)
   .meta({ id: 'ConditionAction', description: 'Stops the run (SUCCEEDED, later steps SKIPPED) when false.' });
 
 /**
@@ -242,7 +243,7 @@ const nestedActionsDoc = (description: string) =>
   z.array(z.lazy((): z.ZodType => workflowActionSchema)).meta({ description });
 
 /** How deep conditions may nest in `all`, `any` and `not`. */
-export const MAX_CONDITION_DEPTH = 5;
+const MAX_CONDITION_DEPTH = 5;
 /** A leaf of a condition, as the document shows it (the same as CONDITION's parameters). */
 const LEAF_JSON = {
   type: 'object',
@@ -261,22 +262,15 @@ const CONDITION_REF = { $ref: '#/components/schemas/WorkflowCondition' };
  * `{ all: [...] }`, `{ any: [...] }`, `{ not: ... }`, at most 5 deep. Checked by
  * `conditionProblems`, which names the path of each problem.
  */
-export type ConditionExpression =
+type ConditionExpression =
   | { left: unknown; operator: (typeof conditionOperators)[number]; right?: unknown }
   | { all: ConditionExpression[] }
   | { any: ConditionExpression[] }
   | { not: ConditionExpression };
 
-export const conditionLeafSchema = z
-  .strictObject({
-    left: z.unknown().meta({ description: 'A value or a template' }),
-    operator: z.enum(conditionOperators),
-    right: z.unknown().optional(),
-  })
-  .refine(
-    (a) => a.operator === 'EXISTS' || a.operator === 'NOT_EXISTS' || a.right !== undefined,
-    'right is required for this operator',
-  )
+const conditionLeafSchema = z
+  .strictObject(comparison)
+  .refine(rightGiven, RIGHT_REQUIRED)
   .meta({ description: 'Compares two values, as CONDITION does.' });
 
 const conditionExpression = z
@@ -314,7 +308,7 @@ const conditionExpression = z
   });
 
 /** Each problem of a condition expression, with its path below `path`. */
-export function conditionProblems(
+function conditionProblems(
   value: unknown,
   path: (string | number)[],
   out: { path: (string | number)[]; message: string }[],
@@ -456,7 +450,7 @@ const forEachDoc = z.strictObject({ ...forEachFields, actions: nestedActionsDoc(
 });
 
 /** The longest CODE source, in characters. */
-export const MAX_CODE_SOURCE = 100_000;
+const MAX_CODE_SOURCE = 100_000;
 
 const code = z
   .strictObject({

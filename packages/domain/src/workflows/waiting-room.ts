@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { DomainError } from '../shared/errors.ts';
 
 /** Runs a workspace may have WAITING (docs/workflows.md, "Managing workflows", Limits). */
-export const MAX_WAITING_RUNS = 100_000;
+const MAX_WAITING_RUNS = 100_000;
 /** How long a workspace's count of waiting runs is reused before it is counted again. */
 const COUNT_TTL_MS = 10_000;
 const RETRY_AFTER_SECONDS = 60;
