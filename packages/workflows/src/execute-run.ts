@@ -10,13 +10,13 @@ import {
   MAX_LOOP_ITEMS,
   queryRecords,
   queryRecordsInput,
+  queueRunJob,
   type RowRef,
   type RunAction,
   type RunRow,
   renderValue,
   resumeAfter,
   resumeUntil,
-  runJobKey,
   type StepRecord,
   type StepRecords,
 } from '@crm/domain';
@@ -92,7 +92,7 @@ export async function executeRun(db: Database, ref: RowRef, options: EngineOptio
         return 'finished';
       }
       if (Date.now() - started > budget) {
-        await queueContinuation(db, state.run, new Date());
+        await queueRunJob(db, state.run);
         return 'continued';
       }
       const outcome = await advance(db, sharded, state, state.actor, options);
@@ -297,7 +297,7 @@ async function runStep(
     }
     await db.transaction(async (tx) => {
       await save(tx, sharded, state, { step });
-      await queueContinuation(tx, run, new Date(Date.now() + delayMs));
+      await queueRunJob(tx, run, new Date(Date.now() + delayMs));
     });
     options.observer?.retryScheduled(type);
     return 'retry-scheduled';
@@ -473,7 +473,7 @@ async function wait(
   resumeAt: Date | null,
 ) {
   await save(tx, sharded, state, { step, status: 'WAITING', resumeAt });
-  if (resumeAt) await queueContinuation(tx, state.run, resumeAt);
+  if (resumeAt) await queueRunJob(tx, state.run, resumeAt);
 }
 
 /** The items of a rendered FOR_EACH: its list, or the records of its query (at most 1,000). */
@@ -644,17 +644,3 @@ function stepWrite(run: RunRow, step: StepRecord) {
     returning 1`;
 }
 
-/** The run's next job, at `at` (now for a continuation, later for a retry or a wait). */
-async function queueContinuation(
-  tx: Executor,
-  run: Pick<RunRow, 'workspaceId' | 'id'>,
-  at: Date,
-): Promise<void> {
-  await tx.execute(sql`
-    select graphile_worker.add_job('run_workflow',
-      json_build_object('runId', ${run.id}::text, 'workspaceId', ${run.workspaceId}::text),
-      run_at := ${at.toISOString()}::timestamptz, max_attempts := 25,
-      job_key := ${runJobKey(run.id)}, job_key_mode := 'replace')`);
-}
-
-export type { LoopFrame };

@@ -6,7 +6,7 @@ import { DomainError } from '../shared/errors.ts';
 import { missing } from '../shared/missing.ts';
 import { updateTask } from '../tasks/update-task.ts';
 import { loadRun } from './load-run.ts';
-import { runJobKey } from './queue-run.ts';
+import { queueRunJob } from './queue-run.ts';
 import { serializeRuns } from './serialize.ts';
 
 /**
@@ -53,10 +53,7 @@ export async function answerApproval(
     await tx.execute(sql`
       update workflow_runs set status = 'QUEUED', resume_at = null, next_step = next_step + 1, updated_at = now()
        where workspace_id = ${actor.workspaceId} and id = ${run.id}`);
-    await tx.execute(sql`
-      select graphile_worker.add_job('run_workflow',
-        json_build_object('runId', ${run.id}::text, 'workspaceId', ${actor.workspaceId}::text),
-        max_attempts := 25, job_key := ${runJobKey(run.id)}, job_key_mode := 'replace')`);
+    await queueRunJob(tx, { workspaceId: actor.workspaceId, id: run.id });
     if (waiting.taskId) {
       try {
         await updateTask(tx as unknown as Database, actor, { id: waiting.taskId, status: 'DONE' });

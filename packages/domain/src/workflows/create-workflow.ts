@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMembers } from '../shared/assert-member.ts';
 import { newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
 import { sealOptionalSecret } from '../shared/secret-box.ts';
@@ -10,8 +11,7 @@ import type { DomainServices } from '../shared/services.ts';
 import { assertWorkspaceLimit } from '../shared/workspace-limit.ts';
 import { newWebhookSecret } from '../webhooks/secrets.ts';
 import { checkActionUrls } from './check-action-urls.ts';
-import { assertMembers, scheduleOf } from './notify-on-failure.ts';
-import { syncSchedule } from './schedule-workflow.ts';
+import { scheduleOf, syncSchedule } from './schedule-workflow.ts';
 import { type createWorkflowInput, MAX_WORKFLOWS_PER_WORKSPACE } from './schemas.ts';
 import { serializeWorkflow } from './serialize.ts';
 
@@ -34,7 +34,7 @@ export async function createWorkflow(
       MAX_WORKFLOWS_PER_WORKSPACE,
       'workflows',
     );
-    await assertMembers(tx, actor.workspaceId, input.notifyOnFailure ?? []);
+    await assertMembers(tx, actor.workspaceId, input.notifyOnFailure ?? [], 'notifyOnFailure');
     const secret = input.requireSignature ? newWebhookSecret() : null;
     const [inserted] = await tx
       .insert(schema.workflows)

@@ -1,7 +1,7 @@
 import { type Database, isSharded, schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { queueRun } from './queue-run.ts';
-import { scheduleJobKey } from './schedule-workflow.ts';
+import { queueScheduleJob } from './schedule-workflow.ts';
 import { dueFiring, nextFiring } from './timing.ts';
 
 /**
@@ -51,11 +51,7 @@ export async function fireSchedule(
          set next_run_at = ${next.toISOString()},
              last_scheduled_for = coalesce(${due?.toISOString() ?? null}::timestamptz, last_scheduled_for)
        where workspace_id = ${flow.workspaceId} and id = ${flow.id}`);
-    await tx.execute(sql`
-      select graphile_worker.add_job('fire_schedule',
-        json_build_object('workflowId', ${flow.id}::text, 'workspaceId', ${flow.workspaceId}::text),
-        run_at := ${next.toISOString()}::timestamptz, max_attempts := 25,
-        job_key := ${scheduleJobKey(flow.id)}, job_key_mode := 'replace')`);
+    await queueScheduleJob(tx, flow, next);
     return runId;
   });
 }

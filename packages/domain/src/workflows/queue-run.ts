@@ -5,6 +5,22 @@ import { newId } from '../shared/ids.ts';
 /** The job key of a run's next job: a run has at most one job waiting for it. */
 export const runJobKey = (runId: string) => `run:${runId}`;
 
+/**
+ * Queues a run's next job for `at` (default now), under the run's job key: a job already
+ * waiting for the run (a delay's end, an approval's timeout) is replaced by this one.
+ */
+export async function queueRunJob(
+  tx: Executor,
+  run: { workspaceId: string; id: string },
+  at: Date | null = null,
+): Promise<void> {
+  await tx.execute(sql`
+    select graphile_worker.add_job('run_workflow',
+      json_build_object('runId', ${run.id}::text, 'workspaceId', ${run.workspaceId}::text),
+      run_at := coalesce(${at?.toISOString() ?? null}::timestamptz, now()), max_attempts := 25,
+      job_key := ${runJobKey(run.id)}, job_key_mode := 'replace')`);
+}
+
 export interface NewRun {
   workspaceId: string;
   workflowId: string;
@@ -45,10 +61,6 @@ export async function queueRun(tx: Executor, run: NewRun, sharded: boolean): Pro
     return id;
   }
   const written = await tx.execute(insert);
-  if (written.rows.length > 0) {
-    await tx.execute(sql`
-      select graphile_worker.add_job('run_workflow', json_build_object('runId', ${id}::text, 'workspaceId', ${run.workspaceId}::text),
-        max_attempts := 25, job_key := ${runJobKey(id)}, job_key_mode := 'replace')`);
-  }
+  if (written.rows.length > 0) await queueRunJob(tx, { workspaceId: run.workspaceId, id });
   return id;
 }

@@ -3,7 +3,31 @@ import { sql } from 'drizzle-orm';
 import { nextFiring } from './timing.ts';
 
 /** The job key of a workflow's next firing: one pending job per schedule, whoever queued it. */
-export const scheduleJobKey = (workflowId: string) => `schedule:${workflowId}`;
+const scheduleJobKey = (workflowId: string) => `schedule:${workflowId}`;
+
+/** Queues the `fire_schedule` job of a workflow for `at`, replacing the one it had. */
+export async function queueScheduleJob(
+  tx: Executor,
+  workflow: { workspaceId: string; id: string },
+  at: Date,
+): Promise<void> {
+  await tx.execute(sql`
+    select graphile_worker.add_job('fire_schedule',
+      json_build_object('workflowId', ${workflow.id}::text, 'workspaceId', ${workflow.workspaceId}::text),
+      run_at := ${at.toISOString()}::timestamptz, max_attempts := 25,
+      job_key := ${scheduleJobKey(workflow.id)}, job_key_mode := 'replace')`);
+}
+
+/** The schedule a trigger stores: its cron and zone for SCHEDULE (UTC unless given), null otherwise. */
+export function scheduleOf(trigger: {
+  type: string;
+  cron?: string | undefined;
+  timezone?: string | undefined;
+}): { cron: string; timezone: string } | null {
+  return trigger.type === 'SCHEDULE' && trigger.cron !== undefined
+    ? { cron: trigger.cron, timezone: trigger.timezone ?? 'UTC' }
+    : null;
+}
 
 interface Scheduled {
   workspaceId: string;
@@ -33,11 +57,7 @@ export async function syncSchedule(
     update workflows set next_run_at = ${next?.toISOString() ?? null}
      where workspace_id = ${workflow.workspaceId} and id = ${workflow.id}`);
   if (next) {
-    await tx.execute(sql`
-      select graphile_worker.add_job('fire_schedule',
-        json_build_object('workflowId', ${workflow.id}::text, 'workspaceId', ${workflow.workspaceId}::text),
-        run_at := ${next.toISOString()}::timestamptz, max_attempts := 25,
-        job_key := ${scheduleJobKey(workflow.id)}, job_key_mode := 'replace')`);
+    await queueScheduleJob(tx, workflow, next);
   } else {
     await tx.execute(sql`select graphile_worker.remove_job(${scheduleJobKey(workflow.id)})`);
   }

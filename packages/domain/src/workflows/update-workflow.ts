@@ -4,14 +4,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
+import { assertMembers } from '../shared/assert-member.ts';
 import { missing } from '../shared/missing.ts';
 import { sealSecret } from '../shared/secret-box.ts';
 import type { DomainServices } from '../shared/services.ts';
 import { newWebhookSecret } from '../webhooks/secrets.ts';
 import { checkActionUrls } from './check-action-urls.ts';
 import { loadWorkflow } from './find-workflows.ts';
-import { assertMembers, scheduleOf } from './notify-on-failure.ts';
-import { syncSchedule } from './schedule-workflow.ts';
+import { scheduleOf, syncSchedule } from './schedule-workflow.ts';
 import type { updateWorkflowInput } from './schemas.ts';
 import { serializeWorkflow } from './serialize.ts';
 
@@ -37,7 +37,7 @@ export async function updateWorkflow(
       changes.schedule = scheduleOf(input.trigger);
     }
     if (input.notifyOnFailure !== undefined) {
-      await assertMembers(tx, actor.workspaceId, input.notifyOnFailure);
+      await assertMembers(tx, actor.workspaceId, input.notifyOnFailure, 'notifyOnFailure');
       changes.notifyOnFailure = input.notifyOnFailure;
     }
     if (input.actions !== undefined) changes.actions = input.actions as Record<string, unknown>[];
