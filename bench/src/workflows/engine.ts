@@ -17,18 +17,16 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@crm/db';
 import { missing } from '@crm/domain';
 import { createCleanups } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
 import { intEnv } from '../env.ts';
-import { type Child, startTsxChild, waitUntilReady } from '../processes.ts';
 import { toJson } from '../report.ts';
 import { createFixture } from '../seed.ts';
 import { percentile, round, sleep } from '../time.ts';
+import { launchService } from './service.ts';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const repoRoot = resolve(benchDir, '..');
 const RESULTS_FILE = join(benchDir, 'results', 'engine.json');
 
 const config = {
@@ -49,31 +47,12 @@ const log = (line: string) =>
   process.stderr.write(`[engine +${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
 const cleanups = createCleanups(log);
 
-async function launch(connectionString: string, role: 'all' | 'api' | 'worker'): Promise<Child> {
-  const port = await freePort();
-  // A worker serves no API: its /readyz is on the ops listener.
-  const opsPort = role === 'worker' ? await freePort() : 0;
-  const child = startTsxChild({
-    name: `service (${role})`,
-    script: 'apps/server/src/main.ts',
-    cwd: repoRoot,
-    url: `http://127.0.0.1:${role === 'worker' ? opsPort : port}`,
-    env: {
-      DATABASE_URL: connectionString,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ROLE: role,
-      OPS_PORT: String(opsPort),
-      DATABASE_POOL_SIZE: '20',
-      WORKER_POLL_INTERVAL_MS: '100',
-      WORKER_CONCURRENCY: '16',
-      LOG_LEVEL: 'warn',
-    },
+/** The service with the worker's settings of this benchmark: 16 jobs at a time, polled every 100 ms. */
+const launch = (connectionString: string, role: 'all' | 'api' | 'worker') =>
+  launchService(connectionString, role, cleanups, {
+    WORKER_POLL_INTERVAL_MS: '100',
+    WORKER_CONCURRENCY: '16',
   });
-  cleanups.push({ what: `stopping ${child.name}`, run: () => child.stop() });
-  await waitUntilReady(child);
-  return child;
-}
 
 /** Resident memory of a process, MiB (Linux). */
 async function rssMiB(pid: number): Promise<number> {

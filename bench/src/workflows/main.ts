@@ -9,21 +9,20 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@crm/db';
 import { createWorkflow, createWorkflowInput, missing, rightsOf } from '@crm/domain';
 import autocannon, { type Result } from 'autocannon';
 import { createCleanups } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
 import { intEnv } from '../env.ts';
 import { withOtherLoad } from '../load.ts';
-import { type Child, startTsxChild, waitUntilReady } from '../processes.ts';
+import type { Child } from '../processes.ts';
 import { toJson } from '../report.ts';
 import { createFixture } from '../seed.ts';
 import { percentile, round, sleep } from '../time.ts';
 import { measureCpu } from './cpu.ts';
+import { launchService } from './service.ts';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const repoRoot = resolve(benchDir, '..');
 const RESULTS_FILE = join(benchDir, 'results', 'workflows.json');
 
 const config = {
@@ -49,28 +48,6 @@ const FORM = JSON.stringify({
   company: 'Analytical Engines',
   message: 'Please call me back about the annual plan.',
 });
-
-async function launchService(connectionString: string, runWorker: boolean): Promise<Child> {
-  const port = await freePort();
-  const child = startTsxChild({
-    name: runWorker ? 'service (API + worker)' : 'service (API only)',
-    script: 'apps/server/src/main.ts',
-    cwd: repoRoot,
-    url: `http://127.0.0.1:${port}`,
-    env: {
-      DATABASE_URL: connectionString,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ROLE: runWorker ? 'all' : 'api',
-      OPS_PORT: '0',
-      DATABASE_POOL_SIZE: '20',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  cleanups.push({ what: `stopping ${child.name}`, run: () => child.stop() });
-  await waitUntilReady(child);
-  return child;
-}
 
 interface Burst {
   accepted: number;
@@ -167,14 +144,14 @@ async function main() {
   // 1. The API alone (the worker runs elsewhere: docs/operations.md, "Roles"): the accept
   // path's own rate.
   log('API-only service: accept burst');
-  const apiOnly = await launchService(database.connectionString, false);
+  const apiOnly = await launchService(database.connectionString, 'api', cleanups);
   await burst(apiOnly, path, config.warmupSeconds);
   const acceptApiOnly = await burst(apiOnly, path, config.seconds);
   await apiOnly.stop();
 
   // 2. The default: API and worker in one process; the queued runs start while calls arrive.
   log('API + worker service: draining what is queued, then the accept burst');
-  const service = await launchService(database.connectionString, true);
+  const service = await launchService(database.connectionString, 'all', cleanups);
   const backlog = await countRuns();
   const backlogDrainSeconds = await drain();
   await burst(service, path, config.warmupSeconds);
