@@ -1,89 +1,47 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isSharded, schema } from '@crm/db';
+import { schema } from '@crm/db';
 import {
   type Actor,
   addFolderField,
   createDeal,
   createFolder,
   createRecord,
-  createWorkflow,
-  createWorkflowInput,
   findPipelines,
   getRun,
-  queueRun,
   type RunOutput,
   startEventWorkflows,
   updateDeal,
 } from '@crm/domain';
 import { newWorkspace, openTestDb, type TestDb } from '@crm/domain/testing';
-import { parseAllowList } from '@crm/webhooks';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type EngineOptions, executeRun } from './execute-run.ts';
+import { executeRun } from './execute-run.ts';
+import {
+  queueTestRun,
+  workflowWith as savedWorkflow,
+  TestReceiver,
+  testEngineOptions,
+} from './testing/engine-fixtures.ts';
 
 let t: TestDb;
-let receiver: Server;
+const receiver = new TestReceiver();
+const { received } = receiver;
 let receiverUrl: string;
-const received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
-/** Status codes the receiver answers with, in turn; 200 once they run out. */
-let replies: number[] = [];
 
 beforeAll(async () => {
   t = await openTestDb();
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({
-        method: req.method!,
-        url: req.url!,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString(),
-      });
-      const status = replies.shift() ?? 200;
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ ok: status < 300, crmId: 'ext-42' }));
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiverUrl = (await receiver.start()).url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver.stop();
   await t?.close();
 });
-beforeEach(() => {
-  received.length = 0;
-  replies = [];
-});
+beforeEach(() => receiver.reset());
 
-const options: EngineOptions = {
-  http: { allow: parseAllowList('127.0.0.1/32'), timeoutMs: 2_000, connectTimeoutMs: 1_000 },
-  retry: { scale: 0.0001, jitter: 0 },
-};
-const anyUrl = async () => {};
-
-async function workflowWith(actor: Actor, actions: Record<string, unknown>[], trigger = 'INCOMING_WEBHOOK') {
-  const input = createWorkflowInput.parse({ name: 'Flow', trigger: { type: trigger }, actions });
-  return createWorkflow(t.db, actor, input, { baseUrl: 'http://crm.test', checkOutboundUrl: anyUrl });
-}
-
-async function queue(actor: Actor, workflowId: string, body: unknown, recordId: string | null = null) {
-  const [flow] = await t.db.select().from(schema.workflows).where(eq(schema.workflows.id, workflowId));
-  return queueRun(
-    t.db,
-    {
-      workspaceId: actor.workspaceId,
-      workflowId,
-      trigger: 'INCOMING_WEBHOOK',
-      input: body,
-      recordId,
-      actions: flow!.actions,
-    },
-    await isSharded(t.db),
-  );
-}
+const options = testEngineOptions;
+const workflowWith = (actor: Actor, actions: Record<string, unknown>[], trigger = 'INCOMING_WEBHOOK') =>
+  savedWorkflow(t.db, actor, actions, { trigger: { type: trigger } });
+const queue = (actor: Actor, workflowId: string, body: unknown, recordId: string | null = null) =>
+  queueTestRun(t.db, actor, workflowId, body, recordId);
 
 const run = (actor: Actor, id: string): Promise<RunOutput> => getRun(t.db, actor, id);
 
@@ -320,7 +278,7 @@ describe('failures', () => {
       { type: 'CREATE_RECORD', folderId: peopleFolderId, title: 'Once only' },
       { type: 'HTTP_REQUEST', url: `${receiverUrl}/flaky`, body: { id: '{{ steps.0.output.id }}' } },
     ]);
-    replies = [500, 503];
+    receiver.replies = [500, 503];
     const runId = await queue(actor, workflow.id, {});
 
     expect(await executeRun(t.db, { id: runId }, options)).toBe('retry-scheduled');
@@ -356,7 +314,7 @@ describe('failures', () => {
       { type: 'HTTP_REQUEST', url: `${receiverUrl}/down` },
       { type: 'ADD_COMMENT', text: 'never' },
     ]);
-    replies = [500, 500, 500, 500, 500, 500];
+    receiver.replies = [500, 500, 500, 500, 500, 500];
     const runId = await queue(actor, workflow.id, {});
     await runToEnd(runId);
     const failed = await run(actor, runId);

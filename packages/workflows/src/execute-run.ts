@@ -25,7 +25,7 @@ import { sql } from 'drizzle-orm';
 import { evaluateCondition, evaluateExpression } from './condition.ts';
 import { StepError, toStepError } from './errors.ts';
 import { type HttpActionOptions, runHttpAction } from './http-action.ts';
-import { type LoopFrame, type LoopProgress, type Next, nextStep, stepOutputs } from './plan.ts';
+import { type LoopProgress, type Next, nextStep, stepOutputs } from './plan.ts';
 import { recordActions, type StepResult } from './record-actions.ts';
 import { MAX_STEP_ATTEMPTS, type StepRetryPolicy, stepRetryDelayMs } from './retry.ts';
 import { buildScope, loadRunWithActor, type RunWithActor } from './run-context.ts';
@@ -643,4 +643,3 @@ function stepWrite(run: RunRow, step: StepRecord) {
            resume_at = excluded.resume_at, started_at = excluded.started_at, finished_at = excluded.finished_at
     returning 1`;
 }
-

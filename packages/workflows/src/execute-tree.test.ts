@@ -1,6 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isSharded, schema } from '@crm/db';
 import {
   type Actor,
   answerApproval,
@@ -10,81 +7,43 @@ import {
   fireSchedule,
   getRun,
   newId,
-  queueRun,
   type RunOutput,
   rightsOf,
 } from '@crm/domain';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '@crm/domain/testing';
-import { parseAllowList } from '@crm/webhooks';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type EngineOptions, executeRun } from './execute-run.ts';
+import { executeRun } from './execute-run.ts';
+import {
+  queueTestRun,
+  workflowWith as savedWorkflow,
+  TestReceiver,
+  testEngineOptions,
+} from './testing/engine-fixtures.ts';
 
 let t: TestDb;
-let receiver: Server;
+const receiver = new TestReceiver();
+const { received } = receiver;
 let receiverUrl: string;
-const received: { headers: IncomingMessage['headers']; body: string }[] = [];
-let replies: number[] = [];
 
 beforeAll(async () => {
   t = await openTestDb();
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
-      const status = replies.shift() ?? 200;
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ ok: status < 300 }));
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiverUrl = (await receiver.start()).url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver.stop();
   await t?.close();
 });
-beforeEach(() => {
-  received.length = 0;
-  replies = [];
-});
+beforeEach(() => receiver.reset());
 
-const options: EngineOptions = {
-  http: { allow: parseAllowList('127.0.0.1/32'), timeoutMs: 2_000, connectTimeoutMs: 1_000 },
-  retry: { scale: 0.0001, jitter: 0 },
-};
+const options = testEngineOptions;
 const services = { baseUrl: 'http://crm.test', checkOutboundUrl: async () => {} };
-
-async function workflowWith(
+const workflowWith = (
   actor: Actor,
   actions: Record<string, unknown>[],
   extra: Record<string, unknown> = {},
-) {
-  const input = createWorkflowInput.parse({
-    name: 'Flow',
-    trigger: { type: 'INCOMING_WEBHOOK' },
-    actions,
-    ...extra,
-  });
-  return createWorkflow(t.db, actor, input, services);
-}
-
-async function queue(actor: Actor, workflowId: string, body: unknown) {
-  const [flow] = await t.db.select().from(schema.workflows).where(eq(schema.workflows.id, workflowId));
-  return queueRun(
-    t.db,
-    {
-      workspaceId: actor.workspaceId,
-      workflowId,
-      trigger: 'INCOMING_WEBHOOK',
-      input: body,
-      recordId: null,
-      actions: flow!.actions,
-    },
-    await isSharded(t.db),
-  );
-}
+) => savedWorkflow(t.db, actor, actions, extra);
+const queue = (actor: Actor, workflowId: string, body: unknown) =>
+  queueTestRun(t.db, actor, workflowId, body);
 
 const run = (actor: Actor, id: string): Promise<RunOutput> => getRun(t.db, actor, id);
 
@@ -389,7 +348,7 @@ describe('failures', () => {
   it('sends the same Idempotency-Key on every attempt of a step', async () => {
     const { actor } = await newWorkspace(t.db);
     const flow = await workflowWith(actor, [{ type: 'HTTP_REQUEST', url: `${receiverUrl}/flaky` }]);
-    replies = [503, 503];
+    receiver.replies = [503, 503];
     const id = await queue(actor, flow.id, {});
     await runOn(id);
     await runOn(id);
