@@ -14,19 +14,11 @@ type RunStepOutput = z.infer<typeof runStepOutput>;
  * each step that waited, failed or succeeded; the steps still to come are derived from the
  * actions the run was queued with.
  */
-export interface StepRecord {
+export interface StepRecord extends Omit<RunStep, 'index'> {
   path: string;
   name: string | null;
-  action: string;
-  status: StepStatus;
-  input: unknown;
-  output: unknown;
-  error: string | null;
-  attempts: number;
-  nextAttemptAt: string | null;
+  /** A waiting step's end (DELAY) or timeout (APPROVAL). */
   resumeAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
   /** The order in which the run first recorded it. */
   seq: number;
 }
