@@ -59,6 +59,8 @@ interface RunState extends RunWithActor {
   records: StepRecords;
   /** How far the job has seen the run's loops done (`nextStep`). */
   progress: LoopProgress;
+  /** The order the next new step record takes. */
+  nextSeq: number;
 }
 
 const ENDED = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
@@ -82,7 +84,9 @@ export async function executeRun(db: Database, ref: RowRef, options: EngineOptio
     (await loadStepRecords(db, loaded.run.workspaceId, [{ id: loaded.run.id, steps: legacy }])).get(
       loaded.run.id,
     ) ?? new Map();
-  const state: RunState = { ...loaded, records, progress: new Map() };
+  let nextSeq = 0;
+  for (const record of records.values()) nextSeq = Math.max(nextSeq, record.seq + 1);
+  const state: RunState = { ...loaded, records, progress: new Map(), nextSeq };
   try {
     for (;;) {
       if (ENDED.has(state.run.status)) return 'finished';
@@ -152,8 +156,6 @@ function recordFor(state: RunState, next: Extract<Next, { kind: 'step' }>, now: 
   const { path, action, record } = next;
   if (record)
     return { ...record, attempts: record.status === 'FAILED' ? record.attempts + 1 : record.attempts };
-  let seq = 0;
-  for (const r of state.records.values()) seq = Math.max(seq, r.seq + 1);
   return {
     path,
     name: typeof action.name === 'string' ? action.name : null,
@@ -167,7 +169,7 @@ function recordFor(state: RunState, next: Extract<Next, { kind: 'step' }>, now: 
     resumeAt: null,
     startedAt: now.toISOString(),
     finishedAt: null,
-    seq,
+    seq: state.nextSeq,
   };
 }
 
@@ -310,7 +312,9 @@ function statusAfter(state: RunState, step: StepRecord): 'RUNNING' | 'SUCCEEDED'
   const before = state.records.get(step.path);
   state.records.set(step.path, step);
   try {
-    const next = nextStep(state.run.actions as RunAction[], state.records, state.progress);
+    // On a copy of what the job knows of its loops: the save may yet be rolled back.
+    const progress: LoopProgress = new Map([...state.progress].map(([path, seen]) => [path, { ...seen }]));
+    const next = nextStep(state.run.actions as RunAction[], state.records, progress);
     return next.kind === 'done' || next.kind === 'stopped' ? 'SUCCEEDED' : 'RUNNING';
   } finally {
     if (before) state.records.set(step.path, before);
@@ -623,7 +627,10 @@ async function save(
   run.nextStep += 1;
   run.status = row.status;
   run.contextRecordId = row.context_record_id;
-  if (change.step) state.records.set(change.step.path, change.step);
+  if (change.step) {
+    if (!state.records.has(change.step.path)) state.nextSeq = Math.max(state.nextSeq, change.step.seq + 1);
+    state.records.set(change.step.path, change.step);
+  }
   return row.status;
 }
 
