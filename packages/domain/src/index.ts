@@ -39,6 +39,7 @@ export * from './shared/list-filter.ts';
 export * from './shared/list-query.ts';
 export * from './shared/missing.ts';
 export * from './shared/paging.ts';
+export * from './shared/prepared.ts';
 export * from './shared/row-ref.ts';
 export * from './shared/safe-error.ts';
 export * from './shared/schemas.ts';

@@ -1,4 +1,4 @@
-import { type Database, type Executor, isSharded, nowIn } from '@crm/db';
+import { type Database, type Executor, isSharded, nowIn, runNamedSql } from '@crm/db';
 import {
   type Actor,
   appendEvent,
@@ -6,7 +6,6 @@ import {
   createTask,
   createTaskInput,
   DomainError,
-  loadStepRecords,
   MAX_LOOP_ITEMS,
   queryRecords,
   queryRecordsInput,
@@ -18,7 +17,6 @@ import {
   resumeAfter,
   resumeUntil,
   type StepRecord,
-  type StepRecords,
 } from '@crm/domain';
 import { runCode } from '@crm/sandbox';
 import { sql } from 'drizzle-orm';
@@ -56,7 +54,6 @@ class LostRace extends Error {}
 
 /** What a job knows of its run while it executes it: the row, who it acts as, its steps. */
 interface RunState extends RunWithActor {
-  records: StepRecords;
   /** How far the job has seen the run's loops done (`nextStep`). */
   progress: LoopProgress;
   /** The order the next new step record takes. */
@@ -79,14 +76,9 @@ export async function executeRun(db: Database, ref: RowRef, options: EngineOptio
   const sharded = await isSharded(db);
   const loaded = await loadRunWithActor(db, ref);
   if (!loaded) return 'gone';
-  const legacy = loaded.run.steps;
-  const records =
-    (await loadStepRecords(db, loaded.run.workspaceId, [{ id: loaded.run.id, steps: legacy }])).get(
-      loaded.run.id,
-    ) ?? new Map();
   let nextSeq = 0;
-  for (const record of records.values()) nextSeq = Math.max(nextSeq, record.seq + 1);
-  const state: RunState = { ...loaded, records, progress: new Map(), nextSeq };
+  for (const record of loaded.records.values()) nextSeq = Math.max(nextSeq, record.seq + 1);
+  const state: RunState = { ...loaded, progress: new Map(), nextSeq };
   try {
     for (;;) {
       if (ENDED.has(state.run.status)) return 'finished';
@@ -616,13 +608,16 @@ async function save(
      where workspace_id = ${run.workspaceId} and id = ${run.id} and next_step = ${run.nextStep}
        and status in ('QUEUED', 'RUNNING', 'WAITING', 'CANCELLED')
      returning status, context_record_id`;
-  // The run and its step in one statement: both are saved, or neither.
-  const result = await tx.execute<{ status: SavedStatus; context_record_id: string | null }>(
+  // The run and its step in one statement: both are saved, or neither. Every step runs it, so
+  // it goes by name, planned once per connection; its text varies only by these two choices.
+  const name = `save_workflow_run${change.step ? '_step' : ''}${sharded ? '_sharded' : ''}`;
+  const [row] = await runNamedSql<{ status: SavedStatus; context_record_id: string | null }>(
+    tx,
+    name,
     change.step
       ? sql`with saved as (${update}), step as (${stepWrite(run, change.step)}) select status, context_record_id from saved`
       : update,
   );
-  const row = result.rows[0];
   if (!row) throw new LostRace();
   run.nextStep += 1;
   run.status = row.status;

@@ -3,9 +3,13 @@ import {
   type Actor,
   DomainError,
   getRecord,
+  prepared,
   type RowRef,
   type RunRow,
   rightsOf,
+  type StepRecords,
+  stepRecordsOf,
+  stepRowsOfRun,
   type TemplateScope,
 } from '@crm/domain';
 import { and, eq, sql } from 'drizzle-orm';
@@ -17,36 +21,29 @@ import { and, eq, sql } from 'drizzle-orm';
  */
 export interface RunWithActor {
   run: RunRow;
+  /** The run's step records (`loadStepRecords`). */
+  records: StepRecords;
   actor: Actor | null;
   /** The workflow's name and who is told when a run fails (docs/workflows.md, "Failures"). */
   workflow: { name: string; notifyOnFailure: string[] };
 }
 
-/** A run and the user it acts as, in one round trip; undefined when the run is gone. */
+/**
+ * A run, its step records and the user it acts as, in one round trip; undefined when the run
+ * is gone. Every job of a run starts with it, so it is a prepared statement, planned once per
+ * connection (its subqueries cost more to plan each time than to run).
+ */
 export async function loadRunWithActor(db: Database, ref: RowRef): Promise<RunWithActor | undefined> {
-  const r = schema.workflowRuns;
-  const [row] = await db
-    .select({
-      run: r,
-      workflow: sql<{ name: string; notifyOnFailure: string[] } | null>`(
-        select json_build_object('name', w.name, 'notifyOnFailure', w.notify_on_failure) from workflows w
-         where w.workspace_id = workflow_runs.workspace_id and w.id = workflow_runs.workflow_id)`,
-      member: sql<{ id: string; name: string; role: Actor['role'] } | null>`(
-        select json_build_object('id', u.id, 'name', u.name, 'role', m.role)
-          from memberships m
-          join users u on u.id = m.user_id
-          left join workflows w on w.workspace_id = m.workspace_id and w.id = workflow_runs.workflow_id
-         where m.workspace_id = workflow_runs.workspace_id
-         order by (m.user_id = w.created_by) desc nulls last, (m.role = 'OWNER') desc, m.user_id
-         limit 1)`,
-    })
-    .from(r)
-    .where(ref.workspaceId ? and(eq(r.workspaceId, ref.workspaceId), eq(r.id, ref.id)) : eq(r.id, ref.id));
+  const { id, workspaceId } = ref;
+  const [row] = workspaceId
+    ? await prepared(db, 'load_run_with_actor', (db) => runWithActor(db, true)).execute({ id, workspaceId })
+    : await prepared(db, 'load_run_with_actor_by_id', (db) => runWithActor(db, false)).execute({ id });
   if (!row) return undefined;
   const { run, member } = row;
   const workflowName = row.workflow?.name ?? null;
   return {
     run,
+    records: stepRecordsOf(run.steps, row.steps),
     workflow: { name: workflowName ?? run.workflowId, notifyOnFailure: row.workflow?.notifyOnFailure ?? [] },
     actor: member
       ? {
@@ -66,6 +63,31 @@ export async function loadRunWithActor(db: Database, ref: RowRef): Promise<RunWi
         }
       : null,
   };
+}
+
+/** The select of `loadRunWithActor`, by the run's id and, when `inWorkspace`, its workspace. */
+function runWithActor(db: Database, inWorkspace: boolean) {
+  const r = schema.workflowRuns;
+  const byId = eq(r.id, sql.placeholder('id'));
+  return db
+    .select({
+      run: r,
+      workflow: sql<{ name: string; notifyOnFailure: string[] } | null>`(
+        select json_build_object('name', w.name, 'notifyOnFailure', w.notify_on_failure) from workflows w
+         where w.workspace_id = workflow_runs.workspace_id and w.id = workflow_runs.workflow_id)`,
+      member: sql<{ id: string; name: string; role: Actor['role'] } | null>`(
+        select json_build_object('id', u.id, 'name', u.name, 'role', m.role)
+          from memberships m
+          join users u on u.id = m.user_id
+          left join workflows w on w.workspace_id = m.workspace_id and w.id = workflow_runs.workflow_id
+         where m.workspace_id = workflow_runs.workspace_id
+         order by (m.user_id = w.created_by) desc nulls last, (m.role = 'OWNER') desc, m.user_id
+         limit 1)`,
+      steps: stepRowsOfRun,
+    })
+    .from(r)
+    .where(inWorkspace ? and(eq(r.workspaceId, sql.placeholder('workspaceId')), byId) : byId)
+    .prepare(inWorkspace ? 'load_run_with_actor' : 'load_run_with_actor_by_id');
 }
 
 /** A template of these parameters reads the context record (`{{ record… }}` or `[[ record… ]]`). */

@@ -1,6 +1,6 @@
 import { type Executor, schema } from '@crm/db';
 import type { RunStep, StepStatus } from '@crm/db/schema';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { toInstant } from '../shared/schemas.ts';
 import type { runStepOutput } from './schemas.ts';
@@ -48,9 +48,13 @@ function fromLegacy(step: RunStep): StepRecord {
   };
 }
 
-type StepRow = typeof schema.workflowRunSteps.$inferSelect;
+/** A step row's values, as selected (times as Date) or as JSON (times as text). */
+type StepRowValues = Omit<typeof schema.workflowRunSteps.$inferSelect, 'workspaceId' | 'runId' | Times> & {
+  [K in Times]: Date | string | null;
+};
+type Times = 'nextAttemptAt' | 'resumeAt' | 'startedAt' | 'finishedAt';
 
-function fromRow(row: StepRow): StepRecord {
+function fromRow(row: StepRowValues): StepRecord {
   return {
     path: row.path,
     name: row.name,
@@ -68,22 +72,22 @@ function fromRow(row: StepRow): StepRecord {
   };
 }
 
+/** A run's records: its legacy by-index list (older runs), then its step rows over it. */
+export function stepRecordsOf(legacy: readonly RunStep[], rows: readonly StepRowValues[]): StepRecords {
+  const records: StepRecords = new Map();
+  // Steps of the legacy list not run yet were written PENDING; they are derived instead.
+  for (const step of legacy) if (step.status !== 'PENDING') records.set(String(step.index), fromLegacy(step));
+  for (const row of rows) records.set(row.path, fromRow(row));
+  return records;
+}
+
 /** The step records of runs of one workspace, by run id (runs given with their legacy list). */
 export async function loadStepRecords(
   tx: Executor,
   workspaceId: string,
   runs: readonly { id: string; steps: RunStep[] }[],
 ): Promise<Map<string, StepRecords>> {
-  const byRun = new Map<string, StepRecords>();
-  for (const run of runs) {
-    const records: StepRecords = new Map();
-    for (const step of run.steps) {
-      // Steps of the legacy list not run yet were written PENDING; they are derived instead.
-      if (step.status !== 'PENDING') records.set(String(step.index), fromLegacy(step));
-    }
-    byRun.set(run.id, records);
-  }
-  if (runs.length === 0) return byRun;
+  if (runs.length === 0) return new Map();
   const s = schema.workflowRunSteps;
   const rows = await tx
     .select()
@@ -98,9 +102,27 @@ export async function loadStepRecords(
       ),
     )
     .orderBy(asc(s.runId), asc(s.seq));
-  for (const row of rows) byRun.get(row.runId)?.set(row.path, fromRow(row));
-  return byRun;
+  const rowsOf = new Map<string, StepRowValues[]>();
+  for (const row of rows) {
+    const list = rowsOf.get(row.runId);
+    if (list) list.push(row);
+    else rowsOf.set(row.runId, [row]);
+  }
+  return new Map(runs.map((run) => [run.id, stepRecordsOf(run.steps, rowsOf.get(run.id) ?? [])]));
 }
+
+/**
+ * The step rows of the run a statement on `workflow_runs` reads, as a JSON list in the order
+ * they were first recorded: a subquery, so that a run and its steps come in one round trip.
+ */
+export const stepRowsOfRun = sql<StepRowValues[]>`(
+  select coalesce(json_agg(json_build_object(
+           'path', s.path, 'name', s.name, 'action', s.action, 'status', s.status, 'input', s.input,
+           'output', s.output, 'error', s.error, 'attempts', s.attempts, 'nextAttemptAt', s.next_attempt_at,
+           'resumeAt', s.resume_at, 'startedAt', s.started_at, 'finishedAt', s.finished_at, 'seq', s.seq
+         ) order by s.seq), '[]'::json)
+    from workflow_run_steps s
+   where s.workspace_id = workflow_runs.workspace_id and s.run_id = workflow_runs.id)`;
 
 /** The actions of a nesting action, by the key that holds them. */
 export function nestedActions(action: RunAction, key: string): RunAction[] {
