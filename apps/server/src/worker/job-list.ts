@@ -29,7 +29,7 @@ const scheduleJob = z.object({ workflowId: z.string(), workspaceId: z.string() }
  * the `fan_out_event` and `deliver_webhook` jobs of earlier versions are drained into it when
  * a worker starts (legacy-webhook-jobs.ts).
  */
-export function createTaskList(
+export function createJobList(
   db: Database,
   logger: Logger,
   workflows: EngineOptions,

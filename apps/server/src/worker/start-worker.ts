@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { drainLegacyWebhookJobs } from './legacy-webhook-jobs.ts';
-import { createTaskList, crontab } from './tasks.ts';
+import { createJobList, crontab } from './job-list.ts';
 
 export interface WorkerOptions {
   pool: pg.Pool;
@@ -64,7 +64,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         worker: { localQueue: { size: concurrency + 1 }, completeJobBatchDelay: 2, failJobBatchDelay: 2 },
       },
       pollInterval: pollIntervalMs,
-      taskList: createTaskList(options.db, log, options.workflows, {
+      taskList: createJobList(options.db, log, options.workflows, {
         auditRetentionDays: options.auditRetentionDays ?? AUDIT_RETENTION_DAYS,
       }),
       crontab,
