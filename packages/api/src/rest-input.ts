@@ -45,7 +45,7 @@ export function queryDecoderOf(schema: unknown): QueryDecoder {
   const known = decoders.get(schema);
   if (known) return known;
   const top = unwrapInput(schema);
-  const kind = top._zod.def.type;
+  const kind = top.def.type;
   const decoder: QueryDecoder =
     kind === 'void' || kind === 'undefined' || kind === 'never'
       ? { takesInput: false, fields: new Map() }
@@ -76,7 +76,7 @@ function objectDecoder(object: z.ZodObject, depth: number): QueryDecoder {
 }
 
 function scalarOf(schema: z.ZodType): Scalar {
-  const kind = schema._zod.def.type;
+  const kind = schema.def.type;
   return kind === 'number' ? 'number' : kind === 'boolean' ? 'boolean' : 'text';
 }
 

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type pg from 'pg';
+import pg from 'pg';
 import { type Executor, poolOfClient } from './client.ts';
 import { connectionOf } from './internals/drizzle.ts';
 
@@ -27,8 +27,8 @@ export function isSharded(db: Executor | pg.Pool): Promise<boolean> {
 
 /** The pool behind a handle or a transaction, or the transaction's own connection. */
 function connectionsOf(db: Executor | pg.Pool): pg.Pool | pg.ClientBase {
-  if (!('$client' in db) && !('session' in db)) return db as pg.Pool;
-  const client = connectionOf(db as Executor);
+  if (db instanceof pg.Pool) return db;
+  const client = connectionOf(db);
   return ('totalCount' in client ? undefined : poolOfClient(client)) ?? client;
 }
 

@@ -55,7 +55,8 @@ export function requestContext(logger: Logger, observer?: RequestObserver): Midd
  */
 function routeOf(ctx: object, state: AppState): string {
   if (state.route) return state.route;
-  const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  // @koa/router's documented `routerPath`: the pattern of the route that matched.
+  const matched = (ctx as { routerPath?: unknown }).routerPath;
   return typeof matched === 'string' ? matched : '(unmatched)';
 }
 

@@ -117,6 +117,14 @@ describe('the operations listener', () => {
     expect(value(samples, 'crm_http_rate_limited_total', { route: '/api/v1/me' })).toBe(1);
   });
 
+  it("names a route of the server's own router by its pattern", async () => {
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    const samples = await scrape();
+    expect(
+      value(samples, 'crm_http_request_duration_seconds_count', { route: '/healthz', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
+  });
+
   it('names tRPC procedures, never what a client made up', async () => {
     await fetch(`${app.url}/trpc/records.list?input=%7B%7D`, {
       headers: { Authorization: `Bearer ${ws.apiKey}` },

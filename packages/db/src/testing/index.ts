@@ -181,8 +181,14 @@ export async function resetSharedQueue(): Promise<void> {
   await client.connect();
   try {
     // The job queue exists once a worker has started on the database.
-    if ((await client.query(`select to_regclass('graphile_worker._private_jobs') as t`)).rows[0]?.t) {
-      await client.query('delete from graphile_worker._private_jobs');
+    // By graphile-worker's admin functions: the jobs the workers of earlier files held are
+    // released (those workers are gone), then every job is removed (complete_jobs).
+    if ((await client.query(`select to_regclass('graphile_worker.jobs') as t`)).rows[0]?.t) {
+      await client.query(
+        `select graphile_worker.force_unlock_workers(array(
+           select distinct locked_by from graphile_worker.jobs where locked_by is not null))`,
+      );
+      await client.query('select graphile_worker.complete_jobs(array(select id from graphile_worker.jobs))');
     }
     await client.query(
       `update deliveries set status = 'FAILED', next_attempt_at = null where status = 'PENDING'`,
