@@ -42,6 +42,13 @@ export interface OpenApiValidator {
   operationAt(method: string, url: string, documentUrl: string): DocumentedOperation;
   /** One line per operation that lacks a conforming success, or a documented status not in `ignore`. */
   coverageGaps(ignore: Iterable<number>): string[];
+  /**
+   * What is wrong with this JSON body of a `status` response according to the operation's
+   * schema (the body alone: headers are not looked at); empty when it conforms.
+   */
+  validateResponseBody(method: string, pathTemplate: string, status: number, body: unknown): string[];
+  /** What is wrong with `value` according to the document's component schema `name`; empty when it conforms. */
+  validateComponent(name: string, value: unknown): string[];
   /** What is wrong with this JSON request body according to the operation's schema; empty when it conforms. */
   validateRequestBody(method: string, pathTemplate: string, body: unknown): string[];
   /** Problems of an event payload against its kind's entry in the document's `webhooks` section. */
@@ -190,6 +197,20 @@ export function createOpenApiValidator(doc: Json): OpenApiValidator {
     resolve(node) {
       const ref = (node as Json).$ref;
       return typeof ref === 'string' ? at(ref.slice(1)).node : (node as Json);
+    },
+    validateComponent(name, value) {
+      return check(`/components/schemas/${escapePointer(name)}`, value, name);
+    },
+    validateResponseBody(method, pathTemplate, status, body) {
+      const operation = operations.find((o) => o.method === method.toUpperCase() && o.path === pathTemplate);
+      if (!operation) return [`${method} ${pathTemplate} is not in the document`];
+      if (!operation.statuses.includes(status)) return [`status ${status} is not documented`];
+      const response = at(
+        `/paths/${escapePointer(pathTemplate)}/${method.toLowerCase()}/responses/${status}`,
+      );
+      if (!(response.node.content as Json | undefined)?.['application/json'])
+        return [`a ${status} response of ${method} ${pathTemplate} has no JSON body`];
+      return check(`${response.pointer}/content/application~1json/schema`, body, 'body');
     },
     validateResponse(method, pathTemplate, status, headers, body) {
       const operationPointer = `/paths/${escapePointer(pathTemplate)}/${method.toLowerCase()}`;
