@@ -6,8 +6,8 @@ import { Logger as GraphileLogger, type Runner, run, type Logger as WorkerLogger
 import type pg from 'pg';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
-import { drainLegacyWebhookJobs } from './legacy-webhook-jobs.ts';
 import { createJobList, crontab } from './job-list.ts';
+import { drainLegacyWebhookJobs } from './legacy-webhook-jobs.ts';
 
 export interface WorkerOptions {
   pool: pg.Pool;
