@@ -42,7 +42,7 @@ import { notesText } from './notes.ts';
  * interleave the workspaces in their order of creation as a shared table's do.
  */
 
-export type FolderKind = 'people' | 'companies' | 'leads';
+type FolderKind = 'people' | 'companies' | 'leads';
 
 export interface ShapeFolder {
   id: string;

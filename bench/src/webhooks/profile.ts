@@ -17,7 +17,7 @@ interface CpuProfile {
   endTime: number;
 }
 
-export interface SelfTime {
+interface SelfTime {
   name: string;
   ms: number;
   /** Share of the non-idle time. */

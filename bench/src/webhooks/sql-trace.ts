@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { round } from '../time.ts';
 
-export interface StatementCount {
+interface StatementCount {
   statement: string;
   /** Times sent per delivered record. */
   perRecord: number;

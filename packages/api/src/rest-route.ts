@@ -85,7 +85,7 @@ const COMMON_ERRORS = [400, 401, 403, 429, 500, 503];
 const WRITE_ERRORS = [409, 413, 415, 422];
 
 /** One line per error status; the document's shared error responses say the rest. */
-export const ERROR_SUMMARIES: Record<number, string> = {
+const ERROR_SUMMARIES: Record<number, string> = {
   400: 'Bad request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -101,7 +101,7 @@ export const ERROR_SUMMARIES: Record<number, string> = {
 };
 
 /** Response headers, each a component of the document (`header.id`). */
-export const RESPONSE_HEADERS = {
+const RESPONSE_HEADERS = {
   'X-Request-Id': z
     .string()
     .min(1)
@@ -165,7 +165,7 @@ export const RESPONSE_HEADERS = {
 };
 
 /** Headers of every response the gate let through: the request id and the rate-limit state. */
-export const GATE_HEADERS = {
+const GATE_HEADERS = {
   'X-Request-Id': RESPONSE_HEADERS['X-Request-Id'],
   'RateLimit-Limit': RESPONSE_HEADERS['RateLimit-Limit'],
   'RateLimit-Remaining': RESPONSE_HEADERS['RateLimit-Remaining'],
@@ -173,7 +173,7 @@ export const GATE_HEADERS = {
 };
 
 /** Request headers of the conventions, each a parameter component of the document (`param.id`). */
-export const REQUEST_HEADERS = {
+const REQUEST_HEADERS = {
   'Idempotency-Key': z
     .string()
     .min(1)

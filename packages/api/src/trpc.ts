@@ -83,7 +83,6 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 /**
  * A procedure's output schema, added with `.concat(declaredOutput(schema))` where tRPC's
@@ -100,26 +99,15 @@ export function declaredOutput<TSchema extends z.ZodType>(schema: TSchema) {
 }
 
 /**
- * Every procedure passes one of the two middlewares below: its success status is set, its
- * raw input is refused when it holds what cannot be stored (assertStorableInput: before the
- * schema, which would drop a `__proto__` key and recurse into any depth), and any failure (a
- * DomainError, invalid input, anything unexpected) leaves as a tRPC error whose code comes
- * from the registry and whose cause is the DomainError the REST bridge reads. Each is a
- * single middleware on purpose: every level of tRPC's middleware chain copies the call's
- * options a few times over, which a request pays for.
- */
-export const publicProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
-  ctx.response.status = meta?.successStatus ?? 200;
-  await checkRawInput(getRawInput);
-  const result = await next();
-  if (!result.ok) throw toTRPCError(toDomainError(result.error));
-  return result;
-});
-
-/**
- * Needs a valid credential holding the procedure's scope (docs/api.md, "Scopes"): an API key's
- * scopes within its maker's role, or a signed-in user's role. The scopes are in memory with
- * the credential, so the check costs no statement.
+ * Every procedure is built on this one middleware. It needs a valid credential holding the
+ * procedure's scope (docs/api.md, "Scopes"): an API key's scopes within its maker's role, or a
+ * signed-in user's role; the scopes are in memory with the credential, so the check costs no
+ * statement. Then the success status is set, the raw input is refused when it holds what
+ * cannot be stored (assertStorableInput: before the schema, which would drop a `__proto__`
+ * key and recurse into any depth), and any failure (a DomainError, invalid input, anything
+ * unexpected) leaves as a tRPC error whose code comes from the registry and whose cause is the
+ * DomainError the REST bridge reads. It is a single middleware on purpose: every level of
+ * tRPC's middleware chain copies the call's options a few times over, which a request pays for.
  */
 export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   ctx.response.status = meta?.successStatus ?? 200;
@@ -143,7 +131,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, getRawI
 });
 
 /** 403 naming the scope a call needs (docs/api.md, "Scopes"). */
-export function missingScope(actor: Actor, scope: Scope): DomainError {
+function missingScope(actor: Actor, scope: Scope): DomainError {
   const message =
     actor.apiKeyId !== null
       ? `This API key lacks the ${scope} scope`

@@ -102,9 +102,6 @@ export type ActionParameter<T extends ActionType> = keyof (typeof actionParamete
 /** What an APPROVAL's timeout does (docs/workflows.md, "APPROVAL"). */
 export const approvalTimeouts = ['REJECT', 'APPROVE', 'FAIL'] as const;
 
-/** The action types that hold actions of their own (a branch's arms, a loop's body). */
-export const nestingActionTypes = ['BRANCH', 'FOR_EACH'] as const;
-
 /** A CONDITION action's operators (and a BRANCH condition's leaves). */
 export const conditionOperators = [
   'EQUALS',
@@ -194,7 +191,6 @@ export const scopeResources = {
   audit: ['read'],
 } as const satisfies Record<string, readonly ('read' | 'write' | 'delete')[]>;
 export type ScopeResource = keyof typeof scopeResources;
-export type ScopeAction = 'read' | 'write' | 'delete';
 export type Scope = {
   [R in ScopeResource]: `${R}:${(typeof scopeResources)[R][number]}`;
 }[ScopeResource];
@@ -205,8 +201,8 @@ export const allScopes: readonly Scope[] = Object.entries(scopeResources).flatMa
 );
 
 /** The two scopes every key had before scopes were per resource, kept as shorthands. */
-export const scopeShorthands = ['read', 'write'] as const;
-export type ScopeShorthand = (typeof scopeShorthands)[number];
+const scopeShorthands = ['read', 'write'] as const;
+type ScopeShorthand = (typeof scopeShorthands)[number];
 
 /** What a key's `scopes` may list: shorthands and scopes. */
 export type KeyScope = ScopeShorthand | Scope;

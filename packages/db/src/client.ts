@@ -4,7 +4,7 @@ import pg from 'pg';
 import { socketOf } from './internals/pg.ts';
 import * as schema from './schema/index.ts';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 export type Database = NodePgDatabase<Schema> & { $client: pg.Pool };
 /** A database handle or an open transaction: domain services accept either. */
 export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];

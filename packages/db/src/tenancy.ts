@@ -38,8 +38,3 @@ export const GLOBAL_TABLES = {
   },
   schema_migrations: { placement: 'coordinator', why: 'the migrations applied to the database' },
 } as const satisfies Record<string, { placement: 'reference' | 'coordinator'; why: string }>;
-
-export type GlobalTable = keyof typeof GLOBAL_TABLES;
-
-/** The schema of the job queue, global as a whole. */
-export const QUEUE_SCHEMA = 'graphile_worker';

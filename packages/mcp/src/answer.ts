@@ -37,7 +37,7 @@ export async function fittingPage<T extends { nextCursor: string | null }>(
 }
 
 /** `value` with every string longer than CUT_TEXT_AT cut to it (and marked), to fit an answer. */
-export function cutLongTexts(value: unknown): unknown {
+function cutLongTexts(value: unknown): unknown {
   if (typeof value === 'string')
     return value.length > CUT_TEXT_AT ? `${value.slice(0, CUT_TEXT_AT)}…(cut)` : value;
   if (Array.isArray(value)) return value.map(cutLongTexts);

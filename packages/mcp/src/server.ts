@@ -74,7 +74,7 @@ function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string,
 }
 
 /** The tools a caller holding `scopes` sees and may call. */
-export function toolsFor(scopes: ReadonlySet<Scope>): Tool[] {
+function toolsFor(scopes: ReadonlySet<Scope>): Tool[] {
   return TOOLS.filter((t) => allowed(t, scopes));
 }
 

@@ -30,7 +30,7 @@ const SOURCE_FILE = 'code.js';
  */
 const WRAPPER_HEAD = '(function (input) {\n';
 const WRAPPER_TAIL = '\n})';
-export const WRAPPER_LINES = 1;
+const WRAPPER_LINES = 1;
 
 /** Time to describe an error once the run's own time is up (its `message`, `stack`). */
 const DESCRIBE_GRACE_MS = 100;

@@ -1,9 +1,2 @@
-export {
-  CODE_LIMITS,
-  type CodeError,
-  type CodeErrorKind,
-  type CodeLimits,
-  type CodeResult,
-  MAX_STACK_BYTES,
-} from './limits.ts';
-export { closeSandbox, configureSandbox, runCode, type SandboxOptions } from './run-code.ts';
+export type { CodeResult } from './limits.ts';
+export { runCode } from './run-code.ts';

@@ -204,7 +204,7 @@ export function ipLiteral(url: URL): string | null {
   return isIP(host) === 0 ? null : host;
 }
 
-export const systemResolver: Resolver = async (hostname) =>
+const systemResolver: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /**

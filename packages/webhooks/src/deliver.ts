@@ -11,7 +11,7 @@ import type { AllowList, Resolver } from './address-guard.ts';
 import { sendRequest } from './send-request.ts';
 import { previousSecretValid, signDelivery } from './sign.ts';
 
-export const USER_AGENT = 'crm-webhooks/1.0';
+const USER_AGENT = 'crm-webhooks/1.0';
 
 export interface DeliveryOptions {
   allow: AllowList;

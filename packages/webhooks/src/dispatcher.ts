@@ -12,13 +12,13 @@ import {
 import type pg from 'pg';
 import { createDeliveryAgents, type DeliveryOptions, sendDelivery } from './deliver.ts';
 
-export interface DispatcherLogger {
+interface DispatcherLogger {
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
 }
 
 /** Told about every attempt once it is recorded (metrics). */
-export interface DeliveryObserver {
+interface DeliveryObserver {
   /** `startedAt` is when the attempt began; undefined when the delivery closed without one. */
   recorded(delivery: ClaimedDelivery, verdict: AttemptVerdict, startedAt: Date | undefined): void;
 }

@@ -16,8 +16,8 @@ import {
  * At most 64 KiB of a receiver's response is ever read; the first 4 KiB are kept
  * (docs/webhooks.md, "Delivery, retries, disabling").
  */
-export const MAX_RESPONSE_BYTES = 64 * 1024;
-export const EXCERPT_BYTES = 4 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const EXCERPT_BYTES = 4 * 1024;
 
 export interface SendRequestOptions {
   /**
@@ -65,7 +65,7 @@ export interface SentResponse {
   durationMs: number;
 }
 
-export interface SendFailure {
+interface SendFailure {
   /** 'timeout', 'connect timeout', 'refused address: …', 'connection refused', … */
   error: string;
   durationMs: number;

@@ -14,11 +14,11 @@ import { createHmac } from 'node:crypto';
  *   `whsec_` secret): one signature per valid secret, newest first, space-separated, as
  *   that format defines.
  */
-export function serviceSignature(secret: string, body: Buffer): string {
+function serviceSignature(secret: string, body: Buffer): string {
   return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex')}`;
 }
 
-export function standardSignature(secret: string, id: string, timestamp: number, body: Buffer): string {
+function standardSignature(secret: string, id: string, timestamp: number, body: Buffer): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const mac = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
   return `v1,${mac}`;

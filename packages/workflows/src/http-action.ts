@@ -3,7 +3,7 @@ import { sendRequest } from '@crm/webhooks';
 import { StepError } from './errors.ts';
 import type { StepResult } from './record-actions.ts';
 
-export const HTTP_USER_AGENT = 'crm-workflows/1.0';
+const HTTP_USER_AGENT = 'crm-workflows/1.0';
 
 const HEADER_VALUE = /^[\t\x20-\x7e]{0,4000}$/;
 

@@ -1,7 +1,7 @@
 import { loopItems, nestedActions, type RunAction, type StepRecord, type StepRecords } from '@crm/domain';
 
 /** The item a step inside a loop's body works on: `item` and `loop.index` of its templates. */
-export interface LoopFrame {
+interface LoopFrame {
   item: unknown;
   index: number;
 }

@@ -21,7 +21,7 @@ import { readJsonBody } from '../rest/read-body.ts';
 import { CSRF_HEADER, SESSION_COOKIE, sameToken } from './gate.ts';
 import type { AppState } from './state.ts';
 
-export const AUTH_PREFIX = '/auth';
+const AUTH_PREFIX = '/auth';
 
 const signInInput = z.strictObject({
   email: z.string().trim().min(1, 'is required').max(320).pipe(z.email('must be an email address')),

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import type { Logger } from '../logger.ts';
 
 /** How often the uses of keys noted in memory are written (`lastUsedAt`). */
-export const KEY_USES_FLUSH_MS = 5_000;
+const KEY_USES_FLUSH_MS = 5_000;
 
 export interface CachesDeps {
   db: Database;

@@ -77,14 +77,14 @@ export async function countWorkspaceRequest(
 }
 
 /** Requests a signed-in user may make a minute (the web app), counted per user. */
-export const SESSION_REQUESTS_PER_MINUTE = 600;
+const SESSION_REQUESTS_PER_MINUTE = 600;
 export const SESSION_COOKIE = 'crm_session';
 export const CSRF_HEADER = 'X-CSRF-Token';
 /**
  * Sent by the web app's CSV import on the writes it makes (`import`): they are recorded as
  * an import by the signed-in user. Read only on session requests.
  */
-export const CHANGE_SOURCE_HEADER = 'X-Change-Source';
+const CHANGE_SOURCE_HEADER = 'X-Change-Source';
 
 /**
  * The /trpc gate: a bearer key as on /api/v1, or else the session cookie of the web app.

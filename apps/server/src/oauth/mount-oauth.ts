@@ -30,7 +30,7 @@ import { CONSENT_PATH, createOAuthServer, type OAuthServer } from './provider.ts
 
 type Ctx = ParameterizedContext<AppState>;
 
-export const PROTECTED_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
+const PROTECTED_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
 
 /**
  * The authorization server, made on first use: its issuer is the service's base URL, which

@@ -5,7 +5,7 @@ import { oauthAdapter, oauthSecret } from '@crm/domain';
 import type { Configuration, default as Provider } from 'oidc-provider';
 
 /** Where the protocol's endpoints are, all under /oauth (docs/mcp.md, "OAuth"). */
-export const OAUTH_ROUTES = {
+const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
   token: '/oauth/token',
   registration: '/oauth/register',

@@ -12,11 +12,6 @@ const LAG_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900
 /** A scrape's database reads give up after this long rather than hold the scrape. */
 const QUERY_TIMEOUT_MS = 2_000;
 
-/** What /metrics exposes from the database: read when scraped, by processes that run the worker. */
-export interface DatabaseGaugeSource {
-  pool: pg.Pool;
-}
-
 /**
  * The process's Prometheus metrics (docs/operations.md, "Metrics"). Counters and histograms are
  * this process's own; the queue gauges are read from the database when scraped and are the

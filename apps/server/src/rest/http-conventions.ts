@@ -124,7 +124,7 @@ export function allowList(methods: string[]): string[] {
 }
 
 /** Bodies up to this size go out as they are: compressing them saves less than it costs. */
-export const COMPRESS_ABOVE = 1024;
+const COMPRESS_ABOVE = 1024;
 
 /**
  * The encoding to answer with for an Accept-Encoding header: `br` or `gzip` when the client

@@ -3,7 +3,7 @@ import { assertStorableInput } from '@crm/api';
 import { DomainError } from '@crm/domain';
 
 /** Largest JSON body accepted (413 above: docs/api.md, "Requests and responses"). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Reads and parses a JSON request body with the errors of docs/api.md, "Requests and

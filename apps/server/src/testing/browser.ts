@@ -8,10 +8,10 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { TestApp, TestWorkspace } from './test-app.ts';
 
 /** Debian's chromium; CI installs it (`apt-get install chromium`), nothing is downloaded. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The screenshots the README shows, renewed by a run with UPDATE_SCREENSHOTS=1. */
-export const SCREENSHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../docs/screenshots');
+const SCREENSHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../docs/screenshots');
 
 /** Whether this run writes the README's screenshots; otherwise they go to a temporary folder. */
 const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';

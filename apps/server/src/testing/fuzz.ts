@@ -101,7 +101,7 @@ export const CASE_KINDS = [
 ] as const;
 export type CaseKind = (typeof CASE_KINDS)[number];
 
-export const PROTOTYPE_NAMES = [
+const PROTOTYPE_NAMES = [
   'constructor',
   'toString',
   '__proto__',
@@ -178,7 +178,7 @@ const UNICODE_SAMPLES = [
 ];
 
 /** A short random string; sometimes unicode, never NUL or lone surrogates (the cases add those). */
-export function randomText(random: Random, max = 24): string {
+function randomText(random: Random, max = 24): string {
   const length = random.int(max) + 1;
   let text = '';
   for (let i = 0; i < length; i++) {
@@ -252,7 +252,7 @@ const deepText = (random: Random, levels: number) =>
     : `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
 /** A value that fits `schema`, more or less: right types, random content. */
-export function plausibleValue(
+function plausibleValue(
   random: Random,
   schema: Schema | undefined,
   fixtures: FuzzFixtures,

@@ -7,7 +7,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 /** The document is added to ajv under this id so that its `#/components/...` refs resolve. */
 const DOC_ID = 'https://openapi.test/document.json';
 
-export interface DocumentedOperation {
+interface DocumentedOperation {
   /** Upper case, e.g. `POST`. */
   method: string;
   /** Path template as in the document, e.g. `/records/{id}`. */

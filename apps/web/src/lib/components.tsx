@@ -255,7 +255,7 @@ export function usePager(resetOn = '') {
 
 export type PagerState = ReturnType<typeof usePager>;
 
-export function Pager({ pager, nextCursor }: { pager: PagerState; nextCursor: string | null | undefined }) {
+function Pager({ pager, nextCursor }: { pager: PagerState; nextCursor: string | null | undefined }) {
   return (
     <nav className="pager" aria-label="Pages">
       <button type="button" onClick={pager.previous} disabled={pager.page === 1}>

@@ -15,10 +15,6 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
-export function getCsrfToken(): string {
-  return csrfToken;
-}
-
 /**
  * A paged query (TanStack Query's infinite query) adds `direction` to the input beside the
  * cursor. Lists page forward only and refuse a parameter they do not declare, so it is taken

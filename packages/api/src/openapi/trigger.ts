@@ -10,14 +10,14 @@ import { errorSchema, ref } from './components.ts';
  * real URL however a tool joins them (appended then resolved against the document's address,
  * or resolved then appended). A root server (`/`) would give `//api/…` when appended.
  */
-export const TRIGGER_SERVER_PATH = '/api/webhooks';
+const TRIGGER_SERVER_PATH = '/api/webhooks';
 /** The trigger operation's path in the document, below TRIGGER_SERVER_PATH. */
 export const TRIGGER_OPERATION_PATH = '/trigger/{workflowId}';
 /** The whole path of a trigger URL, as the server routes it. */
 export const TRIGGER_PATH_TEMPLATE = `${TRIGGER_SERVER_PATH}${TRIGGER_OPERATION_PATH}`;
 
 /** What a call to a trigger URL answers once its run is queued (docs/workflows.md, "The trigger endpoint"). */
-export const triggerAcceptedOutput = z
+const triggerAcceptedOutput = z
   .object({
     ok: z.literal(true),
     workflowId: z.string().meta({ example: 'wf_7ztm1m0ny2bk3r2yj0jvbxg0qa' }),

@@ -22,7 +22,7 @@ const MEMBER_RIGHTS = Object.freeze(
   new Set(allScopes.filter((scope) => !managerResources.includes(resourceOf(scope)))),
 );
 
-export function resourceOf(scope: Scope): ScopeResource {
+function resourceOf(scope: Scope): ScopeResource {
   return scope.slice(0, scope.indexOf(':')) as ScopeResource;
 }
 
@@ -36,7 +36,7 @@ export function rightsOf(role: MemberRole): ReadonlySet<Scope> {
  * `<resource>:write` and `<resource>:delete` (a key made before scopes were per resource
  * deleted with `write`), and each `<resource>:<action>` itself.
  */
-export function expandScopes(scopes: readonly KeyScope[]): Set<Scope> {
+function expandScopes(scopes: readonly KeyScope[]): Set<Scope> {
   const expanded = new Set<Scope>();
   for (const scope of scopes) {
     if (scope === 'read') {
@@ -92,9 +92,6 @@ export function isScope(value: string): value is Scope {
 export {
   allScopes,
   type KeyScope,
-  managerResources,
   type Scope,
-  type ScopeResource,
-  scopeResources,
   workspaceWideScopes,
 } from '@crm/constants';

@@ -4,7 +4,7 @@ import { pagingInput } from '../shared/paging.ts';
 import { actorOutput, instantOutput, instantQueryInput, listEnvelope } from '../shared/schemas.ts';
 import { auditActions } from './audit-actions.ts';
 
-export const auditEntryOutput = z
+const auditEntryOutput = z
   .object({
     id: z.string(),
     at: instantOutput(),

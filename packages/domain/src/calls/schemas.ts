@@ -5,7 +5,7 @@ import { idParam, instantInput, instantOutput, trimmedText } from '../shared/sch
 
 /** A week: anything longer is almost surely a unit mistake (milliseconds sent as seconds). */
 export const MAX_CALL_DURATION = 7 * 86_400;
-export const MAX_CALL_NOTES = 10_000;
+const MAX_CALL_NOTES = 10_000;
 
 export const callLogOutput = z
   .object({

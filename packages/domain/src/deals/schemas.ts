@@ -6,7 +6,7 @@ import { pagingInput } from '../shared/paging.ts';
 import { dateOnly, idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 const CURRENCIES = Intl.supportedValuesOf('currency');
-export const MAX_AMOUNT = 999_999_999_999.99;
+const MAX_AMOUNT = 999_999_999_999.99;
 
 /**
  * At most 2 decimals, judged as the decimal the client wrote: the number is the double nearest

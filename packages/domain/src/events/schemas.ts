@@ -11,7 +11,7 @@ import { eventPayloads } from './payloads.ts';
 const KIND = `(?:\\*|${eventTypes.map((kind) => kind.replace('.', '\\.')).join('|')})`;
 const TYPES_PATTERN = new RegExp(`^\\s*(?:${KIND}\\s*)?(?:,\\s*(?:${KIND}\\s*)?)*$`);
 
-export const MAX_FEED_LIMIT = 200;
+const MAX_FEED_LIMIT = 200;
 export const DEFAULT_FEED_LIMIT = 50;
 
 export const findEventsInput = z.strictObject({
@@ -76,7 +76,7 @@ type FeedEvents<T extends readonly EventType[]> = {
  * An event of the feed: one variant per kind, so the document states a `oneOf` discriminated
  * on `type` whose `payload` is typed by kind (docs/api.md, "Events").
  */
-export const eventOutput = z
+const eventOutput = z
   .discriminatedUnion(
     'type',
     eventTypes.map((kind) => feedEventOf(kind)) as unknown as FeedEvents<typeof eventTypes>,

@@ -68,7 +68,7 @@ export function hasValueIndex(type: FieldDefinition['type']): boolean {
  * keys get no index and no statistics (their filters and sorts still work, on the rows other
  * indexes find).
  */
-export const MAX_FIELD_INDEXES = 200;
+const MAX_FIELD_INDEXES = 200;
 
 /** The index of a key: `records_data_<key>_idx`, or a shortened key and a hash beyond 63 characters. */
 export function fieldIndexName(key: string): string {

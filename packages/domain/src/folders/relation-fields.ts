@@ -31,7 +31,7 @@ export function isRelation(
 }
 
 /** The RELATION fields of a folder. */
-export function relationFieldsOf(folder: Pick<FolderRow, 'id' | 'fields'>): RelationField[] {
+function relationFieldsOf(folder: Pick<FolderRow, 'id' | 'fields'>): RelationField[] {
   return folder.fields.filter(isRelation).map((f) => ({
     folderId: folder.id,
     key: f.key,

@@ -15,7 +15,7 @@ const optionList = z
   .meta({ uniqueItems: true });
 
 /** Most labels a relation may define, and the longest label. */
-export const MAX_LINK_LABELS = 50;
+const MAX_LINK_LABELS = 50;
 export const MAX_LINK_LABEL = 100;
 
 const labelList = z
@@ -33,7 +33,7 @@ const cardinality = z
   .meta({ description: '`ONE`: at most one linked record, kept in `data`; `MANY`: any number, as links.' });
 
 /** What a RELATION field links to, as a request gives it. */
-export const relationInput = z
+const relationInput = z
   .strictObject({
     folderId: z.string().max(200).meta({ description: 'The folder of the linked records (this folder too)' }),
     cardinality,
@@ -42,7 +42,7 @@ export const relationInput = z
   .meta({ description: 'Required for RELATION fields, refused on any other.' });
 
 /** The paired field a RELATION field may create on its target folder, in the same change. */
-export const inverseInput = z
+const inverseInput = z
   .strictObject({
     key: fieldKey,
     label: nonBlankText(200),
@@ -64,7 +64,7 @@ export const fieldDefinitionInput = z.strictObject({
   inverse: inverseInput.optional(),
 });
 
-export const fieldChangeInput = z.strictObject({
+const fieldChangeInput = z.strictObject({
   label: nonBlankText(200).optional(),
   type: z.enum(fieldTypes).optional(),
   options: optionList.optional(),
@@ -74,7 +74,7 @@ export const fieldChangeInput = z.strictObject({
   }),
 });
 
-export const relationOutput = z
+const relationOutput = z
   .object({
     folderId: z.string(),
     cardinality: z.enum(relationCardinalities),

@@ -7,7 +7,7 @@ type FieldDefinitionOutput = z.infer<typeof fieldDefinitionOutput>;
 
 export type FolderRow = typeof schema.folders.$inferSelect;
 
-export function serializeField(f: FieldDefinition): FieldDefinitionOutput {
+function serializeField(f: FieldDefinition): FieldDefinitionOutput {
   if (f.relation) {
     const { folderId, cardinality, labels, inverseKey } = f.relation;
     return {

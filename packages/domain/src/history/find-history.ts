@@ -39,7 +39,7 @@ export interface HistoryRow {
   request_id: string | null;
 }
 
-export function serializeHistoryEntry(row: HistoryRow): HistoryEntryOutput {
+function serializeHistoryEntry(row: HistoryRow): HistoryEntryOutput {
   return {
     id: row.id,
     at: new Date(row.at).toISOString(),

@@ -1,10 +1,9 @@
-import { historySubjects } from '@crm/db/schema';
 import { z } from 'zod';
 import { changeSources } from '../shared/actor.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { actorOutput, idParam, instantOutput, instantQueryInput, listEnvelope } from '../shared/schemas.ts';
 
-export const historyEntryOutput = z
+const historyEntryOutput = z
   .object({
     id: z.string(),
     at: instantOutput(),
@@ -48,5 +47,3 @@ export const revertHistoryInput = z.strictObject({
 });
 
 export type RevertHistoryInput = z.infer<typeof revertHistoryInput>;
-
-export { historySubjects };

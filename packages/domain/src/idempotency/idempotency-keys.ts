@@ -21,7 +21,7 @@ export type IdempotencyClaim =
  * request still runs a 409 (docs/api.md, "Idempotency-Key"); a replay or a fresh claim is for
  * the caller.
  */
-export function settleIdempotencyClaim(
+function settleIdempotencyClaim(
   claim: IdempotencyClaim,
 ): Extract<IdempotencyClaim, { kind: 'replay' | 'claimed' }> {
   if (claim.kind === 'mismatch') {
@@ -61,7 +61,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** A response kept under a key, replayed to later duplicates. */
-export interface StoredResponse {
+interface StoredResponse {
   status: number;
   headers: Record<string, string>;
   body: string;

@@ -30,7 +30,7 @@ export function accountIdOf(workspaceId: string, userId: string): string {
 }
 
 /** The workspace and user of an account id, or null when it is not one. */
-export function parseAccountId(accountId: unknown): { workspaceId: string; userId: string } | null {
+function parseAccountId(accountId: unknown): { workspaceId: string; userId: string } | null {
   if (typeof accountId !== 'string') return null;
   const [workspaceId, userId, ...rest] = accountId.split(':');
   return workspaceId && userId && rest.length === 0 ? { workspaceId, userId } : null;

@@ -4,7 +4,7 @@ import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
 
 const name = nonBlankText(200);
 
-export const stageOutput = z
+const stageOutput = z
   .object({
     id: z.string().meta({ example: 'st_01jq3v6f6ve7s9t8m1k2c3d4e5' }),
     name: z.string(),

@@ -6,7 +6,7 @@ import type { RateLimitRelease } from './rate-limit-leases.ts';
 /** The rate limits' sliding window, unless a subject is counted in another (sign-in failures). */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 /** The longest window a subject may be counted in (sign-in failures); buckets are kept twice as long. */
-export const LONGEST_WINDOW_MS = 15 * 60_000;
+const LONGEST_WINDOW_MS = 15 * 60_000;
 
 export interface RateLimitResult {
   allowed: boolean;

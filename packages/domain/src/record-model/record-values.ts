@@ -9,10 +9,8 @@ import { z } from 'zod';
 import { nonBlankText, trimmedText } from '../shared/schemas.ts';
 
 export {
-  checkFieldValue,
   customValueProblems,
   type FieldRule,
-  storedFieldValue,
 } from '../shared/custom-values.ts';
 
 export const recordTitle = nonBlankText(500);

@@ -10,7 +10,7 @@ import { recordEmail, recordPhone, recordTitle, recordValues } from './record-va
 export const MAX_EXPAND = 5;
 
 /** `expand=<key>[,<key>]`: ONE fields whose records to add under `expanded` (docs/api.md, "Relations"). */
-export const expandParam = () =>
+const expandParam = () =>
   z
     .string()
     .max(400)

@@ -15,7 +15,7 @@ export function toRecordSnapshot(row: RecordRow): RecordSnapshot {
 }
 
 /** The snapshot of a live record, or null when it is gone or in Trash. */
-export async function loadRecordSnapshot(
+async function loadRecordSnapshot(
   tx: Executor,
   workspaceId: string,
   recordId: string | null,

@@ -30,7 +30,7 @@ import {
 } from './create-record.ts';
 
 /** An item of `POST /records/batch`: the body of `POST /records` (`upsert` is the batch's). */
-export const createRecordItemInput = createRecordInput.omit({ upsert: true });
+const createRecordItemInput = createRecordInput.omit({ upsert: true });
 
 export const createRecordsInput = z.strictObject({
   items: batchList(createRecordItemInput).meta({

@@ -111,7 +111,7 @@ export function holdsRelationValues(folder: FolderRow, values: Record<string, un
 }
 
 /** What a change makes of a record: its new values, and which fields really change and from what. */
-export function planRecordChanges(
+function planRecordChanges(
   current: RecordRow,
   fields: FolderRow['fields'],
   changes: RecordChanges,

@@ -1,7 +1,7 @@
 export * from './apply-link-changes.ts';
 export * from './expand.ts';
 export * from './get-link.ts';
-export { linkOutputOf } from './link-items.ts';
+
 export * from './link-record.ts';
 export * from './link-records.ts';
 export * from './link-tallies.ts';

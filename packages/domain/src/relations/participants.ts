@@ -102,7 +102,7 @@ async function assertLinkable(tx: Executor, actor: Actor, to: string): Promise<v
  * Links a record to a deal or task: 201 with the new link, or 200 with the one that was there
  * (its label changed when another is given).
  */
-export async function linkParticipant(
+async function linkParticipant(
   db: Database,
   actor: Actor,
   kind: ParticipantKind,
@@ -137,7 +137,7 @@ export async function linkParticipant(
  * Removes a record from a deal's or task's links; 404 when it is not linked. Removing the
  * primary record is done by the caller, which clears `recordId` with its event.
  */
-export async function unlinkParticipant(
+async function unlinkParticipant(
   tx: Executor,
   actor: Actor,
   kind: ParticipantKind,
@@ -153,7 +153,7 @@ export async function unlinkParticipant(
 }
 
 /** The primary record of a deal or task before an unlink: the caller clears it when it goes. */
-export async function primaryOf(tx: Executor, actor: Actor, kind: ParticipantKind, id: string) {
+async function primaryOf(tx: Executor, actor: Actor, kind: ParticipantKind, id: string) {
   return (await lockOwner(tx, actor, kind, id)).recordId;
 }
 
@@ -177,7 +177,7 @@ export async function linkPrimary(
  * `GET /deals/{id}/links`, `GET /tasks/{id}/links`: the live records linked, oldest link
  * first (keyset on the link's time and the record id), each with its link.
  */
-export async function findParticipants(
+async function findParticipants(
   db: Database,
   actor: Actor,
   kind: ParticipantKind,

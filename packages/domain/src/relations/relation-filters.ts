@@ -103,9 +103,9 @@ function recordId(leaf: FilterLeaf, value: unknown): string {
 }
 
 /** Linked records a hop's condition may match and still be named one by one in the statement. */
-export const HOP_TARGETS = 1_000;
+const HOP_TARGETS = 1_000;
 /** Records of the linked folder the condition is tried on, at most: beyond, the list checks each row. */
-export const HOP_PROBE_ROWS = 20_000;
+const HOP_PROBE_ROWS = 20_000;
 
 /**
  * `filter[<key>.<field>]`: a condition on a field of the linked record (`target`, built on the

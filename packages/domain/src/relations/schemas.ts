@@ -9,7 +9,7 @@ const fieldName = z
   .meta({ description: 'Key of a RELATION field of the record’s folder', example: 'company' });
 
 /** A record a link names: its id, or `{ "email" }` / `{ "title" }` naming one live record of the field's folder. */
-export const linkTarget = z
+const linkTarget = z
   .union([
     z.string().max(200),
     z.strictObject({ email: z.string().max(320) }),
@@ -80,5 +80,3 @@ export const linkedRecordOutput = recordOutput
       .meta({ description: 'The link that leads to this record' }),
   })
   .meta({ id: 'LinkedRecord' });
-
-export type LinkedRecordOutput = z.infer<typeof linkedRecordOutput>;

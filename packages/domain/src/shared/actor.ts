@@ -1,7 +1,7 @@
 import type { ActorType, ChangeSource, Scope } from '@crm/constants';
 import type { MemberRole } from '@crm/db/schema';
 
-export { type ActorType, actorTypes, type ChangeSource, changeSources } from '@crm/constants';
+export { actorTypes, changeSources } from '@crm/constants';
 
 /**
  * The provenance of a change: who made it (a user in the web app, an API key, a workflow run,

@@ -11,7 +11,7 @@ import { type IdKind, isId } from './ids.ts';
  * each answered as the single call would have answered it. Items are independent: one that
  * fails is answered with its error and the others go on.
  */
-export const MAX_BATCH_ITEMS = 100;
+const MAX_BATCH_ITEMS = 100;
 
 /** An item as its schema read it, or the problems the schema found in it. */
 export type BatchItem<T> = { ok: true; input: T } | { ok: false; issues: z.core.$ZodIssue[] };
@@ -21,7 +21,7 @@ export type BatchItem<T> = { ok: true; input: T } | { ok: false; issues: z.core.
  * refuse the whole body. The item is kept with its problems (paths relative to the item) and
  * answered alone with the 400 the single call would have given.
  */
-export function batchItem<T extends z.ZodType>(schema: T) {
+function batchItem<T extends z.ZodType>(schema: T) {
   return schema
     .transform((input): BatchItem<z.output<T>> => ({ ok: true, input }))
     .catch((ctx): BatchItem<z.output<T>> => ({ ok: false, issues: ctx.error.issues }));

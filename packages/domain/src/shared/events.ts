@@ -70,7 +70,7 @@ const UPDATED_SUBJECTS: Partial<Record<EventType, HistorySubject>> = {
 };
 
 /** The history an event stands for: what it says, or for an `*.updated` event each field of its `changes`. */
-export function historyOf(event: NewEvent): HistoryEntry[] {
+function historyOf(event: NewEvent): HistoryEntry[] {
   if (event.history) return event.history;
   const subject = UPDATED_SUBJECTS[event.type];
   if (!subject) return [];

@@ -14,9 +14,9 @@ export const FILTER_OPS = ['eq', 'ne', 'in', 'gt', 'gte', 'lt', 'lte', 'contains
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 /** Deepest nesting of a JSON filter, the root node being level 1. */
-export const MAX_FILTER_DEPTH = 6;
+const MAX_FILTER_DEPTH = 6;
 /** Most nodes (conditions and groups) in one filter. */
-export const MAX_FILTER_NODES = 100;
+const MAX_FILTER_NODES = 100;
 /** Most values of one `in`. */
 export const MAX_IN_VALUES = 100;
 /** Longest text value (the longest TEXT custom value). */

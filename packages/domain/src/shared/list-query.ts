@@ -72,7 +72,7 @@ export const countParam = (noun: string) =>
 export const countModeOf = (count: 'true' | 'false' | 'estimate' | undefined): CountMode =>
   count === 'estimate' ? 'estimate' : count === 'true';
 
-export const listMeta = pageMeta
+const listMeta = pageMeta
   .extend({
     total: z
       .number()
@@ -98,11 +98,7 @@ export function checkFilterFields(tree: FilterTree | undefined, table: FieldTabl
 }
 
 /** Lets each condition of the filter whose field asks for it read what its SQL needs (ListField.prepare). */
-export async function prepareFilter(
-  db: Executor,
-  tree: FilterTree | undefined,
-  table: FieldTable,
-): Promise<void> {
+async function prepareFilter(db: Executor, tree: FilterTree | undefined, table: FieldTable): Promise<void> {
   if (!tree) return;
   if (tree.kind === 'leaf') {
     await table.fieldOf(tree.field)?.prepare?.(db, tree);
@@ -279,7 +275,7 @@ export async function addCount(
  * `meta.totalEstimate`: the rows PostgreSQL's planner expects `where` to match, read from
  * `EXPLAIN` of the count without running it (docs/api.md, "Counts").
  */
-export async function estimateRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+async function estimateRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
   const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
     sql`explain (format json) ${db.select({ one: sql`1` }).from(table).where(where)}`,
   );
@@ -288,7 +284,7 @@ export async function estimateRows(db: Executor, table: PgTable, where: SQL | un
 }
 
 /** `meta.total`: the rows `where` matches, whatever the page. */
-export async function countRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+async function countRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
   const [counted] = await db.select({ total: count() }).from(table).where(where);
   return counted?.total ?? 0;
 }

@@ -130,7 +130,7 @@ export function afterId(sort: ListSort, id: PgColumn, cursor: Cursor): SQL {
  * ORDER BY among rows that have a value: plain `asc`/`desc`, so that an index on the
  * expression serves either direction (no NULL is left to place).
  */
-export function valueOrder(sort: ListSort, id: PgColumn): SQL[] {
+function valueOrder(sort: ListSort, id: PgColumn): SQL[] {
   const by = sort.dir === 'asc' ? asc : desc;
   return [by(sort.field.expr), by(id)];
 }

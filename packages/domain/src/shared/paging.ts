@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor, type Keyset } from './cursor.ts';
 import { DomainError } from './errors.ts';
 
 export const MAX_PAGE_SIZE = 200;
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 
 /** Query parameters of every list (docs/api.md, "Paging"). */
 export const pagingInput = {

@@ -31,7 +31,7 @@ export function safeErrorMessage(message: string): string {
   return message.replace(/\n\s*params:[\s\S]*$/, '');
 }
 
-export interface SafeError {
+interface SafeError {
   type: string;
   message: string;
   stack?: string;

@@ -51,12 +51,12 @@ export function isInstant(value: string): boolean {
  * minutes and seconds in range, so it also refuses the leap second (`23:59:60`) that
  * `date-time` allows and a JavaScript date cannot hold.
  */
-export const INSTANT_PATTERN =
+const INSTANT_PATTERN =
   '^\\d{4}-\\d{2}-\\d{2}[Tt]([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d{1,9})?([Zz]|[+-]([01]\\d|2[0-3]):?[0-5]\\d)$';
 const HAS_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/i;
 
 /** An instant with seconds (`isInstant`, seconds required). */
-export function isRequestInstant(value: string): boolean {
+function isRequestInstant(value: string): boolean {
   return HAS_SECONDS.test(value) && isInstant(value);
 }
 
@@ -99,7 +99,7 @@ export const instantQueryInput = () =>
 export const instantOutput = () =>
   z.string().meta({ format: 'date-time', example: '2026-11-21T09:30:00.000Z' });
 
-export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A calendar day `YYYY-MM-DD` that exists; the document says so with `format: date`. */
 export const dateOnly = () =>

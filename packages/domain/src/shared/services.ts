@@ -3,7 +3,7 @@
  * to (docs/webhooks.md, "Destinations"). The API passes the service's address guard; the domain
  * knows nothing of how addresses are resolved.
  */
-export type CheckOutboundUrl = (url: string) => Promise<void>;
+type CheckOutboundUrl = (url: string) => Promise<void>;
 
 /**
  * What a few actions need of the server besides the database and the caller. An action that

@@ -78,7 +78,7 @@ export interface WalkedSelect<Row> {
 }
 
 /** Rows after `edge` (the values of `order`'s keys, as `o0`, `o1` …) in that order. */
-export function afterRow(order: OrderKey[], edge: Record<string, unknown>): SQL {
+function afterRow(order: OrderKey[], edge: Record<string, unknown>): SQL {
   const dir = order[0]?.dir ?? missing('the first key of an order');
   const values = sql.join(
     order.map((o) => sql`${o.expr}`),

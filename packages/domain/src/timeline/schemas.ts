@@ -7,7 +7,7 @@ import { pagingInput } from '../shared/paging.ts';
 import { actorOutput, idParam, instantOutput, listEnvelope } from '../shared/schemas.ts';
 
 /** The kinds of entry a record's timeline holds (docs/api.md, "Record timeline"). */
-export const timelineKinds = [
+const timelineKinds = [
   'record.created',
   'record.updated',
   'record.trashed',
@@ -109,7 +109,7 @@ const link = z
  * One entry of a record's timeline. Every entry has every key; the one that describes its
  * `kind` is set and the others are null (docs/api.md, "Record timeline").
  */
-export const timelineEntryOutput = z
+const timelineEntryOutput = z
   .object({
     id: z.string().meta({
       description:

@@ -13,7 +13,7 @@ import type { createInvitationInput, InvitationOutput } from './schemas.ts';
 import { serializeInvitation } from './serialize.ts';
 
 /** An invitation link is good for 7 days and for one use. */
-export const INVITATION_TTL_MS = 7 * 86_400_000;
+const INVITATION_TTL_MS = 7 * 86_400_000;
 
 /**
  * Invites an address with a role. Only an OWNER may invite another OWNER. The token is

@@ -1,7 +1,7 @@
 export * from './accept-invitation.ts';
 export * from './authenticate-session.ts';
 export * from './change-password.ts';
-export { checkPassword } from './check-password.ts';
+
 export * from './create-invitation.ts';
 export * from './create-session.ts';
 export * from './end-session.ts';

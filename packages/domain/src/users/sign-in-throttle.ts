@@ -9,7 +9,7 @@ import { DomainError } from '../shared/errors.ts';
 import { missing } from '../shared/missing.ts';
 
 /** Failed sign-ins are counted in a sliding window of 15 minutes. */
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 /** How many failed sign-ins each throttle allows in the window (docs/web-app.md). */
 export interface SignInLimits {
@@ -21,7 +21,7 @@ export interface SignInLimits {
   global: number;
 }
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { perAddress: 20, perAccount: 10, global: 1000 };
+const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { perAddress: 20, perAccount: 10, global: 1000 };
 
 /** Who is trying: the client address and, when known, the account (a normalized email). */
 export interface SignInAttempt {
@@ -40,7 +40,7 @@ interface Held {
  * the count exact under concurrency: with the limit at 20, 200 attempts sent at once from one
  * address get 20 password checks, not 200.
  */
-export interface SignInPass {
+interface SignInPass {
   release(): Promise<void>;
 }
 
@@ -91,7 +91,7 @@ const rateLimited = (result: RateLimitResult, what: string) =>
  *   - overall: past `global` failures from everywhere, addresses with a failure in the
  *     window are refused; addresses without one still get their password checked.
  */
-export async function reserveSignInAttempt(
+async function reserveSignInAttempt(
   db: Database,
   attempt: SignInAttempt,
   limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
  * Events, deliveries and their attempts are kept 30 days (docs/webhooks.md, "Delivery, retries,
  * disabling", "The event feed").
  */
-export const HISTORY_DAYS = 30;
+const HISTORY_DAYS = 30;
 
 export async function pruneWebhookHistory(db: Database): Promise<{ deliveries: number; events: number }> {
   const deliveries = await db.execute(

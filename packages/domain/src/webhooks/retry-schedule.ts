@@ -6,7 +6,7 @@
  */
 export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
-export const MAX_RETRY_AFTER_SECONDS = 3600;
+const MAX_RETRY_AFTER_SECONDS = 3600;
 
 export interface RetryPolicy {
   /** Multiplies every delay (1 in production; tests use e.g. 0.001). */

@@ -9,7 +9,7 @@ import { MAX_ATTEMPTS, nextRetryDelayMs, parseRetryAfter, type RetryPolicy } fro
  * A subscription failing without a single success for this long is disabled (docs/webhooks.md,
  * "Delivery, retries, disabling").
  */
-export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
+const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 
 export interface AttemptOutcome {
   startedAt: Date;

@@ -9,23 +9,15 @@ const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]';
 
 /** Limits of a subscription (docs/webhooks.md, "Managing subscriptions (REST and tRPC)"). */
 export const MAX_WEBHOOKS_PER_WORKSPACE = 50;
-export const MAX_CUSTOM_HEADERS = 20;
-export const MAX_HEADER_VALUE = 1000;
+const MAX_CUSTOM_HEADERS = 20;
+const MAX_HEADER_VALUE = 1000;
 
 /** Top-level record fields a `record.updated` subscription may narrow to (besides `data.<key>`). */
-export const RECORD_FIELD_NAMES = ['title', 'email', 'phone', 'ownerId', 'folderId'] as const;
+const RECORD_FIELD_NAMES = ['title', 'email', 'phone', 'ownerId', 'folderId'] as const;
 /** Deal fields a `deal.updated` subscription may narrow to (besides `data.<key>`). */
-export const DEAL_FIELD_NAMES = ['stageId', 'title', 'amount', 'currency', 'closeDate', 'recordId'] as const;
+const DEAL_FIELD_NAMES = ['stageId', 'title', 'amount', 'currency', 'closeDate', 'recordId'] as const;
 /** Task fields a `task.updated` subscription may narrow to. */
-export const TASK_FIELD_NAMES = [
-  'title',
-  'dueAt',
-  'assigneeId',
-  'recordId',
-  'status',
-  'priority',
-  'type',
-] as const;
+const TASK_FIELD_NAMES = ['title', 'dueAt', 'assigneeId', 'recordId', 'status', 'priority', 'type'] as const;
 const FIELD_NAMES: readonly string[] = [
   ...new Set([...RECORD_FIELD_NAMES, ...DEAL_FIELD_NAMES, ...TASK_FIELD_NAMES]),
 ];
@@ -215,7 +207,7 @@ export const webhookWithSecretOutput = webhookOutput
 
 export type WebhookOutput = z.infer<typeof webhookOutput>;
 
-export const deliveryAttemptOutput = z
+const deliveryAttemptOutput = z
   .object({
     attempt: z.number().int(),
     startedAt: instantOutput(),

@@ -2,7 +2,7 @@ import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
 
 /** Runs (and their step records) are kept this long (docs/workflows.md, "Runs"). */
-export const RUN_RETENTION_DAYS = 30;
+const RUN_RETENTION_DAYS = 30;
 
 /**
  * Drops runs that ended more than 30 days ago, with their steps. A run still waiting (a DELAY

@@ -18,12 +18,13 @@ import { checkDelayUntil, checkDuration, checkSchedule } from './timing.ts';
 /** Limits of workflows (docs/workflows.md, "Managing workflows (REST and tRPC)"). */
 export const MAX_WORKFLOWS_PER_WORKSPACE = 100;
 /** Actions in a workflow, counting those inside branches and loops, and how deep they nest. */
-export const MAX_ACTIONS = 50;
-export const MAX_NESTING = 5;
-export const DEFAULT_TRIGGER_RATE_LIMIT = 600;
+const MAX_ACTIONS = 50;
+const MAX_NESTING = 5;
+const DEFAULT_TRIGGER_RATE_LIMIT = 600;
 
-export const triggerTypes = ['INCOMING_WEBHOOK', 'SCHEDULE', ...eventTypes] as const;
-export { type ActionType, actionTypes, approvalTimeouts, conditionOperators, httpMethods };
+const triggerTypes = ['INCOMING_WEBHOOK', 'SCHEDULE', ...eventTypes] as const;
+
+export { conditionOperators };
 
 const TEMPLATE_HINT = 'or a template ({{ … }} or [[ … ]])';
 
@@ -503,7 +504,7 @@ const approval = z
       'Creates a task for a member and waits (`WAITING`) for `POST /runs/{id}/approve` or `/reject`. Output: `{ approved, by, comment, at }`.',
   });
 
-export const actionSchemas = {
+const actionSchemas = {
   CREATE_RECORD: createRecord,
   UPDATE_RECORD: updateRecord,
   ASSIGN_OWNER: assignOwner,
@@ -584,7 +585,7 @@ export const workflowActionSchema: z.ZodType = z
 
 const ACTION_ITEMS = { $ref: '#/components/schemas/WorkflowAction' };
 
-export type ActionOf<T extends ActionType> = z.infer<(typeof actionSchemas)[T]>;
+type ActionOf<T extends ActionType> = z.infer<(typeof actionSchemas)[T]>;
 export type Action = { [T in ActionType]: ActionOf<T> }[ActionType];
 
 /** Where an action sits while a list is checked: its top-level index, depth, loop, path. */
@@ -869,7 +870,7 @@ export const workflowWithSecretOutput = workflowOutput
   .meta({ id: 'WorkflowWithSecret' });
 
 /** One warning of a save (docs/workflows.md, "Warnings on save"). */
-export const workflowWarningOutput = z
+const workflowWarningOutput = z
   .object({
     path: z.string().meta({ example: 'actions.2.body.email' }),
     message: z.string().meta({

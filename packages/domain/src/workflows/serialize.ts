@@ -38,7 +38,7 @@ export function serializeWorkflow(row: WorkflowRow, baseUrl: string): WorkflowOu
 }
 
 /** A run as the API shows it, with its steps (`loadStepRecords`). */
-export function serializeRun(row: RunRow, records: StepRecords): RunOutput {
+function serializeRun(row: RunRow, records: StepRecords): RunOutput {
   const ended = row.status === 'SUCCEEDED' || row.status === 'FAILED' || row.status === 'CANCELLED';
   return {
     id: row.id,

@@ -5,7 +5,7 @@ import { changeAuth } from '../api-keys/auth-changes.ts';
 import { invalid, notFound } from '../shared/errors.ts';
 
 /** The most requests a minute a workspace may be given: a bucket count must fit an int. */
-export const MAX_WORKSPACE_RATE_LIMIT = 1_000_000_000;
+const MAX_WORKSPACE_RATE_LIMIT = 1_000_000_000;
 
 /**
  * Changes how many requests a minute a workspace's keys may make together (docs/api.md,

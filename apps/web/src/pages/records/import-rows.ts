@@ -174,7 +174,7 @@ export function rowProblems(
  * Why a title or email names no record of a folder, or several: the words the server uses
  * for a ONE relation value it cannot resolve (docs/api.md, "Relations").
  */
-export function referenceProblem(by: ReferenceBy, value: string, folder: string, matched: number): string {
+function referenceProblem(by: ReferenceBy, value: string, folder: string, matched: number): string {
   const what = `the ${by} ${JSON.stringify(value)}`;
   return matched === 0
     ? `no live record of folder ${folder} has ${what}`
@@ -264,7 +264,7 @@ export async function matchNames({
   return { folderName, counts, unchecked: names.length - checked.length };
 }
 
-export interface RefusedRow {
+interface RefusedRow {
   /** The row's number in the file, the header being row 1. */
   line: number;
   row: string[];

@@ -15,7 +15,7 @@ import type { Inputs, Outputs } from '../../lib/query.ts';
  */
 
 export type Folder = Outputs['folders']['list']['data'][number];
-export type FieldDef = Folder['fields'][number];
+type FieldDef = Folder['fields'][number];
 export type RecordItem = Outputs['records']['list']['data'][number];
 export type SavedView = Outputs['views']['list']['data'][number];
 export type ViewDefinition = SavedView['definition'];
@@ -27,10 +27,10 @@ export type Member = Outputs['workspace']['members']['data'][number];
 const PAGE_SIZE = 50;
 
 /** Most ONE relation fields a list expands at once (the API's limit, docs/api.md "Relations"). */
-export const MAX_EXPAND = 5;
+const MAX_EXPAND = 5;
 
 /** Linked records a MANY relation cell shows as chips; "+N" counts the others. */
-export const MANY_CHIPS = 3;
+const MANY_CHIPS = 3;
 
 export interface Column {
   /** `title`, `email`, `createdAt` … or `data.<key>`: what a view names. */

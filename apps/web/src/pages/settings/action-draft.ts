@@ -97,7 +97,7 @@ function rightValue(operator: string, right: string): unknown {
   return ORDERING.includes(operator as Operator) && NUMBER.test(right.trim()) ? Number(right) : right;
 }
 
-export function toCondition(node: ConditionDraft): Record<string, unknown> {
+function toCondition(node: ConditionDraft): Record<string, unknown> {
   switch (node.kind) {
     case 'leaf':
       return takesRight(node.operator)

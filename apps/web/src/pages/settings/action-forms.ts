@@ -33,7 +33,7 @@ export const LABELS: Record<ActionType, string> = {
   APPROVAL: 'Ask a member for approval',
 };
 
-export type Kind =
+type Kind =
   | 'text'
   | 'textarea'
   | 'number'

@@ -10,7 +10,7 @@ import { TimeZoneField } from './time-zone-field.tsx';
  * run fails.
  */
 
-export type TriggerType = Inputs['workflows']['create']['trigger']['type'];
+type TriggerType = Inputs['workflows']['create']['trigger']['type'];
 type Trigger = Outputs['workflows']['get']['data']['trigger'];
 
 const TRIGGERS: { value: TriggerType; label: string }[] = [

@@ -37,7 +37,7 @@ function parentOf(path: string): { path: string; group: string; label: string } 
 }
 
 /** The steps, listed in the order they run (a step before those inside it), as a tree by `path`. */
-export function stepTree(steps: readonly Step[]): StepNode[] {
+function stepTree(steps: readonly Step[]): StepNode[] {
   const byPath = new Map<string, StepNode>();
   const roots: StepNode[] = [];
   for (const step of steps) {
