@@ -178,9 +178,9 @@ async function runStep(
     const scopeOf = (always = false) => buildScope(db, run, actor, { params, always }, steps, loop);
     switch (type) {
       case 'DELAY':
-        return await runDelay(db, sharded, state, base, params, scopeOf, now);
+        return await runDelay({ db, sharded, state, actor, base, params, scopeOf, now });
       case 'APPROVAL':
-        return await runApproval(db, sharded, state, actor, base, params, scopeOf, now);
+        return await runApproval({ db, sharded, state, actor, base, params, scopeOf, now });
       case 'CODE': {
         const scope = await scopeOf(true);
         input = { source: params.source };

@@ -17,16 +17,22 @@ import { markAsWorkflows, type RunState, save } from './save-run.ts';
 /** What the templates of the step being run can read (`buildScope`), built when asked. */
 export type ScopeOf = (always?: boolean) => ReturnType<typeof buildScope>;
 
+/** A waiting step's call: the run, the step's record so far and its parameters. */
+export interface StepCall {
+  db: Database;
+  sharded: boolean;
+  state: RunState;
+  /** Who the step acts as (the run's actor, with the step's path). */
+  actor: Actor;
+  base: StepRecord;
+  params: Record<string, unknown>;
+  scopeOf: ScopeOf;
+  now: Date;
+}
+
 /** DELAY: waits until its moment (a job for then, no worker held), then succeeds. */
-export async function runDelay(
-  db: Database,
-  sharded: boolean,
-  state: RunState,
-  base: StepRecord,
-  params: Record<string, unknown>,
-  scopeOf: ScopeOf,
-  now: Date,
-): Promise<'next' | RunOutcome> {
+export async function runDelay(call: StepCall): Promise<'next' | RunOutcome> {
+  const { db, sharded, state, base, params, scopeOf, now } = call;
   let input = base.input;
   let resumeAt = base.status === 'WAITING' && base.resumeAt ? new Date(base.resumeAt) : null;
   if (!resumeAt) {
@@ -79,16 +85,8 @@ function delayEnd(rendered: Record<string, unknown>, now: Date): Date {
  * (`POST /runs/{id}/approve` or `/reject`) records the output and queues the run. Run again
  * while waiting, it is the timeout: REJECT or APPROVE record that answer, FAIL fails the step.
  */
-export async function runApproval(
-  db: Database,
-  sharded: boolean,
-  state: RunState,
-  actor: Actor,
-  base: StepRecord,
-  params: Record<string, unknown>,
-  scopeOf: ScopeOf,
-  now: Date,
-): Promise<'next' | RunOutcome> {
+export async function runApproval(call: StepCall): Promise<'next' | RunOutcome> {
+  const { db, sharded, state, actor, base, params, scopeOf, now } = call;
   if (base.status === 'WAITING') {
     const timeoutAt = base.resumeAt ? new Date(base.resumeAt) : null;
     if (!timeoutAt || timeoutAt.getTime() > now.getTime()) {
