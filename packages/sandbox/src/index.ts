@@ -1,2 +1,2 @@
 export type { CodeResult } from './limits.ts';
-export { runCode } from './run-code.ts';
+export { closeSandbox, runCode } from './run-code.ts';

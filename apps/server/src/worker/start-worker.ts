@@ -1,5 +1,6 @@
 import { closePool, createDatabase, createPool, type Database } from '@crm/db';
 import { AUDIT_RETENTION_DAYS } from '@crm/domain';
+import { closeSandbox } from '@crm/sandbox';
 import { type DeliveryOptions, startDispatcher } from '@crm/webhooks';
 import type { EngineOptions } from '@crm/workflows';
 import { Logger as GraphileLogger, type Runner, run, type Logger as WorkerLogger } from 'graphile-worker';
@@ -96,6 +97,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   return {
     async stop() {
       await Promise.all([runner.stop(), dispatcher.stop()]);
+      // CODE steps' threads, once no job can start another.
+      await closeSandbox();
       await closePool(deliveryPool);
     },
   };
