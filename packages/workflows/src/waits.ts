@@ -15,7 +15,7 @@ import type { buildScope } from './run-context.ts';
 import { markAsWorkflows, type RunState, save } from './save-run.ts';
 
 /** What the templates of the step being run can read (`buildScope`), built when asked. */
-export type ScopeOf = (always?: boolean) => ReturnType<typeof buildScope>;
+type ScopeOf = (always?: boolean) => ReturnType<typeof buildScope>;
 
 /** A waiting step's call: the run, the step's record so far and its parameters. */
 export interface StepCall {
