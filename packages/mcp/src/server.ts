@@ -103,7 +103,7 @@ export function createMcpServer(who: McpCaller, version: string): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: toolsFor(who.scopes).map((t) => listed.get(t.name) as ListedTool),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequest, async (request): Promise<CallToolResult> => {
     const t = byName.get(request.params.name);
     if (!t) {
       throw new ProtocolError(
@@ -124,6 +124,41 @@ export function createMcpServer(who: McpCaller, version: string): Server {
     }
   });
   return server;
+}
+
+/**
+ * `tools/call` as the handler takes it: its params checked here first, so that malformed ones
+ * (`"arguments": []`, no tool name) are the JSON-RPC error -32602 Invalid params with a message
+ * an agent can act on. The SDK parses a request with the handler's schema before anything else
+ * and answers a failed parse as -32603 Internal error with the validator's issue list
+ * (docs/decisions/0014-mcp-invalid-params.md); a ProtocolError thrown while parsing passes
+ * through as it is.
+ */
+const CallToolRequest = CallToolRequestSchema.extend({
+  params: z.unknown().transform((params) => checkedCallParams(params)),
+});
+
+function checkedCallParams(params: unknown): z.infer<typeof CallToolRequestSchema>['params'] {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      'params must be an object: { "name": <tool>, "arguments": { … } }',
+    );
+  }
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string' || name === '') {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      'params.name must be the name of the tool to call, a string; tools/list names them',
+    );
+  }
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `params.arguments must be an object of ${JSON.stringify(name)}'s parameters (tools/list gives its inputSchema), not ${Array.isArray(args) ? 'an array' : args === null ? 'null' : `a ${typeof args}`}`,
+    );
+  }
+  return params as z.infer<typeof CallToolRequestSchema>['params'];
 }
 
 /**

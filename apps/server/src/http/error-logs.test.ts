@@ -113,6 +113,24 @@ describe('every 5xx logs its cause with the request id', () => {
     });
   });
 
+  it('on the OAuth endpoints', async () => {
+    await withTableAway('oauth_models', async () => {
+      const res = await send(
+        'POST',
+        '/oauth/register',
+        { client_name: 'Logs', redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' },
+        null,
+      );
+      expect(res.status, res.text).toBe(500);
+      expect(JSON.parse(res.text)).toMatchObject({ error: 'server_error' });
+      expect(res.text).not.toMatch(/oauth_models|relation/i);
+      const logged = linesOf(res.requestId);
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ msg: 'request failed', code: 'INTERNAL' });
+      expect(JSON.stringify(logged[0]!.err)).toMatch(/does not exist/);
+    });
+  });
+
   it('and a 4xx logs no error line', async () => {
     const res = await send('GET', '/api/v1/records?constructor=');
     expect(res.status).toBe(400);

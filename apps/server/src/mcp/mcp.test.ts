@@ -505,6 +505,28 @@ describe('the /mcp endpoint over HTTP', () => {
     });
   });
 
+  it('answers malformed tools/call params with -32602 and a message an agent can act on', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ name: 'describe_workspace', arguments: [] }, /arguments must be an object/],
+      [{ name: 'describe_workspace', arguments: 'x' }, /arguments must be an object/],
+      [{ arguments: {} }, /name of the tool/],
+      [{ name: 7 }, /name of the tool/],
+    ];
+    for (const [params, message] of cases) {
+      const res = await app.api(
+        ws.apiKey,
+        'POST',
+        '/mcp',
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params },
+        headers,
+      );
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.error.code, JSON.stringify(params)).toBe(-32602);
+      expect(res.body.error.message, JSON.stringify(params)).toMatch(message);
+      expect(res.body.error.message).not.toContain('"code"');
+    }
+  });
+
   it('refuses bodies that are not JSON with a parse error', async () => {
     const res = await app.api(ws.apiKey, 'POST', '/mcp', '{"jsonrpc":', headers);
     expect(res.status).toBe(400);

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { findUnstorable } from '@crm/api';
 import { allScopes } from '@crm/constants';
 import type { Database } from '@crm/db';
 import {
@@ -92,13 +94,52 @@ export function oauthEndpoints(oauth: OAuth, db: Database): Middleware<AppState>
     const wellKnown =
       path === '/.well-known/oauth-authorization-server' || path === '/.well-known/openid-configuration';
     if (!wellKnown && !path.startsWith('/oauth/')) return next();
+    const refused = unstorableParameter(ctx.querystring);
+    if (refused) {
+      // Answered here, not sent back to the client's redirect URI: a value that cannot be
+      // stored cannot be carried through the flow either (docs/mcp.md, "OAuth").
+      ctx.status = 400;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { error: 'invalid_request', error_description: refused };
+      return;
+    }
     const { provider } = await oauth.server();
+    logServerErrors(provider);
+    requestLogs.set(ctx.req, ctx.state.log);
     // RFC 8414's address of the same metadata the provider serves in its OpenID form.
     if (path === '/.well-known/oauth-authorization-server') ctx.req.url = '/.well-known/openid-configuration';
     ctx.state.route = wellKnown ? path : '/oauth/(protocol)';
     ctx.respond = false;
     await provider.callback()(ctx.req, ctx.res);
   };
+}
+
+/**
+ * Why a protocol request's query string cannot be taken (a parameter holding a NUL or a lone
+ * surrogate, which no row of the OAuth store can hold), or null.
+ */
+function unstorableParameter(querystring: string): string | null {
+  if (querystring === '') return null;
+  const params = Object.fromEntries(new URLSearchParams(querystring));
+  const [problem] = findUnstorable(params);
+  return problem ? `${problem.path} ${problem.message}` : null;
+}
+
+/** The log of each request handed to the protocol library, with its request id. */
+const requestLogs = new WeakMap<IncomingMessage, AppState['log']>();
+const logging = new WeakSet<OAuthServer['provider']>();
+
+/**
+ * Logs every failure of the protocol library's own endpoints (a 5xx, `server_error`) with its
+ * cause and the request's id, as every other surface logs its 5xx (docs/operations.md,
+ * "Health and logs"); the client gets the protocol's `server_error` without the cause.
+ */
+function logServerErrors(provider: OAuthServer['provider']): void {
+  if (logging.has(provider)) return;
+  logging.add(provider);
+  provider.on('server_error', (ctx: { req: IncomingMessage }, error: unknown) => {
+    requestLogs.get(ctx.req)?.error({ err: error, code: 'INTERNAL' }, 'request failed');
+  });
 }
 
 type Step = 'details' | 'confirm' | 'deny';

@@ -387,6 +387,54 @@ describe('OAuth 2.1 for agents', () => {
     expect(back.searchParams.get('error')).toBe('access_denied');
   });
 
+  it('refuses registration metadata holding a NUL or a lone surrogate with 400 invalid_client_metadata, and stores nothing', async () => {
+    const before = await app.service.pool.query(
+      "select count(*)::int as n from oauth_models where model = 'Client'",
+    );
+    // The raw JSON text: `\u0000` and an unpaired `\ud800` as JSON escapes.
+    for (const name of ['a\\u0000b', 'a\\ud800b']) {
+      const res = await fetch(`${app.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: `{"client_name":"${name}","redirect_uris":["${REDIRECT}"],"token_endpoint_auth_method":"none"}`,
+      });
+      expect(res.status, name).toBe(400);
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body.error).toBe('invalid_client_metadata');
+      expect(body.error_description).toMatch(/client_name/);
+    }
+    const after = await app.service.pool.query(
+      "select count(*)::int as n from oauth_models where model = 'Client'",
+    );
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('refuses an authorization request whose parameters hold a NUL with 400 invalid_request', async () => {
+    const agent = await discover();
+    const url = new URL(agent.as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: agent.client.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'records:read',
+      resource: agent.resource,
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: 'S256',
+      state: 'a\u0000b',
+    }).toString();
+    const member = new Browser();
+    await member.signIn();
+    for (const browser of [new Browser(), member]) {
+      const res = await browser.fetch(url.href);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body).toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringMatching(/state/),
+      });
+    }
+  });
+
   it('refuses a token on /mcp that is unknown, with the resource metadata to start from', async () => {
     const res = await fetch(`${app.url}/mcp`, {
       method: 'POST',

@@ -1,8 +1,9 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { findUnstorable } from '@crm/api';
 import { allScopes } from '@crm/constants';
 import type { Database } from '@crm/db';
 import { oauthAdapter, oauthSecret } from '@crm/domain';
-import type { Configuration, default as Provider } from 'oidc-provider';
+import type { Adapter, Configuration, default as Provider } from 'oidc-provider';
 
 /** Where the protocol's endpoints are, all under /oauth (docs/mcp.md, "OAuth"). */
 const OAUTH_ROUTES = {
@@ -76,7 +77,7 @@ export async function createOAuthServer(
     }),
   ) as Record<string, string>;
   const configuration: Configuration = {
-    adapter: (model: string) => oauthAdapter(db, model),
+    adapter: (model: string) => storableOnly(oauthAdapter(db, model), model, errors),
     clients: [],
     // The service's scopes are OAuth scopes too, so a client may register with them.
     scopes: ['openid', 'offline_access', ...allScopes],
@@ -135,5 +136,30 @@ export async function createOAuthServer(
     issuer,
     resource,
     resourceMetadataUrl: `${issuer}/.well-known/oauth-protected-resource`,
+  };
+}
+
+type ProviderErrors = typeof import('oidc-provider')['errors'];
+
+/**
+ * The store of `model` refusing what it cannot hold: its rows are JSON in PostgreSQL, which
+ * takes no NUL character and no lone UTF-16 surrogate. Such input is the caller's mistake, so
+ * it is answered as the protocol answers a bad request (400 `invalid_client_metadata` for a
+ * registration, `invalid_request` otherwise), naming what holds it, before anything is stored:
+ * the REST API checks its input the same way (docs/api.md, "Limits of input").
+ */
+function storableOnly(adapter: Adapter, model: string, errors: ProviderErrors): Adapter {
+  return {
+    ...adapter,
+    async upsert(id, payload, expiresIn) {
+      const [problem] = findUnstorable(payload);
+      if (problem) {
+        const message = `${problem.path.replace(/^params\./, '')} ${problem.message}`;
+        throw model === 'Client'
+          ? new errors.InvalidClientMetadata(message)
+          : new errors.InvalidRequest(message);
+      }
+      return adapter.upsert(id, payload, expiresIn);
+    },
   };
 }
