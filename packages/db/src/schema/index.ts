@@ -11,6 +11,7 @@ export * from './folders.ts';
 export * from './history.ts';
 export * from './idempotency-keys.ts';
 export * from './invitations.ts';
+export * from './jobs.ts';
 export * from './memberships.ts';
 export * from './oauth-keys.ts';
 export * from './oauth-models.ts';
