@@ -38,9 +38,10 @@ function manyEvents(n: number): string {
 }
 
 /**
- * From the history on (12 parameters, from `n`): workspace, the actor's type, id and name,
- * source, request id, the history list, then the workspace for the subscriptions, the
- * delivery channel and the workspace it names, and the workspace twice for the workflows.
+ * From the history on (14 parameters, from `n`): workspace, the actor's type, id and name,
+ * source, request id, the history list, then the workspace for the subscriptions and whether
+ * the caller is quiet, the delivery channel and the workspace it names, and for the workflows
+ * the workspace, whether the caller is quiet, and the workspace again.
  */
 function afterEvents(n: number): string {
   return `
@@ -59,23 +60,25 @@ function afterEvents(n: number): string {
       select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
       from event e
       join (select * from webhooks where workspace_id = ${p(n + 7)} and enabled for key share) w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
-      where e.type not in ('record.updated', 'deal.updated', 'task.updated') or cardinality(w.fields) = 0
-        or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
+      where (e.type not in ('record.updated', 'deal.updated', 'task.updated') or cardinality(w.fields) = 0
+        or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields')))
+        and not ${p(n + 8)}::boolean
       on conflict do nothing
       returning id
     ),
     wake as (
-      select pg_notify(${p(n + 8)}, ${p(n + 9)}::text)
+      select pg_notify(${p(n + 9)}, ${p(n + 10)}::text)
        where exists (select 1 from created_deliveries)
     ),
     start_workflows as (
       select graphile_worker.add_job('start_event_workflows',
-        json_build_object('eventId', e.id, 'workspaceId', ${p(n + 10)}::text), max_attempts := 25)
+        json_build_object('eventId', e.id, 'workspaceId', ${p(n + 11)}::text), max_attempts := 25)
         from event e
        where coalesce(current_setting('crm.workflow_run', true), '') = ''
+         and not ${p(n + 12)}::boolean
          and exists (
            select 1 from workflows
-            where workspace_id = ${p(n + 11)} and enabled
+            where workspace_id = ${p(n + 13)} and enabled
               and trigger_type = e.type and trigger_type <> 'INCOMING_WEBHOOK')
     )
     select ${ISO('created_at')} as created_at, ${ISO('updated_at')} as updated_at,
@@ -100,9 +103,11 @@ export function afterEventsValues(
     requestId,
     history,
     workspaceId,
+    false,
     'crm_deliveries',
     workspaceId,
     workspaceId,
+    false,
     workspaceId,
   ];
 }

@@ -21,6 +21,8 @@ export const eventTypes = [
   'task.updated',
   'task.completed',
   'workflow.run_failed',
+  'job.completed',
+  'job.failed',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
@@ -189,6 +191,7 @@ export const scopeResources = {
   workflows: ['read', 'write', 'delete'],
   events: ['read'],
   audit: ['read'],
+  jobs: ['read', 'write'],
 } as const satisfies Record<string, readonly ('read' | 'write' | 'delete')[]>;
 export type ScopeResource = keyof typeof scopeResources;
 export type Scope = {
@@ -254,6 +257,8 @@ export const auditActions = [
   'user.sign_in_failed',
   'records.exported',
   'records.purged',
+  'job.created',
+  'job.cancelled',
   'folder.created',
   'folder.renamed',
   'folder.field_added',
@@ -263,9 +268,9 @@ export const auditActions = [
 export type AuditAction = (typeof auditActions)[number];
 
 /** Who made a change, as events, history and the audit log name it (docs/api.md, "History and provenance"). */
-export const actorTypes = ['user', 'apiKey', 'workflow', 'import', 'mcp', 'system'] as const;
+export const actorTypes = ['user', 'apiKey', 'workflow', 'import', 'mcp', 'system', 'job'] as const;
 export type ActorType = (typeof actorTypes)[number];
 
 /** Through which surface a change came. */
-export const changeSources = ['web', 'rest', 'trpc', 'mcp', 'workflow', 'import', 'system'] as const;
+export const changeSources = ['web', 'rest', 'trpc', 'mcp', 'workflow', 'import', 'system', 'job'] as const;
 export type ChangeSource = (typeof changeSources)[number];

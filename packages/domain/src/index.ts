@@ -10,6 +10,7 @@ export * from './events/index.ts';
 export * from './folders/index.ts';
 export * from './history/index.ts';
 export * from './idempotency/idempotency-keys.ts';
+export * from './jobs/index.ts';
 export * from './oauth/index.ts';
 export * from './pipelines/index.ts';
 export * from './rate-limit/consume-rate-limit.ts';

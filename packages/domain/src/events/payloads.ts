@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dealOutput } from '../deals/schemas.ts';
+import { jobOutput } from '../jobs/schemas.ts';
 import { recordOutput } from '../record-model/schemas.ts';
 import { changeSources } from '../shared/actor.ts';
 import { actorOutput, instantOutput } from '../shared/schemas.ts';
@@ -173,6 +174,22 @@ export const eventPayloads = {
       error: z.string().meta({ description: 'Why it failed' }),
     },
   ),
+  'job.completed': payload('JobCompletedEvent', 'A job ended SUCCEEDED (docs/jobs.md).', {
+    ...common('job.completed'),
+    recordId: z.null(),
+    folderId: z.null(),
+    record: z.null(),
+    jobId: z.string(),
+    job: jobOutput.meta({ description: 'As `GET /api/v1/jobs/{id}` answers it, as it ended' }),
+  }),
+  'job.failed': payload('JobFailedEvent', 'A job ended FAILED; `job.error` says why (docs/jobs.md).', {
+    ...common('job.failed'),
+    recordId: z.null(),
+    folderId: z.null(),
+    record: z.null(),
+    jobId: z.string(),
+    job: jobOutput.meta({ description: 'As `GET /api/v1/jobs/{id}` answers it, as it ended' }),
+  }),
   'webhook.test': payload(
     'WebhookTestEvent',
     'Sent by `POST /api/v1/webhooks/{id}/test` to that subscription only.',

@@ -31,6 +31,11 @@ export interface Actor {
   folderIds: readonly string[] | null;
   /** Who the changes made for this caller are recorded as; see `provenanceOf`. */
   provenance?: Provenance;
+  /**
+   * The caller's changes notify nobody: their events are kept (the feed, history) but
+   * delivered to no webhook and start no workflow. A job with `notify: false` (docs/jobs.md).
+   */
+  quiet?: boolean;
 }
 
 /**

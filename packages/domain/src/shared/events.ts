@@ -105,14 +105,16 @@ function historyRows(built: AppendedEvent[], events: NewEvent[]): string {
  * The history CTE is there even when a change has none (an empty list), so the text, and the
  * plan PostgreSQL keeps for it, is one.
  */
-function eventStatement(event: SQL, workspaceId: string, history: string, provenance: Provenance): SQL {
+function eventStatement(event: SQL, actor: Actor, history: string, provenance: Provenance): SQL {
+  const { workspaceId } = actor;
+  const quiet = actor.quiet === true;
   return sql`
     with event as (${event}),
-    ${historyCte(workspaceId, history, provenance, false)}, ${createDeliveriesOfEvent(workspaceId)}
+    ${historyCte(workspaceId, history, provenance, false)}, ${createDeliveriesOfEvent(workspaceId, quiet)}
     select (select count(*) from created_deliveries)::int as deliveries,
       (select count(*) from recorded_history)::int as history,
       array(select event.id from event
-             where exists (
+             where not ${quiet}::boolean and exists (
                select 1 from workflows
                 where workspace_id = ${workspaceId} and enabled
                   and trigger_type = event.type and trigger_type <> 'INCOMING_WEBHOOK')) as starts`;
@@ -145,7 +147,8 @@ function historyCte(workspaceId: string, history: string, provenance: Provenance
  * when deliveries were made, naming the workspace, whose deliveries a worker on a sharded
  * database then claims without looking at every shard, and queues the job that starts the workflows an event triggers.
  * Changes made by a workflow run (marked by the transaction setting crm.workflow_run) start no
- * workflows, so two workflows cannot trigger each other forever. A second statement, sent only
+ * workflows, so two workflows cannot trigger each other forever (a quiet caller's events,
+ * Actor.quiet, name no workflow to start: `eventStatement`). A second statement, sent only
  * when there is something to do, since the queue is not where a sharded workspace's rows are.
  */
 async function queueEventFollowUps(
@@ -223,7 +226,7 @@ export async function appendEvents(tx: Executor, actor: Actor, events: NewEvent[
   const made = await runNamedSql<EventMade>(
     tx,
     single ? 'append_event' : 'append_events',
-    eventStatement(insert, workspaceId, history, provenance),
+    eventStatement(insert, actor, history, provenance),
   );
   await queueEventFollowUps(tx, workspaceId, made[0]);
   return built;
@@ -256,6 +259,7 @@ export async function writeWithEvents(
   alongside?: SQL,
 ): Promise<{ createdAt: Date; updatedAt: Date } | undefined> {
   const { workspaceId } = actor;
+  const quiet = actor.quiet === true;
   const provenance = provenanceOf(actor);
   const built = events.map((event) => buildEvent(workspaceId, provenance, event));
   const history = historyRows(built, events);
@@ -291,7 +295,7 @@ export async function writeWithEvents(
         : sql``
     }
     event as (${event}),
-    ${historyCte(workspaceId, history, provenance, true)}, ${createDeliveriesOfEvent(workspaceId)},
+    ${historyCte(workspaceId, history, provenance, true)}, ${createDeliveriesOfEvent(workspaceId, quiet)},
     wake as (
       select pg_notify(${DELIVERY_CHANNEL}, ${workspaceId}::text)
        where exists (select 1 from created_deliveries)
@@ -301,6 +305,7 @@ export async function writeWithEvents(
         json_build_object('eventId', e.id, 'workspaceId', ${workspaceId}::text), max_attempts := 25)
         from event e
        where coalesce(current_setting('crm.workflow_run', true), '') = ''
+         and not ${quiet}::boolean
          and exists (
            select 1 from workflows
             where workspace_id = ${workspaceId} and enabled

@@ -19,17 +19,19 @@ export const DELIVERY_CHANNEL = 'crm_deliveries';
  * transaction or, deleted first, is left out. Read unlocked, a delete committed between the
  * read and the insert failed the whole write on the foreign key. With the workspace named, a
  * sharded database reads them on the node holding it instead of on every shard
- * (docs/scaling.md). `bench/src/bare-write-sql.ts` sends the same text (the benchmark's parity
- * check).
+ * (docs/scaling.md). `quiet` (a caller whose changes notify nobody, Actor.quiet) makes none;
+ * it is a parameter, not a session setting, so that every node of a sharded database sees it.
+ * `bench/src/bare-write-sql.ts` sends the same text (the benchmark's parity check).
  */
-export function createDeliveriesOfEvent(workspaceId: string) {
+export function createDeliveriesOfEvent(workspaceId: string, quiet: boolean) {
   return sql`created_deliveries as (
       insert into deliveries (workspace_id, id, webhook_id, event_id, status, next_attempt_at)
       select w.workspace_id, new_typeid('dlv'), w.id, e.id, 'PENDING', now()
       from event e
       join (select * from webhooks where workspace_id = ${workspaceId} and enabled for key share) w on w.workspace_id = e.workspace_id and w.enabled and w.events && array[e.type, '*']::text[]
-      where e.type not in ('record.updated', 'deal.updated', 'task.updated') or cardinality(w.fields) = 0
-        or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields'))
+      where (e.type not in ('record.updated', 'deal.updated', 'task.updated') or cardinality(w.fields) = 0
+        or w.fields && array(select jsonb_array_elements_text(e.payload->'changedFields')))
+        and not ${quiet}::boolean
       on conflict do nothing
       returning id
     )`;
@@ -57,7 +59,7 @@ export async function fanOutStoredEvents(db: Database, eventIds: readonly string
           select id, workspace_id, type, payload from events
            where workspace_id = ${workspaceId} and id = any(${sql.param(ids)}::text[])
         ),
-        ${createDeliveriesOfEvent(workspaceId)}
+        ${createDeliveriesOfEvent(workspaceId, false)}
         select count(*)::int as created from created_deliveries`);
       const made = result.rows[0]?.created ?? 0;
       if (made > 0) await tx.execute(sql`select pg_notify(${DELIVERY_CHANNEL}, ${workspaceId}::text)`);

@@ -29,6 +29,7 @@ export const idPrefixes = {
   relation: 'rel',
   history: 'hst',
   audit: 'aud',
+  job: 'job',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

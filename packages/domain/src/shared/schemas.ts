@@ -162,7 +162,7 @@ export const actorOutput = z
   .object({
     type: z.enum(actorTypes).meta({
       description:
-        '`user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself).',
+        '`user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself), `job` (an import, export or update job: docs/jobs.md).',
     }),
     id: z.string().meta({ description: 'The user, key, run (run_…) or job that made the change.' }),
     name: z.string().meta({ description: 'Its name when the change was made.' }),

@@ -1,0 +1,273 @@
+import type { Database, Executor } from '@crm/db';
+import { schema } from '@crm/db';
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { loadFolder } from '../folders/load-folder.ts';
+import type { RecordOutput } from '../record-model/schemas.ts';
+import { createRecords, createRecordsInput } from '../records/batch-create-records.ts';
+import { updateRecords, updateRecordsInput } from '../records/batch-update-records.ts';
+import type { Actor } from '../shared/actor.ts';
+import { asDatabase, type BatchOutcome } from '../shared/batch.ts';
+import type { DomainError } from '../shared/errors.ts';
+import { missing } from '../shared/missing.ts';
+import { type FileRow, fileRows } from './file-rows.ts';
+import { type ImportParams, itemOfRow, type RecordItem, upsertKeyOf } from './import-items.ts';
+import { readParts, writePart } from './job-files.ts';
+import { JOB_LEASE_SECONDS, type JobRow, takeChunk } from './job-row.ts';
+
+/** Rows applied in one transaction, with their results and the job's checkpoint. */
+export const IMPORT_CHUNK_ROWS = 500;
+const BATCH = 100;
+
+/** One line of a job's results (docs/jobs.md, "Results"). */
+export interface ResultLine {
+  row: number;
+  status: 'created' | 'updated' | 'unchanged' | 'refused';
+  recordId: string | null;
+  errors: { path: string; message: string }[];
+}
+
+/**
+ * Runs an import from its checkpoint to the end of its file: `IMPORT_CHUNK_ROWS` rows at a
+ * time, each chunk in one transaction that applies its rows through the batch writes of
+ * `POST /records/batch` and `PATCH /records/batch` (their checks, events, history and links),
+ * writes their result lines and moves the checkpoint past them. Cut off anywhere, the job goes
+ * on from the last chunk that committed: every row applied once (docs/jobs.md, "Exactly once").
+ * Stops early, keeping what it wrote, when the job is no longer RUNNING (cancelled), and
+ * after the chunk that ends past `until` (`more`: the caller queues the job again).
+ */
+export async function runImport(
+  db: Database,
+  job: JobRow,
+  actor: Actor,
+  until: number,
+): Promise<'done' | 'stopped' | 'more'> {
+  const params = job.params as unknown as ImportParams;
+  // `notify: false`: the rows' events are kept but delivered to no webhook and start no workflow.
+  const writer: Actor = params.notify === false ? { ...actor, quiet: true } : actor;
+  const file = job.file ?? missing('the file of a queued import');
+  const ref = { workspaceId: job.workspaceId, jobId: job.id };
+  const from = { row: job.checkpoint.row, offset: job.checkpoint.offset ?? file.bodyOffset };
+  const rows = fileRows(file, readParts(db, ref, 'input', from.offset), from);
+  let chunk: FileRow[] = [];
+  let part = job.checkpoint.part ?? 0;
+  const apply = async () => {
+    const applied = await applyChunk(db, job, writer, params, chunk, part);
+    chunk = [];
+    part++;
+    return applied;
+  };
+  for await (const row of rows) {
+    chunk.push(row);
+    if (chunk.length < IMPORT_CHUNK_ROWS) continue;
+    if (!(await apply())) return 'stopped';
+    // The queue job ends here and queues the next: a worker that dies holds a job briefly.
+    if (Date.now() >= until) return 'more';
+  }
+  if (chunk.length > 0 && !(await apply())) return 'stopped';
+  return 'done';
+}
+
+class DryRun extends Error {}
+
+/** Applies one chunk (see runImport); false when the job was no longer RUNNING, so nothing was applied. */
+async function applyChunk(
+  db: Database,
+  job: JobRow,
+  actor: Actor,
+  params: ImportParams,
+  chunk: FileRow[],
+  part: number,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const j = schema.jobs;
+    const taken = await takeChunk(tx, job, (chunk[0] ?? missing('the first row of a chunk')).row - 1);
+    if (!taken) return false;
+    // What this transaction writes has its start as `updatedAt`: an update older than that changed nothing.
+    const { startedAt } = taken;
+    const lines = new Array<ResultLine>(chunk.length);
+    const folder = await loadFolder(asDatabase(tx), actor, params.folderId);
+    const items: { at: number; item: RecordItem }[] = [];
+    chunk.forEach((row, at) => {
+      if (row.values === null) {
+        lines[at] = {
+          row: row.row,
+          status: 'refused',
+          recordId: null,
+          errors: [{ path: '', message: row.problem ?? 'unreadable' }],
+        };
+      } else {
+        items.push({ at, item: itemOfRow(row.values, params, folder.fields) });
+      }
+    });
+    const write = async (sp: Executor) => {
+      const outcomes = await writeItems(
+        asDatabase(sp),
+        actor,
+        params,
+        items.map((i) => i.item),
+      );
+      outcomes.forEach((outcome, n) => {
+        const { at } = items[n] ?? missing('the item of each outcome');
+        const row = (chunk[at] ?? missing('the row of each item')).row;
+        lines[at] = lineOf(row, outcome, startedAt);
+      });
+    };
+    if (params.dryRun) {
+      // Every row checked and written as it would be, then all of it rolled back.
+      await tx
+        .transaction(async (sp) => {
+          await write(sp);
+          throw new DryRun();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof DryRun)) throw error;
+        });
+    } else {
+      await write(tx);
+    }
+    const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
+    for (const line of lines) counts[line.status]++;
+    const text = lines.map((line) => JSON.stringify(line)).join('\n');
+    await writePart(
+      tx,
+      { workspaceId: job.workspaceId, jobId: job.id },
+      'results',
+      part,
+      Buffer.from(`${text}\n`),
+    );
+    const last = chunk[chunk.length - 1] ?? missing('the last row of a chunk');
+    await tx
+      .update(j)
+      .set({
+        rowsRead: sql`${j.rowsRead} + ${chunk.length}`,
+        created: sql`${j.created} + ${counts.created}`,
+        updated: sql`${j.updated} + ${counts.updated}`,
+        unchanged: sql`${j.unchanged} + ${counts.unchanged}`,
+        refused: sql`${j.refused} + ${counts.refused}`,
+        checkpoint: { row: last.row, offset: last.end, part: part + 1 },
+        leasedUntil: sql`now() + make_interval(secs => ${JOB_LEASE_SECONDS})`,
+      })
+      .where(and(eq(j.workspaceId, job.workspaceId), eq(j.id, job.id)));
+    return true;
+  });
+}
+
+type Outcome = BatchOutcome<RecordOutput>;
+
+/**
+ * The items written as `POST /records/batch` writes them, a hundred at a time; with `upsertBy`
+ * a title or a custom field, each item whose value a live record of the folder holds is that
+ * record's `PATCH /records/batch` item instead, and an item whose value an earlier item of the
+ * chunk has waits for it (so that of two rows with one new value, the first creates and the
+ * second updates).
+ */
+async function writeItems(
+  db: Database,
+  actor: Actor,
+  params: ImportParams,
+  items: RecordItem[],
+): Promise<Outcome[]> {
+  const outcomes = new Array<Outcome>(items.length);
+  const upsertBy = params.upsertBy;
+  if (!upsertBy || upsertBy === 'email') {
+    for (let start = 0; start < items.length; start += BATCH) {
+      const slice = items.slice(start, start + BATCH);
+      const input = createRecordsInput.parse({ items: slice, ...(upsertBy ? { upsert: 'email' } : {}) });
+      const done = await createRecords(db, actor, input);
+      done.forEach((outcome, n) => {
+        outcomes[start + n] = outcome;
+      });
+    }
+    return outcomes;
+  }
+  let pending = items.map((item, at) => ({ at, item }));
+  while (pending.length > 0) {
+    const seen = new Set<string>();
+    const wave: typeof pending = [];
+    const later: typeof pending = [];
+    for (const entry of pending) {
+      const key = upsertKeyOf(entry.item, upsertBy);
+      if (key !== null && seen.has(key)) later.push(entry);
+      else {
+        if (key !== null) seen.add(key);
+        wave.push(entry);
+      }
+    }
+    const held = await recordsByKey(db, actor, params.folderId, upsertBy, [...seen]);
+    const creates = wave.filter((e) => !held.has(upsertKeyOf(e.item, upsertBy) ?? ''));
+    const updates = wave.filter((e) => held.has(upsertKeyOf(e.item, upsertBy) ?? ''));
+    for (let start = 0; start < creates.length; start += BATCH) {
+      const slice = creates.slice(start, start + BATCH);
+      const done = await createRecords(
+        db,
+        actor,
+        createRecordsInput.parse({ items: slice.map((e) => e.item) }),
+      );
+      done.forEach((outcome, n) => {
+        outcomes[(slice[n] ?? missing('slice[n]')).at] = outcome;
+      });
+    }
+    for (let start = 0; start < updates.length; start += BATCH) {
+      const slice = updates.slice(start, start + BATCH);
+      const input = updateRecordsInput.parse({
+        items: slice.map(({ item }) => {
+          const { folderId: _folder, ...values } = item;
+          return { ...values, id: held.get(upsertKeyOf(item, upsertBy) ?? '') };
+        }),
+      });
+      const done = await updateRecords(db, actor, input);
+      done.forEach((outcome, n) => {
+        outcomes[(slice[n] ?? missing('slice[n]')).at] = outcome;
+      });
+    }
+    pending = later;
+  }
+  return outcomes;
+}
+
+/** Of `keys`, those a live record of the folder holds as `upsertBy`, each with the oldest such record's id. */
+async function recordsByKey(
+  db: Executor,
+  actor: Actor,
+  folderId: string,
+  upsertBy: string,
+  keys: string[],
+): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const value =
+    upsertBy === 'title'
+      ? sql`r.title`
+      : upsertBy === 'email'
+        ? sql`lower(r.email)`
+        : sql`(r.data ->> ${upsertBy.slice(5)})`;
+  const found = await db.execute<{ key: string; id: string }>(sql`
+    select distinct on (k.key) k.key, r.id
+      from unnest(${sql.param(keys)}::text[]) as k(key)
+      join records r on r.workspace_id = ${actor.workspaceId} and r.folder_id = ${folderId}
+       and r.trashed_at is null and ${value} = k.key
+     order by k.key, r.created_at, r.id`);
+  return new Map(found.rows.map((row) => [row.key, row.id]));
+}
+
+/** A row's result line from its batch outcome; an update that changed nothing is `unchanged`. */
+function lineOf(row: number, outcome: Outcome, startedAt: Date): ResultLine {
+  if (outcome.ok) {
+    const record = outcome.data;
+    const status =
+      outcome.status === 201
+        ? 'created'
+        : new Date(record.updatedAt).getTime() < startedAt.getTime()
+          ? 'unchanged'
+          : 'updated';
+    return { row, status, recordId: record.id, errors: [] };
+  }
+  return { row, status: 'refused', recordId: null, errors: errorsOf(outcome.error) };
+}
+
+export function errorsOf(error: DomainError | z.ZodError): ResultLine['errors'] {
+  if (error instanceof z.ZodError) {
+    return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  }
+  return error.details && error.details.length > 0 ? error.details : [{ path: '', message: error.message }];
+}
