@@ -16,6 +16,7 @@ export const errorCodeMappings = {
   METHOD_NOT_ALLOWED: { status: 405, trpc: 'METHOD_NOT_SUPPORTED' },
   CONFLICT: { status: 409, trpc: 'CONFLICT' },
   PRECONDITION_FAILED: { status: 412, trpc: 'PRECONDITION_FAILED' },
+  GONE: { status: 410, trpc: 'NOT_FOUND' },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: 'PAYLOAD_TOO_LARGE' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: 'UNSUPPORTED_MEDIA_TYPE' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, trpc: 'UNPROCESSABLE_CONTENT' },

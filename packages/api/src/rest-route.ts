@@ -38,7 +38,8 @@ export function restRoute(meta: ApiMeta): ApiMeta {
     ...meta,
     openapi: {
       ...openapi,
-      successDescription: meta.successStatus === 201 ? 'Created' : 'OK',
+      successDescription:
+        meta.successStatus === 201 ? 'Created' : meta.successStatus === 202 ? 'Accepted' : 'OK',
       responseHeaders: z.object(headers),
       ...(Object.keys(requestHeaders).length > 0 ? { requestHeaders: z.object(requestHeaders) } : {}),
       errorResponses: Object.fromEntries(
@@ -91,6 +92,7 @@ const ERROR_SUMMARIES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not found',
   409: 'Conflict',
+  410: 'Gone',
   412: 'Precondition failed',
   413: 'Payload too large',
   415: 'Unsupported media type',

@@ -31,6 +31,8 @@ export interface RestRoute {
    * `cursor` on the lists, `after` on the event feed; none where the input takes neither.
    */
   cursorParam?: 'cursor' | 'after';
+  /** A route whose body or answer is a file (ApiMeta.file). */
+  file?: { accepts?: string[]; answers?: string[] };
 }
 
 /**
@@ -63,6 +65,7 @@ export function collectRestRoutes(router: AnyRouter): RestRoute[] {
       ...(m.location ? { location: m.location } : {}),
       kind: routeKind(m.openapi.method, path, m.resource),
       ...(cursorParam ? { cursorParam } : {}),
+      ...(m.file ? { file: m.file } : {}),
     });
   }
   return routes;

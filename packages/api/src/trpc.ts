@@ -12,8 +12,8 @@ import { assertStorableInput } from './storable-input.ts';
  * tRPC types all come from it.
  */
 export type ApiMeta = OpenApiMeta & {
-  /** Status of a successful REST response: 201 for creations. */
-  successStatus?: 200 | 201;
+  /** Status of a successful REST response: 201 for creations, 202 for work accepted to run later. */
+  successStatus?: 200 | 201 | 202;
   /**
    * Where a 201's new resource is read (the `Location` header): a path below /api/v1 whose
    * `{name}` segments are filled from the answer's `data` (`/records/{recordId}/comments/{id}`).
@@ -22,6 +22,13 @@ export type ApiMeta = OpenApiMeta & {
   location?: string;
   /** A second success a creation may answer instead (an upsert that updated: 200), with its description. */
   alternativeSuccess?: { status: 200; description: string };
+  /**
+   * A route whose request or answer is a file rather than JSON (docs/jobs.md, "Files"):
+   * `accepts` the media types its body may have (the procedure's input then holds `file`, the
+   * body as it streams in), `answers` those its answer has (the procedure answers `{ file }`,
+   * streamed out). Over /trpc such a procedure is not callable with a file.
+   */
+  file?: { accepts?: string[]; answers?: string[] };
   /** Input keys of a POST/PATCH that REST clients send in the query string (e.g. `upsert`). */
   queryParams?: string[];
   /**

@@ -408,6 +408,190 @@ export interface paths {
         patch: operations["folders-changeField"];
         trace?: never;
     };
+    "/jobs/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an import
+         * @description Makes an import job AWAITING_FILE: PUT the file to its `uploadUrl`, then follow its progress with `GET /jobs/{id}`. Checks the folder and every field the mapping names first. Needs `records:write` too (docs/jobs.md, "Imports"). Needs the `jobs:write` scope.
+         */
+        post: operations["jobs-createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an export
+         * @description Makes an export job QUEUED: every record of the folder that `filter` and `q` match, in `sort`’s order (as `POST /records/query` takes them), no cap. Once it SUCCEEDED, GET its `fileUrl` (kept 24 hours). Needs `records:read` too (docs/jobs.md, "Exports"). Needs the `jobs:write` scope.
+         */
+        post: operations["jobs-createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change every record a filter matches
+         * @description With `dryRun: true`, answers 200 `{ "data": { "matched" } }`: how many records match now. Otherwise makes an update job QUEUED (201) that applies `set` (a `PATCH /records/{id}` body), or moves to Trash (`trash: true`), every record of the folder that matched when it started. Needs `records:write` too (docs/jobs.md, "Updates"). Needs the `jobs:write` scope.
+         */
+        post: operations["jobs-createUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revert an update job
+         * @description Makes a new update job (201) that sets each field the job changed back to what it was, on every record where that field has not changed since, and takes back out of Trash what it moved there. Its results say, per record, what was set back (`setBack`) and what was left because it changed (`left`). 409 for a job that is not an ended update. Needs the `jobs:write` scope.
+         */
+        post: operations["jobs-revert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export’s file
+         * @description The file of an export that SUCCEEDED, as its `format` says, kept 24 hours (410 after). 409 before it has succeeded. Needs the `jobs:read` scope.
+         */
+        get: operations["jobs-file"];
+        /**
+         * Upload an import’s file
+         * @description The file as the raw body, `text/csv` (RFC 4180, UTF-8 with or without a BOM, a header row, comma or semicolon) or `application/x-ndjson` as the job’s `format` says; up to 1 GiB and 5,000,000 rows. Read as it arrives and checked: a file that is not UTF-8, lacks a mapped column or has a row wider than its header is refused (400, naming the row), and nothing is kept. Answers 202 with the job QUEUED (docs/jobs.md, "Files"). Needs the `jobs:write` scope.
+         */
+        put: operations["jobs-putFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job
+         * @description A job with its status and progress (docs/jobs.md, "A job"). Needs the `jobs:read` scope.
+         */
+        get: operations["jobs-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List jobs
+         * @description The workspace’s jobs, newest first, by `type` and `status`. Needs the `jobs:read` scope.
+         */
+        get: operations["jobs-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job
+         * @description Ends a job that has not ended as CANCELLED. What it wrote stays; its progress says how far it got. 409 when it has ended. Needs the `jobs:write` scope.
+         */
+        post: operations["jobs-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a job’s results
+         * @description NDJSON, one line per row done so far, in row order: `{ "row", "status": "created" | "updated" | "unchanged" | "refused", "recordId", "errors": [{ "path", "message" }] }` (docs/jobs.md, "Results"). Needs the `jobs:read` scope.
+         */
+        get: operations["jobs-results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pipelines": {
         parameters: {
             query?: never;
@@ -1810,6 +1994,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "job.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * job.completed delivered to a subscription
+         * @description A job ended SUCCEEDED (docs/jobs.md). POSTed to every enabled subscription of the workspace that listens to `job.completed` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_job_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * job.failed delivered to a subscription
+         * @description A job ended FAILED; `job.error` says why (docs/jobs.md). POSTed to every enabled subscription of the workspace that listens to `job.failed` (or `*`), signed, and retried until it answers 2xx. Verify the raw body before parsing it.
+         */
+        post: operations["on_job_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1854,7 +2078,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string;
@@ -1864,10 +2088,10 @@ export interface components {
         };
         Actor: {
             /**
-             * @description `user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself).
+             * @description `user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself), `job` (an import, export or update job: docs/jobs.md).
              * @enum {string}
              */
-            type: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system";
+            type: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system" | "job";
             /** @description The user, key, run (run_…) or job that made the change. */
             id: string;
             /** @description Its name when the change was made. */
@@ -1923,7 +2147,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string;
@@ -1965,7 +2189,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string;
@@ -1994,7 +2218,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string;
@@ -2023,7 +2247,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             /** @description The `from` record */
@@ -2064,7 +2288,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             /** @description The `from` record */
@@ -2103,7 +2327,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string | null;
@@ -2164,7 +2388,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string | null;
@@ -2210,7 +2434,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string | null;
@@ -2245,7 +2469,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string | null;
@@ -2306,7 +2530,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string | null;
@@ -2351,7 +2575,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: string | null;
@@ -2385,7 +2609,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             workflowId: string;
@@ -2400,6 +2624,109 @@ export interface components {
             } | null;
             /** @description Why it failed */
             error: string;
+        };
+        /** @description A job ended SUCCEEDED (docs/jobs.md). */
+        JobCompletedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "job.completed";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
+            recordId: null;
+            folderId: null;
+            record: null;
+            jobId: string;
+            /** @description As `GET /api/v1/jobs/{id}` answers it, as it ended */
+            job: components["schemas"]["Job"];
+        };
+        JobProgress: {
+            /** @description Rows (or records) done so far */
+            rowsRead: number;
+            created: number;
+            updated: number;
+            unchanged: number;
+            refused: number;
+            /** @description Rows of the file, or records the job covers; null until known */
+            total: number | null;
+        };
+        Job: {
+            /** @example job_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /** @enum {string} */
+            type: "IMPORT" | "EXPORT" | "UPDATE";
+            /** @enum {string} */
+            status: "AWAITING_FILE" | "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+            folderId: string | null;
+            format: ("csv" | "ndjson") | null;
+            progress: components["schemas"]["JobProgress"];
+            /** @description Why the job FAILED; null otherwise */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description Who made the job */
+            actor: components["schemas"]["Actor"];
+            /** @description Where to PUT the file, while the job is AWAITING_FILE (a path under /api/v1) */
+            uploadUrl: string | null;
+            /** @description Where to GET an export’s file once it SUCCEEDED (a path under /api/v1) */
+            fileUrl: string | null;
+            /** @description When an export’s file stops being served (410 after) */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        /** @description A job ended FAILED; `job.error` says why (docs/jobs.md). */
+        JobFailedEvent: {
+            /**
+             * @description The event id: the same on every retry and redelivery
+             * @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5
+             */
+            id: string;
+            /** @constant */
+            event: "job.failed";
+            workspaceId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Who made the change (docs/api.md, "History and provenance") */
+            actor: components["schemas"]["Actor"];
+            /**
+             * @description The surface the change came through
+             * @enum {string}
+             */
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
+            /** @description The X-Request-Id of the request that made it; null for the service’s own work */
+            requestId: string | null;
+            recordId: null;
+            folderId: null;
+            record: null;
+            jobId: string;
+            /** @description As `GET /api/v1/jobs/{id}` answers it, as it ended */
+            job: components["schemas"]["Job"];
         };
         /** @description Sent by `POST /api/v1/webhooks/{id}/test` to that subscription only. */
         WebhookTestEvent: {
@@ -2422,7 +2749,7 @@ export interface components {
              * @description The surface the change came through
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work */
             requestId: string | null;
             recordId: null;
@@ -2455,7 +2782,7 @@ export interface components {
              * @description INCOMING_WEBHOOK (a URL to POST to), SCHEDULE (a cron expression), or an event kind (runs on every such event)
              * @enum {string}
              */
-            type: "INCOMING_WEBHOOK" | "SCHEDULE" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed";
+            type: "INCOMING_WEBHOOK" | "SCHEDULE" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "job.completed" | "job.failed";
             /** @description For SCHEDULE: 5 fields (minute hour day-of-month month day-of-week), e.g. `0 9 * * 1-5` */
             cron?: string;
             /** @description For SCHEDULE: an IANA time zone (default UTC) */
@@ -2773,10 +3100,10 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             requestId: string | null;
             /** @description What the action was on (`api_key` and its id, `webhook`, `folder`, `user` …). */
             target: {
@@ -2865,7 +3192,7 @@ export interface components {
                 status: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                     message: string;
                     details?: {
                         /** @description Relative to the item, as the single call names it */
@@ -2901,7 +3228,7 @@ export interface components {
                 status: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                     message: string;
                     details?: {
                         /** @description Relative to the item, as the single call names it */
@@ -2937,7 +3264,7 @@ export interface components {
              * @description The surface the change came through.
              * @enum {string}
              */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             /** @description The X-Request-Id of the request that made it; null for the service’s own work. */
             requestId: string | null;
         };
@@ -3017,7 +3344,7 @@ export interface components {
             };
         };
         /** @description An event: `type` is its kind, and `payload` the body webhook receivers get for it. */
-        Event: components["schemas"]["RecordCreatedFeedEvent"] | components["schemas"]["RecordUpdatedFeedEvent"] | components["schemas"]["RecordTrashedFeedEvent"] | components["schemas"]["RecordRestoredFeedEvent"] | components["schemas"]["RecordLinkedFeedEvent"] | components["schemas"]["RecordUnlinkedFeedEvent"] | components["schemas"]["DealCreatedFeedEvent"] | components["schemas"]["DealUpdatedFeedEvent"] | components["schemas"]["DealStageChangedFeedEvent"] | components["schemas"]["TaskCreatedFeedEvent"] | components["schemas"]["TaskUpdatedFeedEvent"] | components["schemas"]["TaskCompletedFeedEvent"] | components["schemas"]["WorkflowRunFailedFeedEvent"];
+        Event: components["schemas"]["RecordCreatedFeedEvent"] | components["schemas"]["RecordUpdatedFeedEvent"] | components["schemas"]["RecordTrashedFeedEvent"] | components["schemas"]["RecordRestoredFeedEvent"] | components["schemas"]["RecordLinkedFeedEvent"] | components["schemas"]["RecordUnlinkedFeedEvent"] | components["schemas"]["DealCreatedFeedEvent"] | components["schemas"]["DealUpdatedFeedEvent"] | components["schemas"]["DealStageChangedFeedEvent"] | components["schemas"]["TaskCreatedFeedEvent"] | components["schemas"]["TaskUpdatedFeedEvent"] | components["schemas"]["TaskCompletedFeedEvent"] | components["schemas"]["WorkflowRunFailedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobFailedFeedEvent"];
         /** @description A `record.created` event of the feed. */
         RecordCreatedFeedEvent: {
             /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -3239,6 +3566,40 @@ export interface components {
             /** @description Exactly the body webhook receivers get for this event */
             payload: components["schemas"]["WorkflowRunFailedEvent"];
         };
+        /** @description A `job.completed` event of the feed. */
+        JobCompletedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.completed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["JobCompletedEvent"];
+        };
+        /** @description A `job.failed` event of the feed. */
+        JobFailedFeedEvent: {
+            /** @example evt_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "job.failed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Exactly the body webhook receivers get for this event */
+            payload: components["schemas"]["JobFailedEvent"];
+        };
         EventFeedMeta: {
             /** @description Always null: the feed pages by cursor only (`after`). */
             page: null;
@@ -3284,6 +3645,12 @@ export interface components {
             labels?: string[];
             /** @description The paired field of the target folder, or null when the relation has no inverse */
             inverseKey: string | null;
+        };
+        JobDryRun: {
+            data: {
+                /** @description Records that match now */
+                matched: number;
+            };
         };
         Pipeline: {
             /** @example pl_01jq3v6f6ve7s9t8m1k2c3d4e5 */
@@ -3362,7 +3729,7 @@ export interface components {
                 status: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                     message: string;
                     details?: {
                         /** @description Relative to the item, as the single call names it */
@@ -3394,7 +3761,7 @@ export interface components {
                 status: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                     message: string;
                     details?: {
                         /** @description Relative to the item, as the single call names it */
@@ -3443,7 +3810,7 @@ export interface components {
                 status: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                     message: string;
                     details?: {
                         /** @description Relative to the item, as the single call names it */
@@ -3622,7 +3989,7 @@ export interface components {
         TimelineProvenance: {
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
-            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system";
+            source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
             requestId: string | null;
         } | null;
         TimelineChange: {
@@ -3760,7 +4127,7 @@ export interface components {
                 status: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                     message: string;
                     details?: {
                         /** @description Relative to the item, as the single call names it */
@@ -3796,7 +4163,7 @@ export interface components {
                 status: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                    code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                     message: string;
                     details?: {
                         /** @description Relative to the item, as the single call names it */
@@ -3946,7 +4313,7 @@ export interface components {
         };
         WorkflowTrigger: {
             /** @enum {string} */
-            type: "INCOMING_WEBHOOK" | "SCHEDULE" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed";
+            type: "INCOMING_WEBHOOK" | "SCHEDULE" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "job.completed" | "job.failed";
             /** @description For INCOMING_WEBHOOK: the URL to POST to (its id is the secret); null otherwise */
             url: string | null;
             /** @description For SCHEDULE: the cron expression; null otherwise */
@@ -4031,13 +4398,13 @@ export interface components {
                 /** @description First characters of the secret, for recognising it */
                 prefix: string;
                 /** @description The scopes the key lists. */
-                scopes: ("read" | "write" | "records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read")[];
+                scopes: ("read" | "write" | "records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read" | "jobs:read" | "jobs:write")[];
                 /** @description The folders the key reaches; null for every folder. */
                 folderIds: string[] | null;
                 expiresAt: string | null;
             } | null;
             /** @description What this caller may do now, scope by scope: the key's scopes within its maker's role, or a signed-in user's role (docs/api.md, "Scopes"). */
-            scopes: ("records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read")[];
+            scopes: ("records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read" | "jobs:read" | "jobs:write")[];
             /** @description The workspace rate limit as of this request (this request counted), read from the same window as the RateLimit-* headers. */
             rateLimit: {
                 limit: number;
@@ -4071,7 +4438,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                 message: string;
                 /** @description Present for validation errors: one entry per offending field. */
                 details?: {
@@ -4088,7 +4455,7 @@ export interface components {
             ok: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
+                code: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL" | "UNAVAILABLE";
                 message: string;
                 /** @description Present for validation errors: one entry per offending field. */
                 details?: {
@@ -4189,6 +4556,21 @@ export interface components {
                 };
             };
         };
+        /** @description What was asked for was kept for a while and is gone (an export’s file after 24 hours) */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "GONE";
+                    };
+                };
+            };
+        };
         /** @description If-Match names a version that is no longer current; read the resource again */
         PreconditionFailed: {
             headers: {
@@ -4204,7 +4586,7 @@ export interface components {
                 };
             };
         };
-        /** @description The body is larger than 1 MiB */
+        /** @description The body is larger than 1 MiB (a job’s file: 1 GiB) */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4222,7 +4604,7 @@ export interface components {
                 };
             };
         };
-        /** @description The body is not application/json */
+        /** @description The body is not application/json (a job’s file: not the job’s format) */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4348,11 +4730,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only actions of this kind of actor. */
-                actorType?: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system";
+                actorType?: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system" | "job";
                 /** @description Only actions of this user, key, run or job. */
                 actorId?: string;
                 /** @description Only this action. */
-                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
                 /** @description Only actions at or after this instant. */
                 since?: string;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -5939,6 +6321,517 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-createImport": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The folder the records go to */
+                    folderId: string;
+                    /**
+                     * @description The file’s format: CSV with a header row, or one JSON object a line
+                     * @enum {string}
+                     */
+                    format: "csv" | "ndjson";
+                    /** @description Each column of the file (a CSV header, or a key of the NDJSON objects) to where its value goes. Columns not named are left out; one must go to `title`. */
+                    mapping: {
+                        [key: string]: string;
+                    };
+                    /** @description Update the live record of the folder whose value this is instead of creating one: `email` (case-insensitive), `title` or `data.<key>`. */
+                    upsertBy?: string;
+                    /** @description How a RELATION column names its records: by `id` (the default), `title` or `email`. A MANY relation’s names are separated by `;`. */
+                    relations?: {
+                        [key: string]: "id" | "title" | "email";
+                    };
+                    /** @description `false`: the job’s changes send no webhooks and start no event-triggered workflows; history and the event feed keep them. Default `true`. */
+                    notify?: boolean;
+                    /** @description `true`: every row is checked and its result written, and nothing is kept. */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-createExport": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The folder whose records are exported */
+                    folderId: string;
+                    /** @description As `POST /records/query`’s `filter` */
+                    filter?: components["schemas"]["FilterNode"];
+                    /** @description A text search, as `POST /records/query`’s `q` */
+                    q?: string;
+                    /** @description As `POST /records/query`’s `sort` (default `-createdAt`) */
+                    sort?: string;
+                    /** @description The custom fields to write (`data.<key>`); default every field of the folder */
+                    fields?: string[];
+                    /** @enum {string} */
+                    format: "csv" | "ndjson";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-createUpdate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The folder whose records change */
+                    folderId: string;
+                    /** @description As `POST /records/query`’s `filter` */
+                    filter?: components["schemas"]["FilterNode"];
+                    /** @description A text search, as `POST /records/query`’s `q` */
+                    q?: string;
+                    /** @description What every matching record gets, as a `PATCH /records/{id}` body */
+                    set?: {
+                        title?: string;
+                        ownerId?: string | null;
+                        /** @description Merged into each record’s values as `PATCH /records/{id}` merges them (null removes a key) */
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /**
+                     * @description `true`: move every matching record to Trash
+                     * @constant
+                     */
+                    trash?: true;
+                    /** @description `true`: answer 200 with how many records match now, and change nothing */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A dry run: how many records match now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    } | components["schemas"]["JobDryRun"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    } | components["schemas"]["JobDryRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-revert": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Job id (job_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Job id (job_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-putFile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Job id (job_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file, as the raw body */
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags the client holds (or `*`): when the current one is among them, the answer is 304 without a body. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description Job id (job_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            /** @description Not modified: the ETag in If-None-Match is current */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-list": {
+        parameters: {
+            query?: {
+                /** @description Only jobs of this type */
+                type?: "IMPORT" | "EXPORT" | "UPDATE";
+                /** @description Only jobs in this status */
+                status?: "AWAITING_FILE" | "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                /** @description 1-based page number (default 1). Not together with `cursor`. */
+                page?: number;
+                /** @description Items per page, 1 to 200 (default 50). */
+                pageSize?: number;
+                /** @description The `meta.nextCursor` of the previous page (keyset paging). Empty (`cursor=`) means the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Job id (job_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Job"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "jobs-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Job id (job_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -8685,7 +9578,7 @@ export interface operations {
                      *       "deal.stage_changed"
                      *     ]
                      */
-                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "*")[];
+                    events: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "job.completed" | "job.failed" | "*")[];
                     /**
                      * @description Only with `record.updated`, `deal.updated`, `task.updated` or `*`: deliver those events only when one of these fields changed (a record’s `title`, `email`, `phone`, `ownerId`, `folderId`; a deal’s `stageId`, `title`, `amount`, `currency`, `closeDate`, `recordId`; a task’s `title`, `dueAt`, `assigneeId`, `recordId`, `status`, `priority`, `type`; `data.<key>` of records and deals). Empty: any change. Other events are sent as usual.
                      * @example [
@@ -8856,7 +9749,7 @@ export interface operations {
                      *       "deal.stage_changed"
                      *     ]
                      */
-                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "*")[];
+                    events?: ("record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "job.completed" | "job.failed" | "*")[];
                     /**
                      * @description Only with `record.updated`, `deal.updated`, `task.updated` or `*`: deliver those events only when one of these fields changed (a record’s `title`, `email`, `phone`, `ownerId`, `folderId`; a deal’s `stageId`, `title`, `amount`, `currency`, `closeDate`, `recordId`; a task’s `title`, `dueAt`, `assigneeId`, `recordId`, `status`, `priority`, `type`; `data.<key>` of records and deals). Empty: any change. Other events are sent as usual.
                      * @example [
@@ -10476,6 +11369,94 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WorkflowRunFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_job_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 15 s acknowledges the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the subscription at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    on_job_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind */
+                "X-Service-Event": string;
+                /** @description The delivery id (dlv_…); a redelivery has a new one */
+                "X-Service-Delivery": string;
+                /** @description `sha256=<lowercase hex HMAC-SHA256 of the exact body bytes>`, keyed with the subscription secret (its UTF-8 bytes), made with the newest secret */
+                "X-Service-Signature": string;
+                /** @description During the 24 hours after a secret rotation: the same, made with the previous secret */
+                "X-Service-Signature-Previous"?: string;
+                /** @description The event id (Standard Webhooks): the same on every retry and redelivery */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (Standard Webhooks) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` (Standard Webhooks), one per valid secret, newest first, separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobFailedEvent"];
             };
         };
         responses: {

@@ -39,7 +39,8 @@ export interface DocumentOptions {
  * - 201 for creations (the generator knows only 200), the 200 of an upsert that updated,
  *   and the 304 of a conditional GET;
  * - the input keys a POST takes in its query string (`?upsert=email`), and an optional body;
- * - descriptions and `deepObject` styles the generator drops from optional query parameters.
+ * - descriptions and `deepObject` styles the generator drops from optional query parameters;
+ * - the file a file route takes or answers, instead of JSON (`describeFile`).
  */
 export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions): OpenApiDocument {
   const doc = generateOpenApiDocument(router, {
@@ -75,6 +76,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: DocumentOptions
     for (const status of completeResponses(operation, route)) usedErrors.add(status);
     if (route.queryParams?.length) moveBodyKeysToQuery(operation, route.queryParams);
     relaxOptionalBody(operation);
+    if (route.file) describeFile(operation, route);
     describeParameters(operation, input);
     stateScope(operation, route);
     for (const tag of route.openapi.tags ?? []) if (!usedTags.includes(tag)) usedTags.push(tag);
@@ -215,6 +217,28 @@ function stateScope(operation: Json, meta: RouteMeta) {
 function relaxOptionalBody(operation: Json) {
   const schema = bodySchema(operation);
   if (schema && !schema.required?.length) (operation.requestBody as Json).required = false;
+}
+
+/**
+ * A file route (ApiMeta.file): its body is the file in one of the media types it accepts, and
+ * its success is the file in one of those it answers, where the generator wrote JSON of the
+ * procedure's input and output.
+ */
+function describeFile(operation: Json, meta: RouteMeta) {
+  const file = meta.file ?? missing('meta.file');
+  const binary = { schema: { type: 'string', format: 'binary' } };
+  if (file.accepts) {
+    operation.requestBody = {
+      required: true,
+      description: 'The file, as the raw body',
+      content: Object.fromEntries(file.accepts.map((type) => [type, binary])),
+    };
+  }
+  if (file.answers) {
+    const responses = operation.responses as Record<string, Json>;
+    const success = responses[String(meta.successStatus ?? 200)] ?? missing('the success response');
+    success.content = Object.fromEntries(file.answers.map((type) => [type, { schema: { type: 'string' } }]));
+  }
 }
 
 /** `z.number().int()` documents ±2^53 bounds that say nothing to a reader; the real ranges are in descriptions. */

@@ -6,6 +6,7 @@ import { dealsRouter } from './deals/index.ts';
 import { eventsRouter } from './events/index.ts';
 import { foldersRouter } from './folders/index.ts';
 import { invitationsRouter } from './invitations/index.ts';
+import { jobsRouter } from './jobs/index.ts';
 import { keysRouter } from './keys/index.ts';
 import { oauthRouter } from './oauth/index.ts';
 import { pipelinesRouter } from './pipelines/index.ts';
@@ -26,6 +27,7 @@ export const appRouter = router({
   events: eventsRouter,
   folders: foldersRouter,
   invitations: invitationsRouter,
+  jobs: jobsRouter,
   keys: keysRouter,
   oauth: oauthRouter,
   pipelines: pipelinesRouter,
