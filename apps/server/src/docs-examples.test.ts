@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { createOpenApiValidator } from './testing/openapi-validator.ts';
 
 const DOCS = new URL('../../../docs/', import.meta.url);
-const FILES = ['api.md', 'workflows.md', 'webhooks.md'];
+const FILES = ['api.md', 'workflows.md', 'webhooks.md', 'jobs.md'];
 
 interface Example {
   file: string;

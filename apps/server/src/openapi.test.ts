@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import {
   addMember,
   allScopes,
@@ -40,10 +41,15 @@ const CREATES = [
   'POST /deliveries/{id}/redeliver',
   'POST /workflows',
   'POST /runs/{id}/rerun',
+  'POST /jobs/imports',
+  'POST /jobs/exports',
+  'POST /jobs/{id}/revert',
 ];
 /** Creations that answer 200 with what was there when there was nothing to create (an upsert, a link made twice). */
 const CREATES_OR_FOUND = [
   'POST /records',
+  // 200 for a dry run: how many records match.
+  'POST /jobs/updates',
   'POST /records/{id}/links',
   'POST /deals/{id}/links',
   'POST /tasks/{id}/links',
@@ -94,6 +100,41 @@ async function keyStoredBeforeScopes(workspaceId: string, userId: string): Promi
     [workspaceId, newId('apiKey'), userId, displayPrefix(secret), hashSecret(secret)],
   );
   return secret;
+}
+
+/**
+ * A PUT that declares a Content-Length and sends none of it: what the service answers on the
+ * declaration alone. The connection is dropped once the answer is read.
+ */
+async function declaredOnly(path: string, key: string, bytes: number) {
+  const url = new URL(`${app.url}${path}`);
+  return new Promise<{ status: number; headers: Headers; body: unknown }>((resolve, reject) => {
+    const req = request(url, {
+      method: 'PUT',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        'Content-Type': 'text/csv',
+        'Content-Length': String(bytes),
+      },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          if (typeof value === 'string') headers.set(name, value);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        });
+        req.destroy();
+      });
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
 }
 
 const sender =
@@ -175,8 +216,14 @@ describe('the document served at /api/v1/openapi.json', () => {
     for (const create of CREATES) expect(successes[create], create).toEqual([201]);
     for (const create of CREATES_OR_FOUND) expect(successes[create], create).toEqual([200, 201]);
     expect(successes['POST /records/{id}/restore']).toEqual([200]);
+    // An upload is accepted: the job runs it later.
+    expect(successes['PUT /jobs/{id}/file']).toEqual([202]);
     for (const [operation, statuses] of Object.entries(successes)) {
-      if (!CREATES.includes(operation) && !CREATES_OR_FOUND.includes(operation))
+      if (
+        !CREATES.includes(operation) &&
+        !CREATES_OR_FOUND.includes(operation) &&
+        operation !== 'PUT /jobs/{id}/file'
+      )
         expect(statuses, operation).toEqual([200]);
     }
   });
@@ -507,6 +554,13 @@ describe('real responses conform to the document', () => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(v.validateResponse('POST', '/folders', 413, streamed.headers, await streamed.json())).toEqual([]);
+    // A job's file over 1 GiB is refused on its Content-Length, before a byte of it is read.
+    const job = await call(ws.apiKey, 'POST', '/jobs/imports', 201, {
+      body: { folderId: ws.folderId, format: 'csv', mapping: { Name: 'title' } },
+    });
+    const tooBig = await declaredOnly(`${PREFIX}/jobs/${job.body.data.id}/file`, ws.apiKey, 2 ** 31);
+    expect(tooBig.status).toBe(413);
+    expect(v.validateResponse('PUT', '/jobs/{id}/file', 413, tooBig.headers, tooBig.body)).toEqual([]);
     for (const { method, path } of writes()) {
       await call(ws.apiKey, method, path, 415, {
         body: 'title=x',
@@ -587,6 +641,7 @@ describe('real responses conform to the document', () => {
     ids.deliveries = (
       await send('POST', '/webhooks/{id}/test', 200, { params: { id: ids.webhooks! } })
     ).body.data.id;
+    ids.jobs = (await made('/jobs/exports', { folderId: folder.id, format: 'csv' })).id;
     const paramsOf = (path: string) => {
       const segments = path.split('/');
       return Object.fromEntries(

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import {
   type ApiContext,
   type AppRouter,
@@ -13,7 +15,7 @@ import {
   rawPathParams,
   toErrorResponse,
 } from '@crm/api';
-import { DomainError, missing, sqlStateOf } from '@crm/domain';
+import { DomainError, missing, type OutgoingFile, sqlStateOf } from '@crm/domain';
 import { callTRPCProcedure } from '@trpc/server';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { type GateDeps, passGate } from '../http/gate.ts';
@@ -121,7 +123,36 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       apiContext = createApiContext(db, gate.services, actor, ctx.state.requestId);
       const query = readQuery(ctx.querystring);
       const lists = nestBracketKeys(query.lists);
-      if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
+      if (route.file?.accepts) {
+        const unexpected = [...Object.keys(query.values), ...Object.keys(query.lists)];
+        if (unexpected.length > 0) {
+          throw new DomainError(
+            'VALIDATION_FAILED',
+            `${route.method} ${route.path} takes no query parameters`,
+            {
+              details: unexpected.map((name) => ({
+                path: name,
+                message: 'is not a parameter of this operation',
+              })),
+            },
+          );
+        }
+        // A file: the procedure reads the body as it streams in (docs/jobs.md, "Files"). It is
+        // not kept for an Idempotency-Key: a repeated upload meets the job QUEUED (409).
+        // Through a stream of its own: a refusal mid-file ends the reading without destroying
+        // the request, whose rest is then read and dropped so that the 4xx reaches the client.
+        const body = ctx.req.pipe(new PassThrough());
+        input = {
+          ...rawPathParams(route, path),
+          file: {
+            mediaType: requestHeader(ctx.req, 'content-type'),
+            body,
+            ...(ctx.req.headers['content-length']
+              ? { declaredBytes: Number(ctx.req.headers['content-length']) }
+              : {}),
+          },
+        };
+      } else if (route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT') {
         const body = await readJsonBody(ctx.req);
         mergeQueryParams(body, query.values, route.queryParams);
         rejectPathKeys(body, route.pathParams);
@@ -158,7 +189,8 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     ctx.res.statusMessage = '';
     try {
       const answer = await callRoute(router, route, apiContext, input, twin !== undefined, ctx);
-      await send(ctx, answer, work);
+      if (answer.file) await sendFile(ctx, answer.status, answer.headers, answer.file);
+      else await send(ctx, answer, work);
     } finally {
       // A request that ended without a response (writing it threw) keeps nothing.
       await work?.finish(500, '').catch(() => undefined);
@@ -191,6 +223,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
         batchIndex: 0,
       });
     } catch (error) {
+      if (route.file?.accepts) ctx.req.resume();
       const failure = toErrorResponse(conditional ? asConditionFailure(error) : error, apiContext.requestId);
       logFailure(ctx.state.log, error, failure.status, failure.body.error.code);
       return {
@@ -202,6 +235,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
     }
     const status = apiContext.response.status;
     const headers: Record<string, string> = { ...apiContext.response.headers };
+    if (route.file?.answers) return { status, headers, body: undefined, tagged: false, file: fileOf(data) };
     const answer = data as Answer | undefined;
     const created = answer?.data;
     if (route.location && status === 201 && created && typeof created === 'object') {
@@ -235,6 +269,43 @@ interface Response {
   body: string | undefined;
   /** A single resource: the body gets a strong ETag, and 304 when the client holds it. */
   tagged: boolean;
+  /** A file answer (ApiMeta.file.answers), streamed instead of `body`. */
+  file?: OutgoingFile;
+}
+
+/** The file of a file route's answer (`{ file }`). */
+function fileOf(data: unknown): OutgoingFile {
+  const file = (data as { file?: OutgoingFile } | undefined)?.file;
+  if (!file) throw new Error('a file route answered no file');
+  return file;
+}
+
+/**
+ * Streams a file answer a part at a time, as it is read (never whole in memory), waiting for
+ * the client to take each. Chunked: its length is not known before the end. A failure once the
+ * first bytes went out can only end the response early, which the client sees as a cut
+ * transfer; it is logged.
+ */
+async function sendFile(
+  ctx: ParameterizedContext<AppState>,
+  status: number,
+  headers: Record<string, string>,
+  file: OutgoingFile,
+) {
+  const res = ctx.res;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', file.mediaType);
+  res.setHeader('Content-Disposition', `attachment; filename="${file.fileName}"`);
+  res.statusCode = status;
+  try {
+    for await (const chunk of file.body) {
+      if (!res.write(chunk)) await once(res, 'drain');
+    }
+    res.end();
+  } catch (error) {
+    ctx.state.log.error({ err: error }, 'a file answer was cut off');
+    res.destroy(error instanceof Error ? error : undefined);
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { runJob } from '@crm/domain';
 import { parseAllowList } from '@crm/webhooks';
 import { executeRun } from '@crm/workflows';
 import { expect } from 'vitest';
@@ -728,4 +729,90 @@ notFoundWalks.relations = async (send, ws) => {
     await send('DELETE', `/${kind}/{id}/links/{to}`, 404, { params: { ...owner, to: live } });
     await send('DELETE', `/${kind}/{id}/links`, 404, { params: owner, query: { to: live } });
   }
+};
+
+/** Runs a job's queue jobs here until it has ended (the test app has no worker). */
+async function runJobToEnd(app: TestApp, workspaceId: string, id: string): Promise<void> {
+  for (let turn = 0; turn < 20; turn++) {
+    await runJob(app.service.db, { workspaceId, id });
+    const [row] = (
+      await app.service.pool.query<{ status: string }>('select status from jobs where id = $1', [id])
+    ).rows;
+    if (row && !['QUEUED', 'RUNNING'].includes(row.status)) return;
+  }
+  throw new Error(`job ${id} did not end`);
+}
+
+successWalks.jobs = async (send, ws, app) => {
+  const csv = { 'Content-Type': 'text/csv' };
+  const imported = await send('POST', '/jobs/imports', 201, {
+    body: {
+      folderId: ws.folderId,
+      format: 'csv',
+      mapping: { Name: 'title', Email: 'email' },
+      upsertBy: 'email',
+    },
+  });
+  const id = imported.body.data.id;
+  await send('PUT', '/jobs/{id}/file', 415, {
+    params: { id },
+    body: 'Name\nA\n',
+    headers: { 'Content-Type': 'text/plain' },
+  });
+  await send('PUT', '/jobs/{id}/file', 400, {
+    params: { id },
+    body: 'Name,Email\nA,a@example.com,extra\n',
+    headers: csv,
+  });
+  const rows = 'Name,Email\nAda,ada@example.com\nGrace,not-an-email\n';
+  await send('PUT', '/jobs/{id}/file', 202, { params: { id }, body: rows, headers: csv });
+  await send('PUT', '/jobs/{id}/file', 409, { params: { id }, body: rows, headers: csv });
+  await runJobToEnd(app, ws.workspaceId, id);
+  const done = await send('GET', '/jobs/{id}', 200, { params: { id } });
+  expect(done.body.data).toMatchObject({ status: 'SUCCEEDED', progress: { created: 1, refused: 1 } });
+  await send('GET', '/jobs/{id}/results', 200, { params: { id } });
+  await send('GET', '/jobs', 200, { query: { type: 'IMPORT' } });
+  await send('POST', '/jobs/{id}/cancel', 409, { params: { id } });
+
+  const exported = await send('POST', '/jobs/exports', 201, {
+    body: { folderId: ws.folderId, format: 'csv' },
+  });
+  const exportId = exported.body.data.id;
+  await send('GET', '/jobs/{id}/file', 409, { params: { id: exportId } });
+  await runJobToEnd(app, ws.workspaceId, exportId);
+  await send('GET', '/jobs/{id}/file', 200, { params: { id: exportId } });
+  await send('POST', '/jobs/{id}/revert', 409, { params: { id: exportId } });
+  await app.service.pool.query("update jobs set expires_at = now() - interval '1 second' where id = $1", [
+    exportId,
+  ]);
+  await send('GET', '/jobs/{id}/file', 410, { params: { id: exportId } });
+
+  const change = { folderId: ws.folderId, set: { data: { lifecycle: 'Customer' } } };
+  const dry = await send('POST', '/jobs/updates', 200, { body: { ...change, dryRun: true } });
+  expect(dry.body.data.matched).toBe(1);
+  const update = await send('POST', '/jobs/updates', 201, { body: change });
+  await runJobToEnd(app, ws.workspaceId, update.body.data.id);
+  const revert = await send('POST', '/jobs/{id}/revert', 201, { params: { id: update.body.data.id } });
+  await send('POST', '/jobs/{id}/cancel', 200, { params: { id: revert.body.data.id } });
+};
+
+notFoundWalks.jobs = async (send, ws) => {
+  const job = { id: 'job_01jq3v6f6ve7s9t8m1k2c3d4e5' };
+  await send('GET', '/jobs/{id}', 404, { params: job });
+  await send('POST', '/jobs/{id}/cancel', 404, { params: job });
+  await send('POST', '/jobs/{id}/revert', 404, { params: job });
+  await send('GET', '/jobs/{id}/results', 404, { params: job });
+  await send('GET', '/jobs/{id}/file', 404, { params: job });
+  await send('PUT', '/jobs/{id}/file', 404, {
+    params: job,
+    body: 'Name\n',
+    headers: { 'Content-Type': 'text/csv' },
+  });
+  const folder = { folderId: MISSING.folder };
+  await send('POST', '/jobs/imports', 404, {
+    body: { ...folder, format: 'csv', mapping: { Name: 'title' } },
+  });
+  await send('POST', '/jobs/exports', 404, { body: { ...folder, format: 'csv' } });
+  await send('POST', '/jobs/updates', 404, { body: { ...folder, trash: true } });
+  void ws;
 };

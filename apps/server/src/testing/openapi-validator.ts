@@ -250,6 +250,11 @@ export function createOpenApiValidator(doc: Json): OpenApiValidator {
         return problems;
       }
       const schemaPointer = `${response.pointer}/content/${escapePointer(contentType)}/schema`;
+      // A file (a job's CSV or NDJSON): documented as a string of its media type, not read here.
+      if (contentType !== 'application/json' && (at(schemaPointer).node as Json).type === 'string') {
+        if (problems.length === 0) exercised(operation, status);
+        return problems;
+      }
       if (body === undefined) problems.push('the body is missing or not JSON');
       else problems.push(...check(schemaPointer, body, 'body'));
       if (problems.length === 0) exercised(operation, status);

@@ -4,12 +4,14 @@ import {
   lowerSearchTexts,
   pruneAuditLog,
   pruneIdempotencyKeys,
+  pruneJobs,
   pruneOAuthModels,
   pruneRateLimitBuckets,
   pruneRuns,
   pruneSessions,
   pruneWebhookHistory,
   purgeTrash,
+  runJob,
   startEventWorkflows,
 } from '@crm/domain';
 import { type EngineOptions, executeRun } from '@crm/workflows';
@@ -20,8 +22,9 @@ import { unlockStuckJobs } from './unlock-stuck-jobs.ts';
 
 // Jobs queued by earlier versions name the row by id alone (no workspaceId).
 const eventJob = z.object({ eventId: z.string(), workspaceId: z.string().optional() });
-const runJob = z.object({ runId: z.string(), workspaceId: z.string().optional() });
+const runPayload = z.object({ runId: z.string(), workspaceId: z.string().optional() });
 const scheduleJob = z.object({ workflowId: z.string(), workspaceId: z.string() });
+const jobPayload = z.object({ jobId: z.string(), workspaceId: z.string() });
 
 /**
  * Background jobs, one entry per task; payloads are parsed before use (old jobs may linger).
@@ -41,13 +44,17 @@ export function createJobList(
       await startEventWorkflows(db, { id: eventId, workspaceId });
     },
     run_workflow: async (payload) => {
-      const { runId, workspaceId } = runJob.parse(payload);
+      const { runId, workspaceId } = runPayload.parse(payload);
       const outcome = await executeRun(db, { id: runId, workspaceId }, workflows);
       if (outcome === 'retry-scheduled') logger.info({ runId }, 'workflow step failed; retry scheduled');
     },
     fire_schedule: async (payload) => {
       const runId = await fireSchedule(db, scheduleJob.parse(payload));
       if (runId) logger.info({ runId }, 'schedule fired');
+    },
+    run_job: async (payload) => {
+      const { jobId, workspaceId } = jobPayload.parse(payload);
+      await runJob(db, { id: jobId, workspaceId });
     },
     unlock_stuck_jobs: async (_payload, helpers) => {
       const unlocked = await unlockStuckJobs(helpers);
@@ -76,6 +83,10 @@ export function createJobList(
     },
     prune_webhook_history: async () => {
       await pruneWebhookHistory(db);
+    },
+    prune_jobs: async () => {
+      const pruned = await pruneJobs(db);
+      if (pruned > 0) logger.info({ pruned }, 'dropped jobs that ended over 30 days ago');
     },
     prune_workflow_runs: async () => {
       await pruneRuns(db);
@@ -108,6 +119,7 @@ export const crontab = [
   '17 * * * * prune_idempotency_keys ?max=1',
   '23 * * * * prune_webhook_history ?max=1',
   '29 * * * * prune_workflow_runs ?max=1',
+  '41 * * * * prune_jobs ?max=1',
   '41 4 * * * prune_sessions ?max=1',
   '53 4 * * * prune_audit_log ?max=1',
 ].join('\n');

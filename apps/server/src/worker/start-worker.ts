@@ -1,5 +1,5 @@
 import { closePool, createDatabase, createPool, type Database } from '@crm/db';
-import { AUDIT_RETENTION_DAYS } from '@crm/domain';
+import { AUDIT_RETENTION_DAYS, sweepJobs } from '@crm/domain';
 import { closeSandbox } from '@crm/sandbox';
 import { type DeliveryOptions, startDispatcher } from '@crm/webhooks';
 import type { EngineOptions } from '@crm/workflows';
@@ -94,14 +94,42 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     ...(metrics ? { observer: { recorded: metrics.deliveryRecorded.bind(metrics) } } : {}),
   });
   metrics?.watchDispatcher(() => dispatcher.activity());
+  const sweeper = sweepJobsEvery(options.db, log);
   return {
     async stop() {
+      clearInterval(sweeper);
       await Promise.all([runner.stop(), dispatcher.stop()]);
       // CODE steps' threads, once no job can start another.
       await closeSandbox();
       await closePool(deliveryPool);
     },
   };
+}
+
+/** How often a worker looks for jobs whose runner died (docs/jobs.md, "Exactly once"). */
+const SWEEP_JOBS_MS = 5_000;
+
+/**
+ * Every few seconds, queues again the jobs whose runner's lease ran out (`sweepJobs`): a job
+ * whose worker was killed goes on within seconds. A failed sweep (the database away) is
+ * logged and tried again at the next tick.
+ */
+function sweepJobsEvery(db: Database, log: Logger): NodeJS.Timeout {
+  let sweeping = false;
+  const timer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweepJobs(db)
+      .then((queued) => {
+        if (queued > 0) log.warn({ queued }, 'queued again jobs whose runner stopped');
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'could not look for jobs whose runner stopped'))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, SWEEP_JOBS_MS);
+  timer.unref();
+  return timer;
 }
 
 /** Delays before starting a stopped job runner again: 1 s, doubling up to 30 s. */

@@ -2,9 +2,10 @@ import type { JobHelpers } from 'graphile-worker';
 
 /**
  * Tasks that finish in seconds (a workflow job stops after 30 s of steps, plus at most one
- * 15 s HTTP call); one still locked after this long belongs to a worker that died.
+ * 15 s HTTP call; a job's queue job after 30 s of chunks); one still locked after this long
+ * belongs to a worker that died.
  */
-const SHORT_TASKS = ['start_event_workflows', 'run_workflow'];
+const SHORT_TASKS = ['start_event_workflows', 'run_workflow', 'run_job'];
 const STUCK_AFTER_SECONDS = 120;
 
 /**
