@@ -156,7 +156,7 @@ export async function secretsReencrypt(db: Database) {
 }
 
 /** A `--workspace` that names no workspace is an error, not an empty answer. */
-async function assertWorkspace(db: Database, workspaceId: string): Promise<void> {
+export async function assertWorkspace(db: Database, workspaceId: string): Promise<void> {
   const [row] = await db
     .select({ id: schema.workspaces.id })
     .from(schema.workspaces)
@@ -168,7 +168,7 @@ async function assertWorkspace(db: Database, workspaceId: string): Promise<void>
  * Who the CLI acts as in a workspace: its first owner (the first member when it has none), its
  * changes recorded as the CLI's (`systemProvenance('cli')`: the audit log's actor and source).
  */
-async function cliActor(db: Database, workspaceId: string): Promise<Actor> {
+export async function cliActor(db: Database, workspaceId: string): Promise<Actor> {
   const m = schema.memberships;
   const rows = await db
     .select({ userId: m.userId, role: m.role, name: schema.users.name })

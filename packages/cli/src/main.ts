@@ -12,6 +12,7 @@ import {
   workspacesSetRateLimit,
 } from './commands.ts';
 import { openDatabase } from './database.ts';
+import { exportFile, importFile } from './jobs.ts';
 import { USAGE } from './usage.ts';
 
 /** The version changesets gives the packages (one version for all of them). */
@@ -36,6 +37,16 @@ async function main(argv: string[]): Promise<number> {
       'rate-limit': { type: 'string' },
       id: { type: 'string' },
       password: { type: 'string' },
+      folder: { type: 'string' },
+      file: { type: 'string' },
+      map: { type: 'string' },
+      format: { type: 'string' },
+      'upsert-by': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      out: { type: 'string' },
+      q: { type: 'string' },
+      sort: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -53,7 +64,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 1;
   }
-  const options = values as Record<string, string | undefined>;
+  const options = Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [key, value === undefined ? undefined : String(value)]),
+  ) as Record<string, string | undefined>;
+  const progress = (line: string) => process.stderr.write(`${line}\n`);
   const database = await openDatabase();
   try {
     let result: unknown;
@@ -67,7 +81,16 @@ async function main(argv: string[]): Promise<number> {
     else if (command === 'workspaces' && sub === 'set-rate-limit')
       result = await workspacesSetRateLimit(database.db, options, rest);
     else if (command === 'secrets' && sub === 'reencrypt') result = await secretsReencrypt(database.db);
-    else {
+    else if (command === 'import') {
+      const job = await importFile(database.db, options, progress);
+      console.log(JSON.stringify(job, null, 2));
+      // Refused rows (or a job that did not succeed) are the caller's to see: not a clean exit.
+      return job.status !== 'SUCCEEDED' ? 1 : job.progress.refused > 0 ? 2 : 0;
+    } else if (command === 'export') {
+      const job = await exportFile(database.db, options, progress);
+      console.log(JSON.stringify(job, null, 2));
+      return job.status === 'SUCCEEDED' ? 0 : 1;
+    } else {
       console.error(`Unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${USAGE}`);
       return 1;
     }

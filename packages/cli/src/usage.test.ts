@@ -23,6 +23,8 @@ describe('the commands of the CLI', () => {
       'keys list',
       'keys revoke',
       'workspaces set-rate-limit',
+      'import',
+      'export',
       'migrate',
       'secrets reencrypt',
     ]);

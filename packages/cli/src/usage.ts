@@ -16,6 +16,12 @@ Commands:
   workspaces set-rate-limit WS_ID --rate-limit N
       Let the workspace's keys make N requests a minute together; running servers count with
       the new limit from their next request.
+  import --workspace WS_ID --folder FLD_ID --file PATH --map COLUMN=TARGET,… [--format csv|ndjson] [--upsert-by email|title|data.KEY] [--dry-run] [--quiet]
+      Import a CSV or NDJSON file through an import job (docs/jobs.md), run here, its progress
+      on stderr; TARGET is title, email, phone, ownerId or data.KEY. --quiet: no webhooks and
+      no event-triggered workflows. Exits 2 when rows were refused (see the job's results).
+  export --workspace WS_ID --folder FLD_ID --out PATH [--format csv|ndjson] [--q TEXT] [--sort FIELD]
+      Export a folder's records through an export job, run here, to PATH.
   migrate
       Apply database migrations.
   secrets reencrypt
