@@ -18,6 +18,7 @@ export function madeBy({ actor, source }: Provenance): string {
     import: 'CSV import',
     mcp: 'agent',
     system: 'the service',
+    job: 'job',
   };
   const surface: Record<Provenance['source'], string> = {
     web: 'web app',
@@ -27,6 +28,7 @@ export function madeBy({ actor, source }: Provenance): string {
     workflow: 'automation',
     import: 'import',
     system: 'service',
+    job: 'job',
   };
   if (actor.type === 'system') return `the service (${actor.name})`;
   const what = kind[actor.type];
