@@ -93,11 +93,31 @@ const CHANGE_SOURCE_HEADER = 'X-Change-Source';
  * never grants. Session requests count against the user's own limit, not the workspace's
  * REST limit, so a busy browser tab cannot starve the integrations.
  */
-export async function passTrpcGate(ctx: ParameterizedContext<AppState>, deps: GateDeps): Promise<Actor> {
-  if (ctx.get('Authorization') || !ctx.cookies.get(SESSION_COOKIE)) return passGate(ctx, deps, 'trpc');
+export function passTrpcGate(ctx: ParameterizedContext<AppState>, deps: GateDeps): Promise<Actor> {
+  return passKeyOrSession(ctx, deps, 'trpc', true);
+}
+
+/**
+ * The gate of the REST file routes (docs/jobs.md, "Files"): a bearer key, or else the web
+ * app's session, which uploads and downloads a job's files there rather than through /trpc.
+ * An upload must carry the CSRF token as on /trpc; a download (GET) needs the cookie alone,
+ * so that a plain link downloads the file: the cookie is `SameSite=Lax`, so a page of another
+ * site cannot send it with a request it could read the answer of.
+ */
+export function passFileGate(ctx: ParameterizedContext<AppState>, deps: GateDeps): Promise<Actor> {
+  return passKeyOrSession(ctx, deps, 'rest', ctx.method !== 'GET' && ctx.method !== 'HEAD');
+}
+
+async function passKeyOrSession(
+  ctx: ParameterizedContext<AppState>,
+  deps: GateDeps,
+  source: 'rest' | 'trpc',
+  csrf: boolean,
+): Promise<Actor> {
+  if (ctx.get('Authorization') || !ctx.cookies.get(SESSION_COOKIE)) return passGate(ctx, deps, source);
   const session = await authenticateSession(deps.db, ctx.cookies.get(SESSION_COOKIE));
   if (!session) throw new DomainError('UNAUTHORIZED', 'Your session has ended; sign in again');
-  if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
+  if (csrf && !sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
     throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
   }
   // A signed-in user in the web app; its CSV import marks its writes as an import.

@@ -213,6 +213,44 @@ describe('the session on /trpc', () => {
   });
 });
 
+describe('the session on the jobs\u2019 file routes', () => {
+  it('uploads with the CSRF header only, downloads with the cookie alone, and reaches no other REST route', async () => {
+    const ws = await workspaceWithOwner();
+    const browser = await browserFor(ws.email);
+    const job = await client({ browser }).jobs.createImport.mutate({
+      folderId: ws.folderId,
+      format: 'csv',
+      mapping: { Name: 'title', Email: 'email' },
+    });
+    const upload = (headers: Record<string, string>) =>
+      fetch(`${app.url}/api/v1/jobs/${job.data.id}/file`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'text/csv', Cookie: browser.cookie, ...headers },
+        body: 'Name,Email\nAda,ada@example.com\n',
+      });
+    for (const csrf of [{}, { 'X-CSRF-Token': 'x'.repeat(43) }]) {
+      const refused = await upload(csrf);
+      expect(refused.status).toBe(403);
+      expect((await readJson(refused)).error.message).toContain('X-CSRF-Token');
+    }
+    const still = await client({ key: ws.apiKey }).jobs.get.query({ id: job.data.id });
+    expect(still.data.status).toBe('AWAITING_FILE');
+    const put = await upload({ 'X-CSRF-Token': browser.csrf });
+    expect(put.status).toBe(202);
+    expect((await readJson(put)).data).toMatchObject({ status: 'QUEUED', progress: { total: 1 } });
+
+    const results = await fetch(`${app.url}/api/v1/jobs/${job.data.id}/results`, {
+      headers: { Cookie: browser.cookie },
+    });
+    expect(results.status).toBe(200);
+    expect(results.headers.get('content-type')).toContain('application/x-ndjson');
+    await results.arrayBuffer();
+    // The cookie opens the file routes only: the rest of the REST API wants a key.
+    const other = await fetch(`${app.url}/api/v1/jobs/${job.data.id}`, { headers: { Cookie: browser.cookie } });
+    expect(other.status).toBe(401);
+  });
+});
+
 describe('changing a password', () => {
   const sessionOf = (browser: Browser) =>
     fetch(`${app.url}/auth/session`, { headers: { Cookie: browser.cookie } }).then((r) => r.status);

@@ -18,7 +18,7 @@ import {
 import { DomainError, missing, type OutgoingFile, sqlStateOf } from '@crm/domain';
 import { callTRPCProcedure } from '@trpc/server';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { type GateDeps, passGate } from '../http/gate.ts';
+import { type GateDeps, passFileGate, passGate } from '../http/gate.ts';
 import { requestHeader } from '../http/headers.ts';
 import { logFailure, sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
@@ -119,7 +119,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
           details: [{ path: 'If-Match', message: 'is not taken by a batch; send each change on its own' }],
         });
       }
-      const actor = await passGate(ctx, gate);
+      const actor = await (route.file ? passFileGate(ctx, gate) : passGate(ctx, gate));
       apiContext = createApiContext(db, gate.services, actor, ctx.state.requestId);
       const query = readQuery(ctx.querystring);
       const lists = nestBracketKeys(query.lists);
