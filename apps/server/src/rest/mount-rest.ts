@@ -282,7 +282,8 @@ function fileOf(data: unknown): OutgoingFile {
 
 /**
  * Streams a file answer a part at a time, as it is read (never whole in memory), waiting for
- * the client to take each. Chunked: its length is not known before the end. A failure once the
+ * the client to take each. Chunked: its length is not known before the end, so neither GET
+ * nor HEAD sends a Content-Length. A failure once the
  * first bytes went out can only end the response early, which the client sees as a cut
  * transfer; it is logged.
  */
@@ -296,7 +297,11 @@ async function sendFile(
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', file.mediaType);
   res.setHeader('Content-Disposition', `attachment; filename="${file.fileName}"`);
+  // Chunked even when empty, so that GET and HEAD send the same headers.
+  res.setHeader('Transfer-Encoding', 'chunked');
   res.statusCode = status;
+  // HEAD: the GET's headers, and the file is not read.
+  if (ctx.method === 'HEAD') return void res.end();
   try {
     for await (const chunk of file.body) {
       if (!res.write(chunk)) await once(res, 'drain');
