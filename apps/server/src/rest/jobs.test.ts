@@ -6,7 +6,8 @@ let ws: TestWorkspace;
 
 beforeAll(async () => {
   app = await startTestApp({ worker: true, env: { WORKER_POLL_INTERVAL_MS: '100' } });
-  ws = await app.createWorkspace();
+  // Jobs are followed by polling, faster than the default limit of 120 requests a minute allows.
+  ws = await app.createWorkspace({ rateLimitPerMinute: 100_000 });
 });
 afterAll(() => app?.stop());
 

@@ -1,4 +1,4 @@
-import { eventPayloads, eventTypes } from '@crm/domain';
+import { eventPayloads, eventTypes, runJob } from '@crm/domain';
 import { parseAllowList } from '@crm/webhooks';
 import { executeRun } from '@crm/workflows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,22 @@ describe('the webhooks section of the OpenAPI document', () => {
       { id: runId },
       { http: { allow: parseAllowList(undefined) }, retry: { scale: 0.001, jitter: 0 } },
     );
+    // Two export jobs, run here as the worker would: one completes (job.completed); the other's
+    // folder is made one that does not exist (folders are never deleted), so it fails (job.failed).
+    const done = await ok('POST', '/jobs/exports', { folderId: folder.id, format: 'csv' });
+    const lost = await ok('POST', '/jobs/exports', { folderId: folder.id, format: 'ndjson' });
+    await app.service.db.$client.query(
+      `update jobs set params = jsonb_set(params, '{folderId}', '"fld_01jq3v6f6ve7s9t8m1k2c3d4e5"') where id = $1`,
+      [lost.id],
+    );
+    for (const job of [done, lost]) {
+      for (let turn = 0; turn < 10; turn++) {
+        await runJob(app.service.db, { workspaceId: ws.workspaceId, id: job.id });
+        if (!['QUEUED', 'RUNNING'].includes((await ok('GET', `/jobs/${job.id}`)).status)) break;
+      }
+    }
+    expect((await ok('GET', `/jobs/${done.id}`)).status).toBe('SUCCEEDED');
+    expect((await ok('GET', `/jobs/${lost.id}`)).status).toBe('FAILED');
 
     const { rows } = await app.service.db.$client.query<{ type: string; payload: unknown }>(
       'select type, payload from events where workspace_id = $1 order by occurred_at, id',
