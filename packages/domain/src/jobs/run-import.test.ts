@@ -1,14 +1,16 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolder } from '../folders/create-folder.ts';
+import { missing } from '../shared/missing.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { cancelJob } from './cancel-job.ts';
+import { createExportJob } from './create-export-job.ts';
 import { createImportJob } from './create-import-job.ts';
 import { getJob } from './find-jobs.ts';
 import { readJobResults } from './read-job-files.ts';
 import { receiveJobFile } from './receive-job-file.ts';
 import { IMPORT_CHUNK_ROWS, type ResultLine } from './run-import.ts';
-import { runJob, sweepJobs } from './run-job.ts';
+import { RUNNING_JOBS_PER_WORKSPACE, runJob, sweepJobs } from './run-job.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -308,5 +310,38 @@ describe('an import job', () => {
     );
     // The job's own event is not one of its changes: it is delivered.
     expect(deliveries.map((d) => d.type)).toEqual(['job.completed']);
+  });
+});
+
+describe('jobs of one workspace', () => {
+  it(`run ${RUNNING_JOBS_PER_WORKSPACE} at a time: another waits, queued again, and starts once one has ended`, async () => {
+    const ws = await newWorkspace(t.db);
+    const jobs = [];
+    for (let i = 0; i <= RUNNING_JOBS_PER_WORKSPACE; i++) {
+      jobs.push(await createExportJob(t.db, ws.actor, { folderId: ws.peopleFolderId, format: 'csv' }));
+    }
+    const running = jobs.slice(0, RUNNING_JOBS_PER_WORKSPACE).map((job) => job.id);
+    const waiting = (jobs.at(-1) ?? missing('the last job')).id;
+    // The first ones running (their lease live), as other workers would hold them.
+    await t.query(
+      `update jobs set status = 'RUNNING', leased_until = now() + interval '1 minute' where id = any($1)`,
+      [running],
+    );
+    await runJob(t.db, { workspaceId: ws.actor.workspaceId, id: waiting });
+    expect((await getJob(t.db, ws.actor, { id: waiting })).status).toBe('QUEUED');
+    const later = await t.query<{ seconds: number }>(
+      'select extract(epoch from run_at - now())::float as seconds from graphile_worker.jobs where key = $1',
+      [`job:${waiting}`],
+    );
+    expect(later).toHaveLength(1);
+    expect(later[0]?.seconds).toBeGreaterThan(1);
+    // Another workspace's job is not held back by these.
+    const other = await newWorkspace(t.db);
+    const free = await createExportJob(t.db, other.actor, { folderId: other.peopleFolderId, format: 'csv' });
+    await runJob(t.db, { workspaceId: other.actor.workspaceId, id: free.id });
+    expect((await getJob(t.db, other.actor, { id: free.id })).status).toBe('SUCCEEDED');
+    // One ends: the waiting job starts.
+    await cancelJob(t.db, ws.actor, { id: running[0] ?? missing('a running job') });
+    expect(await runToEnd(ws.actor.workspaceId, waiting)).toBe('SUCCEEDED');
   });
 });

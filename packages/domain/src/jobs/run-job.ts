@@ -19,6 +19,16 @@ const j = schema.jobs;
 const RUN_SECONDS = 30;
 
 /**
+ * Jobs of one workspace that run at once; another waits, QUEUED, and is tried again every
+ * `WAIT_SECONDS`. Each job applies one chunk at a time on one database connection, so a
+ * workspace holds at most this many connections and this much of the database's time, and
+ * its own requests, and other workspaces' jobs, keep the rest (docs/jobs.md, "How jobs share
+ * the service"). Two lets an export run beside a long import.
+ */
+export const RUNNING_JOBS_PER_WORKSPACE = 2;
+const WAIT_SECONDS = 5;
+
+/**
  * Queues again every RUNNING job whose runner's lease ran out (its process killed, its
  * database connection cut): a worker calls it every few seconds, so a job goes on from its
  * checkpoint within seconds of losing its runner, without waiting for the queue to release
@@ -47,18 +57,8 @@ export async function sweepJobs(db: Database): Promise<number> {
  * the job again later, from its checkpoint. A job no longer QUEUED or RUNNING is left alone.
  */
 export async function runJob(db: Database, ref: { workspaceId: string; id: string }): Promise<void> {
-  const [started] = await db
-    .update(j)
-    .set({
-      status: 'RUNNING',
-      startedAt: sql`coalesce(${j.startedAt}, now())`,
-      leasedUntil: sql`now() + make_interval(secs => ${JOB_LEASE_SECONDS})`,
-    })
-    .where(
-      and(eq(j.workspaceId, ref.workspaceId), eq(j.id, ref.id), sql`${j.status} in ('QUEUED', 'RUNNING')`),
-    )
-    .returning();
-  if (!started) return;
+  const started = await startJob(db, ref);
+  if (!started || started === 'wait') return;
   const actor = await actorOfJob(db, started);
   if (!actor) {
     await finishJob(db, started, {
@@ -86,6 +86,49 @@ export async function runJob(db: Database, ref: { workspaceId: string; id: strin
     }
     throw error;
   }
+}
+
+/**
+ * Takes the job to RUNNING, with a fresh lease, and answers it; undefined when it is no longer
+ * QUEUED or RUNNING. A QUEUED job starts only while fewer than RUNNING_JOBS_PER_WORKSPACE of
+ * its workspace's jobs run (their lease live); else it is queued again for WAIT_SECONDS later
+ * (`wait`). The workspace's jobs are counted under a lock of the workspace's own, so two
+ * workers starting two jobs at once count each other. A RUNNING job (going on after its 30
+ * seconds, or after its runner was lost) goes on whatever the count.
+ */
+async function startJob(
+  db: Database,
+  ref: { workspaceId: string; id: string },
+): Promise<JobRow | undefined | 'wait'> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`jobs:${ref.workspaceId}`}, 0))`);
+    const [started] = await tx
+      .update(j)
+      .set({
+        status: 'RUNNING',
+        startedAt: sql`coalesce(${j.startedAt}, now())`,
+        leasedUntil: sql`now() + make_interval(secs => ${JOB_LEASE_SECONDS})`,
+      })
+      .where(
+        and(
+          eq(j.workspaceId, ref.workspaceId),
+          eq(j.id, ref.id),
+          sql`(${j.status} = 'RUNNING' or (${j.status} = 'QUEUED' and (
+            select count(*) from jobs o
+             where o.workspace_id = ${ref.workspaceId} and o.status = 'RUNNING' and o.leased_until > now()
+          ) < ${RUNNING_JOBS_PER_WORKSPACE}))`,
+        ),
+      )
+      .returning();
+    if (started) return started;
+    const [queued] = await tx
+      .select({ id: j.id })
+      .from(j)
+      .where(and(eq(j.workspaceId, ref.workspaceId), eq(j.id, ref.id), eq(j.status, 'QUEUED')));
+    if (!queued) return undefined;
+    await queueJob(tx, ref, WAIT_SECONDS);
+    return 'wait';
+  });
 }
 
 /** Ends a RUNNING job SUCCEEDED (no error) or FAILED, with its event, in one transaction. */
