@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -173,6 +173,52 @@ describe('the CLI', () => {
     await expect(
       crm('workspaces', 'set-rate-limit', 'ws_unknown', '--rate-limit', '5'),
     ).rejects.toMatchObject(unknown);
+  });
+
+  it('imports a file through a job, exiting 2 for its refused rows, and exports the folder to a file', async () => {
+    const { workspaceId } = await crm('bootstrap', '--workspace', 'Importers', '--email', 'imp@acme.test');
+    const folder = await pool.query<{ id: string }>('select id from folders where workspace_id = $1', [
+      workspaceId,
+    ]);
+    const folderId = folder.rows[0]!.id;
+    const dir = await mkdtemp(join(tmpdir(), 'crm-cli-jobs-'));
+    try {
+      const lines = ['Name;E-mail;Company'];
+      for (let i = 1; i <= 30; i++)
+        lines.push(`Person ${i};${i % 10 === 0 ? 'nope' : `p${i}@acme.test`};Co ${i}`);
+      await writeFile(join(dir, 'people.csv'), lines.join('\n'));
+      const args = [
+        'import',
+        '--workspace',
+        workspaceId,
+        '--folder',
+        folderId,
+        '--file',
+        join(dir, 'people.csv'),
+      ];
+      const refused = await crm(...args, '--map', 'Name=title,E-mail=email,Company=data.company').catch(
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(refused).toMatchObject({ code: 2 });
+      const ended = JSON.parse((refused as { stdout: string }).stdout);
+      expect(ended).toMatchObject({
+        status: 'SUCCEEDED',
+        progress: { rowsRead: 30, created: 27, refused: 3, total: 30 },
+      });
+      // Mapped to a column the file lacks: refused before anything is written.
+      await expect(crm(...args, '--map', 'Name=title,Phone=phone')).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('Phone'),
+      });
+      const out = join(dir, 'out.csv');
+      const exported = await crm('export', '--workspace', workspaceId, '--folder', folderId, '--out', out);
+      expect(exported).toMatchObject({ status: 'SUCCEEDED', writtenTo: out });
+      const rows = (await readFile(out, 'utf8')).trim().split('\n');
+      expect(rows).toHaveLength(28);
+      expect(rows.slice(1).filter((row) => row.includes('@acme.test'))).toHaveLength(27);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails with a message and a non-zero exit for a bad command', async () => {

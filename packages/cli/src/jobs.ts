@@ -29,20 +29,13 @@ export async function importFile(
   options: Record<string, string | undefined>,
   progress: Progress,
 ) {
-  const input = z
-    .object({
-      workspace: z.string().min(1),
-      folder: z.string().min(1),
-      file: z.string().min(1),
-      map: z.string().min(1),
-      format: z.enum(['csv', 'ndjson']).optional(),
-      'upsert-by': z.string().optional(),
-      'dry-run': z.string().optional(),
-      quiet: z.string().optional(),
-    })
-    .parse(options);
-  await assertWorkspace(db, input.workspace);
-  const actor = await cliActor(db, input.workspace);
+  const { input, actor } = await jobCommand(db, options, {
+    file: z.string().min(1),
+    map: z.string().min(1),
+    'upsert-by': z.string().optional(),
+    'dry-run': z.string().optional(),
+    quiet: z.string().optional(),
+  });
   const format =
     input.format ?? (input.file.endsWith('.ndjson') || input.file.endsWith('.jsonl') ? 'ndjson' : 'csv');
   const body = createImportJobInput.parse({
@@ -70,18 +63,11 @@ export async function exportFile(
   options: Record<string, string | undefined>,
   progress: Progress,
 ) {
-  const input = z
-    .object({
-      workspace: z.string().min(1),
-      folder: z.string().min(1),
-      out: z.string().min(1),
-      format: z.enum(['csv', 'ndjson']).optional(),
-      q: z.string().optional(),
-      sort: z.string().optional(),
-    })
-    .parse(options);
-  await assertWorkspace(db, input.workspace);
-  const actor = await cliActor(db, input.workspace);
+  const { input, actor } = await jobCommand(db, options, {
+    out: z.string().min(1),
+    q: z.string().optional(),
+    sort: z.string().optional(),
+  });
   const job = await createExportJob(
     db,
     actor,
@@ -105,6 +91,27 @@ export async function exportFile(
   await once(out, 'finish');
   return { ...ended, writtenTo: input.out };
 }
+
+/**
+ * The options of a job command (`--workspace`, `--folder`, `--format` and the command's own
+ * `shape`), checked, and the workspace's owner it acts as.
+ */
+async function jobCommand<Shape extends z.ZodRawShape>(
+  db: Database,
+  options: Record<string, string | undefined>,
+  shape: Shape,
+) {
+  const input = jobOptions.extend(shape).parse(options);
+  const { workspace } = input as z.output<typeof jobOptions>;
+  await assertWorkspace(db, workspace);
+  return { input, actor: await cliActor(db, workspace) };
+}
+
+const jobOptions = z.object({
+  workspace: z.string().min(1),
+  folder: z.string().min(1),
+  format: z.enum(['csv', 'ndjson']).optional(),
+});
 
 /** `Name=title,E-mail=email,Company=data.company` as a mapping. */
 function mappingOf(text: string): Record<string, string> {

@@ -1,15 +1,10 @@
 import type { Database } from '@crm/db';
-import { schema } from '@crm/db';
 import type { z } from 'zod';
-import { audit } from '../audit/append-audit.ts';
 import { loadFolder } from '../folders/load-folder.ts';
 import { queryRecords } from '../records/find-records.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
-import { missing } from '../shared/missing.ts';
-import { jobActorOf, jobOutputOf } from './job-row.ts';
-import { queueJob } from './queue-job.ts';
+import { makeJob } from './make-job.ts';
 import { requireScope } from './require-scope.ts';
 import type { createExportJobInput } from './schemas.ts';
 
@@ -31,34 +26,12 @@ export async function createExportJob(
       throw invalid(`fields.${n}`, `${field} is not a field of the folder (give data.<key>)`);
   }
   await queryRecords(db, actor, listInput(input, undefined, 1));
-  const id = newId('job');
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.jobs)
-      .values({
-        workspaceId: actor.workspaceId,
-        id,
-        type: 'EXPORT',
-        status: 'QUEUED',
-        params: { ...input, folderId: folder.id },
-        actor: jobActorOf(actor),
-        requestId: actor.provenance?.requestId ?? null,
-      })
-      .returning();
-    await queueJob(tx, { workspaceId: actor.workspaceId, id });
-    await audit(tx, actor, {
-      action: 'job.created',
-      target: { type: 'job', id },
-      details: {
-        type: 'EXPORT',
-        folderId: folder.id,
-        format: input.format,
-        filter: input.filter ?? null,
-        q: input.q ?? null,
-      },
-    });
-    return jobOutputOf(tx, row ?? missing('the job row the insert returned'));
-  });
+  return makeJob(
+    db,
+    actor,
+    { type: 'EXPORT', status: 'QUEUED', params: { ...input, folderId: folder.id } },
+    { folderId: folder.id, format: input.format, filter: input.filter ?? null, q: input.q ?? null },
+  );
 }
 
 /** The `POST /records/query` body of an export's page after `cursor`. */

@@ -1,13 +1,9 @@
 import type { Database } from '@crm/db';
-import { schema } from '@crm/db';
 import type { z } from 'zod';
-import { audit } from '../audit/append-audit.ts';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
-import { missing } from '../shared/missing.ts';
-import { jobActorOf, jobOutputOf } from './job-row.ts';
+import { makeJob } from './make-job.ts';
 import { requireScope } from './require-scope.ts';
 import type { createImportJobInput } from './schemas.ts';
 
@@ -39,26 +35,15 @@ export async function createImportJob(
     const field = folder.fields.find((f) => f.key === key.slice(5));
     if (field?.type !== 'RELATION') throw invalid(`relations.${key}`, `${key} is not a RELATION field`);
   }
-  const id = newId('job');
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.jobs)
-      .values({
-        workspaceId: actor.workspaceId,
-        id,
-        type: 'IMPORT',
-        status: 'AWAITING_FILE',
-        params: { ...input, folderId: folder.id },
-        actor: jobActorOf(actor),
-        requestId: actor.provenance?.requestId ?? null,
-        notify: input.notify ?? true,
-      })
-      .returning();
-    await audit(tx, actor, {
-      action: 'job.created',
-      target: { type: 'job', id },
-      details: { type: 'IMPORT', folderId: folder.id, format: input.format, dryRun: input.dryRun ?? false },
-    });
-    return jobOutputOf(tx, row ?? missing('the job row the insert returned'));
-  });
+  return makeJob(
+    db,
+    actor,
+    {
+      type: 'IMPORT',
+      status: 'AWAITING_FILE',
+      params: { ...input, folderId: folder.id },
+      notify: input.notify ?? true,
+    },
+    { folderId: folder.id, format: input.format, dryRun: input.dryRun ?? false },
+  );
 }

@@ -1,16 +1,12 @@
 import type { Database } from '@crm/db';
-import { schema } from '@crm/db';
 import type { z } from 'zod';
-import { audit } from '../audit/append-audit.ts';
 import { loadFolder } from '../folders/load-folder.ts';
 import { queryRecords } from '../records/find-records.ts';
 import type { Actor } from '../shared/actor.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
-import { missing } from '../shared/missing.ts';
 import { listInput } from './create-export-job.ts';
-import { jobActorOf, jobOutputOf, loadJob } from './job-row.ts';
-import { queueJob } from './queue-job.ts';
+import { loadJob } from './job-row.ts';
+import { makeJob } from './make-job.ts';
 import { requireScope } from './require-scope.ts';
 import type { createUpdateJobInput, JobOutput } from './schemas.ts';
 
@@ -57,33 +53,11 @@ export async function revertJob(db: Database, actor: Actor, input: { id: string 
   );
 }
 
-async function makeUpdateJob(
+function makeUpdateJob(
   db: Database,
   actor: Actor,
   params: Record<string, unknown>,
   revertOf: string | null,
 ): Promise<JobOutput> {
-  const id = newId('job');
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(schema.jobs)
-      .values({
-        workspaceId: actor.workspaceId,
-        id,
-        type: 'UPDATE',
-        status: 'QUEUED',
-        params,
-        actor: jobActorOf(actor),
-        requestId: actor.provenance?.requestId ?? null,
-        revertOf,
-      })
-      .returning();
-    await queueJob(tx, { workspaceId: actor.workspaceId, id });
-    await audit(tx, actor, {
-      action: 'job.created',
-      target: { type: 'job', id },
-      details: { type: 'UPDATE', ...params, revertOf },
-    });
-    return jobOutputOf(tx, row ?? missing('the job row the insert returned'));
-  });
+  return makeJob(db, actor, { type: 'UPDATE', status: 'QUEUED', params, revertOf }, { ...params, revertOf });
 }

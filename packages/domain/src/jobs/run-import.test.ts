@@ -4,12 +4,13 @@ import { createFolder } from '../folders/create-folder.ts';
 import { missing } from '../shared/missing.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { cancelJob } from './cancel-job.ts';
+import type { ResultLine } from './chunk-results.ts';
 import { createExportJob } from './create-export-job.ts';
 import { createImportJob } from './create-import-job.ts';
 import { getJob } from './find-jobs.ts';
 import { readJobResults } from './read-job-files.ts';
 import { receiveJobFile } from './receive-job-file.ts';
-import { IMPORT_CHUNK_ROWS, type ResultLine } from './run-import.ts';
+import { IMPORT_CHUNK_ROWS } from './run-import.ts';
 import { RUNNING_JOBS_PER_WORKSPACE, runJob, sweepJobs } from './run-job.ts';
 
 let t: TestDb;

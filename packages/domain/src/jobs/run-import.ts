@@ -1,31 +1,21 @@
 import type { Database, Executor } from '@crm/db';
-import { schema } from '@crm/db';
-import { and, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { sql } from 'drizzle-orm';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { RecordOutput } from '../record-model/schemas.ts';
 import { createRecords, createRecordsInput } from '../records/batch-create-records.ts';
 import { updateRecords, updateRecordsInput } from '../records/batch-update-records.ts';
 import type { Actor } from '../shared/actor.ts';
 import { asDatabase, type BatchOutcome } from '../shared/batch.ts';
-import type { DomainError } from '../shared/errors.ts';
 import { missing } from '../shared/missing.ts';
+import { commitChunk, errorsOf, lastOf, type ResultLine } from './chunk-results.ts';
 import { type FileRow, fileRows } from './file-rows.ts';
 import { type ImportParams, itemOfRow, type RecordItem, upsertKeyOf } from './import-items.ts';
-import { readParts, writePart } from './job-files.ts';
-import { JOB_LEASE_SECONDS, type JobRow, takeChunk } from './job-row.ts';
+import { readParts } from './job-files.ts';
+import { type JobRow, takeChunk } from './job-row.ts';
 
 /** Rows applied in one transaction, with their results and the job's checkpoint. */
 export const IMPORT_CHUNK_ROWS = 500;
 const BATCH = 100;
-
-/** One line of a job's results (docs/jobs.md, "Results"). */
-export interface ResultLine {
-  row: number;
-  status: 'created' | 'updated' | 'unchanged' | 'refused';
-  recordId: string | null;
-  errors: { path: string; message: string }[];
-}
 
 /**
  * Runs an import from its checkpoint to the end of its file: `IMPORT_CHUNK_ROWS` rows at a
@@ -80,7 +70,6 @@ async function applyChunk(
   part: number,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const j = schema.jobs;
     const taken = await takeChunk(tx, job, (chunk[0] ?? missing('the first row of a chunk')).row - 1);
     if (!taken) return false;
     // What this transaction writes has its start as `updatedAt`: an update older than that changed nothing.
@@ -126,29 +115,7 @@ async function applyChunk(
     } else {
       await write(tx);
     }
-    const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
-    for (const line of lines) counts[line.status]++;
-    const text = lines.map((line) => JSON.stringify(line)).join('\n');
-    await writePart(
-      tx,
-      { workspaceId: job.workspaceId, jobId: job.id },
-      'results',
-      part,
-      Buffer.from(`${text}\n`),
-    );
-    const last = chunk[chunk.length - 1] ?? missing('the last row of a chunk');
-    await tx
-      .update(j)
-      .set({
-        rowsRead: sql`${j.rowsRead} + ${chunk.length}`,
-        created: sql`${j.created} + ${counts.created}`,
-        updated: sql`${j.updated} + ${counts.updated}`,
-        unchanged: sql`${j.unchanged} + ${counts.unchanged}`,
-        refused: sql`${j.refused} + ${counts.refused}`,
-        checkpoint: { row: last.row, offset: last.end, part: part + 1 },
-        leasedUntil: sql`now() + make_interval(secs => ${JOB_LEASE_SECONDS})`,
-      })
-      .where(and(eq(j.workspaceId, job.workspaceId), eq(j.id, job.id)));
+    await commitChunk(tx, job, part, lines, lastOf(chunk));
     return true;
   });
 }
@@ -263,11 +230,4 @@ function lineOf(row: number, outcome: Outcome, startedAt: Date): ResultLine {
     return { row, status, recordId: record.id, errors: [] };
   }
   return { row, status: 'refused', recordId: null, errors: errorsOf(outcome.error) };
-}
-
-export function errorsOf(error: DomainError | z.ZodError): ResultLine['errors'] {
-  if (error instanceof z.ZodError) {
-    return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  }
-  return error.details && error.details.length > 0 ? error.details : [{ path: '', message: error.message }];
 }

@@ -11,12 +11,14 @@ import { restoreRecord } from '../records/restore-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { asDatabase, type BatchOutcome, settleItem } from '../shared/batch.ts';
 import { missing } from '../shared/missing.ts';
+import { commitChunk, errorsOf, lastOf, type ResultLine } from './chunk-results.ts';
 import { listInput } from './create-export-job.ts';
 import { ndjsonLines } from './file-rows.ts';
-import { partWriter, readParts, writePart } from './job-files.ts';
+import { partWriter, readParts } from './job-files.ts';
 import { JOB_LEASE_SECONDS, type JobRow, takeChunk } from './job-row.ts';
-import { errorsOf, type ResultLine } from './run-import.ts';
 import type { createUpdateJobInput } from './schemas.ts';
+
+const j = schema.jobs;
 
 const CHUNK = 500;
 const BATCH = 100;
@@ -67,7 +69,6 @@ export async function runUpdate(
 /** Writes the ids the job covers as its input file, in one transaction; null when it is no longer RUNNING. */
 async function fixRecords(db: Database, job: JobRow, actor: Actor): Promise<JobRow | null> {
   return db.transaction(async (tx) => {
-    const j = schema.jobs;
     if (!(await takeChunk(tx, job, 0))) return null;
     const [fresh] = await tx
       .select({ file: j.file })
@@ -121,29 +122,13 @@ async function applyChunk(
   part: number,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const j = schema.jobs;
     const taken = await takeChunk(tx, job, (chunk[0] ?? missing('the first id of a chunk')).row - 1);
     if (!taken) return false;
     const { startedAt } = taken;
     const lines = job.revertOf
       ? await revertChunk(tx, job, actor, chunk, startedAt)
       : await updateChunk(tx, job, actor, chunk, startedAt);
-    const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
-    for (const line of lines) counts[line.status]++;
-    const text = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
-    await writePart(tx, { workspaceId: job.workspaceId, jobId: job.id }, 'results', part, Buffer.from(text));
-    const last = chunk[chunk.length - 1] ?? missing('the last id of a chunk');
-    await tx
-      .update(j)
-      .set({
-        rowsRead: sql`${j.rowsRead} + ${chunk.length}`,
-        updated: sql`${j.updated} + ${counts.updated}`,
-        unchanged: sql`${j.unchanged} + ${counts.unchanged}`,
-        refused: sql`${j.refused} + ${counts.refused}`,
-        checkpoint: { row: last.row, offset: last.end, part: part + 1 },
-        leasedUntil: sql`now() + make_interval(secs => ${JOB_LEASE_SECONDS})`,
-      })
-      .where(and(eq(j.workspaceId, job.workspaceId), eq(j.id, job.id)));
+    await commitChunk(tx, job, part, lines, lastOf(chunk));
     return true;
   });
 }
