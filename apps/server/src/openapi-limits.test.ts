@@ -85,6 +85,12 @@ const DESCRIBED: { field: RegExp; refuses: (value: unknown) => boolean; says: Re
     refuses: (value) => value !== undefined,
     says: /^For SCHEDULE/,
   },
+  {
+    // An update job sets values or trashes, one of the two; the fixture sets.
+    field: /^POST \/jobs\/updates trash$/,
+    refuses: (value) => value !== undefined,
+    says: /instead of `set`, not with it/,
+  },
 ];
 /**
  * Amounts of 2 decimals that binary floating point gets wrong one way or another: ajv's
@@ -431,6 +437,14 @@ const fixtures: Record<string, (ids: Ids) => Base> = {
   'DELETE /deals/{id}/links': (ids) => ({ params: { id: ids.deal }, query: { to: ids.other } }),
   'DELETE /tasks/{id}/links': (ids) => ({ params: { id: ids.task }, query: { to: ids.other } }),
   'GET /tasks/{id}/links': (ids) => ({ params: { id: ids.task } }),
+  'GET /jobs': () => ({}),
+  'POST /jobs/imports': (ids) => ({
+    body: { folderId: ids.folder, format: 'csv', mapping: { Name: 'title', Stage: 'data.stage' } },
+  }),
+  'POST /jobs/exports': (ids) => ({ body: { folderId: ids.folder, format: 'csv', q: 'ada' } }),
+  'POST /jobs/updates': (ids) => ({
+    body: { folderId: ids.folder, q: 'nobody by this name', set: { title: 'Renamed' }, dryRun: true },
+  }),
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -6472,7 +6472,7 @@ export interface operations {
                     filter?: components["schemas"]["FilterNode"];
                     /** @description A text search, as `POST /records/query`’s `q` */
                     q?: string;
-                    /** @description What every matching record gets, as a `PATCH /records/{id}` body */
+                    /** @description What every matching record gets, as a `PATCH /records/{id}` body. Give `set` or `trash`, one of the two. */
                     set?: {
                         title?: string;
                         ownerId?: string | null;
@@ -6482,7 +6482,7 @@ export interface operations {
                         };
                     };
                     /**
-                     * @description `true`: move every matching record to Trash
+                     * @description `true`: move every matching record to Trash; instead of `set`, not with it
                      * @constant
                      */
                     trash?: true;

@@ -90,8 +90,14 @@ export const createUpdateJobInput = z.strictObject({
       }),
     })
     .optional()
-    .meta({ description: 'What every matching record gets, as a `PATCH /records/{id}` body' }),
-  trash: z.literal(true).optional().meta({ description: '`true`: move every matching record to Trash' }),
+    .meta({
+      description:
+        'What every matching record gets, as a `PATCH /records/{id}` body. Give `set` or `trash`, one of the two.',
+    }),
+  trash: z
+    .literal(true)
+    .optional()
+    .meta({ description: '`true`: move every matching record to Trash; instead of `set`, not with it' }),
   dryRun: z
     .boolean()
     .optional()
