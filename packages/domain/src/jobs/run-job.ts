@@ -3,6 +3,7 @@ import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { DomainError, isRefusal } from '../shared/errors.ts';
 import { appendEvent } from '../shared/events.ts';
+import { missing } from '../shared/missing.ts';
 import { actorOfJob, JOB_LEASE_SECONDS, type JobRow, jobOutputOf, jobProvenance } from './job-row.ts';
 import { queueJob } from './queue-job.ts';
 import { runExport } from './run-export.ts';
@@ -101,12 +102,16 @@ async function startJob(
   ref: { workspaceId: string; id: string },
 ): Promise<JobRow | undefined | 'wait'> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`jobs:${ref.workspaceId}`}, 0))`);
+    // The transaction's start as a value: a sharded database takes no now() inside coalesce.
+    const locked = await tx.execute<{ now: string }>(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`jobs:${ref.workspaceId}`}, 0)), now()::text as now`,
+    );
+    const now = (locked.rows[0] ?? missing('the row of a select')).now;
     const [started] = await tx
       .update(j)
       .set({
         status: 'RUNNING',
-        startedAt: sql`coalesce(${j.startedAt}, now())`,
+        startedAt: sql`coalesce(${j.startedAt}, ${now}::timestamptz)`,
         leasedUntil: sql`now() + make_interval(secs => ${JOB_LEASE_SECONDS})`,
       })
       .where(
