@@ -346,3 +346,42 @@ describe('jobs of one workspace', () => {
     expect(await runToEnd(ws.actor.workspaceId, waiting)).toBe('SUCCEEDED');
   });
 });
+
+describe('an import upserting by email', () => {
+  it('updates the record an email names, creates the rest, and creates a row without an email', async () => {
+    const ws = await newWorkspace(t.db);
+    const first = await newImport(ws, { upsertBy: 'email' });
+    await receiveJobFile(t.db, ws.actor, {
+      id: first.id,
+      file: {
+        mediaType: 'text/csv',
+        body: bodyOf(Buffer.from('Name,Email,Company\nAda,ada@example.com,One\n')),
+      },
+    });
+    expect(await runToEnd(ws.actor.workspaceId, first.id)).toBe('SUCCEEDED');
+    const job = await newImport(ws, { upsertBy: 'email' });
+    const file =
+      'Name,Email,Company\nNo mail,,Two\nAda L.,ADA@example.com,Two\nGrace,grace@example.com,Two\n';
+    await receiveJobFile(t.db, ws.actor, {
+      id: job.id,
+      file: { mediaType: 'text/csv', body: bodyOf(Buffer.from(file)) },
+    });
+    expect(await runToEnd(ws.actor.workspaceId, job.id)).toBe('SUCCEEDED');
+    const results = await resultsOf(ws, job.id);
+    expect(results.map((r) => [r.row, r.status])).toEqual([
+      [1, 'created'],
+      [2, 'updated'],
+      [3, 'created'],
+    ]);
+    const people = await t.query<{ title: string; email: string | null }>(
+      'select title, email from records where workspace_id = $1 order by title',
+      [ws.actor.workspaceId],
+    );
+    expect(people).toEqual([
+      // Matched case-insensitively; the email is then written as the row gives it, as the API's upsert does.
+      { title: 'Ada L.', email: 'ADA@example.com' },
+      { title: 'Grace', email: 'grace@example.com' },
+      { title: 'No mail', email: null },
+    ]);
+  });
+});

@@ -138,13 +138,27 @@ async function writeItems(
   const outcomes = new Array<Outcome>(items.length);
   const upsertBy = params.upsertBy;
   if (!upsertBy || upsertBy === 'email') {
-    for (let start = 0; start < items.length; start += BATCH) {
-      const slice = items.slice(start, start + BATCH);
-      const input = createRecordsInput.parse({ items: slice, ...(upsertBy ? { upsert: 'email' } : {}) });
-      const done = await createRecords(db, actor, input);
-      done.forEach((outcome, n) => {
-        outcomes[start + n] = outcome;
-      });
+    // By email: the batch's own upsert for the rows with an email; a row without one is
+    // created, as a row without its value is with any other upsertBy.
+    const all = items.map((item, at) => ({ at, item }));
+    const parts = upsertBy
+      ? [
+          { upsert: true, part: all.filter((e) => upsertKeyOf(e.item, 'email') !== null) },
+          { upsert: false, part: all.filter((e) => upsertKeyOf(e.item, 'email') === null) },
+        ]
+      : [{ upsert: false, part: all }];
+    for (const { upsert, part } of parts) {
+      for (let start = 0; start < part.length; start += BATCH) {
+        const slice = part.slice(start, start + BATCH);
+        const input = createRecordsInput.parse({
+          items: slice.map((e) => e.item),
+          ...(upsert ? { upsert: 'email' } : {}),
+        });
+        const done = await createRecords(db, actor, input);
+        done.forEach((outcome, n) => {
+          outcomes[(slice[n] ?? missing('slice[n]')).at] = outcome;
+        });
+      }
     }
     return outcomes;
   }
