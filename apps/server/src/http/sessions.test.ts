@@ -228,7 +228,7 @@ describe('the session on the jobs\u2019 file routes', () => {
         headers: { 'Content-Type': 'text/csv', Cookie: browser.cookie, ...headers },
         body: 'Name,Email\nAda,ada@example.com\n',
       });
-    for (const csrf of [{}, { 'X-CSRF-Token': 'x'.repeat(43) }]) {
+    for (const csrf of [{}, { 'X-CSRF-Token': 'x'.repeat(43) }] as Record<string, string>[]) {
       const refused = await upload(csrf);
       expect(refused.status).toBe(403);
       expect((await readJson(refused)).error.message).toContain('X-CSRF-Token');
@@ -246,7 +246,9 @@ describe('the session on the jobs\u2019 file routes', () => {
     expect(results.headers.get('content-type')).toContain('application/x-ndjson');
     await results.arrayBuffer();
     // The cookie opens the file routes only: the rest of the REST API wants a key.
-    const other = await fetch(`${app.url}/api/v1/jobs/${job.data.id}`, { headers: { Cookie: browser.cookie } });
+    const other = await fetch(`${app.url}/api/v1/jobs/${job.data.id}`, {
+      headers: { Cookie: browser.cookie },
+    });
     expect(other.status).toBe(401);
   });
 });

@@ -175,7 +175,11 @@ beforeAll(async () => {
     throw new Error(`job ${job.id} did not end`);
   };
   ids.updateJob = await runToEnd(
-    await ok('POST', '/jobs/updates', { folderId: second.id, q: 'bulk', set: { title: 'Bulk record, updated' } }),
+    await ok('POST', '/jobs/updates', {
+      folderId: second.id,
+      q: 'bulk',
+      set: { title: 'Bulk record, updated' },
+    }),
   );
   for (let i = 0; i < 2; i++) {
     ids.jobs = await runToEnd(await ok('POST', '/jobs/exports', { folderId: folder.id, format: 'csv' }));

@@ -3,7 +3,7 @@ import type { JobFileKind } from '@crm/db/schema';
 import { and, eq } from 'drizzle-orm';
 
 /** A file is kept in parts of this size (the last one shorter): a mebibyte. */
-export const PART_BYTES = 1024 * 1024;
+const PART_BYTES = 1024 * 1024;
 
 const f = schema.jobFiles;
 

@@ -2,7 +2,7 @@ import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
 
 /** How long an ended job (and its results) is kept. */
-export const JOB_RETENTION_DAYS = 30;
+const JOB_RETENTION_DAYS = 30;
 
 /**
  * The hourly `prune_jobs` task (docs/operations.md, "Jobs' files"): drops the files of exports

@@ -58,7 +58,7 @@ function limitText(bytes: number): string {
   return bytes % (1024 * 1024 * 1024) === 0 ? `${bytes / 1024 / 1024 / 1024} GiB` : `${bytes} bytes`;
 }
 
-export function refused(message: string, path = 'file'): DomainError {
+function refused(message: string, path = 'file'): DomainError {
   return new DomainError('VALIDATION_FAILED', message, { details: [{ path, message }] });
 }
 

@@ -141,7 +141,7 @@ async function manyValues(
 const BASE_COLUMNS = ['id', 'title', 'email', 'phone', 'ownerId', 'createdAt', 'updatedAt'] as const;
 
 /** A column's name for a field: its key, or `data.<key>` where the key is one of the record's own columns. */
-export function columnOf(field: Pick<FieldDefinition, 'key'>): string {
+function columnOf(field: Pick<FieldDefinition, 'key'>): string {
   return (BASE_COLUMNS as readonly string[]).includes(field.key) ? `data.${field.key}` : field.key;
 }
 

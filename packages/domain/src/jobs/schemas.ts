@@ -9,7 +9,6 @@ export const JOB_FILE_LIMITS = { bytes: 1024 * 1024 * 1024, rows: 5_000_000 } as
 
 /** The file formats of imports and exports, by their media types. */
 export const jobFormats = { csv: 'text/csv', ndjson: 'application/x-ndjson' } as const;
-export type JobFormat = keyof typeof jobFormats;
 
 /** Where a column of an import goes: a record's own value or a custom field's. */
 const TARGET = /^(title|email|phone|ownerId|data\.[A-Za-z][A-Za-z0-9_]{0,62})$/;
