@@ -29,6 +29,7 @@ const ConnectedAppsPage = lazy(() =>
   import('./pages/settings/connected-apps.tsx').then((m) => ({ default: m.ConnectedAppsPage })),
 );
 const ConsentPage = lazy(() => import('./pages/oauth/consent.tsx').then((m) => ({ default: m.ConsentPage })));
+const JobsPage = lazy(() => import('./pages/settings/jobs.tsx').then((m) => ({ default: m.JobsPage })));
 const KeysPage = lazy(() => import('./pages/settings/keys.tsx').then((m) => ({ default: m.KeysPage })));
 const MembersPage = lazy(() =>
   import('./pages/settings/members.tsx').then((m) => ({ default: m.MembersPage })),
@@ -118,6 +119,7 @@ export function App() {
               label="Connected apps"
               current={path === '/settings/connected-apps'}
             />
+            <NavItem to="/settings/jobs" label="Jobs" current={path === '/settings/jobs'} />
             {canManage(session) ? (
               <>
                 <NavItem to="/settings/keys" label="API keys" current={path === '/settings/keys'} />
@@ -193,6 +195,8 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   // Every member changes folders and fields, as any key with the write scope may.
   if (path === '/settings/folders') return <FoldersPage />;
   if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
+  // Every member imports and exports through jobs, and sees the workspace's (docs/web-app.md, "Jobs").
+  if (path === '/settings/jobs') return <JobsPage />;
   if (path.startsWith('/settings/') && !canManage(session)) {
     return <p className="problem">Only an owner or admin can open the settings.</p>;
   }

@@ -50,3 +50,23 @@ export function parseCsv(text: string): CsvFile {
   const rows = rest.map((row) => columns.map((_, i) => row[i] ?? ''));
   return { columns, rows };
 }
+
+/**
+ * The start of a file too large to read whole: its header and the rows of its first `bytes`,
+ * the row the cut falls in left out. `header` holds each column's name as the file writes it
+ * (trimmed; '' for a blank one, which `columns` calls `Column N`). The delimiter is `,` or
+ * `;`, as the server reads an import job's file (docs/jobs.md, "Files").
+ */
+export async function readCsvHead(file: Blob, bytes: number): Promise<CsvFile & { header: string[] }> {
+  const whole = file.size <= bytes;
+  const text = await file.slice(0, bytes).text();
+  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
+    skipEmptyLines: 'greedy',
+    delimitersToGuess: [',', ';'],
+  });
+  const [first = [], ...rest] = parsed.data;
+  if (!whole) rest.pop();
+  const header = first.map((name) => name.trim());
+  const columns = header.map((name, i) => name || `Column ${i + 1}`);
+  return { header, columns, rows: rest.map((row) => columns.map((_, i) => row[i] ?? '')) };
+}

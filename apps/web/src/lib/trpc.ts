@@ -15,6 +15,11 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
+/** The session's CSRF token, for a request made outside tRPC (a job's file upload, lib/job-files.ts). */
+export function currentCsrfToken(): string {
+  return csrfToken;
+}
+
 /**
  * A paged query (TanStack Query's infinite query) adds `direction` to the input beside the
  * cursor. Lists page forward only and refuse a parameter they do not declare, so it is taken

@@ -9,6 +9,7 @@ import { toProblem } from '../lib/trpc.ts';
 import { BulkActions } from './records/bulk.tsx';
 import { ColumnPicker, FilterBar, ViewsBar } from './records/controls.tsx';
 import { exportView } from './records/export.ts';
+import { ExportJobPanel } from './records/export-job.tsx';
 import { ImportPanel } from './records/import.tsx';
 import {
   columnsOf,
@@ -24,8 +25,8 @@ import { RecordsTable } from './records/table.tsx';
 /**
  * Folders on the left; on the right the chosen folder's records as a table (docs/web-app.md,
  * "Records table"): saved views, columns, sort, filters, search, cells edited in place,
- * selected rows trashed or given an owner at once, CSV import and export, and a form to add a
- * record.
+ * selected rows trashed or given an owner at once, CSV import and export (in the browser, or
+ * through a job for large files and whole folders), and a form to add a record.
  */
 export function RecordsPage() {
   const folders = useQuery(api.folders.list.queryOptions({ pageSize: 200 }));
@@ -60,6 +61,7 @@ function FolderRecords({ folder }: { folder: Folder }) {
   const [applied, setApplied] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [importing, setImporting] = useState(false);
+  const [exportingByJob, setExportingByJob] = useState(false);
   const [exporting, setExporting] = useState<number | null>(null);
   const members = useQuery(api.workspace.members.queryOptions({ pageSize: 200 }));
   const memberList = members.data?.data ?? [];
@@ -139,6 +141,9 @@ function FolderRecords({ folder }: { folder: Folder }) {
         <button type="button" onClick={onExport} disabled={exporting !== null}>
           {exporting === null ? 'Export CSV' : `Exporting… ${exporting} rows`}
         </button>
+        <button type="button" onClick={() => setExportingByJob((on) => !on)} aria-expanded={exportingByJob}>
+          Export all (job)
+        </button>
       </div>
       <FilterBar
         columns={columns}
@@ -147,6 +152,14 @@ function FolderRecords({ folder }: { folder: Folder }) {
         onChange={(filters) => change({ filters })}
       />
       {importing ? <ImportPanel folder={folder} onClose={() => setImporting(false)} /> : null}
+      {exportingByJob ? (
+        <ExportJobPanel
+          folder={folder}
+          view={view}
+          search={applied}
+          onClose={() => setExportingByJob(false)}
+        />
+      ) : null}
       <BulkActions
         selected={rows.filter((r) => selected.has(r.id))}
         members={memberList}

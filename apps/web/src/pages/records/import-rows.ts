@@ -18,6 +18,9 @@ import {
 /** Rows a batch call carries: the batch limit (docs/api.md, "Batch writes"). */
 const BATCH_SIZE = 100;
 
+/** Refused rows an import lists on the page; all of them are in its download. */
+export const LISTED_REFUSALS = 200;
+
 /** A custom field as the import reads it: a relation says which folder it links to. */
 export type ImportField = FieldLike & {
   label: string;

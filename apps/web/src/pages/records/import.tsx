@@ -2,15 +2,19 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { type ChangeEvent, useId, useMemo, useState } from 'react';
 import { announce } from '../../lib/announcer.tsx';
 import { ProblemMessage, SelectField } from '../../lib/components.tsx';
-import { type CsvFile, parseCsv, readCell, toCsv } from '../../lib/csv.ts';
+import { type CsvFile, parseCsv, readCell, readCsvHead, toCsv } from '../../lib/csv.ts';
 import { downloadCsv } from '../../lib/download.ts';
+import { formatBytes } from '../../lib/jobs.ts';
 import { api, queryClient } from '../../lib/query.ts';
 import { describeProblems } from '../../lib/record-checks.ts';
 import { importTrpc, type Problem, toProblem, trpc } from '../../lib/trpc.ts';
+import { ImportJob } from './import-job.tsx';
+import { JOB_IMPORT_BYTES } from './import-job-input.ts';
 import {
   guessMapping,
   type ImportResult,
   importRows,
+  LISTED_REFUSALS,
   MAX_CHECKED_NAMES,
   matchNames,
   pathOf,
@@ -26,8 +30,14 @@ import type { Folder } from './model.ts';
 const PREVIEW_ROWS = 10;
 /** Rows the preview lists as failing its checks. */
 const LISTED_PROBLEMS = 20;
-/** Refused rows listed on the page; all of them are in the download. */
-const LISTED_REFUSALS = 200;
+
+/** A file the panel read: all of it, or for a large one (`large`) the rows of its start. */
+type ChosenFile = CsvFile & {
+  name: string;
+  serial: number;
+  /** A file above JOB_IMPORT_BYTES, imported through a job: the file itself and its header as written. */
+  large: { file: File; header: string[] } | null;
+};
 
 /**
  * Importing a CSV file into the folder (docs/web-app.md, "CSV import and export"): choose the
@@ -38,35 +48,52 @@ const LISTED_REFUSALS = 200;
  * import again. A column may fill a relation to one record by the linked record's title or
  * email; the preview looks the names up in the field's folder and says which rows name no
  * record, or several, which the server refuses.
+ *
+ * A file larger than JOB_IMPORT_BYTES is not read whole: the preview takes the rows of its
+ * start, and the file goes to the server as an import job (ImportJob).
  */
 export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () => void }) {
   const targets = useMemo(() => targetsOf(folder.fields), [folder.fields]);
-  const [file, setFile] = useState<(CsvFile & { name: string; serial: number }) | null>(null);
+  const [file, setFile] = useState<ChosenFile | null>(null);
   const [mapping, setMapping] = useState<string[]>([]);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
+  const [jobBusy, setJobBusy] = useState(false);
   const fileId = useId();
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     setResult(null);
+    setProgress(null);
     setProblem(null);
     if (!chosen) return;
-    const parsed = parseCsv(await chosen.text());
+    const large = chosen.size > JOB_IMPORT_BYTES;
+    const head = large ? await readCsvHead(chosen, JOB_IMPORT_BYTES) : null;
+    const parsed = head ?? parseCsv(await chosen.text());
     if (parsed.columns.length === 0 || parsed.rows.length === 0) {
       setFile(null);
       setProblem({ message: `${chosen.name} holds no rows under a header row.`, fields: {}, status: null });
       return;
     }
-    setFile((last) => ({ ...parsed, name: chosen.name, serial: (last?.serial ?? 0) + 1 }));
+    setFile((last) => ({
+      columns: parsed.columns,
+      rows: parsed.rows,
+      name: chosen.name,
+      serial: (last?.serial ?? 0) + 1,
+      large: head ? { file: chosen, header: head.header } : null,
+    }));
     setMapping(guessMapping(parsed.columns, targets));
-    announce(`Read ${parsed.rows.length} rows and ${parsed.columns.length} columns from ${chosen.name}.`);
+    announce(
+      large
+        ? `${chosen.name} is ${formatBytes(chosen.size)}: read the first ${parsed.rows.length} rows and ${parsed.columns.length} columns; the file is imported as a job.`
+        : `Read ${parsed.rows.length} rows and ${parsed.columns.length} columns from ${chosen.name}.`,
+    );
   };
 
   const repeated = repeatedTargets(mapping);
   const titled = mapping.includes('title');
-  const running = progress !== null && result === null;
+  const running = (progress !== null && result === null) || jobBusy;
 
   const onImport = async () => {
     if (!file) return;
@@ -125,7 +152,8 @@ export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () =
         <input id={fileId} type="file" accept=".csv,text/csv" onChange={onFile} disabled={running} />
         <small className="hint">
           The first row names the columns. Rows with an email update the record of this folder with that
-          email; the others are created.
+          email; the others are created. A file larger than {formatBytes(JOB_IMPORT_BYTES)} is imported by the
+          server, as a job.
         </small>
       </div>
       <ProblemMessage problem={problem} />
@@ -162,19 +190,34 @@ export function ImportPanel({ folder, onClose }: { folder: Folder; onClose: () =
             </p>
           ) : null}
           <Preview file={file} mapping={mapping} targets={targets} />
-          <div className="actions">
-            <button
-              type="button"
-              className="primary"
-              onClick={onImport}
-              disabled={running || !titled || repeated.length > 0}
-            >
-              Import {file.rows.length} rows
-            </button>
-            <button type="button" onClick={onClose} disabled={running}>
-              Close
-            </button>
-          </div>
+          {file.large ? (
+            <ImportJob
+              key={file.serial}
+              folder={folder}
+              file={file.large.file}
+              header={file.large.header}
+              rows={file.rows}
+              mapping={mapping}
+              targets={targets}
+              blocked={!titled || repeated.length > 0}
+              onBusy={setJobBusy}
+              onClose={onClose}
+            />
+          ) : (
+            <div className="actions">
+              <button
+                type="button"
+                className="primary"
+                onClick={onImport}
+                disabled={running || !titled || repeated.length > 0}
+              >
+                Import {file.rows.length} rows
+              </button>
+              <button type="button" onClick={onClose} disabled={running}>
+                Close
+              </button>
+            </div>
+          )}
         </>
       ) : (
         <div className="actions">
@@ -247,7 +290,7 @@ function Preview({
   mapping,
   targets,
 }: {
-  file: CsvFile & { serial: number };
+  file: CsvFile & { serial: number; large: unknown };
   mapping: string[];
   targets: Target[];
 }) {
@@ -264,9 +307,13 @@ function Preview({
     <>
       <h3>Preview</h3>
       <p className="hint" data-testid="preview-summary">
-        {bad.length === 0
-          ? `All ${file.rows.length} rows pass the checks.`
-          : `${bad.length} of ${file.rows.length} rows would be refused as they are.`}
+        {file.large
+          ? bad.length === 0
+            ? `All ${file.rows.length} rows of the file’s first megabyte pass the checks.`
+            : `${bad.length} of the ${file.rows.length} rows of the file’s first megabyte would be refused as they are.`
+          : bad.length === 0
+            ? `All ${file.rows.length} rows pass the checks.`
+            : `${bad.length} of ${file.rows.length} rows would be refused as they are.`}
       </p>
       {checking.length > 0 ? (
         <p className="hint" aria-busy="true" data-testid="preview-checking">
@@ -292,7 +339,7 @@ function Preview({
       <div className="table-scroll">
         <table className="preview">
           <caption>
-            The first {shown.length} of {file.rows.length} rows
+            The first {shown.length} of {file.large ? 'the file’s' : file.rows.length} rows
           </caption>
           <thead>
             <tr>
