@@ -25,24 +25,30 @@ export function errorsOf(error: DomainError | z.ZodError): ResultLine['errors'] 
   return error.details && error.details.length > 0 ? error.details : [{ path: '', message: error.message }];
 }
 
+/** Thrown in a chunk's transaction to roll it back: another runner moved the job on, or it was cancelled. */
+export class ChunkNotTaken extends Error {}
+
 /**
  * The end of a chunk's transaction (an import's or an update's): its result lines as the
  * results' part `part`, the job's counters moved on by them, its checkpoint past `last` (the
  * chunk's last row and where it ends in the file, or its last id's place in the list) and its
- * lease renewed. What makes a chunk count once is that all of it commits with its writes.
+ * lease renewed, on the condition that the job is still RUNNING with its checkpoint at `from`
+ * (where this chunk starts). Otherwise ChunkNotTaken is thrown, and the chunk's transaction
+ * rolls back whole: of two runners of one job (a worker thought dead while it was only slow,
+ * or the CLI beside a worker), the second to commit a chunk writes nothing. What makes a chunk
+ * count once is that all of it commits with its writes, or none of it.
  */
 export async function commitChunk(
   tx: Executor,
   job: JobRow,
   part: number,
   lines: ResultLine[],
+  from: number,
   last: { row: number; end: number },
 ): Promise<void> {
   const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
   for (const line of lines) counts[line.status]++;
-  const text = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
-  await writePart(tx, { workspaceId: job.workspaceId, jobId: job.id }, 'results', part, Buffer.from(text));
-  await tx
+  const moved = await tx
     .update(j)
     .set({
       rowsRead: sql`${j.rowsRead} + ${lines.length}`,
@@ -53,7 +59,18 @@ export async function commitChunk(
       checkpoint: { row: last.row, offset: last.end, part: part + 1 },
       leasedUntil: sql`now() + make_interval(secs => ${JOB_LEASE_SECONDS})`,
     })
-    .where(and(eq(j.workspaceId, job.workspaceId), eq(j.id, job.id)));
+    .where(
+      and(
+        eq(j.workspaceId, job.workspaceId),
+        eq(j.id, job.id),
+        eq(j.status, 'RUNNING'),
+        sql`(${j.checkpoint}->>'row')::int = ${from}`,
+      ),
+    )
+    .returning({ id: j.id });
+  if (moved.length === 0) throw new ChunkNotTaken();
+  const text = `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
+  await writePart(tx, { workspaceId: job.workspaceId, jobId: job.id }, 'results', part, Buffer.from(text));
 }
 
 /** The last item of a non-empty chunk. */

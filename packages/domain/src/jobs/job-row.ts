@@ -119,6 +119,21 @@ export async function jobOutputOf(db: Executor, row: JobRow): Promise<JobOutput>
 }
 
 /**
+ * The start of a chunk's transaction whose commit is guarded by `commitChunk` (an import's):
+ * the transaction's start (what it writes has it as `updatedAt`), or null when the job is no
+ * longer RUNNING, so that a cancelled job's runner stops without writing a chunk first. The
+ * job's row is read, not locked: a chunk after it may be written at the same time.
+ */
+export async function chunkStart(tx: Executor, job: Pick<JobRow, 'workspaceId' | 'id'>) {
+  const [now] = await tx
+    .select({ status: j.status, now: sql<string>`now()` })
+    .from(j)
+    .where(and(eq(j.workspaceId, job.workspaceId), eq(j.id, job.id)));
+  if (now?.status !== 'RUNNING') return null;
+  return { startedAt: new Date(now.now) };
+}
+
+/**
  * Takes a running job's row for a chunk's transaction: the chunk may be applied only while
  * the job is RUNNING and its checkpoint is where this runner left it (`row` rows done). Two
  * runners of one job (a worker thought dead and released while it was only slow, or the CLI

@@ -11,7 +11,7 @@ import { getJob } from './find-jobs.ts';
 import { readJobResults } from './read-job-files.ts';
 import { receiveJobFile } from './receive-job-file.ts';
 import { IMPORT_CHUNK_ROWS } from './run-import.ts';
-import { RUNNING_JOBS_PER_WORKSPACE, runJob, sweepJobs } from './run-job.ts';
+import { RUNNING_JOBS_PER_WORKSPACE, type RunJobOptions, runJob, sweepJobs } from './run-job.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -36,9 +36,9 @@ async function newImport(ws: Awaited<ReturnType<typeof newWorkspace>>, body: Rec
 }
 
 /** Runs the job's queue jobs until it has ended (each runs 30 s of chunks at most). */
-async function runToEnd(workspaceId: string, id: string) {
+async function runToEnd(workspaceId: string, id: string, options: RunJobOptions = {}) {
   for (let turn = 0; turn < 50; turn++) {
-    await runJob(t.db, { workspaceId, id });
+    await runJob(t.db, { workspaceId, id }, options);
     const [row] = await t.query<{ status: string }>(
       'select status from jobs where workspace_id = $1 and id = $2',
       [workspaceId, id],
@@ -119,56 +119,61 @@ describe('an import job', () => {
     expect(events.filter((e) => e.type === 'job.completed')).toHaveLength(1);
   });
 
-  it('goes on from its last committed chunk after a failure mid-file: every row applied once', async () => {
-    const ws = await newWorkspace(t.db);
-    const rows = IMPORT_CHUNK_ROWS * 3 + 17;
-    const lines = ['Name,Email,Company'];
-    for (let i = 1; i <= rows; i++) lines.push(`Row ${i},r${i}@example.com,Co`);
-    const job = await newImport(ws, {});
-    await receiveJobFile(t.db, ws.actor, {
-      id: job.id,
-      file: { mediaType: 'text/csv', body: bodyOf(Buffer.from(lines.join('\n'))) },
-    });
-    // The database fails the second chunk's writes (as an outage would, not as a refused row).
-    const fault = `fail_${job.id.slice(4, 14)}`;
-    await t.query(`create function ${fault}() returns trigger language plpgsql as $$
+  it.each([1, 2])(
+    'goes on from its last committed chunk after a failure mid-file, %i chunk(s) in flight: every row applied once',
+    async (importChunksInFlight) => {
+      const ws = await newWorkspace(t.db);
+      const rows = IMPORT_CHUNK_ROWS * 3 + 17;
+      const lines = ['Name,Email,Company'];
+      for (let i = 1; i <= rows; i++) lines.push(`Row ${i},r${i}@example.com,Co`);
+      const job = await newImport(ws, {});
+      await receiveJobFile(t.db, ws.actor, {
+        id: job.id,
+        file: { mediaType: 'text/csv', body: bodyOf(Buffer.from(lines.join('\n'))) },
+      });
+      // The database fails the second chunk's writes (as an outage would, not as a refused row).
+      const fault = `fail_${job.id.slice(4, 14)}`;
+      await t.query(`create function ${fault}() returns trigger language plpgsql as $$
       begin if new.title = 'Row ${IMPORT_CHUNK_ROWS + 3}' then raise exception 'disk on fire' using errcode = 'XX000'; end if; return new; end $$`);
-    await t.query(
-      `create trigger ${fault} before insert on records for each row execute function ${fault}()`,
-    );
-    await expect(runJob(t.db, { workspaceId: ws.actor.workspaceId, id: job.id })).rejects.toThrow();
-    const cut = await getJob(t.db, ws.actor, { id: job.id });
-    expect(cut).toMatchObject({
-      status: 'RUNNING',
-      progress: { rowsRead: IMPORT_CHUNK_ROWS, created: IMPORT_CHUNK_ROWS },
-    });
-    await t.query(`drop trigger ${fault} on records`);
-    await t.query(`drop function ${fault}()`);
-    // Its runner gone (the lease run out), a sweep queues it again, once, however often it runs.
-    await t.query(`update jobs set leased_until = now() - interval '1 second' where id = $1`, [job.id]);
-    expect(await sweepJobs(t.db)).toBe(1);
-    expect(await sweepJobs(t.db)).toBe(0);
-    const queued = await t.query<{ n: number }>(
-      'select count(*)::int as n from graphile_worker.jobs where key = $1',
-      [`job:${job.id}`],
-    );
-    expect(queued[0]?.n).toBe(1);
+      await t.query(
+        `create trigger ${fault} before insert on records for each row execute function ${fault}()`,
+      );
+      await expect(
+        runJob(t.db, { workspaceId: ws.actor.workspaceId, id: job.id }, { importChunksInFlight }),
+      ).rejects.toThrow();
+      const cut = await getJob(t.db, ws.actor, { id: job.id });
+      expect(cut).toMatchObject({
+        status: 'RUNNING',
+        progress: { rowsRead: IMPORT_CHUNK_ROWS, created: IMPORT_CHUNK_ROWS },
+      });
+      await t.query(`drop trigger ${fault} on records`);
+      await t.query(`drop function ${fault}()`);
+      // Its runner gone (the lease run out), a sweep queues it again, once, however often it runs.
+      await t.query(`update jobs set leased_until = now() - interval '1 second' where id = $1`, [job.id]);
+      expect(await sweepJobs(t.db)).toBe(1);
+      expect(await sweepJobs(t.db)).toBe(0);
+      const queued = await t.query<{ n: number }>(
+        'select count(*)::int as n from graphile_worker.jobs where key = $1',
+        [`job:${job.id}`],
+      );
+      expect(queued[0]?.n).toBe(1);
 
-    expect(await runToEnd(ws.actor.workspaceId, job.id)).toBe('SUCCEEDED');
-    const emails = await t.query<{ email: string; n: number }>(
-      'select email, count(*)::int as n from records where workspace_id = $1 group by email',
-      [ws.actor.workspaceId],
-    );
-    expect(emails).toHaveLength(rows);
-    expect(emails.every((e) => e.n === 1)).toBe(true);
-    const results = await resultsOf(ws, job.id);
-    expect(results.map((r) => r.row)).toEqual(Array.from({ length: rows }, (_, i) => i + 1));
-    const createdEvents = await t.query<{ n: number }>(
-      "select count(*)::int as n from events where workspace_id = $1 and type = 'record.created'",
-      [ws.actor.workspaceId],
-    );
-    expect(createdEvents[0]?.n).toBe(rows);
-  });
+      expect(await runToEnd(ws.actor.workspaceId, job.id, { importChunksInFlight })).toBe('SUCCEEDED');
+      const emails = await t.query<{ email: string; n: number }>(
+        'select email, count(*)::int as n from records where workspace_id = $1 group by email',
+        [ws.actor.workspaceId],
+      );
+      expect(emails).toHaveLength(rows);
+      expect(emails.every((e) => e.n === 1)).toBe(true);
+      const results = await resultsOf(ws, job.id);
+      expect(results.map((r) => r.row)).toEqual(Array.from({ length: rows }, (_, i) => i + 1));
+      const createdEvents = await t.query<{ n: number }>(
+        "select count(*)::int as n from events where workspace_id = $1 and type = 'record.created'",
+        [ws.actor.workspaceId],
+      );
+      expect(createdEvents[0]?.n).toBe(rows);
+    },
+  );
 
   it('upserts by a custom field: the first row of a new value creates, later rows update, a row that changes nothing is unchanged', async () => {
     const ws = await newWorkspace(t.db);

@@ -7,11 +7,11 @@ import { updateRecords, updateRecordsInput } from '../records/batch-update-recor
 import type { Actor } from '../shared/actor.ts';
 import { asDatabase, type BatchOutcome } from '../shared/batch.ts';
 import { missing } from '../shared/missing.ts';
-import { commitChunk, errorsOf, lastOf, type ResultLine } from './chunk-results.ts';
+import { ChunkNotTaken, commitChunk, errorsOf, lastOf, type ResultLine } from './chunk-results.ts';
 import { type FileRow, fileRows } from './file-rows.ts';
 import { type ImportParams, itemOfRow, type RecordItem, upsertKeyOf } from './import-items.ts';
 import { readParts } from './job-files.ts';
-import { type JobRow, takeChunk } from './job-row.ts';
+import { chunkStart, type JobRow } from './job-row.ts';
 
 /** Rows applied in one transaction, with their results and the job's checkpoint. */
 export const IMPORT_CHUNK_ROWS = 500;
@@ -25,12 +25,19 @@ const BATCH = 100;
  * on from the last chunk that committed: every row applied once (docs/jobs.md, "Exactly once").
  * Stops early, keeping what it wrote, when the job is no longer RUNNING (cancelled), and
  * after the chunk that ends past `until` (`more`: the caller queues the job again).
+ *
+ * An import whose rows do not depend on one another (no `upsertBy`, relations by id only)
+ * may have `chunksInFlight` chunks in flight, each on a connection of its own: the next one
+ * is written while the one before it commits, and commits only after it (`applyChunk`'s
+ * `before`), so the checkpoint moves in file order as with one at a time. Otherwise a row may
+ * need what an earlier row wrote, and chunks go one at a time.
  */
 export async function runImport(
   db: Database,
   job: JobRow,
   actor: Actor,
   until: number,
+  chunksInFlight: number,
 ): Promise<'done' | 'stopped' | 'more'> {
   const params = job.params as unknown as ImportParams;
   // `notify: false`: the rows' events are kept but delivered to no webhook and start no workflow.
@@ -39,28 +46,54 @@ export async function runImport(
   const ref = { workspaceId: job.workspaceId, jobId: job.id };
   const from = { row: job.checkpoint.row, offset: job.checkpoint.offset ?? file.bodyOffset };
   const rows = fileRows(file, readParts(db, ref, 'input', from.offset), from);
+  const inFlight = orderFree(params) ? Math.max(1, chunksInFlight) : 1;
   let chunk: FileRow[] = [];
   let part = job.checkpoint.part ?? 0;
-  const apply = async () => {
-    const applied = await applyChunk(db, job, writer, params, chunk, part);
+  let before: Promise<boolean> = Promise.resolve(true);
+  const pending: Promise<boolean>[] = [];
+  const apply = () => {
+    before = applyChunk(db, job, writer, params, chunk, part, before);
+    // Its failure is seen where it is awaited (settle, the next chunk), maybe after it happened.
+    before.catch(() => {});
+    pending.push(before);
     chunk = [];
     part++;
-    return applied;
   };
-  for await (const row of rows) {
-    chunk.push(row);
-    if (chunk.length < IMPORT_CHUNK_ROWS) continue;
-    if (!(await apply())) return 'stopped';
-    // The queue job ends here and queues the next: a worker that dies holds a job briefly.
-    if (Date.now() >= until) return 'more';
+  /** Waits for the chunks in flight beyond `keep`, oldest first; false when one was not applied. */
+  const settle = async (keep: number) => {
+    while (pending.length > keep)
+      if (!(await (pending.shift() ?? missing('a chunk in flight')))) return false;
+    return true;
+  };
+  try {
+    for await (const row of rows) {
+      chunk.push(row);
+      if (chunk.length < IMPORT_CHUNK_ROWS) continue;
+      apply();
+      if (!(await settle(inFlight - 1))) return 'stopped';
+      // The queue job ends here and queues the next: a worker that dies holds a job briefly.
+      if (Date.now() >= until) return (await settle(0)) ? 'more' : 'stopped';
+    }
+    if (chunk.length > 0) apply();
+    return (await settle(0)) ? 'done' : 'stopped';
+  } finally {
+    // Whatever ended the run (a failure included), no chunk is left running unawaited.
+    await Promise.allSettled(pending);
   }
-  if (chunk.length > 0 && !(await apply())) return 'stopped';
-  return 'done';
+}
+
+/** Whether an import's rows can be written in any order: none finds a record by what another row wrote. */
+function orderFree(params: ImportParams): boolean {
+  return !params.upsertBy && Object.values(params.relations ?? {}).every((by) => by === 'id');
 }
 
 class DryRun extends Error {}
 
-/** Applies one chunk (see runImport); false when the job was no longer RUNNING, so nothing was applied. */
+/**
+ * Applies one chunk (see runImport) in a transaction that commits only once `before` (the
+ * chunk before it) was applied; false when it was not, or when the job is no longer RUNNING
+ * or another runner moved it on (`commitChunk`): then nothing of this chunk is kept.
+ */
 async function applyChunk(
   db: Database,
   job: JobRow,
@@ -68,56 +101,80 @@ async function applyChunk(
   params: ImportParams,
   chunk: FileRow[],
   part: number,
+  before: Promise<boolean>,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const taken = await takeChunk(tx, job, (chunk[0] ?? missing('the first row of a chunk')).row - 1);
-    if (!taken) return false;
-    // What this transaction writes has its start as `updatedAt`: an update older than that changed nothing.
-    const { startedAt } = taken;
-    const lines = new Array<ResultLine>(chunk.length);
-    const folder = await loadFolder(asDatabase(tx), actor, params.folderId);
-    const items: { at: number; item: RecordItem }[] = [];
-    chunk.forEach((row, at) => {
-      if (row.values === null) {
-        lines[at] = {
-          row: row.row,
-          status: 'refused',
-          recordId: null,
-          errors: [{ path: '', message: row.problem ?? 'unreadable' }],
-        };
-      } else {
-        items.push({ at, item: itemOfRow(row.values, params, folder.fields) });
-      }
+  const from = (chunk[0] ?? missing('the first row of a chunk')).row - 1;
+  return db
+    .transaction(async (tx) => {
+      const taken = await chunkStart(tx, job);
+      if (!taken) throw new ChunkNotTaken();
+      return writeChunk(tx, job, actor, params, chunk, part, from, taken.startedAt, before);
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ChunkNotTaken) return false;
+      throw error;
     });
-    const write = async (sp: Executor) => {
-      const outcomes = await writeItems(
-        asDatabase(sp),
-        actor,
-        params,
-        items.map((i) => i.item),
-      );
-      outcomes.forEach((outcome, n) => {
-        const { at } = items[n] ?? missing('the item of each outcome');
-        const row = (chunk[at] ?? missing('the row of each item')).row;
-        lines[at] = lineOf(row, outcome, startedAt);
-      });
-    };
-    if (params.dryRun) {
-      // Every row checked and written as it would be, then all of it rolled back.
-      await tx
-        .transaction(async (sp) => {
-          await write(sp);
-          throw new DryRun();
-        })
-        .catch((error: unknown) => {
-          if (!(error instanceof DryRun)) throw error;
-        });
+}
+
+/** The rows of a chunk written, then (the chunk before it applied) committed with its results. */
+async function writeChunk(
+  tx: Executor,
+  job: JobRow,
+  actor: Actor,
+  params: ImportParams,
+  chunk: FileRow[],
+  part: number,
+  from: number,
+  startedAt: Date,
+  before: Promise<boolean>,
+): Promise<true> {
+  // What this transaction writes has its start as `updatedAt` (`startedAt`): an update older
+  // than that changed nothing.
+  const lines = new Array<ResultLine>(chunk.length);
+  const folder = await loadFolder(asDatabase(tx), actor, params.folderId);
+  const items: { at: number; item: RecordItem }[] = [];
+  chunk.forEach((row, at) => {
+    if (row.values === null) {
+      lines[at] = {
+        row: row.row,
+        status: 'refused',
+        recordId: null,
+        errors: [{ path: '', message: row.problem ?? 'unreadable' }],
+      };
     } else {
-      await write(tx);
+      items.push({ at, item: itemOfRow(row.values, params, folder.fields) });
     }
-    await commitChunk(tx, job, part, lines, lastOf(chunk));
-    return true;
   });
+  const write = async (sp: Executor) => {
+    const outcomes = await writeItems(
+      asDatabase(sp),
+      actor,
+      params,
+      items.map((i) => i.item),
+    );
+    outcomes.forEach((outcome, n) => {
+      const { at } = items[n] ?? missing('the item of each outcome');
+      const row = (chunk[at] ?? missing('the row of each item')).row;
+      lines[at] = lineOf(row, outcome, startedAt);
+    });
+  };
+  if (params.dryRun) {
+    // Every row checked and written as it would be, then all of it rolled back.
+    await tx
+      .transaction(async (sp) => {
+        await write(sp);
+        throw new DryRun();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof DryRun)) throw error;
+      });
+  } else {
+    await write(tx);
+  }
+  // The chunk before this one first: if it was not applied, neither is this one.
+  if (!(await before)) throw new ChunkNotTaken();
+  await commitChunk(tx, job, part, lines, from, lastOf(chunk));
+  return true;
 }
 
 type Outcome = BatchOutcome<RecordOutput>;

@@ -50,6 +50,15 @@ export async function sweepJobs(db: Database): Promise<number> {
   });
 }
 
+/** How a worker runs jobs. */
+export interface RunJobOptions {
+  /**
+   * Chunks an import whose rows do not depend on one another writes at once, 1 or 2
+   * (`runImport`): the worker's IMPORT_CHUNKS_IN_FLIGHT.
+   */
+  importChunksInFlight?: number;
+}
+
 /**
  * The `run_job` queue job: takes a QUEUED job to RUNNING and runs it from its checkpoint, or
  * goes on with a RUNNING one whose process was cut off. It ends SUCCEEDED (`job.completed`), or
@@ -57,7 +66,11 @@ export async function sweepJobs(db: Database): Promise<number> {
  * deleted); a failure of the service itself (the database away) is thrown, and the queue runs
  * the job again later, from its checkpoint. A job no longer QUEUED or RUNNING is left alone.
  */
-export async function runJob(db: Database, ref: { workspaceId: string; id: string }): Promise<void> {
+export async function runJob(
+  db: Database,
+  ref: { workspaceId: string; id: string },
+  options: RunJobOptions = {},
+): Promise<void> {
   const started = await startJob(db, ref);
   if (!started || started === 'wait') return;
   const actor = await actorOfJob(db, started);
@@ -72,7 +85,7 @@ export async function runJob(db: Database, ref: { workspaceId: string; id: strin
     const until = Date.now() + RUN_SECONDS * 1000;
     const outcome =
       started.type === 'IMPORT'
-        ? await runImport(db, started, actor, until)
+        ? await runImport(db, started, actor, until, options.importChunksInFlight ?? 1)
         : started.type === 'EXPORT'
           ? await runExport(db, started, actor, until)
           : started.type === 'UPDATE'

@@ -128,7 +128,14 @@ async function applyChunk(
     const lines = job.revertOf
       ? await revertChunk(tx, job, actor, chunk, startedAt)
       : await updateChunk(tx, job, actor, chunk, startedAt);
-    await commitChunk(tx, job, part, lines, lastOf(chunk));
+    await commitChunk(
+      tx,
+      job,
+      part,
+      lines,
+      (chunk[0] ?? missing('the first id of a chunk')).row - 1,
+      lastOf(chunk),
+    );
     return true;
   });
 }
