@@ -97,6 +97,12 @@ const envSchema = z.object({
   /** Jobs the background worker runs at once. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
   /**
+   * Chunks an import whose rows do not depend on one another writes at once (docs/jobs.md,
+   * "How jobs share the service"): 1 leaves the database's other cores to requests, 2 imports
+   * faster where there are cores to spare.
+   */
+  IMPORT_CHUNKS_IN_FLIGHT: z.coerce.number().int().min(1).max(2).default(1),
+  /**
    * How far the JavaScript heap may grow past its live objects before a full collection, in
    * percent; 0 leaves it to V8, which allows up to 300 % on a host with much memory
    * (docs/operations.md, "Memory").

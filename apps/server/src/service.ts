@@ -123,6 +123,7 @@ export async function startService(env: Env, logger: Logger = createLogger(env.L
         deliveryConcurrency: env.WEBHOOK_CONCURRENCY,
         deliveryBatchSize: env.WEBHOOK_BATCH_SIZE,
         auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+        importChunksInFlight: env.IMPORT_CHUNKS_IN_FLIGHT,
         metrics,
       });
       closing.push(() => (worker ?? missing('worker')).stop());

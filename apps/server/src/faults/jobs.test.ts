@@ -9,7 +9,8 @@ import { type ServerProcess, startServerProcess } from '../testing/worker-proces
 /**
  * An import job under faults (docs/jobs.md, "Exactly once"): JOB_FAULT_ROWS rows (default
  * 200,000) imported while the worker process running the job is SIGKILLed every 15 s (and a
- * new one started) and PostgreSQL is restarted once. The job ends SUCCEEDED; every row is
+ * new one started, writing one chunk at a time or two in turn) and PostgreSQL is restarted
+ * once. The job ends SUCCEEDED; every row is
  * applied once (checked by email: none twice, none missing), the results have one line per
  * row, and the event feed one `record.created` per record.
  */
@@ -27,8 +28,17 @@ let worker: ServerProcess | undefined;
 let apiKey: string;
 let workspaceId: string;
 
+let started = 0;
+/**
+ * A worker process; every other one writes two chunks at once (IMPORT_CHUNKS_IN_FLIGHT), so
+ * each way of running an import is cut off, and a job goes on in the other way after a kill.
+ */
 const startWorker = () =>
-  startServerProcess(postgres.connectionString, { ROLE: 'worker', WORKER_POLL_INTERVAL_MS: '100' });
+  startServerProcess(postgres.connectionString, {
+    ROLE: 'worker',
+    WORKER_POLL_INTERVAL_MS: '100',
+    IMPORT_CHUNKS_IN_FLIGHT: String((started++ % 2) + 1),
+  });
 
 async function kill(process: ServerProcess | undefined): Promise<void> {
   if (!process) return;

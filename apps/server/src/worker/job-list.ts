@@ -36,7 +36,7 @@ export function createJobList(
   db: Database,
   logger: Logger,
   workflows: EngineOptions,
-  options: { auditRetentionDays: number },
+  options: { auditRetentionDays: number; importChunksInFlight: number },
 ): TaskList {
   return {
     start_event_workflows: async (payload) => {
@@ -54,7 +54,7 @@ export function createJobList(
     },
     run_job: async (payload) => {
       const { jobId, workspaceId } = jobPayload.parse(payload);
-      await runJob(db, { id: jobId, workspaceId });
+      await runJob(db, { id: jobId, workspaceId }, { importChunksInFlight: options.importChunksInFlight });
     },
     unlock_stuck_jobs: async (_payload, helpers) => {
       const unlocked = await unlockStuckJobs(helpers);

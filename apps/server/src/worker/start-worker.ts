@@ -27,6 +27,8 @@ export interface WorkerOptions {
   metrics?: Metrics;
   /** Days audit log entries are kept (AUDIT_RETENTION_DAYS). */
   auditRetentionDays?: number;
+  /** Chunks an order-free import writes at once (IMPORT_CHUNKS_IN_FLIGHT). */
+  importChunksInFlight?: number;
 }
 
 export interface Worker {
@@ -67,6 +69,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       pollInterval: pollIntervalMs,
       taskList: createJobList(options.db, log, options.workflows, {
         auditRetentionDays: options.auditRetentionDays ?? AUDIT_RETENTION_DAYS,
+        importChunksInFlight: options.importChunksInFlight ?? 1,
       }),
       crontab,
       noHandleSignals: true,
