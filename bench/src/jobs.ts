@@ -10,7 +10,8 @@
  * 3. An export of the folder (the imported records) as CSV: the time until SUCCEEDED and the
  *    download's, with GET one measured meanwhile; the file's lines are counted.
  *
- * API and worker run as processes of their own, so that each one's memory is its own. Writes
+ * API and worker run as processes of their own, as `npm start` runs them, so that each one's
+ * memory is its own and a deployment's. Writes
  * bench/results/jobs.json and prints a table. Everything it starts is stopped at the end.
  */
 
@@ -21,16 +22,18 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@crm/db';
 import { addFolderField, missing } from '@crm/domain';
-import { createCleanups } from './cleanup.ts';
+import { type Cleanups, createCleanups } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
 import { intEnv } from './env.ts';
+import { startTsxChild, waitUntilReady } from './processes.ts';
 import { toJson } from './report.ts';
 import { createFixture, ownerOf } from './seed.ts';
 import { percentile, round, sleep } from './time.ts';
-import { launchService } from './workflows/service.ts';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(benchDir, '..');
 const RESULTS_FILE = join(benchDir, 'results', 'jobs.json');
 
 const config = {
@@ -41,6 +44,8 @@ const config = {
   readEveryMs: intEnv('BENCH_JOBS_READ_EVERY_MS', 50, 1),
   /** How long the idle value is measured. */
   probeSeconds: intEnv('BENCH_JOBS_PROBE_SECONDS', 20, 1),
+  /** The workers' IMPORT_CHUNKS_IN_FLIGHT (docs/jobs.md, "How jobs share the service"). */
+  chunksInFlight: intEnv('BENCH_JOBS_CHUNKS_IN_FLIGHT', 1, 1),
   /** The longest a job may take before the run fails. */
   jobWaitMs: intEnv('BENCH_JOBS_WAIT_MS', 3_600_000, 1),
 };
@@ -50,6 +55,38 @@ const t0 = performance.now();
 const log = (line: string) =>
   process.stderr.write(`[jobs +${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
 const cleanups = createCleanups(log);
+
+/**
+ * The service in `role` as `npm start` runs it (apps/server/scripts/start.mjs: the server's
+ * build, not its sources through a loader, whose memory a deployment does not have), on free
+ * ports, stopped by `cleanups`; resolves once its /readyz answers (a worker's is on its
+ * operations port).
+ */
+async function startService(connectionString: string, role: 'api' | 'worker', cleanups: Cleanups) {
+  const port = await freePort();
+  const opsPort = role === 'worker' ? await freePort() : 0;
+  const child = startTsxChild({
+    name: `service (${role})`,
+    script: 'apps/server/scripts/start.mjs',
+    loader: 'script',
+    cwd: repoRoot,
+    url: `http://127.0.0.1:${role === 'worker' ? opsPort : port}`,
+    env: {
+      DATABASE_URL: connectionString,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ROLE: role,
+      OPS_PORT: String(opsPort),
+      DATABASE_POOL_SIZE: '20',
+      LOG_LEVEL: 'warn',
+      WORKER_POLL_INTERVAL_MS: '100',
+      IMPORT_CHUNKS_IN_FLIGHT: String(config.chunksInFlight),
+    },
+  });
+  cleanups.push({ what: `stopping ${child.name}`, run: () => child.stop() });
+  await waitUntilReady(child, 180_000);
+  return child;
+}
 
 /** Resident memory of a process, MiB (Linux); 0 once it is gone. */
 async function rssMiB(pid: number): Promise<number> {
@@ -150,9 +187,8 @@ async function main() {
   const bytes = await writeCsv(csv, config.rows);
   log(`wrote ${config.rows} rows, ${round(bytes / 2 ** 20)} MiB`);
 
-  const env = { WORKER_POLL_INTERVAL_MS: '100' };
-  const api = await launchService(database.connectionString, 'api', cleanups, env);
-  const worker = await launchService(database.connectionString, 'worker', cleanups, env);
+  const api = await startService(database.connectionString, 'api', cleanups);
+  const worker = await startService(database.connectionString, 'worker', cleanups);
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${api.url}/api/v1${path}`, {
       method,
