@@ -21,7 +21,7 @@ type ImportJobInput = Inputs['jobs']['createImport'];
  * its name in the file's header to its field; a relation to one record "by title" or "by
  * email" goes to the field, with `relations` saying how its cells name the record. With
  * `upsertByEmail` (and a column mapped to the email), a row updates the folder's live record
- * with its email, as the batches do; the job then refuses a row without an email.
+ * with its email, as the batches do; a row without an email is created.
  *
  * The job reads the file's columns by their names, so a mapped column needs a name of its own:
  * the problems say which do not have one.

@@ -112,7 +112,7 @@ export function ImportJob({
             disabled={uploading}
             onChange={(e) => setUpsert(e.target.checked)}
           />{' '}
-          Rows with the email of a record of this folder update it (a row without an email is then refused)
+          Rows with the email of a record of this folder update it
         </label>
       ) : null}
       {lists ? (
