@@ -6,6 +6,7 @@ import Koa from 'koa';
 import type pg from 'pg';
 import { apiReference, DOCS_PATH } from './http/api-reference.ts';
 import { authRoutes } from './http/auth-routes.ts';
+import type { GateDeps } from './http/gate.ts';
 import { databaseReady } from './http/health.ts';
 import type { RequestTracker } from './http/in-flight.ts';
 import { TRPC_PREFIX, trpcApi } from './http/mount-trpc.ts';
@@ -16,7 +17,7 @@ import { DEFAULT_WEB_DIR, webApp } from './http/web-app.ts';
 import type { Logger } from './logger.ts';
 import { MCP_PATH, mcpEndpoint } from './mcp/mount-mcp.ts';
 import { originPolicy } from './mcp/origin.ts';
-import { OAuth, oauthEndpoints } from './oauth/mount-oauth.ts';
+import { OAuth, oauthEndpoints, passTokenGate } from './oauth/mount-oauth.ts';
 import { type CorsPolicy, compressResponses, readCorsOrigins } from './rest/http-conventions.ts';
 import { REST_PREFIX, restApi } from './rest/mount-rest.ts';
 import { TRIGGER_PATH, triggerEndpoint, triggerErrorBody } from './workflows/trigger-endpoint.ts';
@@ -59,11 +60,14 @@ const GET_ONLY = new Set(['/healthz', '/readyz', `${REST_PREFIX}/openapi.json`])
 /** Builds the Koa app without listening, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const router = deps.router ?? appRouter;
-  const gate = {
+  const oauth = new OAuth(deps.db, () => deps.services.baseUrl, deps.trustProxy ?? false);
+  const gate: GateDeps = {
     db: deps.db,
     services: deps.services,
     keys: deps.keys ?? new ApiKeyCache(deps.db),
     limits: deps.limits ?? new RateLimitBatcher(deps.db),
+    // OAuth apps' access tokens pass the same gate as keys (docs/apps.md).
+    tokens: (ctx, source) => passTokenGate(ctx, gate, oauth, source),
   };
   // maxIpsCount 1: ctx.ip is the address the proxy appended, not one the client sent along.
   const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false, maxIpsCount: 1 });
@@ -119,7 +123,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   routes.all(`${REST_PREFIX}/{*rest}`, rest);
   routes.all(`${TRPC_PREFIX}/{*rest}`, trpcApi(router, gate));
-  const oauth = new OAuth(deps.db, () => deps.services.baseUrl, deps.trustProxy ?? false);
   routes.all(
     MCP_PATH,
     mcpEndpoint({ router, gate, origins: originPolicy(deps.publicUrl, cors), version: deps.version, oauth }),

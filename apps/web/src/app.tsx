@@ -25,6 +25,7 @@ const FoldersPage = lazy(() =>
 const AuditLogPage = lazy(() =>
   import('./pages/settings/audit-log.tsx').then((m) => ({ default: m.AuditLogPage })),
 );
+const AppsPage = lazy(() => import('./pages/settings/apps.tsx').then((m) => ({ default: m.AppsPage })));
 const ConnectedAppsPage = lazy(() =>
   import('./pages/settings/connected-apps.tsx').then((m) => ({ default: m.ConnectedAppsPage })),
 );
@@ -123,6 +124,7 @@ export function App() {
             {canManage(session) ? (
               <>
                 <NavItem to="/settings/keys" label="API keys" current={path === '/settings/keys'} />
+                <NavItem to="/settings/apps" label="Apps" current={path === '/settings/apps'} />
                 <NavItem
                   to="/settings/webhooks"
                   label="Webhooks"
@@ -201,6 +203,7 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
     return <p className="problem">Only an owner or admin can open the settings.</p>;
   }
   if (path === '/settings/keys') return <KeysPage />;
+  if (path === '/settings/apps') return <AppsPage />;
   if (path === '/settings/webhooks') return <WebhooksPage />;
   params = match('/settings/webhooks/:id', path);
   if (params?.id) return <WebhookPage id={params.id} />;

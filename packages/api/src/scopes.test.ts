@@ -39,6 +39,9 @@ const NO_SCOPE: Record<string, 'any caller' | 'settings' | 'own rows'> = {
   'invitations.list': 'settings',
   'invitations.create': 'settings',
   'invitations.revoke': 'settings',
+  'oauth.apps': 'settings',
+  'oauth.registerApp': 'settings',
+  'oauth.removeApp': 'settings',
   // A user's own saved views and own connected apps.
   'views.list': 'own rows',
   'views.create': 'own rows',

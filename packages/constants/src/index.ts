@@ -253,6 +253,8 @@ export const auditActions = [
   'member.removed',
   'oauth_app.authorized',
   'oauth_app.revoked',
+  'oauth_app.registered',
+  'oauth_app.removed',
   'user.signed_in',
   'user.sign_in_failed',
   'records.exported',
@@ -268,7 +270,7 @@ export const auditActions = [
 export type AuditAction = (typeof auditActions)[number];
 
 /** Who made a change, as events, history and the audit log name it (docs/api.md, "History and provenance"). */
-export const actorTypes = ['user', 'apiKey', 'workflow', 'import', 'mcp', 'system', 'job'] as const;
+export const actorTypes = ['user', 'apiKey', 'workflow', 'import', 'mcp', 'system', 'job', 'app'] as const;
 export type ActorType = (typeof actorTypes)[number];
 
 /** Through which surface a change came. */

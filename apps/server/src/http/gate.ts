@@ -20,17 +20,25 @@ export interface GateDeps {
   keys: ApiKeyCache;
   /** Counts requests against the rate limits, in batches (docs/operations.md, "Rate limits in batches"). */
   limits: RateLimitBatcher;
+  /**
+   * The actor of an OAuth access token (oauth/mount-oauth.ts), or null when the bearer is an
+   * API key or there is none; throws 401 for a token that is not one of this surface.
+   */
+  tokens?: (ctx: ParameterizedContext<AppState>, source: 'rest' | 'trpc' | 'mcp') => Promise<Actor | null>;
 }
 
 /**
  * Authentication and the workspace rate limit, shared by /api/v1, /trpc and /mcp. Resolves the
- * bearer key, counts the request and sets the RateLimit-* headers; throws 401 or 429.
+ * bearer (an API key, or an OAuth app's access token: docs/apps.md), counts the request and
+ * sets the RateLimit-* headers; throws 401 or 429.
  */
 export async function passGate(
   ctx: ParameterizedContext<AppState>,
-  { keys, limits }: GateDeps,
+  { keys, limits, tokens }: GateDeps,
   source: 'rest' | 'trpc' | 'mcp' = 'rest',
 ): Promise<Actor> {
+  const viaToken = tokens ? await tokens(ctx, source) : null;
+  if (viaToken) return viaToken;
   const key = await keys.authenticate(bearerToken(requestHeader(ctx.req, 'authorization')));
   const actor: Actor = {
     workspaceId: key.workspaceId,

@@ -6,7 +6,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { type GateDeps, passGate } from '../http/gate.ts';
 import { logFailure } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
-import { type OAuth, passTokenGate } from '../oauth/mount-oauth.ts';
+import type { OAuth } from '../oauth/mount-oauth.ts';
 import { readJsonBody } from '../rest/read-body.ts';
 import { clientNameOf, sessionIdFor } from './client-name.ts';
 import { type OriginPolicy, refusedOrigin } from './origin.ts';
@@ -47,8 +47,9 @@ export function mcpEndpoint(deps: McpDeps): Middleware<AppState> {
     let body: Record<string, unknown>;
     let client: string;
     try {
-      const viaToken = deps.oauth ? await passTokenGate(ctx, deps.gate, deps.oauth) : null;
-      const actor = viaToken ?? (await passGate(ctx, deps.gate, 'mcp'));
+      const actor = await passGate(ctx, deps.gate, 'mcp');
+      // An OAuth token's actor comes with its provenance (mount-oauth.ts); a key's has a key id.
+      const viaToken = actor.apiKeyId === null ? actor : null;
       body = await readJsonBody(ctx.req);
       client = body.method === 'initialize' ? clientNameOf(body) : clientNameOf(ctx.get('Mcp-Session-Id'));
       // A key's changes are recorded as the key's, made through MCP by the client it declared;

@@ -35,6 +35,16 @@ type Ctx = ParameterizedContext<AppState>;
 const PROTECTED_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
 
 /**
+ * The protected resources' metadata (RFC 9728) by path: the MCP endpoint's at the bare path
+ * (where MCP clients look first) and at its own, the REST API's at `…/api/v1`.
+ */
+const RESOURCE_METADATA: Record<string, 'mcp' | 'api' | undefined> = {
+  [PROTECTED_RESOURCE_METADATA]: 'mcp',
+  [`${PROTECTED_RESOURCE_METADATA}/mcp`]: 'mcp',
+  [`${PROTECTED_RESOURCE_METADATA}/api/v1`]: 'api',
+};
+
+/**
  * The authorization server, made on first use: its issuer is the service's base URL, which
  * without PUBLIC_URL is known only once the server listens.
  */
@@ -58,9 +68,10 @@ export class OAuth {
     return this.#server;
   }
 
-  /** Where a 401 on /mcp points the client (RFC 9728). */
-  resourceMetadataUrl(): string {
-    return `${this.baseUrl().replace(/\/$/, '')}${PROTECTED_RESOURCE_METADATA}`;
+  /** Where a 401 points the client (RFC 9728): the metadata of /mcp, or of the REST API. */
+  resourceMetadataUrl(surface: 'mcp' | 'api' = 'mcp'): string {
+    const base = `${this.baseUrl().replace(/\/$/, '')}${PROTECTED_RESOURCE_METADATA}`;
+    return surface === 'api' ? `${base}/api/v1` : base;
   }
 }
 
@@ -73,18 +84,19 @@ export class OAuth {
 export function oauthEndpoints(oauth: OAuth, db: Database): Middleware<AppState> {
   return async (ctx, next) => {
     const path = ctx.path;
-    if (path === PROTECTED_RESOURCE_METADATA || path === `${PROTECTED_RESOURCE_METADATA}/mcp`) {
+    const described = RESOURCE_METADATA[path];
+    if (described) {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-      const { issuer, resource } = await oauth.server();
+      const server = await oauth.server();
       ctx.set('Access-Control-Allow-Origin', '*');
       ctx.set('Cache-Control', 'public, max-age=300');
       ctx.body = {
-        resource,
-        authorization_servers: [issuer],
+        resource: described === 'api' ? server.apiResource : server.resource,
+        authorization_servers: [server.issuer],
         scopes_supported: [...allScopes, 'offline_access'],
         bearer_methods_supported: ['header'],
-        resource_name: 'CRM workspace (MCP)',
-        resource_documentation: `${issuer}/docs`,
+        resource_name: described === 'api' ? 'CRM workspace (REST API)' : 'CRM workspace (MCP)',
+        resource_documentation: `${server.issuer}/docs`,
       };
       return;
     }
@@ -165,7 +177,7 @@ async function consentApi(ctx: Ctx, oauth: OAuth, db: Database, uid: string, ste
     if (step !== 'details' && !sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
       throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
     }
-    const { provider, resource } = await oauth.server();
+    const { provider, resource, apiResource } = await oauth.server();
     const interaction = await provider.interactionDetails(ctx.req, ctx.res).catch(() => null);
     if (!interaction || interaction.uid !== uid) {
       throw new DomainError(
@@ -174,7 +186,16 @@ async function consentApi(ctx: Ctx, oauth: OAuth, db: Database, uid: string, ste
       );
     }
     const actor = session.actor;
-    const params = interaction.params as { client_id?: string; scope?: string; redirect_uri?: string };
+    const params = interaction.params as {
+      client_id?: string;
+      scope?: string;
+      redirect_uri?: string;
+      resource?: string | string[];
+    };
+    // The resources asked for (RFC 8707), each of which the server issues tokens for (the
+    // provider refused any other before the consent); none asked: the default, /mcp.
+    const askedFor = [params.resource ?? []].flat().filter((r) => r === resource || r === apiResource);
+    const targets = askedFor.length > 0 ? askedFor : [resource];
     const client = await provider.Client.find(String(params.client_id ?? ''));
     if (!client) throw new DomainError('NOT_FOUND', 'The app asking for access is not registered');
     const clientName = client.clientName ?? client.clientId;
@@ -195,6 +216,7 @@ async function consentApi(ctx: Ctx, oauth: OAuth, db: Database, uid: string, ste
           workspace: { id: actor.workspaceId },
           user: { id: actor.userId, name: actor.userName, role: actor.role },
           scopes: asked.map((scope) => ({ scope, allowed: rights.has(scope) })),
+          resources: targets,
           offlineAccess: requested.includes('offline_access'),
         },
       };
@@ -226,10 +248,10 @@ async function consentApi(ctx: Ctx, oauth: OAuth, db: Database, uid: string, ste
           : new provider.Grant({ accountId, clientId: client.clientId });
       const oidc = requested.filter((s) => s === 'openid' || s === 'offline_access');
       grant.addOIDCScope([...oidc, ...chosen].join(' '));
-      grant.addResourceScope(resource, chosen.join(' '));
+      for (const target of targets) grant.addResourceScope(target, chosen.join(' '));
       if (rejected.length > 0) {
         grant.rejectOIDCScope(rejected.join(' '));
-        grant.rejectResourceScope(resource, rejected.join(' '));
+        for (const target of targets) grant.rejectResourceScope(target, rejected.join(' '));
       }
       const grantId = await grant.save();
       result = { login: { accountId }, consent: { grantId } };
@@ -249,18 +271,33 @@ async function consentApi(ctx: Ctx, oauth: OAuth, db: Database, uid: string, ste
 }
 
 /**
- * The /mcp gate for an OAuth access token (a bearer that is not an API key): the token looked
- * up with its user's membership on every request, so a revoked app or a removed member is
- * refused at once; its scopes held to the user's rights; the workspace's rate limit counted as
- * for keys. Changes are recorded as the user's, made through MCP by the app.
+ * The gate for an OAuth access token (a bearer that is not an API key), on /mcp, /api/v1 and
+ * /trpc: the token looked up with its user's membership on every request, so a revoked app or
+ * a removed member is refused at once; its audience must be the surface's resource (a token
+ * for /mcp is not one for the REST API, nor the reverse); its scopes held to the user's rights;
+ * the workspace's rate limit counted as for keys. Changes are recorded as made by the app for
+ * its user (docs/apps.md, "Provenance"): through MCP as `mcp`, on REST and /trpc as `app`.
+ * Null when the bearer is an API key or there is none.
  */
-export async function passTokenGate(ctx: Ctx, gate: GateDeps, oauth: OAuth): Promise<Actor | null> {
+export async function passTokenGate(
+  ctx: Ctx,
+  gate: Pick<GateDeps, 'db' | 'limits'>,
+  oauth: OAuth,
+  source: 'rest' | 'trpc' | 'mcp',
+): Promise<Actor | null> {
   const token = bearerToken(requestHeader(ctx.req, 'authorization'));
   if (!token || token.startsWith(KEY_PREFIX)) return null;
-  const { resource, resourceMetadataUrl } = await oauth.server();
+  const surface = source === 'mcp' ? 'mcp' : 'api';
+  const server = await oauth.server();
+  const audience = surface === 'mcp' ? server.resource : server.apiResource;
   const access = await findOAuthAccess(gate.db, token);
-  if (!access || access.audience !== resource) {
-    throw unauthorizedToken('Invalid, expired or revoked access token', resourceMetadataUrl);
+  if (!access || access.audience !== audience) {
+    throw unauthorizedToken(
+      access
+        ? `This access token was issued for ${access.audience ?? 'another resource'}; ask for one with resource=${audience}`
+        : 'Invalid, expired or revoked access token',
+      oauth.resourceMetadataUrl(surface),
+    );
   }
   const actor: Actor = {
     workspaceId: access.workspaceId,
@@ -271,8 +308,13 @@ export async function passTokenGate(ctx: Ctx, gate: GateDeps, oauth: OAuth): Pro
     scopes: access.scopes,
     folderIds: null,
     provenance: {
-      actor: { type: 'mcp', id: access.clientId, name: `${access.userName} via ${access.clientName}` },
-      source: 'mcp',
+      actor: {
+        type: surface === 'mcp' ? 'mcp' : 'app',
+        id: access.clientId,
+        // An app of the workspace acts as itself; any other app for the user who allowed it.
+        name: access.grantedBy === 'app' ? access.clientName : `${access.userName} via ${access.clientName}`,
+      },
+      source,
       requestId: ctx.state.requestId,
     },
   };

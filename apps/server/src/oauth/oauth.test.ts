@@ -7,6 +7,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Agent,
+  authorize,
+  Browser,
+  insecure,
+  REDIRECT,
+  refresh,
+  registerClient,
+  serverMetadata,
+} from '../testing/oauth-flow.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**
@@ -26,8 +36,6 @@ let folderId: string;
 let apiKey: string;
 const email = `oauth.${Date.now()}@example.com`;
 const password = 'a long enough password';
-const insecure = { [oauth.allowInsecureRequests]: true };
-const REDIRECT = 'http://127.0.0.1:9/callback';
 
 beforeAll(async () => {
   webDir = await mkdtemp(join(tmpdir(), 'crm-web-'));
@@ -45,64 +53,6 @@ afterAll(async () => {
   await app?.stop();
   await rm(webDir, { recursive: true, force: true });
 });
-
-/** The user's browser: cookies by name, each sent to the paths it was set for. */
-class Browser {
-  cookies = new Map<string, { value: string; path: string }>();
-  csrf = '';
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const target = new URL(url, app.url);
-    const cookie = [...this.cookies]
-      .filter(([, c]) => target.pathname.startsWith(c.path))
-      .map(([name, c]) => `${name}=${c.value}`)
-      .join('; ');
-    const headers = new Headers(init.headers);
-    if (cookie) headers.set('Cookie', cookie);
-    const res = await fetch(target, { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const [name, ...value] = (pair ?? '').split('=');
-      const path =
-        attributes
-          .map((a) => a.trim())
-          .find((a) => a.toLowerCase().startsWith('path='))
-          ?.slice(5) ?? '/';
-      const expired = attributes.some((a) => /expires=thu, 01 jan 1970/i.test(a.trim()));
-      if (expired) this.cookies.delete(name!.trim());
-      else this.cookies.set(name!.trim(), { value: value.join('='), path });
-    }
-    return res;
-  }
-
-  async signIn() {
-    const res = await this.fetch('/auth/sign-in', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    expect(res.status).toBe(200);
-    this.csrf = ((await res.json()) as { data: { csrfToken: string } }).data.csrfToken;
-  }
-
-  /** Follows redirects on this server until one leaves it, giving that address. */
-  async follow(location: string): Promise<URL> {
-    let next = new URL(location, app.url);
-    for (let hops = 0; hops < 10 && next.origin === new URL(app.url).origin; hops++) {
-      const res = await this.fetch(next.href);
-      const to = res.headers.get('location');
-      if (!to) return next;
-      next = new URL(to, next);
-    }
-    return next;
-  }
-}
-
-interface Agent {
-  as: oauth.AuthorizationServer;
-  client: oauth.Client;
-  resource: string;
-}
 
 /** What an agent finds from a 401 on /mcp: the resource's metadata, then the server's. */
 async function discover(): Promise<Agent> {
@@ -124,99 +74,10 @@ async function discover(): Promise<Agent> {
   expect(resourceMetadata.scopes_supported).toEqual(
     expect.arrayContaining(['records:read', 'offline_access']),
   );
-  const issuer = new URL(resourceMetadata.authorization_servers[0]!);
-  const as = await oauth.processDiscoveryResponse(
-    issuer,
-    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
-  );
+  const as = await serverMetadata(new URL(resourceMetadata.authorization_servers[0]!));
   expect(as.code_challenge_methods_supported).toEqual(['S256']);
   expect(as.registration_endpoint).toBe(`${app.url}/oauth/register`);
-  const registered = await oauth.processDynamicClientRegistrationResponse(
-    await oauth.dynamicClientRegistrationRequest(
-      as,
-      {
-        client_name: 'Test Agent',
-        redirect_uris: [REDIRECT],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-      },
-      insecure,
-    ),
-  );
-  expect(registered.client_id).toEqual(expect.any(String));
-  return { as, client: registered as oauth.Client, resource: resourceMetadata.resource };
-}
-
-/** Authorization with PKCE through the consent page, giving the token response. */
-async function authorize(agent: Agent, browser: Browser, scope: string, allow: string[]) {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const url = new URL(agent.as.authorization_endpoint!);
-  url.search = new URLSearchParams({
-    client_id: agent.client.client_id,
-    redirect_uri: REDIRECT,
-    response_type: 'code',
-    scope,
-    state,
-    resource: agent.resource,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    prompt: 'consent',
-  }).toString();
-  const started = await browser.fetch(url.href);
-  expect(started.status).toBe(303);
-  const consentPage = new URL(started.headers.get('location')!, app.url);
-  const uid = /^\/oauth\/consent\/([^/]+)$/.exec(consentPage.pathname)?.[1];
-  expect(uid).toEqual(expect.any(String));
-  // The page is the web app's; its calls need the signed-in user.
-  const page = await browser.fetch(consentPage.href, { headers: { Accept: 'text/html' } });
-  expect(page.status).toBe(200);
-  expect(page.headers.get('content-type')).toContain('text/html');
-  const details = await browser.fetch(`/oauth/consent/${uid}/details`);
-  expect(details.status).toBe(200);
-  const shown = (
-    (await details.json()) as { data: { client: { name: string }; scopes: { scope: string }[] } }
-  ).data;
-  expect(shown.client.name).toBe('Test Agent');
-  const confirmed = await browser.fetch(`/oauth/consent/${uid}/confirm`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': browser.csrf },
-    body: JSON.stringify({ scopes: allow }),
-  });
-  expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-  const { redirectTo } = ((await confirmed.json()) as { data: { redirectTo: string } }).data;
-  const callback = await browser.follow(redirectTo);
-  expect(callback.origin + callback.pathname).toBe(REDIRECT);
-  const params = oauth.validateAuthResponse(agent.as, agent.client, callback, state);
-  const tokens = await oauth.processAuthorizationCodeResponse(
-    agent.as,
-    agent.client,
-    await oauth.authorizationCodeGrantRequest(
-      agent.as,
-      agent.client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      verifier,
-      {
-        additionalParameters: { resource: agent.resource },
-        ...insecure,
-      },
-    ),
-  );
-  return { tokens, shown };
-}
-
-async function refresh(agent: Agent, refreshToken: string) {
-  return oauth.processRefreshTokenResponse(
-    agent.as,
-    agent.client,
-    await oauth.refreshTokenGrantRequest(agent.as, agent.client, oauth.None(), refreshToken, {
-      additionalParameters: { resource: agent.resource },
-      ...insecure,
-    }),
-  );
+  return { as, client: await registerClient(as, 'Test Agent'), resource: resourceMetadata.resource };
 }
 
 async function mcpWith(token: string): Promise<Client> {
@@ -245,7 +106,7 @@ const mcpStatus = async (token: string) =>
 describe('OAuth 2.1 for agents', () => {
   it('registers, authorizes with PKCE and consent, calls MCP with the granted scopes only, refreshes, is revoked at once, and rotates refresh tokens with reuse detection', async () => {
     const agent = await discover();
-    const browser = new Browser();
+    const browser = new Browser(app.url, { email, password });
     await browser.signIn();
 
     const { tokens, shown } = await authorize(
@@ -294,12 +155,12 @@ describe('OAuth 2.1 for agents', () => {
     expect(await mcpStatus(refreshed.access_token)).toBe(200);
 
     // Settings → Connected apps lists it; Revoke ends its access on the next request.
-    const listed = await trpc(browser, 'GET', 'oauth.connectedApps');
+    const listed = await browser.trpc('GET', 'oauth.connectedApps');
     expect(listed.result.data.data).toEqual([
       expect.objectContaining({ clientName: 'Test Agent', scopes: ['records:read', 'records:write'] }),
     ]);
     const grantId = listed.result.data.data[0].grantId as string;
-    const revoked = await trpc(browser, 'POST', 'oauth.revoke', { grantId });
+    const revoked = await browser.trpc('POST', 'oauth.revoke', { grantId });
     expect(revoked.result.data.data).toEqual({ grantId, revoked: true });
     expect(await mcpStatus(refreshed.access_token)).toBe(401);
     await expect(
@@ -335,7 +196,7 @@ describe('OAuth 2.1 for agents', () => {
 
   it('revokes a token at the revocation endpoint (RFC 7009)', async () => {
     const agent = await discover();
-    const browser = new Browser();
+    const browser = new Browser(app.url, { email, password });
     await browser.signIn();
     const { tokens } = await authorize(agent, browser, 'records:read', ['records:read']);
     expect(await mcpStatus(tokens.access_token)).toBe(200);
@@ -347,7 +208,7 @@ describe('OAuth 2.1 for agents', () => {
 
   it('refuses a consent without the signed-in user or without the CSRF token, and an authorization without PKCE', async () => {
     const agent = await discover();
-    const stranger = new Browser();
+    const stranger = new Browser(app.url, { email, password });
     const url = new URL(agent.as.authorization_endpoint!);
     const base = {
       client_id: agent.client.client_id,
@@ -422,9 +283,9 @@ describe('OAuth 2.1 for agents', () => {
       code_challenge_method: 'S256',
       state: 'a\u0000b',
     }).toString();
-    const member = new Browser();
+    const member = new Browser(app.url, { email, password });
     await member.signIn();
-    for (const browser of [new Browser(), member]) {
+    for (const browser of [new Browser(app.url, { email, password }), member]) {
       const res = await browser.fetch(url.href);
       expect(res.status).toBe(400);
       const body = (await res.json()) as { error: string; error_description: string };
@@ -460,21 +321,4 @@ async function fetchHistory(recordId: string) {
   const res = await app.api(apiKey, 'GET', `/api/v1/records/${recordId}/history`);
   expect(res.status).toBe(200);
   return res.body.data as { actor: unknown; source: string }[];
-}
-
-/** A call of the web app's tRPC procedures with the browser's session and CSRF token. */
-async function trpc(browser: Browser, method: 'GET' | 'POST', procedure: string, input?: unknown) {
-  const path =
-    method === 'GET'
-      ? `/trpc/${procedure}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
-      : `/trpc/${procedure}`;
-  const res = await browser.fetch(path, {
-    method,
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': browser.csrf },
-    ...(method === 'POST' ? { body: JSON.stringify(input ?? {}) } : {}),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: tests read the procedures' JSON answers freely
-  const body = (await res.json()) as { result: { data: { data: any } } };
-  expect(res.status, JSON.stringify(body)).toBe(200);
-  return body;
 }

@@ -40,18 +40,21 @@ export interface OAuthServer {
   provider: Provider;
   /** The issuer: the service's base URL. */
   issuer: string;
-  /** The protected resource tokens are issued for: `<base>/mcp`. */
+  /** The MCP endpoint as a protected resource: `<base>/mcp`, the default one. */
   resource: string;
-  /** RFC 9728 metadata of that resource. */
+  /** The REST API (and /trpc) as a protected resource: `<base>/api/v1` (docs/apps.md). */
+  apiResource: string;
+  /** RFC 9728 metadata of the MCP resource. */
   resourceMetadataUrl: string;
 }
 
 /**
- * The OAuth 2.1 authorization server for agents (docs/mcp.md, "OAuth"), made with
- * `oidc-provider`: authorization code with PKCE (required, S256), dynamic client registration
- * (RFC 7591, open, public clients), refresh tokens rotated on every use, revocation, server
- * metadata (RFC 8414). Access tokens are opaque, for the resource `<base>/mcp` only, and carry
- * the service's scopes; the user consents on the web app's page, and the token's scopes are
+ * The OAuth 2.1 authorization server for agents and apps (docs/mcp.md, "OAuth"; docs/apps.md),
+ * made with `oidc-provider`: authorization code with PKCE (required, S256), dynamic client
+ * registration (RFC 7591, open, public clients), refresh tokens rotated on every use,
+ * revocation, server metadata (RFC 8414). Access tokens are opaque, each for one resource
+ * (RFC 8707): `<base>/mcp` (the default) or `<base>/api/v1`, which /api/v1 and /trpc accept;
+ * they carry the service's scopes; the user consents on the web app's page, and the token's scopes are
  * held to the user's rights on every request. Its models live in `oauth_models`, its secrets
  * (cookie keys, the ID token signing key) sealed in `oauth_keys`, shared by every process.
  */
@@ -64,6 +67,7 @@ export async function createOAuthServer(
   const { default: OidcProvider, errors } = await import('oidc-provider');
   const issuer = baseUrl.replace(/\/$/, '');
   const resource = `${issuer}/mcp`;
+  const apiResource = `${issuer}/api/v1`;
   const cookieKey = await oauthSecret(db, 'cookie-key', () => randomBytes(32).toString('base64url'));
   const signingKey = JSON.parse(
     await oauthSecret(db, 'signing-key', () => {
@@ -91,16 +95,20 @@ export async function createOAuthServer(
         enabled: true,
         allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
       },
+      // Apps an admin registers in settings get tokens for themselves (docs/apps.md).
+      clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => resource,
+        // An app of the workspace works on the REST API; an agent's default is /mcp.
+        defaultResource: (_ctx, client) =>
+          client?.grantTypeAllowed('client_credentials') ? apiResource : resource,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== resource)
-            throw new errors.InvalidTarget(`tokens are issued for ${resource} only`);
+          if (indicator !== resource && indicator !== apiResource)
+            throw new errors.InvalidTarget(`tokens are issued for ${resource} or ${apiResource} only`);
           return {
             scope: allScopes.join(' '),
-            audience: resource,
+            audience: indicator,
             accessTokenTTL: TTL.AccessToken,
             accessTokenFormat: 'opaque',
           };
@@ -135,6 +143,7 @@ export async function createOAuthServer(
     provider,
     issuer,
     resource,
+    apiResource,
     resourceMetadataUrl: `${issuer}/.well-known/oauth-protected-resource`,
   };
 }
@@ -152,6 +161,13 @@ function storableOnly(adapter: Adapter, model: string, errors: ProviderErrors): 
   return {
     ...adapter,
     async upsert(id, payload, expiresIn) {
+      // Client credentials are for the apps an admin registers in settings (register-app.ts),
+      // which are bound to a workspace; a client registering itself cannot have them.
+      if (model === 'Client' && [payload.grant_types ?? []].flat().includes('client_credentials')) {
+        throw new errors.InvalidClientMetadata(
+          'grant_types: client_credentials is for apps an admin registers in the settings area',
+        );
+      }
       const [problem] = findUnstorable(payload);
       if (problem) {
         const message = `${problem.path.replace(/^params\./, '')} ${problem.message}`;

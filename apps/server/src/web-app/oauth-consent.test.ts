@@ -124,4 +124,50 @@ describe.skipIf(unavailable)('OAuth consent and connected apps in Chromium', () 
     await page.getByText('No app is connected.').waitFor();
     expect(await ping()).toBe(401);
   });
+
+  it('registers an app of the workspace in Settings → Apps, shows its secret once, lets it get a token, and removes it', async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/settings/apps`);
+    const signIn = page.getByRole('heading', { name: 'Sign in' });
+    const apps = page.getByRole('heading', { name: 'Apps', exact: true });
+    await Promise.race([signIn.waitFor(), apps.waitFor()]);
+    if (await signIn.isVisible()) {
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+    await apps.waitFor();
+    await page.getByText('No app is registered.').waitFor();
+    const form = page.getByRole('form', { name: 'Register an app' });
+    await form.getByLabel('Name').fill('Nightly sync');
+    await form.getByRole('checkbox', { name: 'records:write' }).check();
+    await form.getByRole('button', { name: 'Register' }).click();
+    const secret = (await page.getByTestId('secret').textContent()) ?? '';
+    const clientId = (await page.getByTestId('client-id').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThanOrEqual(40);
+    await browser.screenshot('apps');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('cell', { name: 'records:read, records:write' }).waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+
+    const token = await fetch(`${app.url}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'records:read' }),
+    });
+    expect(token.status).toBe(200);
+    const { access_token: accessToken } = (await token.json()) as { access_token: string };
+    const list = () =>
+      fetch(`${app.url}/api/v1/records?pageSize=1`, {
+        headers: { Authorization: `Bearer ${accessToken}` },
+      }).then((res) => res.status);
+    expect(await list()).toBe(200);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove Nightly sync' }).click();
+    await page.getByText('No app is registered.').waitFor();
+    expect(await list()).toBe(401);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Scope } from '@crm/constants';
 import { type Database, schema } from '@crm/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isScope, rightsOf } from '../api-keys/scopes.ts';
 import { DomainError } from '../shared/errors.ts';
 import { storedId } from './store.ts';
@@ -19,6 +19,11 @@ export interface OAuthAccess {
   grantId: string;
   /** The resource the token was issued for (its audience). */
   audience: string | null;
+  /**
+   * `user`: a user allowed the app (authorization code); `app`: an app of the workspace got it
+   * for itself (client credentials), with the rights of the admin who registered it.
+   */
+  grantedBy: 'user' | 'app';
   rateLimitPerMinute: number;
 }
 
@@ -33,9 +38,10 @@ export function unauthorizedToken(message: string, resourceMetadata: string | nu
 }
 
 /**
- * Looks an access token up, in one statement with its user's membership, the workspace's
- * limit and the app's name; null when it is unknown, expired, revoked (its grant removed), or
- * its user has left the workspace. Looked up on every request, so revoking an app in the
+ * Looks an access token up (one a user allowed an app, or one an app of the workspace got for
+ * itself), in one statement with its user's membership, the workspace's limit and the app's
+ * name; null when it is unknown, expired, revoked (its grant or its app removed), or its user
+ * has left the workspace. Looked up on every request, so revoking an app in the
  * settings takes effect on the next one.
  */
 export async function findOAuthAccess(db: Database, token: string): Promise<OAuthAccess | null> {
@@ -45,6 +51,7 @@ export async function findOAuthAccess(db: Database, token: string): Promise<OAut
      where c.model = 'Client' and c.id = encode(sha256(convert_to(oauth_models.payload->>'clientId', 'UTF8')), 'hex'))`;
   const [row] = await db
     .select({
+      model: t.model,
       payload: t.payload,
       workspaceId: m.workspaceId,
       userId: m.userId,
@@ -59,7 +66,7 @@ export async function findOAuthAccess(db: Database, token: string): Promise<OAut
     .innerJoin(schema.workspaces, eq(schema.workspaces.id, m.workspaceId))
     .where(
       and(
-        eq(t.model, 'AccessToken'),
+        inArray(t.model, ['AccessToken', 'ClientCredentials']),
         eq(t.id, storedId(token)),
         sql`${t.expiresAt} > now()`,
         sql`${t.consumedAt} is null`,
@@ -81,6 +88,7 @@ export async function findOAuthAccess(db: Database, token: string): Promise<OAut
     clientName: row.clientName ?? payload.clientId ?? 'an app',
     grantId: payload.grantId ?? '',
     audience: typeof payload.aud === 'string' ? payload.aud : null,
+    grantedBy: row.model === 'ClientCredentials' ? 'app' : 'user',
     rateLimitPerMinute: row.rateLimitPerMinute,
   };
 }

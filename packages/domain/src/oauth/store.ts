@@ -48,7 +48,12 @@ export function oauthAdapter(db: Database, model: string): OAuthAdapter {
   const unexpired = sql`(${t.expiresAt} is null or ${t.expiresAt} > now())`;
   return {
     async upsert(id, payload, expiresIn) {
-      const account = parseAccountId(payload.accountId);
+      // A token an app of the workspace got for itself (client credentials) has no account:
+      // it is its app's, whose row holds the workspace and the admin who registered it.
+      const account =
+        model === 'ClientCredentials' && typeof payload.clientId === 'string'
+          ? await appAccount(db, payload.clientId)
+          : parseAccountId(payload.accountId);
       const values = {
         model,
         id: storedId(id),
@@ -79,7 +84,11 @@ export function oauthAdapter(db: Database, model: string): OAuthAdapter {
         .select({ payload: t.payload, consumedAt: t.consumedAt })
         .from(t)
         .where(and(row(id), unexpired));
-      return live(found);
+      const payload = live(found);
+      // An app of the workspace keeps its secret sealed (register-app.ts); the server compares it open.
+      return model === 'Client' && typeof payload?.client_secret === 'string'
+        ? { ...payload, client_secret: openSecret(payload.client_secret) }
+        : payload;
     },
     async findByUid(uid) {
       const [found] = await db
@@ -107,6 +116,21 @@ export function oauthAdapter(db: Database, model: string): OAuthAdapter {
       await db.delete(t).where(eq(t.grantId, grantId));
     },
   };
+}
+
+/** The workspace and admin of an app of the workspace (register-app.ts), or null for any other client. */
+async function appAccount(
+  db: Database,
+  clientId: string,
+): Promise<{ workspaceId: string; userId: string } | null> {
+  const t = schema.oauthModels;
+  const [client] = await db
+    .select({ workspaceId: t.workspaceId, userId: t.userId })
+    .from(t)
+    .where(and(eq(t.model, 'Client'), eq(t.id, storedId(clientId))));
+  return client?.workspaceId && client.userId
+    ? { workspaceId: client.workspaceId, userId: client.userId }
+    : null;
 }
 
 /** Rows whose time is up, removed by the daily prune (expired rows are never answered anyway). */

@@ -162,9 +162,11 @@ export const actorOutput = z
   .object({
     type: z.enum(actorTypes).meta({
       description:
-        '`user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself), `job` (an import, export or update job: docs/jobs.md).',
+        '`user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself), `job` (an import, export or update job: docs/jobs.md), `app` (an OAuth app acting for a user on the REST API: docs/apps.md).',
     }),
-    id: z.string().meta({ description: 'The user, key, run (run_…) or job that made the change.' }),
+    id: z.string().meta({
+      description: 'The user, key, run (run_…), job or OAuth app (its client id) that made the change.',
+    }),
     name: z.string().meta({ description: 'Its name when the change was made.' }),
   })
   .meta({ id: 'Actor' });

@@ -19,6 +19,7 @@ export function madeBy({ actor, source }: Provenance): string {
     mcp: 'agent',
     system: 'the service',
     job: 'job',
+    app: 'app',
   };
   const surface: Record<Provenance['source'], string> = {
     web: 'web app',

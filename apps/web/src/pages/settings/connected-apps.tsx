@@ -16,15 +16,17 @@ export function ConnectedAppsPage() {
     <>
       <PageHeader title="Connected apps" />
       <p>
-        Apps and agents you allowed to act for you through the MCP server, at <code>/mcp</code>. Each one can
-        do what you allowed it, never more than your role; what it does is recorded as yours, made through the
-        app.
+        Apps and agents you allowed to act for you over OAuth, through the REST API at <code>/api/v1</code> or
+        the MCP server at <code>/mcp</code>. Each one can do what you allowed it, never more than your role;
+        what it does is recorded as yours, made through the app.
       </p>
       <ProblemMessage problem={problemOf(apps.error ?? revoke.error)} />
       {apps.isPending ? (
         <p className="hint">Loading…</p>
       ) : list.length === 0 ? (
-        <p className="hint">No app is connected. An MCP client that signs in with OAuth appears here.</p>
+        <p className="hint">
+          No app is connected. An app or MCP client that signs in with OAuth appears here.
+        </p>
       ) : (
         <table>
           <thead>
