@@ -128,14 +128,19 @@ export function oauthEndpoints(oauth: OAuth, db: Database): Middleware<AppState>
 
 /**
  * Why a protocol request's query string cannot be taken (a parameter holding a NUL or a lone
- * surrogate, which no row of the OAuth store can hold), or null.
+ * surrogate, which no row of the OAuth store can hold, or longer than PARAMETER_LIMIT), or null.
  */
 function unstorableParameter(querystring: string): string | null {
   if (querystring === '') return null;
   const params = Object.fromEntries(new URLSearchParams(querystring));
   const [problem] = findUnstorable(params);
-  return problem ? `${problem.path} ${problem.message}` : null;
+  if (problem) return `${problem.path} ${problem.message}`;
+  const long = Object.entries(params).find(([, value]) => value.length > PARAMETER_LIMIT);
+  return long ? `${long[0]} is longer than ${PARAMETER_LIMIT} characters` : null;
 }
+
+/** The longest value of a protocol request's parameter (a state, a scope, a redirect URI). */
+const PARAMETER_LIMIT = 2_000;
 
 /** The log of each request handed to the protocol library, with its request id. */
 const requestLogs = new WeakMap<IncomingMessage, AppState['log']>();

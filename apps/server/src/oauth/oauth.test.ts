@@ -270,6 +270,79 @@ describe('OAuth 2.1 for agents', () => {
     expect(after.rows[0].n).toBe(before.rows[0].n);
   });
 
+  it('refuses registration metadata beyond its bounds (a name of 200 characters, values of 2,000, lists of 20) and an over-long request parameter, storing nothing', async () => {
+    const count = async () =>
+      (await app.service.pool.query("select count(*)::int as n from oauth_models where model = 'Client'"))
+        .rows[0].n as number;
+    const before = await count();
+    const uris = (n: number) => Array.from({ length: n }, (_, i) => `${REDIRECT}${i}`);
+    // RFC 7591 names a bad redirect URI's error on its own: `invalid_redirect_uri`.
+    const cases: [Record<string, unknown>, RegExp, string][] = [
+      [
+        { client_name: 'n'.repeat(201), redirect_uris: [REDIRECT] },
+        /client_name is longer than 200/,
+        'invalid_client_metadata',
+      ],
+      [
+        { client_name: 'Many', redirect_uris: uris(21) },
+        /redirect_uris holds more than 20/,
+        'invalid_redirect_uri',
+      ],
+      [
+        {
+          client_name: 'Long',
+          redirect_uris: [REDIRECT],
+          client_uri: `https://example.com/${'q'.repeat(2_000)}`,
+        },
+        /client_uri is longer than 2000/,
+        'invalid_client_metadata',
+      ],
+    ];
+    for (const [metadata, message, error] of cases) {
+      const res = await fetch(`${app.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...metadata, token_endpoint_auth_method: 'none' }),
+      });
+      expect(res.status, String(message)).toBe(400);
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body, String(message)).toMatchObject({
+        error,
+        error_description: expect.stringMatching(message),
+      });
+    }
+    // At the bounds, a registration is taken.
+    const edge = await fetch(`${app.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'n'.repeat(200),
+        redirect_uris: uris(20),
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(edge.status).toBe(201);
+    expect(await count()).toBe(before + 1);
+
+    const agent = await discover();
+    const url = new URL(agent.as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: agent.client.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'records:read',
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: 'S256',
+      state: 's'.repeat(2_001),
+    }).toString();
+    const res = await fetch(url);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'state is longer than 2000 characters',
+    });
+  });
+
   it('refuses an authorization request whose parameters hold a NUL with 400 invalid_request', async () => {
     const agent = await discover();
     const url = new URL(agent.as.authorization_endpoint!);

@@ -168,7 +168,10 @@ function storableOnly(adapter: Adapter, model: string, errors: ProviderErrors): 
           'grant_types: client_credentials is for apps an admin registers in the settings area',
         );
       }
-      const [problem] = findUnstorable(payload);
+      const [problem] = [
+        ...findUnstorable(payload),
+        ...(model === 'Client' ? oversizedMetadata(payload) : []),
+      ];
       if (problem) {
         const message = `${problem.path.replace(/^params\./, '')} ${problem.message}`;
         throw model === 'Client'
@@ -178,4 +181,23 @@ function storableOnly(adapter: Adapter, model: string, errors: ProviderErrors): 
       return adapter.upsert(id, payload, expiresIn);
     },
   };
+}
+
+/** Bounds of what a client registers (docs/mcp.md, "OAuth"): its name, each value, each list. */
+const CLIENT_METADATA_LIMITS = { name: 200, value: 2_000, list: 20 };
+
+/** The fields of a client's metadata beyond CLIENT_METADATA_LIMITS, each named with its limit. */
+function oversizedMetadata(payload: Record<string, unknown>): { path: string; message: string }[] {
+  const found: { path: string; message: string }[] = [];
+  for (const [key, value] of Object.entries(payload)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (Array.isArray(value) && value.length > CLIENT_METADATA_LIMITS.list) {
+      found.push({ path: key, message: `holds more than ${CLIENT_METADATA_LIMITS.list} values` });
+    }
+    const longest = key === 'client_name' ? CLIENT_METADATA_LIMITS.name : CLIENT_METADATA_LIMITS.value;
+    if (values.some((v) => typeof v === 'string' && v.length > longest)) {
+      found.push({ path: key, message: `is longer than ${longest} characters` });
+    }
+  }
+  return found;
 }
