@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode, type ErrorDetail, sqlStateOf } from '@crm/domain';
+import { DomainError, type ErrorCode, type ErrorDetail, issueDetails, sqlStateOf } from '@crm/domain';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
@@ -106,36 +106,12 @@ function concurrencyConflict(cause: unknown) {
 }
 
 export function fromZodError(error: z.ZodError): DomainError {
-  const details: ErrorDetail[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        details.push({ path: joinPath([...issue.path, key]), message: 'is not a known field' });
-      }
-    } else {
-      details.push({ path: joinPath(issue.path), message: describeIssue(issue) });
-    }
-  }
+  const details = issueDetails(error);
   const summary = details
     .slice(0, 5)
     .map((d) => (d.path ? `${d.path} ${d.message}` : d.message))
     .join('; ');
   return new DomainError('VALIDATION_FAILED', `Invalid request: ${summary}`, { details });
-}
-
-function joinPath(path: PropertyKey[]): string {
-  return path.map((p) => String(p)).join('.');
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') {
-    // zod 4 leaves `input` off issues unless asked; its message names what it received.
-    return /received undefined$/.test(issue.message) ? 'is required' : `must be of type ${issue.expected}`;
-  }
-  if (issue.code === 'invalid_value') {
-    return `must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
-  }
-  return issue.message.replace(/^Invalid input: /, '');
 }
 
 const CONNECTION_CODES = new Set([

@@ -49,6 +49,7 @@ export * from './shared/secret-box.ts';
 export * from './shared/secret-keys.ts';
 export * from './shared/secrets-at-rest.ts';
 export * from './shared/services.ts';
+export * from './shared/zod-issues.ts';
 export * from './tasks/batch-create-tasks.ts';
 export * from './tasks/batch-delete-tasks.ts';
 export * from './tasks/batch-update-tasks.ts';

@@ -279,7 +279,7 @@ describe.skipIf(unavailable)('jobs in Chromium', () => {
     expect(refused.map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
       '7 data.score must be a number',
       // An empty cell is no value in a job (docs/jobs.md, "Imports"): the title is missing.
-      '12 title Invalid input: expected string, received undefined',
+      '12 title is required',
       '22 email must be an email address',
       '42 data.lifecycle must be one of: Lead, Prospect, Customer, Churned',
     ]);

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DomainError } from '../shared/errors.ts';
 import { missing } from '../shared/missing.ts';
+import { issueDetails } from '../shared/zod-issues.ts';
 import { writePart } from './job-files.ts';
 import { JOB_LEASE_SECONDS, type JobRow } from './job-row.ts';
 
@@ -19,9 +20,7 @@ export interface ResultLine {
 
 /** A refused item's errors as a result line names them: the batch item's `details`, or its message. */
 export function errorsOf(error: DomainError | z.ZodError): ResultLine['errors'] {
-  if (error instanceof z.ZodError) {
-    return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  }
+  if (error instanceof z.ZodError) return issueDetails(error);
   return error.details && error.details.length > 0 ? error.details : [{ path: '', message: error.message }];
 }
 

@@ -12,6 +12,7 @@ import { queryRecordsInput } from '../record-model/schemas.ts';
 import { eventTypes } from '../shared/events.ts';
 import { pagingInput } from '../shared/paging.ts';
 import { idParam, instantOutput, nonBlankText } from '../shared/schemas.ts';
+import { describeIssue } from '../shared/zod-issues.ts';
 import { collectTemplateProblems, hasTemplate } from './templates.ts';
 import { checkDelayUntil, checkDuration, checkSchedule } from './timing.ts';
 
@@ -347,7 +348,7 @@ function conditionProblems(
   const leaf = conditionLeafSchema.safeParse(value);
   if (!leaf.success) {
     for (const issue of leaf.error.issues)
-      out.push({ path: [...path, ...issue.path.map(String)], message: issue.message });
+      out.push({ path: [...path, ...issue.path.map(String)], message: describeIssue(issue) });
   }
 }
 
@@ -637,7 +638,11 @@ function checkList(list: unknown, place: Place, check: TreeCheck, visible: Set<s
     const result = actionSchemas[type as ActionType].safeParse(raw);
     if (!result.success) {
       for (const issue of result.error.issues)
-        check.issues.push({ path: [...here, ...issue.path.map(String)], message: issue.message, issue });
+        check.issues.push({
+          path: [...here, ...issue.path.map(String)],
+          message: describeIssue(issue),
+          issue,
+        });
       return;
     }
     const action = { ...result.data } as Record<string, unknown>;
