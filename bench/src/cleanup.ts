@@ -39,3 +39,24 @@ export function createCleanups(log: (line: string) => void): Cleanups {
   }
   return { push: (step) => steps.push(step), cleanUp };
 }
+
+/**
+ * A benchmark's entry point: runs `main`, then every clean-up step whatever happened, and
+ * exits 0, or 1 after logging the failure (a signal's exit is createCleanups').
+ */
+export async function runBench(
+  main: () => Promise<void>,
+  cleanups: Cleanups,
+  log: (line: string) => void,
+): Promise<never> {
+  let exitCode = 0;
+  try {
+    await main();
+  } catch (error) {
+    exitCode = 1;
+    log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  } finally {
+    await cleanups.cleanUp();
+  }
+  process.exit(exitCode);
+}

@@ -22,18 +22,16 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@crm/db';
 import { addFolderField, missing } from '@crm/domain';
-import { type Cleanups, createCleanups } from './cleanup.ts';
+import { createCleanups, runBench } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
 import { intEnv } from './env.ts';
-import { startTsxChild, waitUntilReady } from './processes.ts';
 import { toJson } from './report.ts';
 import { createFixture, ownerOf } from './seed.ts';
 import { percentile, round, sleep } from './time.ts';
+import { launchService } from './workflows/service.ts';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = resolve(benchDir, '..');
 const RESULTS_FILE = join(benchDir, 'results', 'jobs.json');
 
 const config = {
@@ -55,38 +53,6 @@ const t0 = performance.now();
 const log = (line: string) =>
   process.stderr.write(`[jobs +${((performance.now() - t0) / 1000).toFixed(1)}s] ${line}\n`);
 const cleanups = createCleanups(log);
-
-/**
- * The service in `role` as `npm start` runs it (apps/server/scripts/start.mjs: the server's
- * build, not its sources through a loader, whose memory a deployment does not have), on free
- * ports, stopped by `cleanups`; resolves once its /readyz answers (a worker's is on its
- * operations port).
- */
-async function startService(connectionString: string, role: 'api' | 'worker', cleanups: Cleanups) {
-  const port = await freePort();
-  const opsPort = role === 'worker' ? await freePort() : 0;
-  const child = startTsxChild({
-    name: `service (${role})`,
-    script: 'apps/server/scripts/start.mjs',
-    loader: 'script',
-    cwd: repoRoot,
-    url: `http://127.0.0.1:${role === 'worker' ? opsPort : port}`,
-    env: {
-      DATABASE_URL: connectionString,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ROLE: role,
-      OPS_PORT: String(opsPort),
-      DATABASE_POOL_SIZE: '20',
-      LOG_LEVEL: 'warn',
-      WORKER_POLL_INTERVAL_MS: '100',
-      IMPORT_CHUNKS_IN_FLIGHT: String(config.chunksInFlight),
-    },
-  });
-  cleanups.push({ what: `stopping ${child.name}`, run: () => child.stop() });
-  await waitUntilReady(child, 180_000);
-  return child;
-}
 
 /** Resident memory of a process, MiB (Linux); 0 once it is gone. */
 async function rssMiB(pid: number): Promise<number> {
@@ -187,8 +153,17 @@ async function main() {
   const bytes = await writeCsv(csv, config.rows);
   log(`wrote ${config.rows} rows, ${round(bytes / 2 ** 20)} MiB`);
 
-  const api = await startService(database.connectionString, 'api', cleanups);
-  const worker = await startService(database.connectionString, 'worker', cleanups);
+  // As `npm start` runs it: the server's build (docs/performance.md, "Jobs").
+  const service = (role: 'api' | 'worker') =>
+    launchService(
+      database.connectionString,
+      role,
+      cleanups,
+      { WORKER_POLL_INTERVAL_MS: '100', IMPORT_CHUNKS_IN_FLIGHT: String(config.chunksInFlight) },
+      { loader: 'script', readyWithinMs: 180_000 },
+    );
+  const api = await service('api');
+  const worker = await service('worker');
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${api.url}/api/v1${path}`, {
       method,
@@ -372,16 +347,4 @@ async function main() {
   );
 }
 
-let exitCode = 0;
-process.once('SIGINT', () => {
-  void cleanups.cleanUp().finally(() => process.exit(130));
-});
-try {
-  await main();
-} catch (error) {
-  exitCode = 1;
-  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-} finally {
-  await cleanups.cleanUp();
-}
-process.exit(exitCode);
+await runBench(main, cleanups, log);

@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { missing } from '@crm/domain';
 import type pg from 'pg';
-import { createCleanups } from '../cleanup.ts';
+import { createCleanups, runBench } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
 import { intEnv } from '../env.ts';
 import { toJson } from '../report.ts';
@@ -314,16 +314,4 @@ async function main() {
   );
 }
 
-let exitCode = 0;
-process.once('SIGINT', () => {
-  void cleanups.cleanUp().finally(() => process.exit(130));
-});
-try {
-  await main();
-} catch (error) {
-  exitCode = 1;
-  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-} finally {
-  await cleanups.cleanUp();
-}
-process.exit(exitCode);
+await runBench(main, cleanups, log);

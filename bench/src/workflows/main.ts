@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWorkflow, createWorkflowInput, missing, rightsOf } from '@crm/domain';
 import autocannon, { type Result } from 'autocannon';
-import { createCleanups } from '../cleanup.ts';
+import { createCleanups, runBench } from '../cleanup.ts';
 import { openBenchDatabase } from '../database.ts';
 import { intEnv } from '../env.ts';
 import { withOtherLoad } from '../load.ts';
@@ -255,16 +255,4 @@ async function main() {
   process.stdout.write(lines.join('\n'));
 }
 
-let exitCode = 0;
-process.once('SIGINT', () => {
-  void cleanups.cleanUp().finally(() => process.exit(130));
-});
-try {
-  await main();
-} catch (error) {
-  exitCode = 1;
-  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-} finally {
-  await cleanups.cleanUp();
-}
-process.exit(exitCode);
+await runBench(main, cleanups, log);
