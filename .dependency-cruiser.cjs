@@ -3,8 +3,8 @@
  * The layers (docs/architecture.md, "Layers"), checked by `pnpm lint:deps` (part of `pnpm lint`):
  * apps → mcp / api / workflows / webhooks / cli → domain → db → constants, with sandbox beside
  * them (api and workflows use it; it imports nothing of the workspace), and inside the
- * domain, feature folders that never import each other in a circle. Test files and test helpers
- * are left out of the cruise: what is checked is the code that runs in production. Each rule is
+ * domain, feature folders that never import each other in a circle. Test files are left out of
+ * the cruise; test helpers (`testing/` folders) are in it, with rules of their own. Each rule is
  * shown to fire on a planted violation in tooling/lint/layers.test.ts.
  */
 
@@ -65,14 +65,39 @@ const workspace = [
 const escapeRegExp = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const under = (/** @type {string[]} */ folders) => `^(${folders.map(escapeRegExp).join('|')})/`;
 
-/** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
-const layerRules = Object.entries(mayImport).map(([from, allowed]) => ({
-  name: `layer-${from.replace('/', '-')}`,
-  comment: `${from} imports only ${allowed.length ? allowed.join(', ') : 'no other workspace package'} (docs/architecture.md, "Layers")`,
-  severity: 'error',
-  from: tools[from] ? { path: under([from]), pathNot: tools[from] } : { path: under([from]) },
-  to: { path: under(workspace.filter((p) => p !== from && !allowed.includes(p))) },
-}));
+/** A package's test helpers (`<package>/src/testing/`), which may also use the test tooling. */
+const TESTING = '/src/testing/';
+const TEST_TOOLING = 'tooling/vitest';
+
+/**
+ * One rule per package for its code, and one for its test helpers (`testing/` folders), which
+ * import what the package may and the test tooling (tooling/vitest: the processes tests start,
+ * the suite's setup) besides.
+ * @type {import('dependency-cruiser').IForbiddenRuleType[]}
+ */
+const layerRules = Object.entries(mayImport).flatMap(([from, allowed]) => {
+  const forbidden = workspace.filter((p) => p !== from && !allowed.includes(p));
+  const what = allowed.length ? allowed.join(', ') : 'no other workspace package';
+  const code = {
+    name: `layer-${from.replace('/', '-')}`,
+    comment: `${from} imports only ${what} (docs/architecture.md, "Layers")`,
+    severity: /** @type {const} */ ('error'),
+    from: { path: under([from]), pathNot: [TESTING, ...(tools[from] ? [tools[from]] : [])] },
+    to: { path: under(forbidden) },
+  };
+  const helpers = forbidden.filter((p) => p !== TEST_TOOLING);
+  if (helpers.length === forbidden.length || helpers.length === 0) return [code];
+  return [
+    code,
+    {
+      name: `layer-${from.replace('/', '-')}-testing`,
+      comment: `${from}'s test helpers import only ${what} and ${TEST_TOOLING} (docs/architecture.md, "Layers")`,
+      severity: /** @type {const} */ ('error'),
+      from: { path: `${under([from])}src/testing/` },
+      to: { path: under(helpers) },
+    },
+  ];
+});
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -127,10 +152,11 @@ module.exports = {
     },
   ],
   options: {
-    // Production code only: tests and their helpers may reach across (apps/server's tests
-    // import @crm/client and @crm/web), which package.json's devDependencies allow.
+    // Production code and test helpers (`testing/` folders, rules of their own above); test
+    // files themselves may reach across (apps/server's tests import @crm/client and @crm/web),
+    // which package.json's devDependencies allow.
     exclude: {
-      path: ['\\.test\\.tsx?$', '/testing/', '(^|/)node_modules/', '/dist/', '(^|/)\\.data/'],
+      path: ['\\.test\\.tsx?$', '(^|/)node_modules/', '/dist/', '(^|/)\\.data/'],
     },
     doNotFollow: { path: ['(^|/)node_modules/'] },
     // `import type` is an import to check too (apps/web and AppRouter).

@@ -94,11 +94,13 @@ describe('dependency-cruiser: .dependency-cruiser.cjs', () => {
     ]) {
       files[`${pkg}/src/index.ts`] = 'export const x = 1;\nexport type X = number;\n';
     }
-    // One layer rule per package: an import of the first package it may not import.
+    // Two layer rules per package, for its code and for its test helpers (`src/testing/`): an
+    // import of the first package each may not import.
     for (const rule of config.forbidden.filter((r) => r.name.startsWith('layer-'))) {
-      const pkg = /^\^\(([^)]+)\)\/$/.exec(rule.from.path ?? '')?.[1]?.replace(/\\/g, '');
+      const from = /^\^\(([^)]+)\)\/(src\/testing\/)?$/.exec(rule.from.path ?? '');
+      const pkg = from?.[1]?.replace(/\\/g, '');
       if (!pkg) throw new Error(`${rule.name}: no package in ${rule.from.path}`);
-      const file = `${pkg}/src/planted-layer.ts`;
+      const file = from?.[2] ? `${pkg}/src/testing/planted-layer.ts` : `${pkg}/src/planted-layer.ts`;
       files[file] = importOf(file, `${firstForbidden(rule)}/src/index.ts`);
       planted.set(rule.name, file);
     }
@@ -169,6 +171,15 @@ describe('dependency-cruiser: .dependency-cruiser.cjs', () => {
         'packages/workflows/src/on-sandbox.ts',
         'packages/sandbox/src/index.ts',
       ),
+      // A package's test helpers use the test tooling; its code may not.
+      'apps/server/src/testing/on-tooling.ts': importOf(
+        'apps/server/src/testing/on-tooling.ts',
+        'tooling/vitest/src/index.ts',
+      ),
+      'apps/server/src/on-tooling.ts': importOf(
+        'apps/server/src/on-tooling.ts',
+        'tooling/vitest/src/index.ts',
+      ),
     });
     plant(root, files);
     const out = await run(
@@ -223,9 +234,54 @@ describe('dependency-cruiser: .dependency-cruiser.cjs', () => {
       'packages/client/scripts/generate.ts',
       'packages/api/src/on-sandbox.ts',
       'packages/workflows/src/on-sandbox.ts',
+      'apps/server/src/testing/on-tooling.ts',
     ];
     expect(violations.filter((v) => allowed.includes(v.from))).toEqual([]);
   });
+
+  it("fires on a package's code that imports the test tooling", () => {
+    expect(violations).toContainEqual({
+      rule: 'layer-apps-server',
+      from: 'apps/server/src/on-tooling.ts',
+      to: 'tooling/vitest/src/index.ts',
+    });
+  });
+});
+
+describe('dependency-cruiser on the repository itself', () => {
+  it('sees the imports by package name (`@crm/*`) as edges to the packages’ sources, test helpers included', async () => {
+    const out = await run(
+      depcruiseBin,
+      [
+        'apps/server/src/app.ts',
+        'apps/server/src/testing/test-app.ts',
+        '--config',
+        '.dependency-cruiser.cjs',
+        '--no-cache',
+        '--output-type',
+        'json',
+      ],
+      repo,
+    );
+    const modules = (
+      JSON.parse(out) as {
+        modules: { source: string; dependencies: { module: string; resolved: string }[] }[];
+      }
+    ).modules;
+    const edges = (source: string) =>
+      Object.fromEntries(
+        (modules.find((m) => m.source === source)?.dependencies ?? [])
+          .filter((d) => d.module.startsWith('@crm/'))
+          .map((d) => [d.module, d.resolved]),
+      );
+    expect(edges('apps/server/src/app.ts')).toMatchObject({
+      '@crm/api': 'packages/api/src/index.ts',
+      '@crm/domain': 'packages/domain/src/index.ts',
+    });
+    expect(edges('apps/server/src/testing/test-app.ts')).toMatchObject({
+      '@crm/domain': 'packages/domain/src/index.ts',
+    });
+  }, 120_000);
 });
 
 describe('Biome: biome.json', () => {

@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
  * starts inherits CRM_TEST_RUN, set to this run's id by tooling/vitest/setup-env.ts; when the
  * last project's teardown runs, all test files are done, so any process still carrying it
  * was left behind. Those are killed, named, and the run fails. Needs /proc (Linux, where CI
- * runs); elsewhere the check is skipped. apps/server/src/testing/child-processes.ts is what
+ * runs); elsewhere the check is skipped. tooling/vitest/child-processes.ts is what
  * normally stops them before this.
  */
 const SHARED = Symbol.for('crm.testing.children');
@@ -38,7 +38,7 @@ export default function setup(project: TestProject) {
     throw new Error(
       `${left.length} process(es) started by tests were still running after every test file had ended; ` +
         `they are killed now. A test that starts a process must stop it, or start it through ` +
-        `apps/server/src/testing/child-processes.ts:\n${list}`,
+        `tooling/vitest/child-processes.ts:\n${list}`,
     );
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeEach } from 'vitest';
-import { killAll, killStartedBy, testStarting } from '../../apps/server/src/testing/child-processes.ts';
+import { killAll, killStartedBy, testStarting } from './child-processes.ts';
 
-// The projects whose tests start processes (apps/server/src/testing/child-processes.ts): a
+// The projects whose tests start processes (tooling/vitest/child-processes.ts): a
 // process started during a test that fails or times out is killed as that test ends, and
 // whatever a file's tests left running is killed once they are done. This setup's hooks run
 // after the file's own (Vitest runs after-hooks last-registered first), so a file that stops

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { closePool, createDatabase, createPool, freePort } from '@crm/db';
 import { createApiKey, createWorkspace } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnTracked } from '../../../../tooling/vitest/child-processes.ts';
 import { DRAIN_MS } from '../service.ts';
 import { budget } from '../testing/budget.ts';
-import { spawnTracked } from '../testing/child-processes.ts';
 
 /**
  * The README's start command, signalled as a process manager or a terminal would
@@ -20,7 +20,7 @@ import { spawnTracked } from '../testing/child-processes.ts';
  * in full, and every process of the tree — npm, the install wrapper, the server and every
  * PostgreSQL process — must be gone within the drain time. npm runs in a process group of its
  * own, as under a process manager, which is also how the test ends the whole tree should it
- * fail before the tree ends by itself (testing/child-processes.ts).
+ * fail before the tree ends by itself (tooling/vitest/child-processes.ts).
  */
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedDatabase, freePort, runMigrations, startEmbeddedPostgres } from '@crm/db';
-import { trackProcess } from './child-processes.ts';
+import { trackProcess } from '../../../../tooling/vitest/child-processes.ts';
 
 /** A PostgreSQL server of a test's own, which the test may stop and start at will. */
 export interface ThrowawayPostgres {

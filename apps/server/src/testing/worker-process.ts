@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PARENT_GUARD, spawnTracked } from './child-processes.ts';
+import { PARENT_GUARD, spawnTracked } from '../../../../tooling/vitest/child-processes.ts';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 
