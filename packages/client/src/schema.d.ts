@@ -2088,11 +2088,11 @@ export interface components {
         };
         Actor: {
             /**
-             * @description `user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself), `job` (an import, export or update job: docs/jobs.md).
+             * @description `user` (the web app), `apiKey`, `workflow` (a run), `import` (the web app’s CSV import), `mcp` (an agent), `system` (the service itself), `job` (an import, export or update job: docs/jobs.md), `app` (an OAuth app acting for a user on the REST API: docs/apps.md).
              * @enum {string}
              */
-            type: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system" | "job";
-            /** @description The user, key, run (run_…) or job that made the change. */
+            type: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system" | "job" | "app";
+            /** @description The user, key, run (run_…), job or OAuth app (its client id) that made the change. */
             id: string;
             /** @description Its name when the change was made. */
             name: string;
@@ -3100,7 +3100,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
             source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
@@ -4730,11 +4730,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only actions of this kind of actor. */
-                actorType?: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system" | "job";
+                actorType?: "user" | "apiKey" | "workflow" | "import" | "mcp" | "system" | "job" | "app";
                 /** @description Only actions of this user, key, run or job. */
                 actorId?: string;
                 /** @description Only this action. */
-                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
                 /** @description Only actions at or after this instant. */
                 since?: string;
                 /** @description Items per page, 1 to 200 (default 50). */
