@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecord } from '../records/create-record.ts';
-import { getRecord } from '../records/find-records.ts';
+import { getRecord } from '../records/get-record.ts';
 import { restoreRecord } from '../records/restore-record.ts';
 import { trashRecord } from '../records/trash-record.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';

@@ -7,7 +7,7 @@ import { updateDeal } from '../deals/update-deal.ts';
 import { loadFolder } from '../folders/load-folder.ts';
 import { isRelation } from '../folders/relation-fields.ts';
 import { updateRecordInput } from '../record-model/schemas.ts';
-import { getRecord } from '../records/find-records.ts';
+import { getRecord } from '../records/get-record.ts';
 import { loadRecord } from '../records/load-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import { linkRecords } from '../relations/link-records.ts';

@@ -1,7 +1,7 @@
 import type { Database } from '@crm/db';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
-import { queryRecords } from '../records/find-records.ts';
+import { queryRecords } from '../records/query-records.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { makeJob } from './make-job.ts';

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import { sideOf } from '../folders/relation-fields.ts';
 import type { RecordOutput } from '../record-model/schemas.ts';
-import { queryRecords } from '../records/find-records.ts';
+import { queryRecords } from '../records/query-records.ts';
 import type { Actor } from '../shared/actor.ts';
 import { listInput } from './create-export-job.ts';
 import { writePart } from './job-files.ts';

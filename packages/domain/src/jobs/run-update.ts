@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { RecordOutput } from '../record-model/schemas.ts';
 import { trashRecords, trashRecordsInput } from '../records/batch-trash-records.ts';
 import { updateRecords, updateRecordsInput } from '../records/batch-update-records.ts';
-import { queryRecords } from '../records/find-records.ts';
+import { queryRecords } from '../records/query-records.ts';
 import { restoreRecord } from '../records/restore-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { asDatabase, type BatchOutcome, settleItem } from '../shared/batch.ts';

@@ -1,7 +1,7 @@
 import type { Database } from '@crm/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecord } from '../records/create-record.ts';
-import { getRecord } from '../records/find-records.ts';
+import { getRecord } from '../records/get-record.ts';
 import { restoreRecord } from '../records/restore-record.ts';
 import { trashRecord } from '../records/trash-record.ts';
 import { updateRecord } from '../records/update-record.ts';

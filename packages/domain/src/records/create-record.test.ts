@@ -8,7 +8,7 @@ import {
   type TestDb,
 } from '../testing/fixtures.ts';
 import { createRecord } from './create-record.ts';
-import { getRecord } from './find-records.ts';
+import { getRecord } from './get-record.ts';
 import { trashRecord } from './trash-record.ts';
 
 let t: TestDb;

@@ -11,7 +11,8 @@ import {
   type TestDb,
 } from '../testing/fixtures.ts';
 import { createRecord } from './create-record.ts';
-import { findRecords, queryRecords } from './find-records.ts';
+import { findRecords } from './find-records.ts';
+import { queryRecords } from './query-records.ts';
 
 let t: TestDb;
 let actor: Actor;

@@ -6,7 +6,10 @@ import type { Actor } from '../shared/actor.ts';
 import type { FilterNodeInput } from '../shared/list-filter.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createRecords, createRecordsInput } from './batch-create-records.ts';
-import { findRecords, findRelated, queryRecords, searchWalk } from './find-records.ts';
+import { findRecords } from './find-records.ts';
+import { findRelated } from './find-related.ts';
+import { searchWalk } from './list-records.ts';
+import { queryRecords } from './query-records.ts';
 
 /** The walk's budgets as the service has them, put back after a test lowered them. */
 const SEARCH_WALK = { ...searchWalk };

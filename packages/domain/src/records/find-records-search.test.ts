@@ -6,7 +6,8 @@ import { createFolder } from '../folders/create-folder.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace } from '../testing/fixtures.ts';
 import { type PlanNode, planRecorder } from '../testing/plans.ts';
-import { findRecords, searchWalk } from './find-records.ts';
+import { findRecords } from './find-records.ts';
+import { searchWalk } from './list-records.ts';
 import { lowerSearchTexts } from './search-texts-lowered.ts';
 
 /**

@@ -3,7 +3,8 @@ import { addFolderField } from '../folders/index.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createRecords, createRecordsInput } from './batch-create-records.ts';
-import { findRecords, searchWalk } from './find-records.ts';
+import { findRecords } from './find-records.ts';
+import { searchWalk } from './list-records.ts';
 import { updateRecord } from './update-record.ts';
 
 /** The walk's budgets as the service has them, put back after a test lowered them. */

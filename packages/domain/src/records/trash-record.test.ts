@@ -9,7 +9,8 @@ import {
   type TestWorkspace,
 } from '../testing/fixtures.ts';
 import { createRecord } from './create-record.ts';
-import { findRecords, getRecord } from './find-records.ts';
+import { findRecords } from './find-records.ts';
+import { getRecord } from './get-record.ts';
 import { purgeTrash, TRASH_RETENTION_DAYS } from './purge-trash.ts';
 import { restoreRecord } from './restore-record.ts';
 import { trashRecord } from './trash-record.ts';

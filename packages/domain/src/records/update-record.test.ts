@@ -8,7 +8,7 @@ import {
   type TestWorkspace,
 } from '../testing/fixtures.ts';
 import { createRecord } from './create-record.ts';
-import { getRecord } from './find-records.ts';
+import { getRecord } from './get-record.ts';
 import { loadRecord } from './load-record.ts';
 import { applyRecordChanges, type RecordChanges, updateRecord } from './update-record.ts';
 
