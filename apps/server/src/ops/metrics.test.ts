@@ -207,7 +207,7 @@ describe('the operations listener', () => {
       // Nothing is being recorded while the attempt is sent; claims go on beside it and each
       // returns: among a few scrapes, one finds the dispatcher in no claim.
       expect(value(held, 'crm_webhook_dispatcher_busy_seconds', { statement: 'record' })).toBe(0);
-      const claims: number[] = [];
+      const claims: (number | undefined)[] = [];
       for (let i = 0; i < 20 && !claims.includes(0); i++) {
         claims.push(value(await scrape(), 'crm_webhook_dispatcher_busy_seconds', { statement: 'claim' }));
       }

@@ -8,6 +8,14 @@ interface ConsentDetails {
   user: { id: string; name: string; role: string };
   scopes: { scope: string; allowed: boolean }[];
   offlineAccess: boolean;
+  /** The resources it asks access to: `<base>/api/v1` (the REST API) or `<base>/mcp`. */
+  resources: string[];
+}
+
+/** Where an app would act, in words: the REST API, the MCP server, or both. */
+function surfaces(resources: string[]): string {
+  const words = resources.map((r) => (r.endsWith('/api/v1') ? 'the REST API' : 'the MCP server'));
+  return [...new Set(words)].join(' and ') || 'the MCP server';
 }
 
 /** A call of the consent API (docs/mcp.md, "OAuth"), under the interaction's own path. */
@@ -77,8 +85,8 @@ export function ConsentPage({ uid, workspace }: { uid: string; workspace: string
       <p>
         <strong>{app}</strong>
         {details.client.redirectHost ? <> (it returns to {details.client.redirectHost})</> : null} asks to act
-        as you, {details.user.name}, in {workspace} through the MCP server. What it does is recorded as yours,
-        made through {app}.
+        as you, {details.user.name}, in {workspace} through {surfaces(details.resources)}. What it does is
+        recorded as yours, made through {app}.
       </p>
       <form onSubmit={onSubmit}>
         <ProblemMessage problem={problem} paths={['scopes']} />
