@@ -1,12 +1,10 @@
 import { type Database, schema } from '@crm/db';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
-import { requireAppManager } from './register-app.ts';
 import { APP_GRANT, type WorkspaceAppOutput } from './workspace-apps.ts';
 
 /** The apps registered for the workspace (workspace-apps.ts), newest first; never their secrets. */
 export async function findApps(db: Database, actor: Actor): Promise<{ data: WorkspaceAppOutput[] }> {
-  requireAppManager(actor);
   const t = schema.oauthModels;
   const rows = await db
     .select({ payload: t.payload, userId: t.userId, createdAt: t.createdAt })

@@ -4,30 +4,23 @@ import type { z } from 'zod';
 import { rightsOf } from '../api-keys/scopes.ts';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
-import { DomainError, invalid } from '../shared/errors.ts';
+import { invalid } from '../shared/errors.ts';
 import { sealSecret } from '../shared/secret-box.ts';
 import { storedId } from './store.ts';
 import { APP_GRANT, type registerAppInput, type WorkspaceAppOutput } from './workspace-apps.ts';
-
-/** Only an owner or admin registers and removes the workspace's apps. */
-export function requireAppManager(actor: Actor): void {
-  if (actor.role !== 'OWNER' && actor.role !== 'ADMIN') {
-    throw new DomainError('FORBIDDEN', 'Only an owner or admin manages the apps of the workspace');
-  }
-}
 
 /**
  * Registers an app of the workspace (workspace-apps.ts): a confidential client of the OAuth
  * server with the client credentials grant and the scopes chosen, bound to the workspace and
  * the admin registering it. Its secret is made here, kept sealed (the server opens it to
- * compare, store.ts) and returned this once. Audited as `oauth_app.registered`.
+ * compare, store.ts) and returned this once. Audited as `oauth_app.registered`. Who may
+ * is the settings' rule (an owner or admin: `settingsProcedure`), as for API keys.
  */
 export async function registerApp(
   db: Database,
   actor: Actor,
   input: z.output<typeof registerAppInput>,
 ): Promise<WorkspaceAppOutput & { clientSecret: string }> {
-  requireAppManager(actor);
   const rights = rightsOf(actor.role);
   const beyond = input.scopes.filter((scope) => !rights.has(scope as never));
   if (beyond.length > 0) throw invalid('scopes', `${beyond.join(', ')} is beyond your role`);

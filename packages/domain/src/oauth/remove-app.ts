@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
-import { requireAppManager } from './register-app.ts';
 import { storedId } from './store.ts';
 import { APP_GRANT, type removeAppInput } from './workspace-apps.ts';
 
@@ -18,7 +17,6 @@ export async function removeApp(
   actor: Actor,
   input: z.output<typeof removeAppInput>,
 ): Promise<{ clientId: string; removed: true }> {
-  requireAppManager(actor);
   const t = schema.oauthModels;
   return db.transaction(async (tx) => {
     const [client] = await tx
