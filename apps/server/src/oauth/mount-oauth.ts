@@ -28,7 +28,7 @@ import { requestHeader } from '../http/headers.ts';
 import { sendError } from '../http/send-error.ts';
 import type { AppState } from '../http/state.ts';
 import { readJsonBody } from '../rest/read-body.ts';
-import { CONSENT_PATH, createOAuthServer, type OAuthServer } from './provider.ts';
+import { CONSENT_PATH, createOAuthServer, type OAuthServer, resourcesOf } from './provider.ts';
 
 type Ctx = ParameterizedContext<AppState>;
 
@@ -66,6 +66,11 @@ export class OAuth {
       });
     }
     return this.#server;
+  }
+
+  /** The resources tokens are issued for, from the base URL: no need of the protocol library. */
+  resources(): { mcp: string; api: string } {
+    return resourcesOf(this.baseUrl());
   }
 
   /** Where a 401 points the client (RFC 9728): the metadata of /mcp, or of the REST API. */
@@ -293,8 +298,7 @@ export async function passTokenGate(
   const token = bearerToken(requestHeader(ctx.req, 'authorization'));
   if (!token || token.startsWith(KEY_PREFIX)) return null;
   const surface = source === 'mcp' ? 'mcp' : 'api';
-  const server = await oauth.server();
-  const audience = surface === 'mcp' ? server.resource : server.apiResource;
+  const audience = oauth.resources()[surface];
   const access = await findOAuthAccess(gate.db, token);
   if (!access || access.audience !== audience) {
     throw unauthorizedToken(

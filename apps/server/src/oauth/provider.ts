@@ -22,6 +22,15 @@ const OAUTH_ROUTES = {
   challenge: '/oauth/challenge',
 } as const;
 
+/**
+ * The protected resources of an issuer (RFC 8707): the MCP endpoint and the REST API. The
+ * gate compares a token's audience with them without loading the protocol library.
+ */
+export function resourcesOf(issuer: string): { mcp: string; api: string } {
+  const base = issuer.replace(/\/$/, '');
+  return { mcp: `${base}/mcp`, api: `${base}/api/v1` };
+}
+
 /** The consent page of the web app, where the authorization flow asks the user. */
 export const CONSENT_PATH = '/oauth/consent';
 
@@ -66,8 +75,7 @@ export async function createOAuthServer(
   // Loaded on first use: a service no agent signs in to never loads the protocol library.
   const { default: OidcProvider, errors } = await import('oidc-provider');
   const issuer = baseUrl.replace(/\/$/, '');
-  const resource = `${issuer}/mcp`;
-  const apiResource = `${issuer}/api/v1`;
+  const { mcp: resource, api: apiResource } = resourcesOf(issuer);
   const cookieKey = await oauthSecret(db, 'cookie-key', () => randomBytes(32).toString('base64url'));
   const signingKey = JSON.parse(
     await oauthSecret(db, 'signing-key', () => {
