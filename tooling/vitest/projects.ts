@@ -27,6 +27,8 @@ export const DATABASE_HELPERS = [
   'createAdministeredTestDatabase',
   'openTestDb',
   'startTestApp',
+  // Starts the app (startTestApp) with a stand-in for the web app's page (the OAuth tests).
+  'startAppWithConsentPage',
 ] as const;
 
 /** Helpers that start processes or database servers a test kills or restarts (apps/server/src/testing). */

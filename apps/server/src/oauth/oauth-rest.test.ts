@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { addMember, createApiKey, createWorkspace, setPassword } from '@crm/domain';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,14 +9,16 @@ import {
   authorizationRequest,
   authorize,
   Browser,
+  clientCredentialsRequest,
   consent,
   exchangeCode,
   REDIRECT,
   refresh,
   registerClient,
   serverMetadata,
+  startAppWithConsentPage,
 } from '../testing/oauth-flow.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import type { TestApp } from '../testing/test-app.ts';
 
 /**
  * Third-party apps on the REST API and /trpc with OAuth (docs/apps.md): an app registers,
@@ -30,7 +29,7 @@ import { startTestApp, type TestApp } from '../testing/test-app.ts';
  * resource, scopes beyond the user's role.
  */
 let app: TestApp;
-let webDir: string;
+let stopApp: () => Promise<void>;
 let ownerKey: string;
 let otherKey: string;
 let folderId: string;
@@ -39,9 +38,7 @@ const owner = { email: `apps.owner.${stamp}@example.com`, password: 'a long enou
 const member = { email: `apps.member.${stamp}@example.com`, password: 'another long password' };
 
 beforeAll(async () => {
-  webDir = await mkdtemp(join(tmpdir(), 'crm-web-'));
-  await writeFile(join(webDir, 'index.html'), '<!doctype html><title>CRM</title><div id="root"></div>');
-  app = await startTestApp({ env: { WEB_DIR: webDir } });
+  ({ app, stop: stopApp } = await startAppWithConsentPage());
   const db = app.service.db;
   const ws = await createWorkspace(db, {
     name: 'Apps Co',
@@ -70,8 +67,7 @@ beforeAll(async () => {
   folderId = (await app.api(ownerKey, 'GET', '/api/v1/folders')).body.data[0].id;
 });
 afterAll(async () => {
-  await app?.stop();
-  await rm(webDir, { recursive: true, force: true });
+  await stopApp?.();
 });
 
 /** An app as an integrator writes one: discovery from the REST API's resource metadata, then registration. */
@@ -380,14 +376,7 @@ describe('Apps of the workspace (client credentials)', () => {
 
   /** A token request as curl would send it, for the refusals: its status and `error`. */
   const refusal = async (as: oauth.AuthorizationServer, clientId: string, secret: string, scope: string) => {
-    const res = await fetch(as.token_endpoint!, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-www-form-urlencoded',
-        Authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
-      },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope }),
-    });
+    const res = await clientCredentialsRequest(as.token_endpoint!, clientId, secret, scope);
     return { status: res.status, error: ((await res.json()) as { error: string }).error };
   };
 

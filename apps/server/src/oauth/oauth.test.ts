@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createApiKey, createWorkspace, setPassword } from '@crm/domain';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -9,6 +6,7 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Agent,
+  authorizationRequest,
   authorize,
   Browser,
   insecure,
@@ -16,8 +14,9 @@ import {
   refresh,
   registerClient,
   serverMetadata,
+  startAppWithConsentPage,
 } from '../testing/oauth-flow.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import type { TestApp } from '../testing/test-app.ts';
 
 /**
  * The whole OAuth 2.1 flow an agent that cannot hold a key goes through (docs/mcp.md, "OAuth"),
@@ -26,11 +25,7 @@ import { startTestApp, type TestApp } from '../testing/test-app.ts';
  * calls, the code exchange, MCP calls with the token, refresh with rotation, revocation.
  */
 let app: TestApp;
-/**
- * The consent page is the web app's index.html; a stand-in serves it, so that this test needs
- * no build of the web app (web-app/oauth-consent.test.ts drives the real page in a browser).
- */
-let webDir: string;
+let stopApp: () => Promise<void>;
 let workspaceId: string;
 let folderId: string;
 let apiKey: string;
@@ -38,9 +33,7 @@ const email = `oauth.${Date.now()}@example.com`;
 const password = 'a long enough password';
 
 beforeAll(async () => {
-  webDir = await mkdtemp(join(tmpdir(), 'crm-web-'));
-  await writeFile(join(webDir, 'index.html'), '<!doctype html><title>CRM</title><div id="root"></div>');
-  app = await startTestApp({ env: { WEB_DIR: webDir } });
+  ({ app, stop: stopApp } = await startAppWithConsentPage());
   let userId: string;
   ({ workspaceId, userId } = await createWorkspace(app.service.db, {
     name: 'OAuth Co',
@@ -50,8 +43,7 @@ beforeAll(async () => {
   await setPassword(app.service.db, email, password);
 });
 afterAll(async () => {
-  await app?.stop();
-  await rm(webDir, { recursive: true, force: true });
+  await stopApp?.();
 });
 
 /** What an agent finds from a 401 on /mcp: the resource's metadata, then the server's. */
@@ -249,9 +241,7 @@ describe('OAuth 2.1 for agents', () => {
   });
 
   it('refuses registration metadata holding a NUL or a lone surrogate with 400 invalid_client_metadata, and stores nothing', async () => {
-    const before = await app.service.pool.query(
-      "select count(*)::int as n from oauth_models where model = 'Client'",
-    );
+    const before = await clientCount();
     // The raw JSON text: `\u0000` and an unpaired `\ud800` as JSON escapes.
     for (const name of ['a\\u0000b', 'a\\ud800b']) {
       const res = await fetch(`${app.url}/oauth/register`, {
@@ -264,17 +254,11 @@ describe('OAuth 2.1 for agents', () => {
       expect(body.error).toBe('invalid_client_metadata');
       expect(body.error_description).toMatch(/client_name/);
     }
-    const after = await app.service.pool.query(
-      "select count(*)::int as n from oauth_models where model = 'Client'",
-    );
-    expect(after.rows[0].n).toBe(before.rows[0].n);
+    expect(await clientCount()).toBe(before);
   });
 
   it('refuses registration metadata beyond its bounds (a name of 200 characters, values of 2,000, lists of 20) and an over-long request parameter, storing nothing', async () => {
-    const count = async () =>
-      (await app.service.pool.query("select count(*)::int as n from oauth_models where model = 'Client'"))
-        .rows[0].n as number;
-    const before = await count();
+    const before = await clientCount();
     const uris = (n: number) => Array.from({ length: n }, (_, i) => `${REDIRECT}${i}`);
     // RFC 7591 names a bad redirect URI's error on its own: `invalid_redirect_uri`.
     const cases: [Record<string, unknown>, RegExp, string][] = [
@@ -322,19 +306,10 @@ describe('OAuth 2.1 for agents', () => {
       }),
     });
     expect(edge.status).toBe(201);
-    expect(await count()).toBe(before + 1);
+    expect(await clientCount()).toBe(before + 1);
 
-    const agent = await discover();
-    const url = new URL(agent.as.authorization_endpoint!);
-    url.search = new URLSearchParams({
-      client_id: agent.client.client_id,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope: 'records:read',
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-      code_challenge_method: 'S256',
-      state: 's'.repeat(2_001),
-    }).toString();
+    const { url } = await authorizationRequest(await discover(), 'records:read');
+    url.searchParams.set('state', 's'.repeat(2_001));
     const res = await fetch(url);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({
@@ -344,18 +319,8 @@ describe('OAuth 2.1 for agents', () => {
   });
 
   it('refuses an authorization request whose parameters hold a NUL with 400 invalid_request', async () => {
-    const agent = await discover();
-    const url = new URL(agent.as.authorization_endpoint!);
-    url.search = new URLSearchParams({
-      client_id: agent.client.client_id,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope: 'records:read',
-      resource: agent.resource,
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-      code_challenge_method: 'S256',
-      state: 'a\u0000b',
-    }).toString();
+    const { url } = await authorizationRequest(await discover(), 'records:read');
+    url.searchParams.set('state', 'a\u0000b');
     const member = new Browser(app.url, { email, password });
     await member.signIn();
     for (const browser of [new Browser(app.url, { email, password }), member]) {
@@ -394,4 +359,12 @@ async function fetchHistory(recordId: string) {
   const res = await app.api(apiKey, 'GET', `/api/v1/records/${recordId}/history`);
   expect(res.status).toBe(200);
   return res.body.data as { actor: unknown; source: string }[];
+}
+
+/** Clients registered with the server, of every kind. */
+async function clientCount(): Promise<number> {
+  const found = await app.service.pool.query(
+    "select count(*)::int as n from oauth_models where model = 'Client'",
+  );
+  return found.rows[0].n as number;
 }

@@ -1,5 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { expect } from 'vitest';
+import { startTestApp, type TestApp } from './test-app.ts';
 
 /**
  * An OAuth client and a user's browser against a running service, for the tests of the OAuth
@@ -209,4 +213,38 @@ export async function refresh(agent: Agent, refreshToken: string) {
       ...insecure,
     }),
   );
+}
+
+/**
+ * The app with a stand-in for the web app's index.html, so that the consent page answers
+ * without a build of the web app (web-app/oauth-consent.test.ts drives the real page).
+ */
+export async function startAppWithConsentPage(): Promise<{ app: TestApp; stop: () => Promise<void> }> {
+  const webDir = await mkdtemp(join(tmpdir(), 'crm-web-'));
+  await writeFile(join(webDir, 'index.html'), '<!doctype html><title>CRM</title><div id="root"></div>');
+  const app = await startTestApp({ env: { WEB_DIR: webDir } });
+  return {
+    app,
+    stop: async () => {
+      await app.stop();
+      await rm(webDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A client credentials token request (docs/apps.md), as curl sends it: HTTP Basic, a form body. */
+export function clientCredentialsRequest(
+  tokenEndpoint: string,
+  clientId: string,
+  secret: string,
+  scope: string,
+): Promise<Response> {
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString(
+    'base64',
+  );
+  return fetch(tokenEndpoint, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Basic ${basic}` },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope }),
+  });
 }

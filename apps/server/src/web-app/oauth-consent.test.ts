@@ -4,6 +4,7 @@ import { ensureBuilt } from '@crm/web/build';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword } from '../testing/browser.ts';
+import { clientCredentialsRequest } from '../testing/oauth-flow.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 const PASSWORD = 'owner password 123';
@@ -150,14 +151,7 @@ describe.skipIf(unavailable)('OAuth consent and connected apps in Chromium', () 
     await page.getByRole('cell', { name: 'records:read, records:write' }).waitFor();
     expect(await page.getByText(secret).count()).toBe(0);
 
-    const token = await fetch(`${app.url}/oauth/token`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-www-form-urlencoded',
-        Authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
-      },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'records:read' }),
-    });
+    const token = await clientCredentialsRequest(`${app.url}/oauth/token`, clientId, secret, 'records:read');
     expect(token.status).toBe(200);
     const { access_token: accessToken } = (await token.json()) as { access_token: string };
     const list = () =>
