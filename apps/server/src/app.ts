@@ -1,4 +1,11 @@
-import { type ApiServices, type AppRouter, appRouter, buildOpenApiDocument } from '@crm/api';
+import {
+  type ApiServices,
+  type AppRouter,
+  appRouter,
+  buildConfigSchema,
+  buildOpenApiDocument,
+  CONFIG_SCHEMA_PATH,
+} from '@crm/api';
 import type { Database } from '@crm/db';
 import { ApiKeyCache, DomainError, RateLimitBatcher, type SignInLimits } from '@crm/domain';
 import { Router } from '@koa/router';
@@ -55,7 +62,12 @@ export interface AppDeps {
   metrics?: RequestObserver;
 }
 
-const GET_ONLY = new Set(['/healthz', '/readyz', `${REST_PREFIX}/openapi.json`]);
+const GET_ONLY = new Set([
+  '/healthz',
+  '/readyz',
+  `${REST_PREFIX}/openapi.json`,
+  `${REST_PREFIX}${CONFIG_SCHEMA_PATH}`,
+]);
 
 /** Builds the Koa app without listening, so tests and the server share it. */
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -111,6 +123,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ctx.type = 'application/json';
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = openApiJson;
+  });
+  let configSchemaJson: string | undefined;
+  routes.get(`${REST_PREFIX}${CONFIG_SCHEMA_PATH}`, (ctx) => {
+    configSchemaJson ??= JSON.stringify(buildConfigSchema(deps.publicUrl));
+    ctx.type = 'application/schema+json';
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = configSchemaJson;
   });
   routes.post(TRIGGER_PATH, triggerEndpoint(gate));
   routes.all(TRIGGER_PATH, (ctx) => {

@@ -1,6 +1,7 @@
 export * from './context.ts';
 export * from './errors.ts';
 export { hasProcedure } from './internals/trpc.ts';
+export * from './openapi/config-schema.ts';
 export * from './openapi/document.ts';
 export { TRIGGER_PATH_TEMPLATE } from './openapi/trigger.ts';
 export { decodeQueryValues } from './rest-input.ts';

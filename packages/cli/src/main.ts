@@ -11,7 +11,9 @@ import {
   usersSetPassword,
   workspacesSetRateLimit,
 } from './commands.ts';
+import { configCommand } from './config.ts';
 import { openDatabase } from './database.ts';
+import { cliEnv } from './env.ts';
 import { exportFile, importFile } from './jobs.ts';
 import { USAGE } from './usage.ts';
 
@@ -47,6 +49,9 @@ async function main(argv: string[]): Promise<number> {
       out: { type: 'string' },
       q: { type: 'string' },
       sort: { type: 'string' },
+      url: { type: 'string' },
+      key: { type: 'string' },
+      prune: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -68,6 +73,12 @@ async function main(argv: string[]): Promise<number> {
     Object.entries(values).map(([key, value]) => [key, value === undefined ? undefined : String(value)]),
   ) as Record<string, string | undefined>;
   const progress = (line: string) => process.stderr.write(`${line}\n`);
+  if (command === 'config') {
+    // Through a running service's REST API: no database here.
+    const outcome = await configCommand(sub, options, cliEnv);
+    console.log(JSON.stringify(outcome.output, null, 2));
+    return outcome.status;
+  }
   const database = await openDatabase();
   try {
     let result: unknown;

@@ -25,6 +25,9 @@ describe('the commands of the CLI', () => {
       'workspaces set-rate-limit',
       'import',
       'export',
+      'config pull',
+      'config plan',
+      'config apply',
       'migrate',
       'secrets reencrypt',
     ]);

@@ -22,11 +22,19 @@ Commands:
       no event-triggered workflows. Exits 2 when rows were refused (see the job's results).
   export --workspace WS_ID --folder FLD_ID --out PATH [--format csv|ndjson] [--q TEXT] [--sort FIELD]
       Export a folder's records through an export job, run here, to PATH.
+  config pull --url URL --key KEY [--out PATH]
+  config plan --url URL --key KEY --file PATH [--prune]
+  config apply --url URL --key KEY --file PATH [--prune]
+      The workspace's configuration as a document (docs/operations.md, "Configuration as
+      code"), through the REST API of the service at URL (or CRM_URL) with the key KEY (or
+      CRM_API_KEY): pull writes it, plan shows what applying it would change, apply makes the
+      changes (removals only with --prune). Exits 1 when the service refused.
   migrate
       Apply database migrations.
   secrets reencrypt
       Encrypt every stored secret with SECRETS_KEY, so the keys in SECRETS_KEY_PREVIOUS can
       be dropped (see docs/operations.md, "Secrets at rest").
 
-The database is DATABASE_URL, or the embedded one in DATA_DIR (default .data at the repository root).
+The database is DATABASE_URL, or the embedded one in DATA_DIR (default .data at the repository root);
+\`config\` talks to a running service instead.
 Output is JSON on stdout.`;

@@ -112,6 +112,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the workspace’s configuration
+         * @description Folders and fields, pipelines and stages, workflows, webhook subscriptions (never secrets; header values masked) and your saved views, as one document keyed by names (its JSON Schema: `/api/v1/config.schema.json`). The same configuration exports the same document in any workspace. Needs the `config:read` scope.
+         */
+        get: operations["config-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/config/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show what applying a configuration would change
+         * @description Every change `POST /config/apply` would make, in its order, with what removals do to data (values of a removed field, a relation’s links, a stage’s deals); what the workspace has and the document lacks, under `left`. Writes nothing. A document with problems is a 400 naming each. Needs the `config:read` scope.
+         */
+        post: operations["config-plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/config/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a configuration
+         * @description Makes the changes of the plan in one transaction: all or none. Applying the same document again changes nothing. Removals only with `prune: true`. The secrets of subscriptions and signed workflows it makes are in the answer, once. Audited as `config.applied`. Needs the `config:write` scope.
+         */
+        post: operations["config-applyDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals/batch": {
         parameters: {
             query?: never;
@@ -2759,6 +2819,92 @@ export interface components {
             /** @constant */
             test: true;
         };
+        /** Workspace configuration */
+        ConfigDocument: {
+            /** @constant */
+            version: 1;
+            folders: components["schemas"]["ConfigFolder"][];
+            pipelines: components["schemas"]["ConfigPipeline"][];
+            workflows: components["schemas"]["ConfigWorkflow"][];
+            webhooks: components["schemas"]["ConfigWebhook"][];
+            /** @description The saved views of the user who exports or applies */
+            views: components["schemas"]["ConfigView"][];
+        };
+        ConfigFolder: {
+            /** @description The key of the object in the document: unique among its kind */
+            name: string;
+            /** @description In display order */
+            fields: components["schemas"]["ConfigField"][];
+        };
+        ConfigField: {
+            /** @description The key of the value in record `data`: the field’s key */
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "TEXT" | "SELECT" | "NUMBER" | "BOOLEAN" | "DATE" | "EMAIL" | "URL" | "MULTI_SELECT" | "RELATION";
+            options?: string[];
+            relation?: components["schemas"]["ConfigRelation"];
+        };
+        ConfigRelation: {
+            /** @description The name of the folder of the linked records */
+            folder: string;
+            /** @enum {string} */
+            cardinality: "ONE" | "MANY";
+            labels?: string[];
+            /** @description The paired field of the target folder, when the relation has one */
+            inverseKey?: string;
+        };
+        ConfigPipeline: {
+            /** @description The key of the object in the document: unique among its kind */
+            name: string;
+            /** @description In order */
+            stages: string[];
+        };
+        ConfigWorkflow: {
+            /** @description The key of the object in the document: unique among its kind */
+            name: string;
+            enabled: boolean;
+            trigger: components["schemas"]["ConfigTrigger"];
+            /** @description The actions as `POST /workflows` takes them, with `{ "$folder": name }`, `{ "$pipeline": name }`, `{ "$stage": [pipeline, stage] }` and `{ "$user": email }` where they name a folder, pipeline, stage or member */
+            actions: {
+                [key: string]: unknown;
+            }[];
+            requireSignature: boolean;
+            rateLimitPerMinute: number;
+            notifyOnFailure: {
+                $user: string;
+            }[];
+        };
+        ConfigTrigger: {
+            /** @enum {string} */
+            type: "INCOMING_WEBHOOK" | "SCHEDULE" | "record.created" | "record.updated" | "record.trashed" | "record.restored" | "record.linked" | "record.unlinked" | "deal.created" | "deal.updated" | "deal.stage_changed" | "task.created" | "task.updated" | "task.completed" | "workflow.run_failed" | "job.completed" | "job.failed";
+            cron?: string;
+            timezone?: string;
+        };
+        ConfigWebhook: {
+            url: string;
+            events: string[];
+            fields: string[];
+            /** @description Custom headers; values are exported masked (they may be tokens). A masked value keeps the value a subscription already has; a new subscription needs the full value. */
+            headers: {
+                [key: string]: string;
+            };
+            description: string;
+            enabled: boolean;
+        };
+        ConfigView: {
+            /** @description The name of the view’s folder */
+            folder: string;
+            /** @description The key of the object in the document: unique among its kind */
+            name: string;
+            columns: string[];
+            sort: string | null;
+            filters: {
+                field: string;
+                op: string;
+                value: string;
+            }[];
+        };
         /** @description A condition `{ field, op, value }` or a group `{ and: [ … ] }`, `{ or: [ … ] }`, `{ not: { … } }` (exactly one of `field`, `and`, `or`, `not`). */
         FilterNode: {
             /** @description A condition: `title`, `data.score` … */
@@ -3100,7 +3246,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed" | "config.applied";
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
             source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
@@ -3177,6 +3323,43 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        ConfigPlan: {
+            /** @description In the order apply makes them */
+            changes: components["schemas"]["ConfigChange"][];
+            /** @description What the workspace has and the document lacks that stays: everything without `prune`; folders and pipelines, which the API does not remove, with it */
+            left: components["schemas"]["ConfigLeft"][];
+        };
+        ConfigChange: {
+            /** @enum {string} */
+            op: "create" | "update" | "remove";
+            /** @enum {string} */
+            kind: "folder" | "field" | "pipeline" | "stage" | "workflow" | "webhook" | "view";
+            /** @description The object: a folder, pipeline, workflow or view by name (`People`, `People/VIPs`), a field as `folder.key`, a stage as `pipeline/stage`, a webhook by its URL */
+            key: string;
+            /** @description For an update: what changes (`label`, `options`, `actions` …) */
+            changes?: string[];
+            /** @description What else the change does to data: values removed, links dropped, deals moved */
+            cascade?: string[];
+        };
+        ConfigLeft: {
+            /** @enum {string} */
+            kind: "folder" | "field" | "pipeline" | "stage" | "workflow" | "webhook" | "view";
+            key: string;
+            reason: string;
+        };
+        ConfigApplied: {
+            /** @description In the order apply makes them */
+            changes: components["schemas"]["ConfigChange"][];
+            /** @description What the workspace has and the document lacks that stays: everything without `prune`; folders and pipelines, which the API does not remove, with it */
+            left: components["schemas"]["ConfigLeft"][];
+            /** @description The secrets of subscriptions and signed workflows made by this apply: shown once */
+            secrets: {
+                /** @enum {string} */
+                kind: "webhook" | "workflow";
+                key: string;
+                secret: string;
+            }[];
         };
         DealBatchAnswer: {
             data: ({
@@ -4398,13 +4581,13 @@ export interface components {
                 /** @description First characters of the secret, for recognising it */
                 prefix: string;
                 /** @description The scopes the key lists. */
-                scopes: ("read" | "write" | "records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read" | "jobs:read" | "jobs:write")[];
+                scopes: ("read" | "write" | "records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read" | "jobs:read" | "jobs:write" | "config:read" | "config:write")[];
                 /** @description The folders the key reaches; null for every folder. */
                 folderIds: string[] | null;
                 expiresAt: string | null;
             } | null;
             /** @description What this caller may do now, scope by scope: the key's scopes within its maker's role, or a signed-in user's role (docs/api.md, "Scopes"). */
-            scopes: ("records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read" | "jobs:read" | "jobs:write")[];
+            scopes: ("records:read" | "records:write" | "records:delete" | "folders:read" | "folders:write" | "folders:delete" | "comments:read" | "comments:write" | "calls:read" | "calls:write" | "pipelines:read" | "pipelines:write" | "pipelines:delete" | "deals:read" | "deals:write" | "deals:delete" | "tasks:read" | "tasks:write" | "tasks:delete" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "workflows:read" | "workflows:write" | "workflows:delete" | "events:read" | "audit:read" | "jobs:read" | "jobs:write" | "config:read" | "config:write")[];
             /** @description The workspace rate limit as of this request (this request counted), read from the same window as the RateLimit-* headers. */
             rateLimit: {
                 limit: number;
@@ -4734,7 +4917,7 @@ export interface operations {
                 /** @description Only actions of this user, key, run or job. */
                 actorId?: string;
                 /** @description Only this action. */
-                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed";
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed" | "config.applied";
                 /** @description Only actions at or after this instant. */
                 since?: string;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -5083,6 +5266,134 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "config-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConfigDocument"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "config-plan": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    document: components["schemas"]["ConfigDocument"];
+                    /** @description true: remove what the workspace has and the document lacks (default false) */
+                    prune?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConfigPlan"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "config-applyDocument": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    document: components["schemas"]["ConfigDocument"];
+                    /** @description true: remove what the workspace has and the document lacks (default false) */
+                    prune?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConfigApplied"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

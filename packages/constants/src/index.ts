@@ -192,6 +192,7 @@ export const scopeResources = {
   events: ['read'],
   audit: ['read'],
   jobs: ['read', 'write'],
+  config: ['read', 'write'],
 } as const satisfies Record<string, readonly ('read' | 'write' | 'delete')[]>;
 export type ScopeResource = keyof typeof scopeResources;
 export type Scope = {
@@ -215,15 +216,22 @@ export const keyScopes: readonly KeyScope[] = [...scopeShorthands, ...allScopes]
  * Resources only an owner or admin manages: a MEMBER holds none of their scopes, nor do the
  * keys a MEMBER made, whatever they list (docs/api.md, "Scopes").
  */
-export const managerResources: readonly ScopeResource[] = ['webhooks', 'workflows', 'audit'];
+export const managerResources: readonly ScopeResource[] = ['webhooks', 'workflows', 'audit', 'config'];
 
 /**
  * Scopes a key limited to folders never holds (docs/api.md, "Scopes"): what they allow reaches
  * the records of every folder. A subscription receives the events of every folder; a workflow
  * acts with all the rights of the member who made it; a workflow's runs show the events that
- * started them and what their steps read.
+ * started them and what their steps read. The configuration document holds the workspace's
+ * webhooks and workflows.
  */
-export const workspaceWideScopes: readonly Scope[] = ['webhooks:write', 'workflows:read', 'workflows:write'];
+export const workspaceWideScopes: readonly Scope[] = [
+  'webhooks:write',
+  'workflows:read',
+  'workflows:write',
+  'config:read',
+  'config:write',
+];
 
 /**
  * What the audit log records (docs/api.md, "Audit log"): changes to who may do what and to the
@@ -266,6 +274,7 @@ export const auditActions = [
   'folder.field_added',
   'folder.field_changed',
   'folder.field_removed',
+  'config.applied',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

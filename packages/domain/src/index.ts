@@ -2,6 +2,7 @@ export * from './api-keys/index.ts';
 export * from './audit/index.ts';
 export * from './calls/index.ts';
 export * from './comments/index.ts';
+export * from './config/index.ts';
 export * from './deals/batch-create-deals.ts';
 export * from './deals/batch-delete-deals.ts';
 export * from './deals/batch-update-deals.ts';

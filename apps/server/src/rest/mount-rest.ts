@@ -4,6 +4,7 @@ import {
   type ApiContext,
   type AppRouter,
   assertStorableInput,
+  CONFIG_SCHEMA_PATH,
   collectRestRoutes,
   conditionalTwin,
   createApiContext,
@@ -38,6 +39,8 @@ import { readJsonBody } from './read-body.ts';
 import { beginRequestTransaction, type RequestWork } from './request-transaction.ts';
 
 export const REST_PREFIX = '/api/v1';
+/** Documents under REST_PREFIX that the app's router serves: the OpenAPI document, the configuration's JSON Schema. */
+const DOCUMENTS = new Set(['/openapi.json', CONFIG_SCHEMA_PATH]);
 
 export interface RestOptions {
   cors: CorsPolicy;
@@ -77,7 +80,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
   /** OPTIONS on a known path: its `Allow`, and a preflight's CORS headers (`restCors`). */
   function answerOptions(ctx: ParameterizedContext<AppState>): Promise<void> | void {
     const path = ctx.path.slice(REST_PREFIX.length) || '/';
-    if (path === '/openapi.json') return cors.answerOptions(ctx, allowList(['GET']));
+    if (DOCUMENTS.has(path)) return cors.answerOptions(ctx, allowList(['GET']));
     const match = matchRestRoute(routes, 'OPTIONS', path);
     if (match.kind !== 'wrong-method') {
       ctx.vary('Origin');
@@ -88,7 +91,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
 
   async function serve(ctx: ParameterizedContext<AppState>, next: () => Promise<unknown>): Promise<unknown> {
     const path = ctx.path.slice(REST_PREFIX.length) || '/';
-    if (path === '/openapi.json') return next();
+    if (DOCUMENTS.has(path)) return next();
     // HEAD is answered as GET without its body (Node leaves the body of a HEAD out).
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     const match = matchRestRoute(routes, method, path);

@@ -2,6 +2,7 @@ import { router } from '../trpc.ts';
 import { auditRouter } from './audit/index.ts';
 import { callsRouter } from './calls/index.ts';
 import { commentsRouter } from './comments/index.ts';
+import { configRouter } from './config/index.ts';
 import { dealsRouter } from './deals/index.ts';
 import { eventsRouter } from './events/index.ts';
 import { foldersRouter } from './folders/index.ts';
@@ -23,6 +24,7 @@ export const appRouter = router({
   audit: auditRouter,
   calls: callsRouter,
   comments: commentsRouter,
+  config: configRouter,
   deals: dealsRouter,
   events: eventsRouter,
   folders: foldersRouter,

@@ -39,7 +39,8 @@ export async function changeFolderField(db: Database, actor: Actor, input: z.inf
   });
 }
 
-async function changeField(
+/** The change of `changeFolderField` in the caller's transaction (its field index made beforehand). */
+export async function changeField(
   tx: Executor,
   actor: Actor,
   input: z.infer<typeof changeFieldInput>,

@@ -1,4 +1,4 @@
-import type { Database, Executor } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { FieldDefinition } from '@crm/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
@@ -18,7 +18,7 @@ import { type FolderRow, serializeFolder } from './serialize.ts';
  * links is a 409 unless `force` (docs/api.md, "Relations"): then its inverse and every link
  * go too, each link with its `record.unlinked` event.
  */
-export async function removeFolderField(db: Database, actor: Actor, input: z.infer<typeof removeFieldInput>) {
+export async function removeFolderField(db: Executor, actor: Actor, input: z.infer<typeof removeFieldInput>) {
   return db.transaction(async (tx) => {
     const { folder, current, folders } = await lockField(tx, actor, input.id, input.key);
     await audit(tx, actor, {

@@ -1,4 +1,4 @@
-import type { Database, Executor } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { loadPipeline, type StageRow } from '../deals/stages.ts';
@@ -22,7 +22,7 @@ export function stageOf(stages: StageRow[], id: string, path: string): StageRow 
  * gap-free positions and returns the pipeline.
  */
 export async function changeStages(
-  db: Database,
+  db: Executor,
   actor: Actor,
   pipelineId: string,
   change: (tx: Executor, stages: StageRow[]) => Promise<StageRow[]>,

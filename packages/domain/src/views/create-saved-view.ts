@@ -1,5 +1,5 @@
 import { savedViewLimits } from '@crm/constants';
-import type { Database } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -16,7 +16,7 @@ import { serializeSavedView } from './serialize.ts';
 const v = schema.savedViews;
 
 export async function createSavedView(
-  db: Database,
+  db: Executor,
   actor: Actor,
   input: z.infer<typeof createSavedViewInput>,
 ): Promise<SavedViewOutput> {

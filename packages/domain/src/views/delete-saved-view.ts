@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
@@ -7,7 +7,7 @@ import { loadOwnView } from './load-own-view.ts';
 const v = schema.savedViews;
 
 export async function deleteSavedView(
-  db: Database,
+  db: Executor,
   actor: Actor,
   id: string,
 ): Promise<{ id: string; deleted: true }> {

@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -14,7 +14,7 @@ import { type SavedViewRow, serializeSavedView } from './serialize.ts';
 const v = schema.savedViews;
 
 export async function updateSavedView(
-  db: Database,
+  db: Executor,
   actor: Actor,
   input: z.infer<typeof updateSavedViewInput>,
 ): Promise<SavedViewOutput> {

@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import { audit } from '../audit/append-audit.ts';
@@ -9,7 +9,7 @@ import { loadWebhook } from './find-webhooks.ts';
  * Deletes a subscription for good (the REST-hooks "unsubscribe"). Its deliveries and their
  * attempts go with it (foreign keys cascade); a queued send finds nothing and ends.
  */
-export async function deleteWebhook(db: Database, actor: Actor, id: string) {
+export async function deleteWebhook(db: Executor, actor: Actor, id: string) {
   return db.transaction(async (tx) => {
     await loadWebhook(tx, actor, id, { lock: 'update' });
     const w = schema.webhooks;

@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -30,7 +30,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * nothing.
  */
 export async function updateWebhook(
-  db: Database,
+  db: Executor,
   actor: Actor,
   input: z.infer<typeof updateWebhookInput>,
   services: Pick<DomainServices, 'checkOutboundUrl'>,

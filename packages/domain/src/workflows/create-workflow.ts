@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import type { z } from 'zod';
 import { audit } from '../audit/append-audit.ts';
@@ -20,7 +20,7 @@ import { serializeWorkflow } from './serialize.ts';
  * sealed (`sealSecret`, docs/operations.md "Secrets at rest").
  */
 export async function createWorkflow(
-  db: Database,
+  db: Executor,
   actor: Actor,
   input: z.infer<typeof createWorkflowInput>,
   services: DomainServices,

@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import { audit } from '../audit/append-audit.ts';
@@ -6,7 +6,7 @@ import type { Actor } from '../shared/actor.ts';
 import { loadWorkflow } from './find-workflows.ts';
 
 /** Deletes a workflow and its run history; runs still queued are dropped with it. */
-export async function deleteWorkflow(db: Database, actor: Actor, id: string) {
+export async function deleteWorkflow(db: Executor, actor: Actor, id: string) {
   return db.transaction(async (tx) => {
     const current = await loadWorkflow(tx, actor, id, { lock: 'update' });
     const w = schema.workflows;

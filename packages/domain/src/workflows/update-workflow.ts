@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -20,7 +20,7 @@ import { serializeWorkflow } from './serialize.ts';
  * returned, this once); `false` drops it. Runs already queued keep the actions they had.
  */
 export async function updateWorkflow(
-  db: Database,
+  db: Executor,
   actor: Actor,
   input: z.infer<typeof updateWorkflowInput>,
   services: DomainServices,
