@@ -440,4 +440,93 @@ describe('configuration as code', () => {
       );
     }
   });
+
+  it('answers hostile documents with 400s naming the problem, never anything else, and changes nothing', async () => {
+    const source = await richWorkspace();
+    const valid = await getConfig(t.db, source.actor);
+    const target = await sibling(source);
+    const before = stableJson(await getConfig(t.db, target.actor));
+    const seed = Number(process.env.CONFIG_SEED ?? Date.now() % 100_000);
+    let state = seed;
+    const random = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+    const oddValues: unknown[] = [
+      null,
+      '',
+      ' ',
+      'x'.repeat(5000),
+      -1,
+      1.5,
+      true,
+      [],
+      {},
+      { $folder: 'Nowhere' },
+      { $stage: ['Hiring'] },
+      { $user: 42 },
+      { $pipeline: 'Hiring', extra: 1 },
+      '{{ steps.9.output.id }}',
+      '\u0000',
+    ];
+    /** Replaces one value somewhere in the document (an object's value or a list's item). */
+    const mutate = (value: unknown, depth: number): unknown => {
+      if (value === null || typeof value !== 'object')
+        return oddValues[Math.floor(random() * oddValues.length)];
+      if (Array.isArray(value)) {
+        if (value.length === 0 || random() < 0.2)
+          return [...value, oddValues[Math.floor(random() * oddValues.length)]];
+        const i = Math.floor(random() * value.length);
+        return value.map((item, j) => (j === i ? mutate(item, depth + 1) : item));
+      }
+      const entries = Object.entries(value as Record<string, unknown>);
+      if (entries.length === 0 || random() < 0.1) return { ...value, surprise: 1 };
+      const i = Math.floor(random() * entries.length);
+      return Object.fromEntries(
+        entries.map(([k, v], j) => [
+          k,
+          j === i
+            ? depth > 6 || random() < 0.3
+              ? oddValues[Math.floor(random() * oddValues.length)]
+              : mutate(v, depth + 1)
+            : v,
+        ]),
+      );
+    };
+    const { configDocument } = await import('./schemas.ts');
+    for (let round = 0; round < 60; round++) {
+      const document = mutate(valid, 0);
+      const parsed = configDocument.safeParse(document);
+      // The API's input checks answer these (a 400) before the domain sees them: the schema,
+      // and text PostgreSQL cannot store (a NUL; docs/api.md, "Limits of input").
+      if (!parsed.success || JSON.stringify(document).includes('\\u0000')) continue;
+      const prune = random() < 0.5;
+      const planned = await planConfig(t.db, target.actor, { document: parsed.data, prune }, services).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      const atStart = stableJson(await getConfig(t.db, target.actor));
+      const applied = await applyConfig(t.db, target.actor, { document: parsed.data, prune }, services).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      for (const outcome of [planned, applied]) {
+        if (outcome === null) continue;
+        const code = (outcome as { code?: string }).code;
+        expect(
+          ['VALIDATION_FAILED', 'CONFLICT'],
+          `CONFIG_SEED=${seed} round ${round}: ${String(outcome)}`,
+        ).toContain(code);
+      }
+      // A refused apply changed nothing.
+      if (applied !== null) expect(stableJson(await getConfig(t.db, target.actor))).toBe(atStart);
+      // Whatever was applied is rolled back for the next round.
+      await applyConfig(
+        t.db,
+        target.actor,
+        { document: JSON.parse(before) as ConfigDocument, prune: true },
+        services,
+      ).catch(() => {});
+    }
+  });
 });

@@ -53,23 +53,25 @@ export async function readConfig(db: Executor, actor: Actor): Promise<ConfigStat
   const v = schema.savedViews;
   const m = schema.memberships;
   const u = schema.users;
-  const [folderRows, pipelineRows, stageRows, workflowRows, webhookRows, viewRows, memberRows] =
-    await Promise.all([
-      db.select().from(f).where(eq(f.workspaceId, ws)).orderBy(asc(f.name), asc(f.id)),
-      db.select().from(p).where(eq(p.workspaceId, ws)).orderBy(asc(p.name), asc(p.id)),
-      db.select().from(s).where(eq(s.workspaceId, ws)).orderBy(asc(s.pipelineId), asc(s.position)),
-      db.select().from(w).where(eq(w.workspaceId, ws)),
-      db.select().from(h).where(eq(h.workspaceId, ws)),
-      db
-        .select()
-        .from(v)
-        .where(and(eq(v.workspaceId, ws), eq(v.userId, actor.userId))),
-      db
-        .select({ id: u.id, email: u.email })
-        .from(m)
-        .innerJoin(u, eq(u.id, m.userId))
-        .where(eq(m.workspaceId, ws)),
-    ]);
+  // One statement after another: within a transaction they share one connection.
+  const folderRows = await db.select().from(f).where(eq(f.workspaceId, ws));
+  const pipelineRows = await db.select().from(p).where(eq(p.workspaceId, ws));
+  const stageRows = await db
+    .select()
+    .from(s)
+    .where(eq(s.workspaceId, ws))
+    .orderBy(asc(s.pipelineId), asc(s.position));
+  const workflowRows = await db.select().from(w).where(eq(w.workspaceId, ws));
+  const webhookRows = await db.select().from(h).where(eq(h.workspaceId, ws));
+  const viewRows = await db
+    .select()
+    .from(v)
+    .where(and(eq(v.workspaceId, ws), eq(v.userId, actor.userId)));
+  const memberRows = await db
+    .select({ id: u.id, email: u.email })
+    .from(m)
+    .innerJoin(u, eq(u.id, m.userId))
+    .where(eq(m.workspaceId, ws));
   // Sorted here rather than by SQL: byte order, whatever the database's collation.
   folderRows.sort((a, b) => byText(a.name, b.name) || byText(a.id, b.id));
   pipelineRows.sort((a, b) => byText(a.name, b.name) || byText(a.id, b.id));
