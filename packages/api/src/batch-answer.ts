@@ -10,7 +10,7 @@ import { statusOf, toDomainError } from './errors.ts';
 export function batchAnswer<T>(outcomes: BatchOutcome<T>[], requestId: string): BatchAnswer<T> {
   let failed = 0;
   const data = outcomes.map((outcome, index) => {
-    if (outcome.ok) return { index, status: outcome.status, data: outcome.data };
+    if (outcome.ok) return { index, status: outcome.created ? 201 : 200, data: outcome.data };
     failed++;
     const error = toDomainError(outcome.error);
     return {

@@ -113,8 +113,8 @@ export const recordActions: Record<
       to: by === 'id' ? params.to : { [by]: params.to },
       ...present(params, ['label']),
     });
-    const { status, data } = await linkRecord(asDb(tx), context.actor, input);
-    return { output: { ...data, created: status === 201 } };
+    const { created, data } = await linkRecord(asDb(tx), context.actor, input);
+    return { output: { ...data, created } };
   },
 
   async CREATE_DEAL(tx, params, context) {

@@ -44,8 +44,8 @@ export function participantProcedures(
       .input(participantInput(kind))
       .concat(declaredOutput(envelope(participantOutput)))
       .mutation(async ({ ctx, input }) => {
-        const { status, data } = await service.link(ctx.db, ctx.actor, input);
-        ctx.response.status = status;
+        const { created, data } = await service.link(ctx.db, ctx.actor, input);
+        ctx.response.status = created ? 201 : 200;
         return { data };
       }),
 

@@ -19,7 +19,7 @@ export async function createDeals(
 ): Promise<BatchOutcome<DealOutput>[]> {
   return db.transaction((tx) =>
     eachItem(tx, input.items, async (itemDb, item) => ({
-      status: 201,
+      created: true,
       data: await createDeal(itemDb, actor, item),
     })),
   );

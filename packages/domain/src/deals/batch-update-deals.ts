@@ -26,7 +26,7 @@ export async function updateDeals(
     const ids = idsOf(input.items, (item) => item.id);
     await lockRowsInOrder(tx, schema.deals, 'deal', actor.workspaceId, ids);
     return eachItem(tx, input.items, async (itemDb, item) => ({
-      status: 200,
+      created: false,
       data: await updateDeal(itemDb, actor, item),
     }));
   });

@@ -292,12 +292,11 @@ async function recordsByKey(
 function lineOf(row: number, outcome: Outcome, startedAt: Date): ResultLine {
   if (outcome.ok) {
     const record = outcome.data;
-    const status =
-      outcome.status === 201
-        ? 'created'
-        : new Date(record.updatedAt).getTime() < startedAt.getTime()
-          ? 'unchanged'
-          : 'updated';
+    const status = outcome.created
+      ? 'created'
+      : new Date(record.updatedAt).getTime() < startedAt.getTime()
+        ? 'unchanged'
+        : 'updated';
     return { row, status, recordId: record.id, errors: [] };
   }
   return { row, status: 'refused', recordId: null, errors: errorsOf(outcome.error) };

@@ -248,7 +248,7 @@ async function revertChunk(
     let outcome: Outcome | undefined;
     if (record.trashed && (job.params as { trash?: boolean }).trash) {
       outcome = await settleItem(async () => ({
-        status: 200,
+        created: false,
         data: await restoreRecord(asDatabase(tx), actor, id),
       }));
       if (outcome.ok) setBack.push('trashedAt');

@@ -21,7 +21,7 @@ describe('createRecords', () => {
     };
     const { record } = await createRecord(t.db, ws.actor, body);
     const outcomes = await createRecords(t.db, ws.actor, createRecordsInput.parse({ items: [body, body] }));
-    expect(outcomes.map((o) => o.ok && o.status)).toEqual([201, 201]);
+    expect(outcomes.map((o) => o.ok && o.created)).toEqual([true, true]);
     const events = await t.query<{ payload: Record<string, unknown> }>(
       "select payload from events where workspace_id = $1 and type = 'record.created' order by occurred_at, id",
       [ws.actor.workspaceId],

@@ -106,7 +106,7 @@ async function upsertByEmail(tx: Executor, actor: Actor, valid: Valid[], outcome
   for (const { index, input } of oneByOne) {
     outcomes[index] = await settleItem(async () => {
       const { record, created } = await createRecord(asDatabase(tx), actor, { ...input, upsert: 'email' });
-      return { status: created ? 201 : 200, data: record };
+      return { created, data: record };
     });
   }
 }
@@ -194,13 +194,17 @@ async function createTogether(tx: Executor, actor: Actor, valid: Valid[], outcom
     for (const { index, folder, values } of rows) {
       outcomes[index] = await settleItem(async () => {
         const row = await tx.transaction((sp) => insertRecord(sp, actor, folder, values));
-        return { status: 201, data: serializeRecord(row) };
+        return { created: true, data: serializeRecord(row) };
       });
     }
     return;
   }
   rows.forEach(({ index }, i) => {
-    outcomes[index] = { ok: true, status: 201, data: serializeRecord(inserted[i] ?? missing('inserted[i]')) };
+    outcomes[index] = {
+      ok: true,
+      created: true,
+      data: serializeRecord(inserted[i] ?? missing('inserted[i]')),
+    };
   });
 }
 

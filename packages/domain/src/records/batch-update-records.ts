@@ -25,7 +25,7 @@ export async function updateRecords(
     const ids = idsOf(input.items, (item) => item.id);
     await lockRowsInOrder(tx, schema.records, 'record', actor.workspaceId, ids);
     return eachItem(tx, input.items, async (itemDb, item) => ({
-      status: 200,
+      created: false,
       data: await updateRecord(itemDb, actor, item),
     }));
   });

@@ -35,8 +35,8 @@ export interface LinkRow {
 
 /** What one change came to: a link made (201) or found (200), a link removed, or an error of its own. */
 export type LinkOutcome =
-  | { ok: true; status: 200 | 201; link: LinkRow }
-  | { ok: true; status: 200; removed: LinkRow[] }
+  | { ok: true; created: boolean; link: LinkRow }
+  | { ok: true; created: false; removed: LinkRow[] }
   | { ok: false; error: DomainError };
 
 export interface ApplyOptions {
@@ -176,7 +176,7 @@ export async function applyLinkChanges(
     if (change.op === 'clear') {
       const gone = onSide(relation.id, change.side, change.recordId);
       for (const link of gone) take(link);
-      outcomes.push({ ok: true, status: 200, removed: gone });
+      outcomes.push({ ok: true, created: false, removed: gone });
       continue;
     }
     const key = keyOf(relation.id, change.fromId, change.toId);
@@ -187,7 +187,7 @@ export async function applyLinkChanges(
         continue;
       }
       take(current);
-      outcomes.push({ ok: true, status: 200, removed: [current] });
+      outcomes.push({ ok: true, created: false, removed: [current] });
       continue;
     }
     // A locked end must be live (a locked one not found was purged); the others were checked.
@@ -209,7 +209,7 @@ export async function applyLinkChanges(
           events.push({ type: 'record.linked', link: current, label: current.label, previousLabel });
         }
       }
-      outcomes.push({ ok: true, status: 200, link: { ...current } });
+      outcomes.push({ ok: true, created: false, link: { ...current } });
       continue;
     }
     const full = fullSide(relation, change, counts);
@@ -239,7 +239,7 @@ export async function applyLinkChanges(
     }
     touch(relation, link);
     events.push({ type: 'record.linked', link, label: null });
-    outcomes.push({ ok: true, status: 201, link: { ...link } });
+    outcomes.push({ ok: true, created: true, link: { ...link } });
   }
 
   // 4. The writes: removed links, new ones, new labels, then the ONE values in data.

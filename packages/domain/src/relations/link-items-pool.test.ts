@@ -52,7 +52,7 @@ describe('links in a transaction', () => {
         ]),
       ),
     );
-    expect(answers.flat().map((a) => (a.ok ? a.status : a.error.message))).toEqual([201, 201, 201, 201]);
+    expect(answers.flat().map((a) => (a.ok ? a.created : a.error.message))).toEqual([true, true, true, true]);
     expect(cache.size).toBe(2);
   });
 });

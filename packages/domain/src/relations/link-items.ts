@@ -102,7 +102,7 @@ export function linkAnswer(outcome: LinkOutcome, item: Prepared, from: string): 
   if (!outcome.ok) return { ok: false, error: itemError(outcome.error) };
   if (!('link' in outcome)) throw new Error('a link change answered as a removal');
   const to = item.fromId === from ? item.toId : item.fromId;
-  return { ok: true, status: outcome.status, data: linkOutputOf(item.field, from, to, outcome.link) };
+  return { ok: true, created: outcome.created, data: linkOutputOf(item.field, from, to, outcome.link) };
 }
 
 export function linkOutputOf(

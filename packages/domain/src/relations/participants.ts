@@ -107,7 +107,7 @@ async function linkParticipant(
   actor: Actor,
   kind: ParticipantKind,
   input: { id: string; to: string; label?: string | null | undefined },
-): Promise<{ status: 200 | 201; data: ParticipantOutput }> {
+): Promise<{ created: boolean; data: ParticipantOutput }> {
   return db.transaction(async (tx) => {
     const owner = await lockOwner(tx, actor, kind, input.id);
     await assertLinkable(tx, actor, input.to);
@@ -121,7 +121,7 @@ async function linkParticipant(
       returning label, created_at, (xmax = 0) as inserted`);
     const row = rows[0] ?? missing('rows[0]');
     return {
-      status: row.inserted ? 201 : 200,
+      created: row.inserted,
       data: {
         from: input.id,
         to: input.to,

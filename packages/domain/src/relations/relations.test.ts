@@ -151,7 +151,7 @@ describe('ONE values in data', () => {
       label: 'Founder',
     });
     expect(made).toMatchObject({
-      status: 201,
+      created: true,
       data: { from: globex.id, field: 'people', to: ada.id, label: 'Founder' },
     });
     expect((await getRecord(t.db, actor, { id: ada.id })).data.employer).toBe(globex.id);
@@ -162,7 +162,7 @@ describe('ONE values in data', () => {
       to: ada.id,
       label: 'Staff',
     });
-    expect(again).toMatchObject({ status: 200, data: { label: 'Staff' } });
+    expect(again).toMatchObject({ created: false, data: { label: 'Staff' } });
     await expectDomainError(
       linkRecord(t.db, actor, { id: globex.id, field: 'people', to: ada.id, label: 'CEO' }),
       'VALIDATION_FAILED',
@@ -188,10 +188,10 @@ describe('ONE values in data', () => {
         { ok: true, input: { folderId: people, title: 'C', data: { employer: acme.id } } },
       ],
     });
-    expect(outcomes.map((o) => (o.ok ? o.status : o.error.message))).toEqual([
-      201,
+    expect(outcomes.map((o) => (o.ok ? o.created : o.error.message))).toEqual([
+      true,
       expect.stringMatching(/no live record of folder Companies has the title "Nope"/),
-      201,
+      true,
     ]);
     expect((await findRelated(t.db, actor, { id: acme.id, field: 'people', count: 'true' })).meta.total).toBe(
       2,
@@ -211,7 +211,7 @@ describe('batch links', () => {
       { ok: true, input: { from: ada.id, field: 'nope', to: acme.id } },
       { ok: true, input: { from: 'rec_01jq3v6f6ve7s9t8m1k2c3d4e5', field: 'employer', to: acme.id } },
     ]);
-    expect(outcomes.map((o) => (o.ok ? o.status : (o.error as DomainError).code))).toEqual([
+    expect(outcomes.map((o) => (o.ok ? (o.created ? 201 : 200) : (o.error as DomainError).code))).toEqual([
       201,
       201,
       'VALIDATION_FAILED',
@@ -250,7 +250,7 @@ describe('the most links a field holds', () => {
       { ok: true, input: { from: acme.id, field: 'people', to: last.id } },
       { ok: true, input: { from: acme.id, field: 'people', to: oneTooMany.id } },
     ]);
-    expect(outcomes[0]).toMatchObject({ ok: true, status: 201 });
+    expect(outcomes[0]).toMatchObject({ ok: true, created: true });
     expect(outcomes[1]!.ok).toBe(false);
     const refused = (outcomes[1] as { error: DomainError }).error;
     expect(refused.code).toBe('CONFLICT');
@@ -299,7 +299,7 @@ describe("the limit with the process's tallies", () => {
       const [outcome] = await linkRecords(t.db, actor, [
         { ok: true, input: { from: acme.id, field: 'people', to: to.id } },
       ]);
-      return outcome!.ok ? outcome!.status : (outcome as { error: DomainError }).error.code;
+      return outcome!.ok ? (outcome!.created ? 201 : 200) : (outcome as { error: DomainError }).error.code;
     };
     let now = 0;
     attachLinkTallies(t.db, new LinkTallies({ ttlMs: 60_000, now: () => now }));

@@ -25,7 +25,7 @@ export function unlinkRecords(
       outcome.ok
         ? {
             ok: true,
-            status: 200,
+            created: false,
             data: { from: input.from, field: input.field, to: input.to, deleted: true },
           }
         : { ok: false, error: linkNotFound(input.from, input.field, input.to) },

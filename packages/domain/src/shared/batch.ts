@@ -35,9 +35,12 @@ export function batchList<T extends z.ZodType>(schema: T) {
     .max(MAX_BATCH_ITEMS, `must hold at most ${MAX_BATCH_ITEMS} items`);
 }
 
-/** What one item came to: the single call's success status and body, or its error. */
+/**
+ * What one item came to: its body and whether it made something new (the HTTP layer answers
+ * the single call's status from it: 201 or 200), or its error.
+ */
 export type BatchOutcome<T> =
-  | { ok: true; status: 200 | 201; data: T }
+  | { ok: true; created: boolean; data: T }
   | { ok: false; error: DomainError | z.ZodError };
 
 /** The answer of an item its schema refused. */
@@ -65,11 +68,11 @@ export function itemError(error: unknown): DomainError {
 
 /** Runs one item's work and turns an item failure (see `itemError`) into its outcome. */
 export async function settleItem<T>(
-  work: () => Promise<{ status: 200 | 201; data: T }>,
+  work: () => Promise<{ created: boolean; data: T }>,
 ): Promise<BatchOutcome<T>> {
   try {
-    const { status, data } = await work();
-    return { ok: true, status, data };
+    const { created, data } = await work();
+    return { ok: true, created, data };
   } catch (error) {
     return { ok: false, error: itemError(error) };
   }
@@ -83,7 +86,7 @@ export async function settleItem<T>(
 export async function eachItem<I, T>(
   tx: Executor,
   items: BatchItem<I>[],
-  one: (db: Database, input: I) => Promise<{ status: 200 | 201; data: T }>,
+  one: (db: Database, input: I) => Promise<{ created: boolean; data: T }>,
 ): Promise<BatchOutcome<T>[]> {
   const outcomes: BatchOutcome<T>[] = [];
   for (const item of items) {
@@ -200,6 +203,6 @@ export function eachIdLocked<T>(
       workspaceId,
       idsOf(ids, (id) => id),
     );
-    return eachItem(tx, ids, async (itemDb, id) => ({ status: 200, data: await one(itemDb, id) }));
+    return eachItem(tx, ids, async (itemDb, id) => ({ created: false, data: await one(itemDb, id) }));
   });
 }

@@ -19,7 +19,7 @@ export async function createTasks(
 ): Promise<BatchOutcome<TaskOutput>[]> {
   return db.transaction((tx) =>
     eachItem(tx, input.items, async (itemDb, item) => ({
-      status: 201,
+      created: true,
       data: await createTask(itemDb, actor, item),
     })),
   );

@@ -26,7 +26,7 @@ export async function updateTasks(
     const ids = idsOf(input.items, (item) => item.id);
     await lockRowsInOrder(tx, schema.tasks, 'task', actor.workspaceId, ids);
     return eachItem(tx, input.items, async (itemDb, item) => ({
-      status: 200,
+      created: false,
       data: await updateTask(itemDb, actor, item),
     }));
   });

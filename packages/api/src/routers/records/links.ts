@@ -97,8 +97,8 @@ export const recordLinkProcedures = {
     .input(linkRecordInput)
     .concat(declaredOutput(envelope(linkOutput)))
     .mutation(async ({ ctx, input }) => {
-      const { status, data } = await linkRecord(ctx.db, ctx.actor, input);
-      ctx.response.status = status;
+      const { created, data } = await linkRecord(ctx.db, ctx.actor, input);
+      ctx.response.status = created ? 201 : 200;
       return { data };
     }),
 
