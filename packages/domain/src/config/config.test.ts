@@ -9,6 +9,7 @@ import {
   expectDomainError,
   newWorkspace,
   openTestDb,
+  seededRandom,
   type TestDb,
   type TestWorkspace,
 } from '../testing/fixtures.ts';
@@ -369,11 +370,7 @@ describe('configuration as code', () => {
 
   it('on random documents: apply then export gives the document back, and a second apply changes nothing', async () => {
     const seed = Number(process.env.CONFIG_SEED ?? Date.now() % 100_000);
-    let state = seed;
-    const random = () => {
-      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-      return state / 2 ** 31;
-    };
+    const random = seededRandom(seed);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
     const types = ['TEXT', 'SELECT', 'NUMBER', 'BOOLEAN', 'DATE', 'EMAIL', 'URL', 'MULTI_SELECT'] as const;
     const ws = await newWorkspace(t.db);
@@ -447,11 +444,7 @@ describe('configuration as code', () => {
     const target = await sibling(source);
     const before = stableJson(await getConfig(t.db, target.actor));
     const seed = Number(process.env.CONFIG_SEED ?? Date.now() % 100_000);
-    let state = seed;
-    const random = () => {
-      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-      return state / 2 ** 31;
-    };
+    const random = seededRandom(seed);
     const oddValues: unknown[] = [
       null,
       '',

@@ -4,7 +4,7 @@ import { createFolder } from '../folders/create-folder.ts';
 import { addFolderField } from '../folders/index.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { FilterNodeInput } from '../shared/list-filter.ts';
-import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
+import { newWorkspace, openTestDb, seededRandom, type TestDb } from '../testing/fixtures.ts';
 import { createRecords, createRecordsInput } from './batch-create-records.ts';
 import { findRecords } from './find-records.ts';
 import { findRelated } from './find-related.ts';
@@ -41,18 +41,6 @@ const employers: string[] = [];
 /** Instants the records were made and changed at: few, so that many records share one. */
 const instants: string[] = [];
 
-/** mulberry32: the data from the seed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const FIRST = ['Ada', 'ÁLVARO', 'Łukasz', 'Zhang', 'jo', 'Mary-Jo', 'Søren', 'Amélie', 'Omar', 'ZOË'];
 const LAST = ['Garcia', 'Müller', 'Nguyen', "O'Brien", 'Przybylski', 'Smith', 'Johnson', 'Zhao', 'Dubois'];
 const LIFECYCLE = ['Lead', 'Prospect', 'Customer', 'Churned'];
@@ -84,7 +72,7 @@ const TERMS = [
 
 beforeAll(async () => {
   console.log(`find-records-lists: LISTS_SEED=${SEED} LISTS_RUNS=${RUNS}`);
-  const random = prng(SEED);
+  const random = seededRandom(SEED);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)] as T;
   t = await openTestDb();
   const mine = await newWorkspace(t.db, 'Mine');

@@ -112,3 +112,18 @@ export function expectDomainErrorSync(run: () => unknown, code: ErrorCode): Doma
   expect((caught as DomainError).code).toBe(code);
   return caught as DomainError;
 }
+
+/**
+ * Numbers in [0, 1) from a seed (mulberry32): the same seed gives the same data, so a property
+ * test that fails prints its seed and can be run again on it.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
