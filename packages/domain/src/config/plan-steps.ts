@@ -62,7 +62,7 @@ export interface Steps {
   problems: ErrorDetail[];
 }
 
-export interface Step {
+interface Step {
   /** What the step changes, as a plan shows it (a pipeline's stages change in one step). */
   changes: ConfigChange[];
   /** Where in the request the object is: a failure of the step is reported there. */

@@ -133,7 +133,7 @@ export async function readConfig(db: Executor, actor: Actor): Promise<ConfigStat
 }
 
 /** A field as the document writes it: a relation names its folder, not its id. */
-export function fieldDoc(field: FieldDefinition, names: Names): ConfigField {
+function fieldDoc(field: FieldDefinition, names: Names): ConfigField {
   return {
     key: field.key,
     label: field.label,
@@ -152,7 +152,7 @@ export function fieldDoc(field: FieldDefinition, names: Names): ConfigField {
   };
 }
 
-export function workflowDoc(row: WorkflowRow, names: Names): ConfigWorkflow {
+function workflowDoc(row: WorkflowRow, names: Names): ConfigWorkflow {
   return {
     name: row.name,
     enabled: row.enabled,
@@ -170,7 +170,7 @@ export function workflowDoc(row: WorkflowRow, names: Names): ConfigWorkflow {
   };
 }
 
-export function webhookDoc(row: WebhookRow): ConfigWebhook {
+function webhookDoc(row: WebhookRow): ConfigWebhook {
   const shown = serializeWebhook(row);
   return {
     url: shown.url,
@@ -182,7 +182,7 @@ export function webhookDoc(row: WebhookRow): ConfigWebhook {
   };
 }
 
-export function viewDoc(row: SavedViewRow, names: Names): ConfigView {
+function viewDoc(row: SavedViewRow, names: Names): ConfigView {
   return {
     folder: names.folders.get(row.folderId) ?? row.folderId,
     name: row.name,

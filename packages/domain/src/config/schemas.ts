@@ -136,7 +136,7 @@ export type ConfigWorkflow = ConfigDocument['workflows'][number];
 export type ConfigWebhook = ConfigDocument['webhooks'][number];
 export type ConfigView = ConfigDocument['views'][number];
 
-export const configKinds = ['folder', 'field', 'pipeline', 'stage', 'workflow', 'webhook', 'view'] as const;
+const configKinds = ['folder', 'field', 'pipeline', 'stage', 'workflow', 'webhook', 'view'] as const;
 export type ConfigKind = (typeof configKinds)[number];
 
 export const planInput = z.strictObject({

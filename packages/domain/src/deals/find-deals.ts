@@ -10,7 +10,6 @@ import { columnField, jsonField, type ListField } from '../shared/list-fields.ts
 import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
 import { checkFilterFields, countModeOf, type FieldTable, findListPage } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
-import { loadDeal } from './load-deal.ts';
 import type { findDealsInput, findRecordDealsInput } from './schemas.ts';
 import { serializeDeal } from './serialize.ts';
 import { loadPipeline } from './stages.ts';
@@ -117,8 +116,4 @@ async function listDeals(
     },
     serialize: serializeDeal,
   });
-}
-
-export async function getDeal(db: Database, actor: Actor, id: string) {
-  return serializeDeal(await loadDeal(db, actor, id));
 }

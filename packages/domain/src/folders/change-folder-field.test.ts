@@ -8,7 +8,7 @@ import { searchTextOf } from '../shared/search-text.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { changeFolderField } from './change-folder-field.ts';
 import { createFolder } from './create-folder.ts';
-import { getFolder } from './find-folders.ts';
+import { getFolder } from './get-folder.ts';
 
 let t: TestDb;
 

@@ -4,7 +4,8 @@ import { findRecords } from '../records/find-records.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { addFolderField } from './add-folder-field.ts';
 import { createFolder } from './create-folder.ts';
-import { findFolders, getFolder } from './find-folders.ts';
+import { findFolders } from './find-folders.ts';
+import { getFolder } from './get-folder.ts';
 import { removeFolderField } from './remove-folder-field.ts';
 import { renameFolder } from './rename-folder.ts';
 

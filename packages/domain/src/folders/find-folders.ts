@@ -3,7 +3,6 @@ import { schema } from '@crm/db';
 import { and, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import type { Actor } from '../shared/actor.ts';
 import { type PagingInput, resolvePaging, toPage } from '../shared/paging.ts';
-import { loadFolder } from './load-folder.ts';
 import { serializeFolder } from './serialize.ts';
 
 /** A page of the workspace's folders with their fields, newest first. */
@@ -32,8 +31,4 @@ export async function findFolders(db: Database, actor: Actor, input: PagingInput
     .limit(paging.pageSize + 1)
     .offset(paging.kind === 'offset' ? paging.offset : 0);
   return toPage(rows, paging, serializeFolder);
-}
-
-export async function getFolder(db: Database, actor: Actor, id: string) {
-  return serializeFolder(await loadFolder(db, actor, id));
 }

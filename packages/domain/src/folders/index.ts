@@ -3,6 +3,7 @@ export * from './change-folder-field.ts';
 export * from './create-folder.ts';
 export * from './find-folders.ts';
 export * from './folder-cache.ts';
+export * from './get-folder.ts';
 export * from './load-folder.ts';
 export * from './remove-folder-field.ts';
 export * from './rename-folder.ts';

@@ -2,7 +2,7 @@ import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { loadPipeline, stagesOf } from '../deals/stages.ts';
+import { stagesOf } from '../deals/stages.ts';
 import type { Actor } from '../shared/actor.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
@@ -26,9 +26,4 @@ export async function findPipelines(db: Database, actor: Actor, input: z.infer<t
     rows.map((r) => r.id),
   );
   return toPage(rows, paging, (row) => serializePipeline(row, stages.get(row.id) ?? []));
-}
-
-export async function getPipeline(db: Database, actor: Actor, id: string) {
-  const { pipeline, stages } = await loadPipeline(db, actor, id);
-  return serializePipeline(pipeline, stages);
 }

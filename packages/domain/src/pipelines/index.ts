@@ -1,6 +1,7 @@
 export * from './add-stage.ts';
 export * from './create-pipeline.ts';
 export * from './find-pipelines.ts';
+export * from './get-pipeline.ts';
 export * from './remove-stage.ts';
 export * from './rename-pipeline.ts';
 export * from './rename-stage.ts';

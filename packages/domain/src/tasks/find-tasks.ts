@@ -17,7 +17,6 @@ import {
 } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { afterDueKey, dueOrder, resolveDuePaging, toDuePage } from './due-order.ts';
-import { loadTask } from './load-task.ts';
 import type { FindRecordTasksInput, FindTasksInput, TaskOutput } from './schemas.ts';
 import { serializeTask } from './serialize.ts';
 
@@ -122,10 +121,6 @@ export async function findRecordTasks(db: Database, actor: Actor, input: FindRec
     print: ['linked', id],
   });
   return withLinkTo(db, actor, 'task', id, page);
-}
-
-export async function getTask(db: Database, actor: Actor, id: string): Promise<TaskOutput> {
-  return serializeTask(await loadTask(db, actor, id));
 }
 
 async function scopeOf(db: Database, actor: Actor, input: FindTasksInput): Promise<(SQL | undefined)[]> {

@@ -37,7 +37,3 @@ export async function findWebhooks(db: Database, actor: Actor, input: z.infer<ty
     .offset(paging.kind === 'offset' ? paging.offset : 0);
   return toPage(rows, paging, serializeWebhook);
 }
-
-export async function getWebhook(db: Database, actor: Actor, id: string) {
-  return serializeWebhook(await loadWebhook(db, actor, id));
-}

@@ -42,12 +42,3 @@ export async function findWorkflows(
     .offset(paging.kind === 'offset' ? paging.offset : 0);
   return toPage(rows, paging, (row) => serializeWorkflow(row, services.baseUrl));
 }
-
-export async function getWorkflow(
-  db: Database,
-  actor: Actor,
-  id: string,
-  services: Pick<DomainServices, 'baseUrl'>,
-) {
-  return serializeWorkflow(await loadWorkflow(db, actor, id), services.baseUrl);
-}

@@ -7,6 +7,7 @@ export * from './find-runs.ts';
 export * from './find-workflows.ts';
 export * from './fire-schedule.ts';
 export * from './get-run.ts';
+export * from './get-workflow.ts';
 export * from './load-run.ts';
 export * from './prune-runs.ts';
 export * from './queue-run.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, findApiKeys, revokeApiKey } from '../api-keys/index.ts';
-import { findFolders, getFolder } from '../folders/find-folders.ts';
+import { findFolders } from '../folders/find-folders.ts';
+import { getFolder } from '../folders/get-folder.ts';
 import { addFolderField, changeFolderField, removeFolderField, renameFolder } from '../folders/index.ts';
 import { createRecord } from '../records/create-record.ts';
 import { findRecords } from '../records/find-records.ts';

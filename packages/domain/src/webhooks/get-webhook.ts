@@ -1,0 +1,8 @@
+import type { Database } from '@crm/db';
+import type { Actor } from '../shared/actor.ts';
+import { loadWebhook } from './find-webhooks.ts';
+import { serializeWebhook } from './serialize.ts';
+
+export async function getWebhook(db: Database, actor: Actor, id: string) {
+  return serializeWebhook(await loadWebhook(db, actor, id));
+}
