@@ -1244,6 +1244,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sandboxes of the workspace
+         * @description Oldest first; at most 10. Needs the `config:read` scope.
+         */
+        get: operations["sandboxes-list"];
+        put?: never;
+        /**
+         * Make a sandbox of the workspace
+         * @description A new workspace with the members of this one, the configuration in `copy` (as `POST /config/apply` applies it), up to `sampleRecords` of the newest records of the copied folders, and a key `crm_test_…` for you, returned only here. Its webhooks and HTTP_REQUEST steps send only to `allowUrls`; everything else is captured and shown, not sent. At most 10 sandboxes. Needs the `config:write` scope.
+         */
+        post: operations["sandboxes-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a sandbox
+         * @description Its records, configuration, history, keys and sessions go with it; its keys stop working at once. Needs the `config:write` scope.
+         */
+        delete: operations["sandboxes-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks/batch": {
         parameters: {
             query?: never;
@@ -3246,7 +3290,7 @@ export interface components {
              */
             at: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed" | "config.applied";
+            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed" | "config.applied" | "sandbox.created" | "sandbox.deleted";
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
             source: "web" | "rest" | "trpc" | "mcp" | "workflow" | "import" | "system" | "job";
@@ -4296,6 +4340,40 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
         };
+        Sandbox: {
+            /** @example ws_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            name: string;
+            sourceWorkspaceId: string;
+            allowUrls: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        CreatedSandbox: {
+            /** @example ws_01jq3v6f6ve7s9t8m1k2c3d4e5 */
+            id: string;
+            name: string;
+            sourceWorkspaceId: string;
+            allowUrls: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description A key of the sandbox (`crm_test_…`) for the member who made it, with every scope: shown only here */
+            apiKey: string;
+            copied: {
+                folders: number;
+                pipelines: number;
+                workflows: number;
+                webhooks: number;
+                views: number;
+                records: number;
+            };
+        };
         TaskBatchAnswer: {
             data: ({
                 /** @description Position of the item in the request */
@@ -4438,8 +4516,11 @@ export interface components {
             eventId: string;
             /** @description Event kind; null once the event is no longer kept */
             event: string | null;
-            /** @enum {string} */
-            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /**
+             * @description CAPTURED: a sandbox kept it instead of sending it (docs/operations.md, "Sandboxes")
+             * @enum {string}
+             */
+            status: "PENDING" | "SUCCEEDED" | "FAILED" | "CAPTURED";
             attemptCount: number;
             nextAttemptAt: string | null;
             /** @description The delivery this one repeats */
@@ -4456,6 +4537,8 @@ export interface components {
             updatedAt: string;
             /** @description Every attempt, in order */
             attempts: components["schemas"]["DeliveryAttempt"][];
+            /** @description For a CAPTURED delivery: the JSON body it would have sent (null once the event is no longer kept); null otherwise */
+            body: unknown | null;
         };
         DeliveryAttempt: {
             attempt: number;
@@ -4917,7 +5000,7 @@ export interface operations {
                 /** @description Only actions of this user, key, run or job. */
                 actorId?: string;
                 /** @description Only this action. */
-                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed" | "config.applied";
+                action?: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "workflow.created" | "workflow.updated" | "workflow.enabled" | "workflow.disabled" | "workflow.deleted" | "workflow.secret_rotated" | "run.cancelled" | "run.approved" | "run.rejected" | "invitation.created" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_app.authorized" | "oauth_app.revoked" | "oauth_app.registered" | "oauth_app.removed" | "user.signed_in" | "user.sign_in_failed" | "records.exported" | "records.purged" | "job.created" | "job.cancelled" | "folder.created" | "folder.renamed" | "folder.field_added" | "folder.field_changed" | "folder.field_removed" | "config.applied" | "sandbox.created" | "sandbox.deleted";
                 /** @description Only actions at or after this instant. */
                 since?: string;
                 /** @description Items per page, 1 to 200 (default 50). */
@@ -9070,6 +9153,129 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "sandboxes-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Sandbox"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "sandboxes-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h returns the first response again (with `Idempotent-Replayed: true`) and does nothing; with another request it is a 422; while the first is still running, a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description What of this workspace’s configuration to copy (default all of it). Workflows need folders and pipelines; views need folders. */
+                    copy?: ("folders" | "pipelines" | "workflows" | "webhooks" | "views")[];
+                    /** @description How many of the newest records to copy, from the folders copied (default 0) */
+                    sampleRecords?: number;
+                    /** @description Where the sandbox’s webhooks and HTTP_REQUEST steps may send; everything else is captured, not sent (default none) */
+                    allowUrls?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedSandbox"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    "sandboxes-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the version this write is based on (from the GET of the resource, or of the enclosing resource for a field or a stage), or `*`: when the resource changed since, the answer is 412 and nothing is written. */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description The sandbox (a workspace id, ws_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

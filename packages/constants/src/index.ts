@@ -275,6 +275,8 @@ export const auditActions = [
   'folder.field_changed',
   'folder.field_removed',
   'config.applied',
+  'sandbox.created',
+  'sandbox.deleted',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -24,6 +24,7 @@ export * from './relations/index.ts';
 export * from './relations/link-records-in-batch.ts';
 export * from './relations/unlink-records-in-batch.ts';
 export * from './reports/index.ts';
+export * from './sandboxes/index.ts';
 export * from './shared/actor.ts';
 export * from './shared/assert-member.ts';
 export * from './shared/batch.ts';

@@ -3,9 +3,11 @@ import https from 'node:https';
 import {
   type AttemptOutcome,
   type ClaimedDelivery,
+  capturedBecause,
   openHeaderValues,
   openSecret,
   type RetryPolicy,
+  sandboxSends,
 } from '@crm/domain';
 import type { AllowList, Resolver } from './address-guard.ts';
 import { sendRequest } from './send-request.ts';
@@ -69,6 +71,10 @@ export async function sendDelivery(
   const { webhook } = delivery;
   const body = Buffer.from(JSON.stringify(event.payload), 'utf8');
   const startedAt = new Date();
+  // A sandbox keeps what it may not send (docs/operations.md, "Sandboxes"): the delivery is
+  // CAPTURED, and shows the body it would have sent.
+  if (!sandboxSends(delivery.sandbox, webhook.url))
+    return { startedAt, durationMs: 0, captured: true, error: capturedBecause(webhook.url) };
   const secrets = {
     current: openSecret(webhook.secret),
     previous:

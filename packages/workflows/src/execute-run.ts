@@ -2,12 +2,15 @@ import type { Database } from '@crm/db';
 import { isSharded } from '@crm/db';
 import {
   type Actor,
+  capturedBecause,
   conditionOperators,
   queueRunJob,
   type RowRef,
   type RunAction,
   renderValue,
   type StepRecord,
+  sandboxPolicyOf,
+  sandboxSends,
 } from '@crm/domain';
 import { runCode } from '@crm/sandbox';
 import { evaluateCondition, evaluateExpression } from './condition.ts';
@@ -231,6 +234,14 @@ async function runStep(
         input = rendered;
         // The run shows RUNNING (and when it started) while a call that may take seconds is made.
         if (run.status === 'QUEUED') await markRunning(db, sharded, run);
+        // A sandbox keeps a request to a URL it does not allow: the step shows it (its input)
+        // and that it was captured, and the run goes on (docs/operations.md, "Sandboxes").
+        const url = typeof rendered.url === 'string' ? rendered.url : '';
+        if (!sandboxSends(await sandboxPolicyOf(db, actor.workspaceId), url)) {
+          const output = { captured: true, message: capturedBecause(url) };
+          await save(db, sharded, state, { step: succeeded({ output }, input) });
+          return 'next';
+        }
         const result = await runHttpAction(rendered, options.http, `${run.id}:${path}`);
         await save(db, sharded, state, { step: succeeded(result, input) });
         return 'next';

@@ -14,6 +14,7 @@ import { pipelinesRouter } from './pipelines/index.ts';
 import { recordsRouter } from './records/index.ts';
 import { reportsRouter } from './reports/index.ts';
 import { runsRouter } from './runs/index.ts';
+import { sandboxesRouter } from './sandboxes/index.ts';
 import { tasksRouter } from './tasks/index.ts';
 import { viewsRouter } from './views/index.ts';
 import { webhooksRouter } from './webhooks/index.ts';
@@ -36,6 +37,7 @@ export const appRouter = router({
   records: recordsRouter,
   reports: reportsRouter,
   runs: runsRouter,
+  sandboxes: sandboxesRouter,
   tasks: tasksRouter,
   views: viewsRouter,
   webhooks: webhooksRouter,

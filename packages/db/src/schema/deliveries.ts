@@ -3,7 +3,8 @@ import { foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } fr
 import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { webhooks } from './webhooks.ts';
 
-export const deliveryStatuses = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
+/** CAPTURED: kept, not sent, by a sandbox (docs/operations.md, "Sandboxes"). */
+export const deliveryStatuses = ['PENDING', 'SUCCEEDED', 'FAILED', 'CAPTURED'] as const;
 
 /** One event sent to one subscription, with its retries. */
 export const deliveries = pgTable(

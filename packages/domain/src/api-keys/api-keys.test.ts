@@ -181,10 +181,10 @@ describe('createApiKey', () => {
     const byOwner = await authenticateApiKey(t.db, await oldKey(ws.actor.userId));
     expect([...byOwner.scopes].sort()).toEqual([...allScopes].sort());
     expect(byOwner.folderIds).toBeNull();
-    // A MEMBER's holds what a MEMBER may do: no webhooks, workflows or audit log.
+    // A MEMBER's holds what a MEMBER may do: no webhooks, workflows, audit log or configuration.
     const byMember = await authenticateApiKey(t.db, await oldKey(other.actor.userId));
     expect([...byMember.scopes].sort()).toEqual(
-      allScopes.filter((s) => !/^(webhooks|workflows|audit):/.test(s)).sort(),
+      allScopes.filter((s) => !/^(webhooks|workflows|audit|config):/.test(s)).sort(),
     );
   });
 

@@ -3,13 +3,14 @@ import { schema } from '@crm/db';
 import type { ApiKeyScope } from '@crm/db/schema';
 import { and, eq, inArray } from 'drizzle-orm';
 import { appendAudit } from '../audit/append-audit.ts';
+import { sandboxPolicyOf } from '../sandboxes/sandbox-policy.ts';
 import { type Actor, type Provenance, systemProvenance } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
 import type { ApiKeyOutput } from './schemas.ts';
 import { scopesBeyond, scopesBeyondFolders } from './scopes.ts';
-import { displayPrefix, generateSecret, hashSecret } from './secrets.ts';
+import { displayPrefix, generateSecret, hashSecret, KEY_PREFIX, TEST_KEY_PREFIX } from './secrets.ts';
 import { serializeApiKey } from './serialize.ts';
 
 export interface CreateApiKeyInput {
@@ -37,7 +38,8 @@ export async function createApiKey(
   if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) {
     throw invalid('expiresAt', 'must be in the future');
   }
-  const secret = generateSecret();
+  const sandbox = await sandboxPolicyOf(db, input.workspaceId);
+  const secret = generateSecret(sandbox ? TEST_KEY_PREFIX : KEY_PREFIX);
   const scopes = [...new Set(input.scopes ?? ['read', 'write'])].sort() as ApiKeyScope[];
   const folderIds = input.folderIds ? [...new Set(input.folderIds)].sort() : null;
   const [row] = await db.transaction(async (tx) => {

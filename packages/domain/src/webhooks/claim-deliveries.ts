@@ -1,5 +1,6 @@
 import { type Database, isSharded } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
+import type { SandboxPolicy } from '../sandboxes/sandbox-policy.ts';
 
 /**
  * How long a claimed delivery belongs to the worker that claimed it. Well above the longest
@@ -31,6 +32,8 @@ export interface ClaimedDelivery {
   };
   /** Null when the event is no longer kept (30 days). */
   event: { id: string; type: string; payload: unknown } | null;
+  /** Where a sandbox sends (docs/operations.md, "Sandboxes"); null for any other workspace. */
+  sandbox: SandboxPolicy | null;
 }
 
 interface ClaimedRow extends Record<string, unknown> {
@@ -49,6 +52,8 @@ interface ClaimedRow extends Record<string, unknown> {
   previous_secret_expires_at: string | null;
   event_type: string | null;
   payload: unknown;
+  sandbox: boolean;
+  sandbox_allow: string[];
 }
 
 /**
@@ -120,9 +125,10 @@ function claimStatement(limit: number, leaseMs: number, skip: SQL, workspaceId?:
     )
     select c.id, c.workspace_id, c.webhook_id, c.event_id, c.attempt_count, c.next_attempt_at as lease_until, c.due_at,
       w.url, w.headers, w.enabled, w.secret, w.previous_secret, w.previous_secret_expires_at,
-      e.type as event_type, e.payload
+      e.type as event_type, e.payload, ws.sandbox_of is not null as sandbox, ws.sandbox_allow
     from claimed c
     join webhooks w on ${of('w.')}w.workspace_id = c.workspace_id and w.id = c.webhook_id
+    join workspaces ws on ws.id = c.workspace_id
     left join events e on ${of('e.')}e.workspace_id = c.workspace_id and e.id = c.event_id`;
 }
 
@@ -146,6 +152,7 @@ function toClaimed(row: ClaimedRow): ClaimedDelivery {
         : null,
     },
     event: row.event_type === null ? null : { id: row.event_id, type: row.event_type, payload: row.payload },
+    sandbox: row.sandbox ? { allow: row.sandbox_allow } : null,
   };
 }
 

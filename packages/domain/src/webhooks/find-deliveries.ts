@@ -1,6 +1,6 @@
 import type { Database, Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
@@ -12,17 +12,24 @@ import type { DeliveryOutput, findDeliveriesInput } from './schemas.ts';
 import type { DeliveryRow } from './serialize.ts';
 import { type DeliveryAttemptRow, serializeDelivery } from './serialize.ts';
 
-type DeliveryWithEvent = { delivery: DeliveryRow; event: string | null };
+type DeliveryWithEvent = { delivery: DeliveryRow; event: string | null; payload: unknown };
 
 /** Deliveries of the workspace matching `where`, each with its event's kind (null once pruned). */
 function selectDeliveries(tx: Executor, workspaceId: string, where: SQL | undefined) {
   const d = schema.deliveries;
   const e = schema.events;
-  return tx
-    .select({ delivery: d, event: e.type })
-    .from(d)
-    .leftJoin(e, and(eq(e.workspaceId, d.workspaceId), eq(e.id, d.eventId)))
-    .where(and(eq(d.workspaceId, workspaceId), where));
+  return (
+    tx
+      // The body only where it is shown: a delivery a sandbox captured.
+      .select({
+        delivery: d,
+        event: e.type,
+        payload: sql<unknown>`case when ${d.status} = 'CAPTURED' then ${e.payload} end`,
+      })
+      .from(d)
+      .leftJoin(e, and(eq(e.workspaceId, d.workspaceId), eq(e.id, d.eventId)))
+      .where(and(eq(d.workspaceId, workspaceId), where))
+  );
 }
 
 /** The attempts of these deliveries in one query, grouped by delivery, in attempt order. */
@@ -52,7 +59,7 @@ export async function getDeliveryView(
   const [row] = await selectDeliveries(tx, workspaceId, eq(schema.deliveries.id, id));
   if (!row) throw new Error(`delivery ${id} vanished`);
   const attempts = await attemptsOf(tx, workspaceId, [id]);
-  return serializeDelivery(row.delivery, row.event, attempts.get(id) ?? []);
+  return serializeDelivery(row.delivery, row.event, attempts.get(id) ?? [], row.payload);
 }
 
 /** One delivery of the workspace with all its attempts (404 when it is not the workspace's). */
@@ -61,7 +68,7 @@ export async function getDelivery(db: Database, actor: Actor, id: string): Promi
   const [row] = await selectDeliveries(db, actor.workspaceId, eq(schema.deliveries.id, id));
   if (!row) throw notFound('Delivery', id);
   const attempts = await attemptsOf(db, actor.workspaceId, [id]);
-  return serializeDelivery(row.delivery, row.event, attempts.get(id) ?? []);
+  return serializeDelivery(row.delivery, row.event, attempts.get(id) ?? [], row.payload);
 }
 
 /** A page of a subscription's deliveries, newest first, each with all its attempts. */
@@ -85,6 +92,6 @@ export async function findDeliveries(db: Database, actor: Actor, input: z.infer<
   return toPage(
     rows.map((r) => ({ ...r, id: r.delivery.id, createdAt: r.delivery.createdAt })),
     paging,
-    (r) => serializeDelivery(r.delivery, r.event, attempts.get(r.delivery.id) ?? []),
+    (r) => serializeDelivery(r.delivery, r.event, attempts.get(r.delivery.id) ?? [], r.payload),
   );
 }

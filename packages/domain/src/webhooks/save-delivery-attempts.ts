@@ -18,6 +18,8 @@ export interface AttemptOutcome {
   headers?: Record<string, string | string[] | undefined> | undefined;
   excerpt?: string | undefined;
   error?: string | undefined;
+  /** Kept, not sent: a sandbox's delivery to a URL it does not allow (docs/operations.md, "Sandboxes"). */
+  captured?: boolean | undefined;
 }
 
 /**
@@ -25,7 +27,14 @@ export interface AttemptOutcome {
  * (subscription disabled, event no longer kept), `lost` when its claim had run out and
  * another worker had taken it over, so nothing was recorded.
  */
-export type AttemptVerdict = 'succeeded' | 'retry' | 'failed' | 'disabled' | 'cancelled' | 'lost';
+export type AttemptVerdict =
+  | 'succeeded'
+  | 'retry'
+  | 'failed'
+  | 'disabled'
+  | 'cancelled'
+  | 'lost'
+  | 'captured';
 
 /** One claimed delivery and how its attempt went; no outcome closes it without an attempt. */
 export interface DeliveryAttempt {
@@ -33,7 +42,7 @@ export interface DeliveryAttempt {
   outcome: AttemptOutcome | null;
 }
 
-type Kind = 'succeeded' | 'gone' | 'retry' | 'failed' | 'cancel';
+type Kind = 'succeeded' | 'gone' | 'retry' | 'failed' | 'cancel' | 'captured';
 
 /**
  * The rule for one attempt, decided here: a 2xx succeeds; 410 Gone disables the
@@ -43,6 +52,7 @@ type Kind = 'succeeded' | 'gone' | 'retry' | 'failed' | 'cancel';
  */
 function judge(delivery: ClaimedDelivery, outcome: AttemptOutcome | null, policy: RetryPolicy, now: number) {
   if (!outcome) return { kind: 'cancel' as Kind, retryAt: null };
+  if (outcome.captured) return { kind: 'captured' as Kind, retryAt: null };
   const status = outcome.status;
   if (status !== undefined && status >= 200 && status < 300)
     return { kind: 'succeeded' as Kind, retryAt: null };
@@ -227,6 +237,7 @@ async function saveStatement(db: Executor, rows: AttemptRow[], scope: Scope): Pr
       update deliveries d set
         status = case
           when i.kind = 'succeeded' then 'SUCCEEDED'
+          when i.kind = 'captured' then 'CAPTURED'
           when i.kind = 'retry' and not coalesce(t.hopeless, false) then 'PENDING'
           else 'FAILED' end,
         attempt_count = i.attempt,
@@ -244,6 +255,7 @@ async function saveStatement(db: Executor, rows: AttemptRow[], scope: Scope): Pr
 
 function verdictOf(row: { kind: Kind; status: string; disabled: boolean }): AttemptVerdict {
   if (row.kind === 'cancel') return 'cancelled';
+  if (row.kind === 'captured') return 'captured';
   if (row.kind === 'gone' || row.disabled) return 'disabled';
   if (row.kind === 'succeeded') return 'succeeded';
   return row.status === 'PENDING' ? 'retry' : 'failed';

@@ -1,3 +1,4 @@
+import { deliveryStatuses } from '@crm/db/schema';
 import { z } from 'zod';
 import { eventTypes } from '../shared/events.ts';
 import { missing } from '../shared/missing.ts';
@@ -224,13 +225,19 @@ export const deliveryOutput = z
     webhookId: z.string(),
     eventId: z.string(),
     event: z.string().nullable().meta({ description: 'Event kind; null once the event is no longer kept' }),
-    status: z.enum(['PENDING', 'SUCCEEDED', 'FAILED']),
+    status: z.enum(deliveryStatuses).meta({
+      description: 'CAPTURED: a sandbox kept it instead of sending it (docs/operations.md, "Sandboxes")',
+    }),
     attemptCount: z.number().int(),
     nextAttemptAt: instantOutput().nullable(),
     redeliveryOf: z.string().nullable().meta({ description: 'The delivery this one repeats' }),
     createdAt: instantOutput(),
     updatedAt: instantOutput(),
     attempts: z.array(deliveryAttemptOutput).meta({ description: 'Every attempt, in order' }),
+    body: z.unknown().nullable().meta({
+      description:
+        'For a CAPTURED delivery: the JSON body it would have sent (null once the event is no longer kept); null otherwise',
+    }),
   })
   .meta({ id: 'Delivery' });
 

@@ -29,6 +29,7 @@ export function serializeDelivery(
   row: DeliveryRow,
   eventType: string | null,
   attempts: DeliveryAttemptRow[],
+  payload: unknown = null,
 ): DeliveryOutput {
   return {
     id: row.id,
@@ -49,5 +50,6 @@ export function serializeDelivery(
       error: a.error,
       responseExcerpt: a.responseExcerpt,
     })),
+    body: row.status === 'CAPTURED' ? (payload ?? null) : null,
   };
 }
