@@ -45,6 +45,7 @@ export * from './shared/paging.ts';
 export * from './shared/prepared.ts';
 export * from './shared/row-ref.ts';
 export * from './shared/safe-error.ts';
+export * from './shared/sandbox-policy.ts';
 export * from './shared/schemas.ts';
 export * from './shared/search-text.ts';
 export * from './shared/secret-box.ts';

@@ -1,5 +1,4 @@
 export * from './create-sandbox.ts';
 export * from './delete-sandbox.ts';
 export * from './find-sandboxes.ts';
-export * from './sandbox-policy.ts';
 export * from './schemas.ts';

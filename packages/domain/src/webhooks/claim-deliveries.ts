@@ -1,6 +1,6 @@
 import { type Database, isSharded } from '@crm/db';
 import { type SQL, sql } from 'drizzle-orm';
-import type { SandboxPolicy } from '../sandboxes/sandbox-policy.ts';
+import type { SandboxPolicy } from '../shared/sandbox-policy.ts';
 
 /**
  * How long a claimed delivery belongs to the worker that claimed it. Well above the longest
