@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { announce } from './lib/announcer.tsx';
 import { queryClient } from './lib/query.ts';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
-import { canManage, SessionContext, type SessionInfo } from './lib/session.tsx';
+import { canManage, openWorkspace, SessionContext, type SessionInfo } from './lib/session.tsx';
 import { authCall, HttpError, setCsrfToken } from './lib/trpc.ts';
 
 /** Each page is its own chunk, loaded the first time it is opened. */
@@ -26,6 +26,9 @@ const AuditLogPage = lazy(() =>
   import('./pages/settings/audit-log.tsx').then((m) => ({ default: m.AuditLogPage })),
 );
 const AppsPage = lazy(() => import('./pages/settings/apps.tsx').then((m) => ({ default: m.AppsPage })));
+const SandboxesPage = lazy(() =>
+  import('./pages/settings/sandboxes.tsx').then((m) => ({ default: m.SandboxesPage })),
+);
 const ConnectedAppsPage = lazy(() =>
   import('./pages/settings/connected-apps.tsx').then((m) => ({ default: m.ConnectedAppsPage })),
 );
@@ -121,6 +124,9 @@ export function App() {
               current={path === '/settings/connected-apps'}
             />
             <NavItem to="/settings/jobs" label="Jobs" current={path === '/settings/jobs'} />
+            {session.workspace.sandboxOf === null ? (
+              <NavItem to="/settings/sandboxes" label="Sandboxes" current={path === '/settings/sandboxes'} />
+            ) : null}
             {canManage(session) ? (
               <>
                 <NavItem to="/settings/keys" label="API keys" current={path === '/settings/keys'} />
@@ -163,12 +169,33 @@ export function App() {
           </div>
         </nav>
         <main id="main">
+          {session.workspace.sandboxOf ? <SandboxBanner sandboxOf={session.workspace.sandboxOf} /> : null}
           <Loaded>
             <Page path={path} session={session} />
           </Loaded>
         </main>
       </div>
     </SessionContext.Provider>
+  );
+}
+
+/** Says that this is a sandbox, and leads back to the workspace it was made from. */
+function SandboxBanner({ sandboxOf }: { sandboxOf: string }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <section className="sandbox-banner" aria-label="Sandbox">
+      <p>
+        <strong>Sandbox.</strong> Webhooks and HTTP requests go only to the URLs it allows; the others are
+        captured, not sent.{' '}
+        <button
+          type="button"
+          onClick={() => openWorkspace(sandboxOf).catch((error: unknown) => setProblem(String(error)))}
+        >
+          Back to the workspace
+        </button>
+      </p>
+      {problem ? <p className="problem">{problem}</p> : null}
+    </section>
   );
 }
 
@@ -199,6 +226,8 @@ function Page({ path, session }: { path: string; session: SessionInfo }) {
   if (path === '/settings/connected-apps') return <ConnectedAppsPage />;
   // Every member imports and exports through jobs, and sees the workspace's (docs/web-app.md, "Jobs").
   if (path === '/settings/jobs') return <JobsPage />;
+  // Every member opens a sandbox; owners and admins make and delete them (the page says which).
+  if (path === '/settings/sandboxes') return <SandboxesPage />;
   if (path.startsWith('/settings/') && !canManage(session)) {
     return <p className="problem">Only an owner or admin can open the settings.</p>;
   }

@@ -8,6 +8,7 @@ import {
   DomainError,
   endSession,
   type NewSession,
+  openWorkspace,
   passwordInput,
   SESSION_MAX_AGE_MS,
   type SignInLimits,
@@ -27,6 +28,8 @@ const signInInput = z.strictObject({
   email: z.string().trim().min(1, 'is required').max(320).pipe(z.email('must be an email address')),
   password: z.string().min(1, 'is required').max(200),
 });
+
+const openWorkspaceInput = z.strictObject({ workspaceId: z.string().min(1, 'is required').max(200) });
 
 const changePasswordInput = z.strictObject({
   currentPassword: z.string().min(1, 'is required').max(200),
@@ -50,6 +53,7 @@ export interface AuthOptions {
  *   POST /auth/sign-in {email, password}        GET /auth/session
  *   POST /auth/sign-out (X-CSRF-Token)          POST /auth/accept-invitation {token, name, password}
  *   POST /auth/change-password {currentPassword, newPassword} (X-CSRF-Token)
+ *   POST /auth/open-workspace {workspaceId} (X-CSRF-Token)
  *
  * Password checks go through the sign-in throttles, keyed by the client address: `ctx.ip`,
  * the socket's address, or with TRUST_PROXY the right-most X-Forwarded-For entry (the one the
@@ -94,6 +98,25 @@ export function authRoutes(db: Database, options: AuthOptions): Router<AppState>
     ctx.body = { data: { passwordChanged: true, sessionsEnded } };
   });
 
+  // Opens another workspace of the user (a sandbox of this one, or the one a sandbox was made
+  // from): a new session there, this one ended (docs/operations.md, "Sandboxes").
+  routes.post('/open-workspace', async (ctx) => {
+    refuseForeignOrigin(ctx);
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    const session = await authenticateSession(db, token);
+    if (!session || !token) throw new DomainError('UNAUTHORIZED', 'Not signed in');
+    if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
+      throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
+    }
+    const input = parse(openWorkspaceInput, await readJsonBody(ctx.req));
+    const opened = await openWorkspace(db, {
+      token,
+      userId: session.actor.userId,
+      workspaceId: input.workspaceId,
+    });
+    await answerWithSession(ctx, db, opened);
+  });
+
   routes.get('/session', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const session = await authenticateSession(db, ctx.cookies.get(SESSION_COOKIE));
@@ -132,7 +155,7 @@ function describe(session: NonNullable<Awaited<ReturnType<typeof authenticateSes
       email: session.email,
       role: session.actor.role,
     },
-    workspace: { id: session.actor.workspaceId, name: session.workspaceName },
+    workspace: { id: session.actor.workspaceId, name: session.workspaceName, sandboxOf: session.sandboxOf },
     csrfToken: session.csrfToken,
   };
 }

@@ -1,4 +1,5 @@
 export * from './create-sandbox.ts';
 export * from './delete-sandbox.ts';
 export * from './find-sandboxes.ts';
+export * from './open-workspace.ts';
 export * from './schemas.ts';

@@ -10,6 +10,8 @@ export interface SessionInfo {
   csrfToken: string;
   email: string;
   workspaceName: string;
+  /** For a sandbox (docs/operations.md, "Sandboxes"): the workspace it was made from. */
+  sandboxOf: string | null;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function authenticateSession(
       email: schema.users.email,
       role: m.role,
       workspaceName: schema.workspaces.name,
+      sandboxOf: schema.workspaces.sandboxOf,
     })
     .from(s)
     .innerJoin(schema.users, eq(schema.users.id, s.userId))
@@ -64,5 +67,6 @@ export async function authenticateSession(
     csrfToken: row.csrfToken,
     email: row.email,
     workspaceName: row.workspaceName,
+    sandboxOf: row.sandboxOf,
   };
 }

@@ -20,7 +20,9 @@ export const sandboxesRouter = router({
   list: authedProcedure
     .meta(
       restRoute({
-        scope: 'config:read',
+        // Every member may open a sandbox of the workspace (they are members of it): listing
+        // needs no scope.
+        scope: 'none',
         openapi: {
           method: 'GET',
           path: '/sandboxes',

@@ -1,0 +1,102 @@
+import { ensureBuilt } from '@crm/web/build';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Browser,
+  browserUnavailable,
+  launchBrowser,
+  setOwnerPassword,
+  signIn,
+  statusCleared,
+} from '../testing/browser.ts';
+import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
+
+/**
+ * Sandboxes in the web app, in Chromium (docs/web-app.md, "Sandboxes"): an owner makes one in
+ * Settings → Sandboxes, sees its key once, opens it with one click (the banner says where they
+ * are and leads back), a refused URL is shown at its field, and a delete removes it from the
+ * list.
+ */
+
+const PASSWORD = 'owner password 123';
+const unavailable = browserUnavailable();
+if (unavailable) console.warn(`The browser tests (sandboxes.test.ts) are skipped: ${unavailable}.`);
+
+let app: TestApp;
+let ws: TestWorkspace;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (unavailable) return;
+  await ensureBuilt({ log: () => {} });
+  app = await startTestApp();
+  ws = await app.createWorkspace({ name: 'Acme' });
+  const email = await setOwnerPassword(app, ws, PASSWORD);
+  for (const title of ['Ada', 'Grace', 'Linus']) {
+    const made = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId: ws.folderId, title });
+    expect(made.status).toBe(201);
+  }
+  browser = await launchBrowser();
+  await browser.page.goto(`${app.url}/`);
+  await signIn(browser.page, email, PASSWORD);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe.skipIf(unavailable)('Settings → Sandboxes in Chromium', () => {
+  it('makes a sandbox, shows its key once, opens it with one click and comes back, and deletes it', async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/settings/sandboxes`);
+    await page.getByRole('heading', { name: 'Sandboxes', exact: true }).waitFor();
+    await page.getByText('This workspace has no sandbox.').waitFor();
+
+    const form = page.getByRole('form', { name: 'Make a sandbox' });
+    // A URL that is not http(s) is refused at its field, in words.
+    await form.getByLabel('Name').fill('Try-outs');
+    await form.getByLabel('URLs it may send to (one per line)').fill('ftp://files.example.com');
+    await form.getByRole('button', { name: 'Make the sandbox' }).click();
+    const urlError = form.locator('#sandbox-allow-error');
+    await urlError.waitFor();
+    expect(await urlError.textContent()).toBe('must be an http(s) URL');
+    expect(await form.getByLabel('URLs it may send to (one per line)').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+
+    await form.getByLabel('URLs it may send to (one per line)').fill('https://hooks.example.com/test');
+    await form.getByLabel('Sample records').fill('2');
+    await form.getByRole('button', { name: 'Make the sandbox' }).click();
+    const key = page.getByTestId('secret');
+    await key.waitFor();
+    expect(await key.textContent()).toMatch(/^crm_test_/);
+    await page
+      .getByText('Try-outs holds 1 folder, 0 automations, 0 webhooks and 2 sample records.')
+      .waitFor();
+    // No message of the refused attempt left on the status line.
+    await statusCleared(page);
+    await browser.screenshot('sandboxes');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.getByRole('button', { name: 'Open Try-outs' }).click();
+    const banner = page.getByRole('region', { name: 'Sandbox' });
+    await banner.waitFor();
+    await page.locator('.brand', { hasText: 'Try-outs' }).waitFor();
+    // The records page of the sandbox: its two sample records.
+    await page.getByRole('link', { name: 'Records' }).waitFor();
+    const sessionThere = (await page.evaluate(async () => (await fetch('/auth/session')).json())) as {
+      data: { workspace: unknown };
+    };
+    expect(sessionThere.data.workspace).toMatchObject({ name: 'Try-outs', sandboxOf: ws.workspaceId });
+
+    await banner.getByRole('button', { name: 'Back to the workspace' }).click();
+    await page.locator('.brand', { hasText: 'Acme' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Sandbox' }).count()).toBe(0);
+
+    await page.goto(`${app.url}/settings/sandboxes`);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete Try-outs' }).click();
+    await page.getByText('This workspace has no sandbox.').waitFor();
+    expect((await app.api(ws.apiKey, 'GET', '/api/v1/sandboxes')).body.data).toEqual([]);
+  });
+});
