@@ -28,13 +28,19 @@ let browser: Browser;
 beforeAll(async () => {
   if (unavailable) return;
   await ensureBuilt({ log: () => {} });
-  app = await startTestApp();
+  app = await startTestApp({ worker: true, env: { WORKER_POLL_INTERVAL_MS: '100' } });
   ws = await app.createWorkspace({ name: 'Acme' });
   const email = await setOwnerPassword(app, ws, PASSWORD);
   for (const title of ['Ada', 'Grace', 'Linus']) {
     const made = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId: ws.folderId, title });
     expect(made.status).toBe(201);
   }
+  // Production's subscription, which the sandbox copies and must not send to.
+  const hook = await app.api(ws.apiKey, 'POST', '/api/v1/webhooks', {
+    url: 'http://127.0.0.1:9/production',
+    events: ['record.created'],
+  });
+  expect(hook.status).toBe(201);
   browser = await launchBrowser();
   await browser.page.goto(`${app.url}/`);
   await signIn(browser.page, email, PASSWORD);
@@ -69,10 +75,9 @@ describe.skipIf(unavailable)('Settings → Sandboxes in Chromium', () => {
     await form.getByRole('button', { name: 'Make the sandbox' }).click();
     const key = page.getByTestId('secret');
     await key.waitFor();
-    expect(await key.textContent()).toMatch(/^crm_test_/);
-    await page
-      .getByText('Try-outs holds 1 folder, 0 automations, 0 webhooks and 2 sample records.')
-      .waitFor();
+    const sandboxKey = (await key.textContent()) ?? '';
+    expect(sandboxKey).toMatch(/^crm_test_/);
+    await page.getByText('Try-outs holds 1 folder, 0 automations, 1 webhook and 2 sample records.').waitFor();
     // No message of the refused attempt left on the status line.
     await statusCleared(page);
     await browser.screenshot('sandboxes');
@@ -84,6 +89,26 @@ describe.skipIf(unavailable)('Settings → Sandboxes in Chromium', () => {
     await page.locator('.brand', { hasText: 'Try-outs' }).waitFor();
     // The records page of the sandbox: its two sample records.
     await page.getByRole('link', { name: 'Records' }).waitFor();
+    // A record made in the sandbox: its delivery is captured, and shown so, with its body.
+    const folders = await app.api(sandboxKey, 'GET', '/api/v1/folders');
+    const made = await app.api(sandboxKey, 'POST', '/api/v1/records', {
+      folderId: folders.body.data[0].id,
+      title: 'Captured Co',
+    });
+    expect(made.status).toBe(201);
+    const hooks = await app.api(sandboxKey, 'GET', '/api/v1/webhooks');
+    await page.goto(`${app.url}/settings/webhooks/${hooks.body.data[0].id}`);
+    const delivery = page.getByTestId('delivery').first();
+    // The page reads the deliveries as they are: read it again until the worker has passed.
+    for (let tries = 0; (await delivery.locator('.badge.captured').count()) === 0 && tries < 50; tries++) {
+      await page.waitForTimeout(200);
+      await page.reload();
+    }
+    await delivery.locator('.badge.captured', { hasText: 'CAPTURED' }).waitFor();
+    await delivery.locator('summary').click();
+    const body = delivery.getByRole('region', { name: 'Captured body' });
+    await body.getByText(/"title": "Captured Co"/).waitFor();
+    await browser.screenshot('sandbox-captured-delivery');
     const sessionThere = (await page.evaluate(async () => (await fetch('/auth/session')).json())) as {
       data: { workspace: unknown };
     };

@@ -309,6 +309,18 @@ function DeliveryItem({ delivery }: { delivery: Outputs['webhooks']['deliveries'
             ))}
           </tbody>
         </table>
+        {delivery.status === 'CAPTURED' ? (
+          <section aria-label="Captured body">
+            <p className="hint">
+              Captured, not sent: this sandbox sends only to the URLs it allows. The body it would have sent:
+            </p>
+            <pre className="excerpt">
+              {delivery.body === null
+                ? 'the event is no longer kept'
+                : JSON.stringify(delivery.body, null, 2)}
+            </pre>
+          </section>
+        ) : null}
         <ProblemMessage problem={problemOf(redeliver.error)} />
         <button
           type="button"
