@@ -44,6 +44,7 @@ const CREATES = [
   'POST /jobs/imports',
   'POST /jobs/exports',
   'POST /jobs/{id}/revert',
+  'POST /sandboxes',
 ];
 /** Creations that answer 200 with what was there when there was nothing to create (an upsert, a link made twice). */
 const CREATES_OR_FOUND = [
@@ -54,8 +55,11 @@ const CREATES_OR_FOUND = [
   'POST /deals/{id}/links',
   'POST /tasks/{id}/links',
 ];
-/** The operations any valid key may call: who the caller is, and the members to assign work to. */
-const NO_SCOPE = ['GET /me', 'GET /members'];
+/**
+ * The operations any valid key may call: who the caller is, the members to assign work to, and
+ * the sandboxes every member may open.
+ */
+const NO_SCOPE = ['GET /me', 'GET /members', 'GET /sandboxes', 'GET /sandboxes/{id}'];
 /**
  * Error statuses answered after the key was accepted and counted (authenticated responses carry
  * RateLimit-*: docs/api.md, "Requests and responses").
@@ -539,7 +543,8 @@ describe('real responses conform to the document', () => {
   });
 
   it('every body-reading operation answers a documented 413 over 1 MiB and 415 for another media type', async () => {
-    const ws = await app.createWorkspace();
+    // Two requests per write and a few more: above the default rate limit of a minute.
+    const ws = await app.createWorkspace({ rateLimitPerMinute: 1000 });
     const huge = JSON.stringify({ title: 'x'.repeat(1024 * 1024) });
     for (const { method, path } of writes()) await call(ws.apiKey, method, path, 413, { body: huge });
     // Without Content-Length the limit is enforced while the body streams in.
@@ -642,6 +647,7 @@ describe('real responses conform to the document', () => {
       await send('POST', '/webhooks/{id}/test', 200, { params: { id: ids.webhooks! } })
     ).body.data.id;
     ids.jobs = (await made('/jobs/exports', { folderId: folder.id, format: 'csv' })).id;
+    ids.sandboxes = (await made('/sandboxes', { name: `If-Match ${unique()}` })).id;
     const paramsOf = (path: string) => {
       const segments = path.split('/');
       return Object.fromEntries(

@@ -31,6 +31,9 @@ const settingsCheck = builderMiddlewares(settingsProcedure).at(-1);
 const NO_SCOPE: Record<string, 'any caller' | 'settings' | 'own rows'> = {
   'workspace.me': 'any caller',
   'workspace.members': 'any caller',
+  // Every member may open a sandbox of the workspace: names, allowed URLs and dates only.
+  'sandboxes.list': 'any caller',
+  'sandboxes.get': 'any caller',
   'workspace.changeRole': 'settings',
   'workspace.removeMember': 'settings',
   'keys.list': 'settings',

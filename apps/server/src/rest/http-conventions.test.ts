@@ -184,6 +184,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     ids.jobs = await runToEnd(await ok('POST', '/jobs/exports', { folderId: folder.id, format: 'csv' }));
   }
+  for (let i = 0; i < 2; i++) ids.sandboxes = (await ok('POST', '/sandboxes', { name: `Sandbox ${i}` })).id;
 }, 60_000);
 afterAll(() => app?.stop());
 
@@ -354,6 +355,7 @@ describe('Location on creations', () => {
       '/records/{id}/links': () => ({ field: 'partners', to: ids.unlinked }),
       '/deals/{id}/links': () => ({ to: ids.unlinked }),
       '/tasks/{id}/links': () => ({ to: ids.unlinked }),
+      '/sandboxes': () => ({ name: `Located ${Date.now()}` }),
     };
     const creations = routes.filter((r) => r.location !== undefined);
     expect(creations.map((r) => r.path).sort()).toEqual(Object.keys(bodies).sort());

@@ -33,6 +33,9 @@ const MISSING = {
   task: 'task_01jq3v6f6ve7s9t8m1k2c3d4e5',
 };
 
+/** A configuration document with nothing in it (docs/operations.md, "Configuration as code"). */
+const EMPTY_CONFIG = { version: 1, folders: [], pipelines: [], workflows: [], webhooks: [], views: [] };
+
 export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
 export const successWalks: Record<string, Walk> = {
@@ -361,6 +364,21 @@ export const notFoundWalks: Record<string, Walk> = {
 
 /** Requests refused with 400, and the field `error.details` must name. */
 export const invalidInputs = (ws: TestWorkspace): [string, string, Call, string][] => [
+  ['POST', '/config/plan', { body: { document: { version: 1 } } }, 'document.folders'],
+  [
+    'POST',
+    '/config/apply',
+    {
+      body: {
+        document: {
+          ...EMPTY_CONFIG,
+          folders: [{ name: 'X', fields: [{ key: 'a', label: 'A', type: 'SELECT' }] }],
+        },
+      },
+    },
+    'document.folders.0.fields.0.options',
+  ],
+  ['POST', '/sandboxes', { body: { name: 'X', copy: ['workflows'] } }, 'copy'],
   ['GET', '/records', { query: { pageSize: '500' } }, 'pageSize'],
   ['GET', '/deals', {}, 'pipelineId'],
   ['GET', '/records', { query: { 'filter[data.lifecycle]': 'Unknown' } }, 'filter[data.lifecycle]'],
@@ -815,4 +833,24 @@ notFoundWalks.jobs = async (send, ws) => {
   await send('POST', '/jobs/exports', 404, { body: { ...folder, format: 'csv' } });
   await send('POST', '/jobs/updates', 404, { body: { ...folder, trash: true } });
   void ws;
+};
+
+successWalks['configuration and sandboxes'] = async (send) => {
+  const exported = await send('GET', '/config', 200);
+  const document = exported.body.data;
+  const plan = await send('POST', '/config/plan', 200, { body: { document } });
+  expect(plan.body.data.changes).toEqual([]);
+  const applied = await send('POST', '/config/apply', 200, { body: { document } });
+  expect(applied.body.data).toEqual({ changes: [], left: [], secrets: [] });
+  const made = await send('POST', '/sandboxes', 201, { body: { name: `Sandbox ${unique()}` } });
+  const id = made.body.data.id;
+  await send('GET', '/sandboxes', 200);
+  await send('GET', '/sandboxes/{id}', 200, { params: { id } });
+  await send('DELETE', '/sandboxes/{id}', 200, { params: { id } });
+};
+
+notFoundWalks['configuration and sandboxes'] = async (send) => {
+  const sandbox = { id: 'ws_01jq3v6f6ve7s9t8m1k2c3d4e5' };
+  await send('GET', '/sandboxes/{id}', 404, { params: sandbox });
+  await send('DELETE', '/sandboxes/{id}', 404, { params: sandbox });
 };

@@ -15,7 +15,11 @@ const allowUrl = z
     (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
     'must be an http(s) URL',
   )
-  .meta({ description: 'A URL prefix the sandbox sends to, e.g. `https://hooks.example.com/test`' });
+  .meta({
+    description: 'A URL prefix the sandbox sends to, e.g. `https://hooks.example.com/test`',
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+',
+  });
 
 export const createSandboxInput = z.strictObject({
   name: nonBlankText(200),

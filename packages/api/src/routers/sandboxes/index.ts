@@ -6,6 +6,7 @@ import {
   deleteSandbox,
   envelope,
   findSandboxes,
+  getSandbox,
   sandboxIdInput,
   sandboxOutput,
 } from '@crm/domain';
@@ -37,6 +38,24 @@ export const sandboxesRouter = router({
     .concat(declaredOutput(envelope(z.array(sandboxOutput))))
     .query(async ({ ctx }) => ({ data: await findSandboxes(ctx.db, ctx.actor) })),
 
+  get: authedProcedure
+    .meta(
+      restRoute({
+        scope: 'none',
+        openapi: {
+          method: 'GET',
+          path: '/sandboxes/{id}',
+          tags,
+          summary: 'Get a sandbox of the workspace',
+          description: 'Carries an ETag; If-None-Match answers 304.',
+        },
+        errors: [404],
+      }),
+    )
+    .input(sandboxIdInput)
+    .concat(declaredOutput(envelope(sandboxOutput)))
+    .query(async ({ ctx, input }) => ({ data: await getSandbox(ctx.db, ctx.actor, input.id) })),
+
   create: authedProcedure
     .meta(
       restRoute({
@@ -50,6 +69,7 @@ export const sandboxesRouter = router({
             'A new workspace with the members of this one, the configuration in `copy` (as `POST /config/apply` applies it), up to `sampleRecords` of the newest records of the copied folders, and a key `crm_test_…` for you, returned only here. Its webhooks and HTTP_REQUEST steps send only to `allowUrls`; everything else is captured and shown, not sent. At most 10 sandboxes.',
         },
         successStatus: 201,
+        location: '/sandboxes/{id}',
         errors: [],
       }),
     )
