@@ -86,12 +86,7 @@ export function authRoutes(db: Database, options: AuthOptions): Router<AppState>
   // The session making the change stays signed in; the user's other sessions end.
   routes.post('/change-password', async (ctx) => {
     refuseForeignOrigin(ctx);
-    const token = ctx.cookies.get(SESSION_COOKIE);
-    const session = await authenticateSession(db, token);
-    if (!session || !token) throw new DomainError('UNAUTHORIZED', 'Not signed in');
-    if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
-      throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
-    }
+    const { token } = await signedIn(ctx, db);
     const input = parse(changePasswordInput, await readJsonBody(ctx.req));
     const { sessionsEnded } = await changePassword(db, { token, ...input }, source(ctx));
     ctx.set('Cache-Control', 'no-store');
@@ -102,12 +97,7 @@ export function authRoutes(db: Database, options: AuthOptions): Router<AppState>
   // from): a new session there, this one ended (docs/operations.md, "Sandboxes").
   routes.post('/open-workspace', async (ctx) => {
     refuseForeignOrigin(ctx);
-    const token = ctx.cookies.get(SESSION_COOKIE);
-    const session = await authenticateSession(db, token);
-    if (!session || !token) throw new DomainError('UNAUTHORIZED', 'Not signed in');
-    if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
-      throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
-    }
+    const { token, session } = await signedIn(ctx, db);
     const input = parse(openWorkspaceInput, await readJsonBody(ctx.req));
     const opened = await openWorkspace(db, {
       token,
@@ -137,6 +127,17 @@ export function authRoutes(db: Database, options: AuthOptions): Router<AppState>
   });
 
   return routes;
+}
+
+/** The session of a request that changes it: its cookie, and the CSRF token it was given. */
+async function signedIn(ctx: Ctx, db: Database) {
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  const session = await authenticateSession(db, token);
+  if (!session || !token) throw new DomainError('UNAUTHORIZED', 'Not signed in');
+  if (!sameToken(ctx.get(CSRF_HEADER), session.csrfToken)) {
+    throw new DomainError('FORBIDDEN', `Missing or wrong ${CSRF_HEADER} header`);
+  }
+  return { token, session };
 }
 
 async function answerWithSession(ctx: Ctx, db: Database, session: NewSession) {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { createApiKey } from '@crm/domain';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sortedJson } from '../testing/sorted-json.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 const run = promisify(execFile);
@@ -25,14 +26,6 @@ const crmBin = join(
 let app: TestApp;
 let source: TestWorkspace;
 let dir: string;
-
-/** JSON with every object's keys sorted, to compare documents whatever their key order. */
-const sortedJson = (value: unknown) =>
-  JSON.stringify(value, (_k, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
 
 beforeAll(async () => {
   app = await startTestApp();

@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, Receiver } from '../testing/receiver.ts';
+import { sortedJson } from '../testing/sorted-json.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 let app: TestApp;
 let source: TestWorkspace;
 let receiver: Receiver;
 let companiesId: string;
-
-/** JSON with every object's keys sorted, to compare documents whatever their key order. */
-const sortedJson = (value: unknown) =>
-  JSON.stringify(value, (_k, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
 
 beforeAll(async () => {
   app = await startTestApp({ worker: true });
