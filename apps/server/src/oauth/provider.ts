@@ -37,6 +37,7 @@ export const CONSENT_PATH = '/oauth/consent';
 /** Lifetimes, in seconds. */
 const TTL = {
   AccessToken: 60 * 60,
+  ClientCredentials: 60 * 60,
   AuthorizationCode: 60,
   RefreshToken: 30 * 24 * 60 * 60,
   Grant: 365 * 24 * 60 * 60,
