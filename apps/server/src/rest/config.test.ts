@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { ApiKeyScope } from '@crm/db/schema';
 import { createApiKey } from '@crm/domain';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,13 +129,13 @@ describe('configuration as code over REST', () => {
     expect(shapeless.status).toBe(400);
 
     // config:read reads and plans; config:write applies; other scopes do neither.
-    const key = async (scopes: string[]) =>
+    const key = async (scopes: ApiKeyScope[]) =>
       (
         await createApiKey(app.service.db, {
           workspaceId: source.workspaceId,
           userId: source.userId,
           name: scopes.join(' '),
-          scopes: scopes as never,
+          scopes,
         })
       ).secret;
     const records = await key(['records:read']);
