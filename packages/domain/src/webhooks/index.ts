@@ -3,6 +3,7 @@ export * from './create-webhook.ts';
 export * from './delete-webhook.ts';
 export * from './find-deliveries.ts';
 export * from './find-webhooks.ts';
+export * from './get-delivery.ts';
 export * from './get-webhook.ts';
 export * from './prune-history.ts';
 export * from './queue-delivery.ts';
