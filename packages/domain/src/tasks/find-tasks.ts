@@ -3,7 +3,6 @@ import { schema } from '@crm/db';
 import { taskPriorities, taskRecurrences, taskStatuses, taskTypes } from '@crm/db/schema';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { loadRecord } from '../records/load-record.ts';
-import { linkedToRecord, withLinkTo } from '../relations/participants.ts';
 import type { Actor } from '../shared/actor.ts';
 import { columnField, type ListField } from '../shared/list-fields.ts';
 import { canonicalTree, treeFromParam } from '../shared/list-filter.ts';
@@ -17,7 +16,7 @@ import {
 } from '../shared/list-query.ts';
 import { fingerprint, parseSort } from '../shared/list-sort.ts';
 import { afterDueKey, dueOrder, resolveDuePaging, toDuePage } from './due-order.ts';
-import type { FindRecordTasksInput, FindTasksInput, TaskOutput } from './schemas.ts';
+import type { FindTasksInput, TaskOutput } from './schemas.ts';
 import { serializeTask } from './serialize.ts';
 
 const t = schema.tasks;
@@ -107,20 +106,6 @@ export async function findTasks(
     },
     serialize: serializeTask,
   });
-}
-
-/**
- * `GET /records/{id}/tasks`: the tasks linked to a live record (its primary record or one of
- * its links, docs/api.md, "Relations"), as the task list pages them.
- */
-export async function findRecordTasks(db: Database, actor: Actor, input: FindRecordTasksInput) {
-  const { id, ...rest } = input;
-  await loadRecord(db, actor, id);
-  const page = await findTasks(db, actor, rest, {
-    scope: linkedToRecord('task', actor, id),
-    print: ['linked', id],
-  });
-  return withLinkTo(db, actor, 'task', id, page);
 }
 
 async function scopeOf(db: Database, actor: Actor, input: FindTasksInput): Promise<(SQL | undefined)[]> {

@@ -1,5 +1,6 @@
 export * from './create-task.ts';
 export * from './delete-task.ts';
+export * from './find-record-tasks.ts';
 export * from './find-tasks.ts';
 export * from './get-task.ts';
 export * from './load-task.ts';
