@@ -28,6 +28,7 @@ export * from './sandboxes/index.ts';
 export * from './shared/actor.ts';
 export * from './shared/assert-member.ts';
 export * from './shared/batch.ts';
+export * from './shared/canonical-json.ts';
 export * from './shared/coalescer.ts';
 export * from './shared/cursor.ts';
 export * from './shared/custom-values.ts';

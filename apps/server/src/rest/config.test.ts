@@ -5,10 +5,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ApiKeyScope } from '@crm/db/schema';
-import { createApiKey } from '@crm/domain';
+import { canonicalJson, createApiKey } from '@crm/domain';
 import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sortedJson } from '../testing/sorted-json.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 const run = promisify(execFile);
@@ -96,7 +95,7 @@ describe('configuration as code over REST', () => {
     expect(applied.status).toBe(200);
     expect(applied.body.data.changes).toEqual(plan.body.data.changes);
     const after = await app.api(target.apiKey, 'GET', '/api/v1/config');
-    expect(sortedJson(after.body.data)).toBe(sortedJson(document));
+    expect(canonicalJson(after.body.data)).toBe(canonicalJson(document));
 
     const again = await app.api(target.apiKey, 'POST', '/api/v1/config/apply', { document, prune: true });
     expect(again.status).toBe(200);

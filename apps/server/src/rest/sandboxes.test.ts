@@ -1,6 +1,6 @@
+import { canonicalJson } from '@crm/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, Receiver } from '../testing/receiver.ts';
-import { sortedJson } from '../testing/sorted-json.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 let app: TestApp;
@@ -74,7 +74,7 @@ describe('sandboxes', () => {
       app.api(source.apiKey, 'GET', '/api/v1/config'),
       app.api(key, 'GET', '/api/v1/config'),
     ]);
-    expect(sortedJson(theirs.body.data)).toBe(sortedJson(mine.body.data));
+    expect(canonicalJson(theirs.body.data)).toBe(canonicalJson(mine.body.data));
     const me = await app.api(key, 'GET', '/api/v1/me');
     expect(me.body.data.workspace.id).toBe(sandbox.id);
     const folders = await app.api(key, 'GET', '/api/v1/folders');

@@ -5,6 +5,7 @@ import { createFolder } from '../folders/create-folder.ts';
 import { createPipeline } from '../pipelines/create-pipeline.ts';
 import { createRecord } from '../records/create-record.ts';
 import { linkRecord } from '../relations/link-record.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import {
   expectDomainError,
   newWorkspace,
@@ -20,7 +21,6 @@ import { createWorkspace } from '../workspaces/create-workspace.ts';
 import { applyConfig } from './apply-config.ts';
 import { getConfig } from './get-config.ts';
 import { planConfig } from './plan-config.ts';
-import { stableJson } from './plan-steps.ts';
 import type { ConfigDocument } from './schemas.ts';
 
 let t: TestDb;
@@ -180,7 +180,7 @@ describe('configuration as code', () => {
       'workflow Inbound lead',
     ]);
     const again = await getConfig(t.db, target.actor);
-    expect(stableJson(again)).toBe(stableJson(document));
+    expect(canonicalJson(again)).toBe(canonicalJson(document));
     expect(JSON.stringify(again)).toBe(JSON.stringify(document));
 
     // Idempotent: the second apply changes nothing and writes no audit entry.
@@ -189,7 +189,7 @@ describe('configuration as code', () => {
     const second = await applyConfig(t.db, target.actor, { document, prune: true }, services);
     expect(second.changes).toEqual([]);
     expect(await auditCount(target.actor.workspaceId)).toBe(1);
-    expect(stableJson(await getConfig(t.db, target.actor))).toBe(stableJson(document));
+    expect(canonicalJson(await getConfig(t.db, target.actor))).toBe(canonicalJson(document));
   });
 
   it('a plan shows every change and what removals do to data; nothing is written', async () => {
@@ -268,11 +268,11 @@ describe('configuration as code', () => {
     expect(byKey.has('remove workflow Monday digest')).toBe(true);
     expect(byKey.has('remove webhook https://hooks.example.com/crm')).toBe(true);
     // Nothing was written by either plan.
-    expect(stableJson(await getConfig(t.db, a))).toBe(stableJson(document));
+    expect(canonicalJson(await getConfig(t.db, a))).toBe(canonicalJson(document));
 
     const applied = await applyConfig(t.db, a, { document: smaller, prune: true }, services);
     expect(applied.changes).toEqual(pruned.changes);
-    expect(stableJson(await getConfig(t.db, a))).toBe(stableJson(smaller));
+    expect(canonicalJson(await getConfig(t.db, a))).toBe(canonicalJson(smaller));
     const [moved] = await t.query<{ name: string }>(
       'select s.name from deals d join stages s on s.workspace_id = d.workspace_id and s.id = d.stage_id where d.workspace_id = $1',
       [a.workspaceId],
@@ -305,7 +305,7 @@ describe('configuration as code', () => {
     const index = document.folders.findIndex((f) => f.name === 'Deals desk');
     expect(error.details?.[0]?.path).toBe(`document.folders.${index}.fields.0.size`);
     expect(error.message).toMatch(/would not be valid as NUMBER/);
-    expect(stableJson(await getConfig(t.db, a))).toBe(stableJson(before));
+    expect(canonicalJson(await getConfig(t.db, a))).toBe(canonicalJson(before));
     expect(await auditCount(a.workspaceId)).toBe(0);
   });
 
@@ -365,7 +365,7 @@ describe('configuration as code', () => {
     );
     expect(new Set(paths).size).toBe(paths.length);
     await expectDomainError(applyConfig(t.db, a, { document }, services), 'VALIDATION_FAILED');
-    expect(stableJson(await getConfig(t.db, a))).toBe(stableJson(base));
+    expect(canonicalJson(await getConfig(t.db, a))).toBe(canonicalJson(base));
   });
 
   it('on random documents: apply then export gives the document back, and a second apply changes nothing', async () => {
@@ -419,14 +419,14 @@ describe('configuration as code', () => {
         });
         // Folders and pipelines are never removed: those the document left out stay.
         expect(
-          stableJson(
+          canonicalJson(
             sorted({
               ...exported,
               folders: exported.folders.filter((f) => folderNames.includes(f.name)),
               pipelines: exported.pipelines.filter((p) => pipelines.some((q) => q.name === p.name)),
             }),
           ),
-        ).toBe(stableJson(sorted(document)));
+        ).toBe(canonicalJson(sorted(document)));
         const second = await applyConfig(t.db, ws.actor, { document: exported, prune: true }, services);
         expect(second.changes).toEqual([]);
       }
@@ -442,7 +442,7 @@ describe('configuration as code', () => {
     const source = await richWorkspace();
     const valid = await getConfig(t.db, source.actor);
     const target = await sibling(source);
-    const before = stableJson(await getConfig(t.db, target.actor));
+    const before = canonicalJson(await getConfig(t.db, target.actor));
     const seed = Number(process.env.CONFIG_SEED ?? Date.now() % 100_000);
     const random = seededRandom(seed);
     const oddValues: unknown[] = [
@@ -498,7 +498,7 @@ describe('configuration as code', () => {
         () => null,
         (error: unknown) => error,
       );
-      const atStart = stableJson(await getConfig(t.db, target.actor));
+      const atStart = canonicalJson(await getConfig(t.db, target.actor));
       const applied = await applyConfig(t.db, target.actor, { document: parsed.data, prune }, services).then(
         () => null,
         (error: unknown) => error,
@@ -512,7 +512,7 @@ describe('configuration as code', () => {
         ).toContain(code);
       }
       // A refused apply changed nothing.
-      if (applied !== null) expect(stableJson(await getConfig(t.db, target.actor))).toBe(atStart);
+      if (applied !== null) expect(canonicalJson(await getConfig(t.db, target.actor))).toBe(atStart);
       // Whatever was applied is rolled back for the next round.
       await applyConfig(
         t.db,

@@ -7,6 +7,7 @@ import { audit } from '../audit/append-audit.ts';
 import { addField } from '../folders/add-field.ts';
 import { changeField } from '../folders/change-folder-field.ts';
 import { insertFolder } from '../folders/create-folder.ts';
+import { loadFolder } from '../folders/load-folder.ts';
 import { removeFolderField } from '../folders/remove-folder-field.ts';
 import { saveFields } from '../folders/save-fields.ts';
 import { type changeFieldInput, fieldDefinitionInput } from '../folders/schemas.ts';
@@ -16,6 +17,7 @@ import { changeStages } from '../pipelines/change-stages.ts';
 import { insertPipeline } from '../pipelines/create-pipeline.ts';
 import { dropStage } from '../pipelines/remove-stage.ts';
 import type { Actor } from '../shared/actor.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import type { ErrorDetail } from '../shared/errors.ts';
 import { openHeaderValues } from '../shared/secret-box.ts';
 import type { DomainServices } from '../shared/services.ts';
@@ -87,15 +89,6 @@ const stageKey = (pipeline: string, stage: string) => `${pipeline}\u0000${stage}
 /** A stand-in id for an object the apply makes, while the document is checked. */
 const planned = (kind: string, name: string) => `(new ${kind} ${name})`;
 const notInDocument = 'not in the document (apply with prune to remove it)';
-
-/** JSON with the keys of every object sorted: equal for equal values, whatever the key order. */
-export function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
-}
 
 /** The objects of one kind by key (the first of each), and the keys that name more than one. */
 function byKey<T>(items: T[], keyOf: (item: T) => string) {
@@ -442,7 +435,7 @@ class Planner {
         );
         return;
       }
-      if (stableJson(existing.relation.labels ?? null) !== stableJson(field.relation.labels ?? null))
+      if (canonicalJson(existing.relation.labels ?? null) !== canonicalJson(field.relation.labels ?? null))
         changes.push('labels');
       input = {
         id: current.id,
@@ -452,7 +445,8 @@ class Planner {
       };
     } else {
       if (existing.type !== field.type) changes.push('type');
-      if (stableJson(existing.options ?? null) !== stableJson(field.options ?? null)) changes.push('options');
+      if (canonicalJson(existing.options ?? null) !== canonicalJson(field.options ?? null))
+        changes.push('options');
       input = {
         id: current.id,
         key: field.key,
@@ -488,23 +482,17 @@ class Planner {
     const order = [...wanted.map((f) => f.key), ...kept];
     const remaining = before.filter((k) => order.includes(k));
     const after = [...remaining, ...order.filter((k) => !remaining.includes(k))];
-    if (stableJson(after) === stableJson(order)) return;
+    if (canonicalJson(after) === canonicalJson(order)) return;
     const created = !this.folders.map.has(folderName);
     this.ordering.push({
       changes: created ? [] : [{ op: 'update', kind: 'folder', key: folderName, changes: ['fields order'] }],
       at: `document.${at}`,
       run: async (tx, live) => {
-        const f = schema.folders;
-        const [row] = await tx
-          .select()
-          .from(f)
-          .where(and(eq(f.workspaceId, this.actor.workspaceId), eq(f.id, this.folderId(live, folderName))))
-          .for('update');
-        if (!row) return;
+        const row = await loadFolder(tx, this.actor, this.folderId(live, folderName), 'update');
         const position = new Map(order.map((key, i) => [key, i]));
         const rank = (key: string) => position.get(key) ?? order.length;
         const fields = [...row.fields].sort((a, b) => rank(a.key) - rank(b.key));
-        if (stableJson(fields.map((x) => x.key)) !== stableJson(row.fields.map((x) => x.key)))
+        if (canonicalJson(fields.map((x) => x.key)) !== canonicalJson(row.fields.map((x) => x.key)))
           await saveFields(tx, this.actor, row.id, fields);
       },
     });
@@ -608,7 +596,7 @@ class Planner {
     const added = wanted.filter((n) => !byName.map.has(n));
     const order = [...wanted, ...kept.map((s) => s.name)];
     const before = stages.map((s) => s.name).filter((n) => order.includes(n));
-    const reordered = stableJson(before) !== stableJson(order.filter((n) => before.includes(n)));
+    const reordered = canonicalJson(before) !== canonicalJson(order.filter((n) => before.includes(n)));
     const moveTo = wanted.find((n) => byName.map.has(n));
     const changes: ConfigChange[] = [
       ...removed.map(
@@ -760,13 +748,13 @@ class Planner {
       if (row.enabled !== (want.enabled ?? true)) changes.push('enabled');
       if (
         row.triggerType !== want.trigger.type ||
-        stableJson(row.schedule) !== stableJson(scheduleOf(want.trigger))
+        canonicalJson(row.schedule) !== canonicalJson(scheduleOf(want.trigger))
       )
         changes.push('trigger');
-      if (stableJson(row.actions) !== stableJson(want.actions)) changes.push('actions');
+      if (canonicalJson(row.actions) !== canonicalJson(want.actions)) changes.push('actions');
       if ((row.secret !== null) !== (want.requireSignature ?? false)) changes.push('requireSignature');
       if (row.rateLimitPerMinute !== want.rateLimitPerMinute) changes.push('rateLimitPerMinute');
-      if (stableJson(row.notifyOnFailure) !== stableJson(want.notifyOnFailure ?? []))
+      if (canonicalJson(row.notifyOnFailure) !== canonicalJson(want.notifyOnFailure ?? []))
         changes.push('notifyOnFailure');
       if (changes.length === 0) return;
       this.flows.push({
@@ -855,10 +843,10 @@ class Planner {
       }
       const stored = openHeaderValues(row.headers);
       const changes: string[] = [];
-      if (stableJson(row.events) !== stableJson(hook.events)) changes.push('events');
-      if (stableJson(row.fields) !== stableJson(hook.fields)) changes.push('fields');
+      if (canonicalJson(row.events) !== canonicalJson(hook.events)) changes.push('events');
+      if (canonicalJson(row.fields) !== canonicalJson(hook.fields)) changes.push('fields');
       const sameHeaders =
-        stableJson(Object.keys(stored).sort()) === stableJson(Object.keys(hook.headers).sort()) &&
+        canonicalJson(Object.keys(stored).sort()) === canonicalJson(Object.keys(hook.headers).sort()) &&
         Object.entries(hook.headers).every(([name, value]) => {
           const have = stored[name];
           return have !== undefined && (value === have || value === maskHeaderValue(have));
@@ -951,7 +939,7 @@ class Planner {
       }
       const changes: string[] = [];
       if (row.name !== view.name) changes.push('name');
-      if (stableJson(row.definition) !== stableJson(parsed.data.definition)) changes.push('definition');
+      if (canonicalJson(row.definition) !== canonicalJson(parsed.data.definition)) changes.push('definition');
       if (changes.length === 0) return;
       this.views.push({
         changes: [{ op: 'update', kind: 'view', key: label, changes }],

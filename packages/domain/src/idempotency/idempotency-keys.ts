@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
 import { missing } from '../shared/missing.ts';
 import { openSecret, sealSecret } from '../shared/secret-box.ts';
@@ -47,17 +48,6 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return createHash('sha256')
     .update(`${method} ${path}\n${canonicalJson(body)}`)
     .digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** A response kept under a key, replayed to later duplicates. */

@@ -92,7 +92,15 @@ function MakeSandboxForm({ onMade }: { onMade: (made: Made) => void }) {
   return (
     <form onSubmit={onSubmit} className="card" aria-label="Make a sandbox" noValidate>
       <h2>Make a sandbox</h2>
-      <ProblemMessage problem={problem} paths={['name', 'copy', 'sampleRecords', 'allowUrls']} />
+      <ProblemMessage
+        problem={problem}
+        paths={[
+          'name',
+          'copy',
+          'sampleRecords',
+          ...Object.keys(fields).filter((path) => path.startsWith('allowUrls')),
+        ]}
+      />
       <Field
         label="Name"
         value={name}
