@@ -1,7 +1,8 @@
 import type { Database } from '@crm/db';
-import { type Actor, assertIdempotencyKey, beginIdempotentWork, requestFingerprint } from '@crm/domain';
+import { type Actor, assertIdempotencyKey, requestFingerprint } from '@crm/domain';
 import type { ParameterizedContext } from 'koa';
 import type { AppState } from '../http/state.ts';
+import { beginIdempotentWork } from './idempotency-store.ts';
 import type { RequestWork } from './request-transaction.ts';
 
 /**

@@ -50,9 +50,8 @@ export function triggerEndpoint(deps: TriggerDeps): Middleware<AppState> {
         return;
       case 'replayed':
         ctx.set('Idempotent-Replayed', 'true');
-        ctx.type = 'application/json';
-        ctx.status = result.status;
-        ctx.body = result.body;
+        ctx.status = 200;
+        ctx.body = result.answer;
         return;
       case 'refused':
         sendError(ctx, result.error, triggerErrorBody);

@@ -4,38 +4,18 @@ import { schema } from '@crm/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
-import { missing } from '../shared/missing.ts';
-import { openSecret, sealSecret } from '../shared/secret-box.ts';
-
-/** How long a key remembers its response (docs/api.md, "Idempotency-Key"). */
-export const IDEMPOTENCY_TTL_HOURS = 24;
-const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
-
-export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; status: number; headers: Record<string, string>; body: string }
-  | { kind: 'running' }
-  | { kind: 'mismatch' };
 
 /**
- * Turns a claim into its answer: a key reused with another body is a 422, one whose first
- * request still runs a 409 (docs/api.md, "Idempotency-Key"); a replay or a fresh claim is for
- * the caller.
+ * What the domain knows of `Idempotency-Key` (docs/api.md, "Idempotency-Key"): a key's
+ * shape, the fingerprint of a request, how long a key is kept, its two refusals, and the
+ * answers of the trigger URL kept with the runs they queued (workflows/accept-trigger.ts).
+ * The replay of a REST answer as it was sent is the HTTP layer's (apps/server,
+ * rest/idempotency-store.ts).
  */
-function settleIdempotencyClaim(
-  claim: IdempotencyClaim,
-): Extract<IdempotencyClaim, { kind: 'replay' | 'claimed' }> {
-  if (claim.kind === 'mismatch') {
-    throw new DomainError(
-      'IDEMPOTENCY_KEY_REUSED',
-      'This Idempotency-Key was already used with a different request',
-    );
-  }
-  if (claim.kind === 'running') {
-    throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is still running; retry shortly');
-  }
-  return claim;
-}
+
+/** How long a key remembers its answer. */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 export function assertIdempotencyKey(key: string): void {
   if (!KEY_SHAPE.test(key)) {
@@ -50,163 +30,39 @@ export function requestFingerprint(method: string, path: string, body: unknown):
     .digest('hex');
 }
 
-/** A response kept under a key, replayed to later duplicates. */
-interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** An idempotent request that may proceed: its work runs on `tx`; `finish` ends it. */
-export interface IdempotentWork {
-  kind: 'claimed';
-  /** The request's transaction; the work it guards must run on it. */
-  tx: Database;
-  /**
-   * Commits the work together with the response stored under the key, or, given null (the
-   * request failed in a way a retry may fix), rolls the work back and keeps nothing.
-   * Rejects when the commit fails: then nothing was done and the client must not be told
-   * otherwise.
-   */
-  finish(response: StoredResponse | null): Promise<void>;
-}
-
-/** Thrown out of the transaction to end it without storing anything. */
-class EndWithout {
-  constructor(readonly answer: Exclude<IdempotencyClaim, { kind: 'claimed' }> | null) {}
-}
-
-/**
- * Starts an idempotent request (docs/api.md, "Idempotency-Key"): the answer to
- * replay, a 409 while the first request with the key still runs, a 422 for another body
- * under the same key; or a transaction for the work.
- *
- * Exactly once, also across a crash: the work and the stored response commit in one
- * transaction, so a process that dies midway leaves either nothing (the retry does the
- * work) or a finished key (the retry replays it), never a done deed without its key. While
- * the request runs, the transaction holds an advisory lock on the key; a duplicate that
- * cannot take it answers 409. The lock belongs to the database session, so it is freed the
- * moment a dead process's connection closes, not after a timeout.
- */
-export async function beginIdempotentWork(
-  db: Database,
-  workspaceId: string,
-  key: string,
-  fingerprint: string,
-  /** `repeatable read` for a conditional request (If-Match), whose check runs in this transaction. */
-  isolationLevel?: 'repeatable read',
-): Promise<Extract<IdempotencyClaim, { kind: 'replay' }> | IdempotentWork> {
-  const k = schema.idempotencyKeys;
-  let settleResponse!: (response: StoredResponse | null) => void;
-  const response = new Promise<StoredResponse | null>((resolve) => {
-    settleResponse = resolve;
-  });
-  let started!: (work: IdempotentWork) => void;
-  const ready = new Promise<IdempotentWork>((resolve) => {
-    started = resolve;
-  });
-  const committed = db.transaction(
-    async (tx) => {
-      const lock = await tx.execute<{ locked: boolean }>(
-        sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency\n${workspaceId}\n${key}`}, 0)) as locked`,
-      );
-      if (!lock.rows[0]?.locked) throw new EndWithout({ kind: 'running' });
-      const [existing] = await tx
-        .select()
-        .from(k)
-        .where(
-          and(
-            eq(k.workspaceId, workspaceId),
-            eq(k.key, key),
-            eq(k.state, 'done'),
-            sql`${k.createdAt} >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
-          ),
-        );
-      if (existing) {
-        if (existing.fingerprint !== fingerprint) throw new EndWithout({ kind: 'mismatch' });
-        throw new EndWithout(replayOf(existing));
-      }
-      started({
-        kind: 'claimed',
-        tx: tx as unknown as Database,
-        finish: (stored) => {
-          settleResponse(stored);
-          return committed.then(
-            () => undefined,
-            (error: unknown) => {
-              if (error instanceof EndWithout) return;
-              throw error;
-            },
-          );
-        },
-      });
-      const stored = await response;
-      if (stored === null) throw new EndWithout(null);
-      const row = {
-        fingerprint,
-        state: 'done' as const,
-        status: stored.status,
-        headers: stored.headers,
-        // A replayed answer may show a secret once more (a new API key, a signing secret).
-        body: sealSecret(stored.body),
-        // An instant passed in, not now(): a sharded database takes no functions but
-        // immutable ones in an upsert's SET (docs/scaling.md).
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      };
-      await tx
-        .insert(k)
-        .values({ workspaceId, key, ...row })
-        .onConflictDoUpdate({ target: [k.workspaceId, k.key], set: row });
-    },
-    isolationLevel ? { isolationLevel } : undefined,
+/** A key reused with another request. */
+export function idempotencyKeyReused(): DomainError {
+  return new DomainError(
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was already used with a different request',
   );
-  return Promise.race([
-    ready,
-    committed.then(
-      () => {
-        throw new Error('the idempotent transaction ended before its work began');
-      },
-      (error: unknown) => {
-        if (error instanceof EndWithout && error.answer) {
-          return settleIdempotencyClaim(error.answer) as Extract<IdempotencyClaim, { kind: 'replay' }>;
-        }
-        throw error;
-      },
-    ),
-  ]);
+}
+
+/** A key whose first request still runs (or rolled back just now). */
+export function idempotencyKeyRunning(): DomainError {
+  return new DomainError('CONFLICT', 'A request with this Idempotency-Key is still running; retry shortly');
 }
 
 /**
- * The kept answer under a key that a request found taken (the trigger endpoint stores its
- * answers in the statement that does the work): a replay; a 422 when the key was used with
- * another body; a 409 when no finished answer is there (the other request rolled back).
+ * The answer kept under a key that a trigger call found taken (the trigger URL keeps its
+ * answers in the statement that queues the run, workflows/accept-trigger.ts): the first
+ * call's answer, parsed; IDEMPOTENCY_KEY_REUSED when the key was used with another request;
+ * CONFLICT when no finished answer is there (the other call rolled back).
  */
-export async function findIdempotentAnswer(
+export async function findKeptAnswer(
   db: Database,
   workspaceId: string,
   key: string,
   fingerprint: string,
-): Promise<Extract<IdempotencyClaim, { kind: 'replay' }>> {
+): Promise<unknown> {
   const k = schema.idempotencyKeys;
   const [existing] = await db
-    .select()
+    .select({ fingerprint: k.fingerprint, body: k.body })
     .from(k)
     .where(and(eq(k.workspaceId, workspaceId), eq(k.key, key), eq(k.state, 'done')));
-  if (!existing) return settleIdempotencyClaim({ kind: 'running' }) as never;
-  if (existing.fingerprint !== fingerprint) return settleIdempotencyClaim({ kind: 'mismatch' }) as never;
-  return replayOf(existing);
-}
-
-function replayOf(
-  row: typeof schema.idempotencyKeys.$inferSelect,
-): Extract<IdempotencyClaim, { kind: 'replay' }> {
-  return {
-    kind: 'replay',
-    status: row.status ?? missing('row.status'),
-    headers: row.headers ?? {},
-    body: openSecret(row.body ?? ''),
-  };
+  if (!existing) throw idempotencyKeyRunning();
+  if (existing.fingerprint !== fingerprint || existing.body === null) throw idempotencyKeyReused();
+  return JSON.parse(existing.body);
 }
 
 export async function pruneIdempotencyKeys(db: Database): Promise<number> {

@@ -100,7 +100,7 @@ export interface TriggeredRun {
 /**
  * What became of each call of a batch: its run id, the 404 that refuses it, or `keyTaken`:
  * its Idempotency-Key already holds an answer (an earlier call's, or another call's of the
- * same batch), which the caller replays or refuses (`findIdempotentAnswer`).
+ * same batch), which the caller replays or refuses (`findKeptAnswer`).
  */
 export type QueuedRun = { runId: string } | { error: DomainError } | { keyTaken: true };
 
@@ -131,7 +131,9 @@ export function triggerRecordId(body: Record<string, unknown>): string | null {
  * statement); a call whose record is missing, or whose workflow was deleted meanwhile, gets
  * its 404 and queues nothing.
  *
- * A call with an Idempotency-Key stores its answer under the key in the same statement, and
+ * A call with an Idempotency-Key stores its answer (the JSON of `acceptedAnswer`, with no
+ * HTTP status or headers: the trigger URL answers 200 to an accepted call, first or replayed)
+ * under the key in the same statement, and
  * queues its run only if that key was free (or had expired): the run and the kept answer
  * commit together, so a crash leaves neither or both, and of concurrent calls with one key
  * (in this batch, or in another process's) exactly one queues a run.
@@ -168,8 +170,8 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
                         where r.workspace_id = w.workspace_id and r.id = i.record_id and r.trashed_at is null)
       ), keyed as (
         insert into idempotency_keys (workspace_id, key, fingerprint, state, status, headers, body, created_at, updated_at)
-        select distinct on (e.workspace_id, e.idem_key) e.workspace_id, e.idem_key, e.fingerprint, 'done', 200,
-               '{"Content-Type":"application/json"}'::jsonb, e.answer, now(), now()
+        select distinct on (e.workspace_id, e.idem_key) e.workspace_id, e.idem_key, e.fingerprint, 'done', null,
+               null, e.answer, now(), now()
           from eligible e where e.idem_key is not null
          order by e.workspace_id, e.idem_key, e.ord
         on conflict (workspace_id, key) do update
@@ -256,8 +258,8 @@ async function queueShardedRuns(db: Database, items: QueueItem[]) {
                           where r.workspace_id = ${workspaceId} and r.id = i.record_id and r.trashed_at is null)
         ), keyed as (
           insert into idempotency_keys (workspace_id, key, fingerprint, state, status, headers, body, created_at, updated_at)
-          select distinct on (e.idem_key) ${workspaceId}, e.idem_key, e.fingerprint, 'done', 200,
-                 '{"Content-Type":"application/json"}'::jsonb, e.answer, ${now.toISOString()}::timestamptz,
+          select distinct on (e.idem_key) ${workspaceId}, e.idem_key, e.fingerprint, 'done', null,
+                 null, e.answer, ${now.toISOString()}::timestamptz,
                  ${now.toISOString()}::timestamptz
             from eligible e where e.idem_key is not null
            order by e.idem_key, e.ord

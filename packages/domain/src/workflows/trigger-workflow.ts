@@ -1,9 +1,5 @@
 import type { Database } from '@crm/db';
-import {
-  assertIdempotencyKey,
-  findIdempotentAnswer,
-  requestFingerprint,
-} from '../idempotency/idempotency-keys.ts';
+import { assertIdempotencyKey, findKeptAnswer, requestFingerprint } from '../idempotency/idempotency-keys.ts';
 import type { RateLimitResult } from '../rate-limit/consume-rate-limit.ts';
 import type { RateLimitBatcher } from '../rate-limit/rate-limit-batcher.ts';
 import { Coalescer } from '../shared/coalescer.ts';
@@ -43,7 +39,7 @@ export interface TriggerCall {
 export type TriggerResult = { rateLimit?: RateLimitResult } & (
   | { outcome: 'accepted'; answer: ReturnType<typeof acceptedAnswer> }
   /** The Idempotency-Key already holds an answer to the same body: it again, as kept. */
-  | { outcome: 'replayed'; status: number; body: unknown }
+  | { outcome: 'replayed'; answer: unknown }
   | { outcome: 'refused'; error: unknown }
 );
 
@@ -91,13 +87,8 @@ export function triggerService(deps: TriggerServiceDeps): (call: TriggerCall) =>
       }
       // The key already holds an answer: replay it, or refuse another body under it.
       if (!idempotency) throw new DomainError('INTERNAL', 'A run without an Idempotency-Key was not queued');
-      const replay = await findIdempotentAnswer(
-        db,
-        workflow.workspaceId,
-        idempotency.key,
-        idempotency.fingerprint,
-      );
-      return { outcome: 'replayed', status: replay.status, body: replay.body, rateLimit };
+      const answer = await findKeptAnswer(db, workflow.workspaceId, idempotency.key, idempotency.fingerprint);
+      return { outcome: 'replayed', answer, rateLimit };
     } catch (error) {
       return rateLimit ? { outcome: 'refused', error, rateLimit } : { outcome: 'refused', error };
     }
