@@ -4,7 +4,8 @@ import { getRecord } from '../records/get-record.ts';
 import { trashRecord } from '../records/trash-record.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createCall } from './create-call.ts';
-import { findCalls, getCall } from './find-calls.ts';
+import { findCalls } from './find-calls.ts';
+import { getCall } from './get-call.ts';
 import { createCallInput, MAX_CALL_DURATION } from './schemas.ts';
 
 /** Call logs on records (docs/api.md, "Comments and call logs"). */

@@ -1,8 +1,8 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { findRecordItems, getRecordItem } from '../records/find-record-items.ts';
+import { findRecordItems } from '../records/find-record-items.ts';
 import type { Actor } from '../shared/actor.ts';
-import type { FindCallsInput, GetCallInput } from './schemas.ts';
+import type { FindCallsInput } from './schemas.ts';
 import { serializeCallLog } from './serialize.ts';
 
 /**
@@ -11,16 +11,4 @@ import { serializeCallLog } from './serialize.ts';
  */
 export function findCalls(db: Database, actor: Actor, input: FindCallsInput) {
   return findRecordItems(db, actor, schema.callLogs, input, serializeCallLog);
-}
-
-/** One call log of a live record (404 when the record or the call is not found). */
-export function getCall(db: Database, actor: Actor, input: GetCallInput) {
-  return getRecordItem(
-    db,
-    actor,
-    schema.callLogs,
-    { id: input.id, itemId: input.callId },
-    { kind: 'call', name: 'Call log' },
-    serializeCallLog,
-  );
 }

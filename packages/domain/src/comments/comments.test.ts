@@ -5,7 +5,8 @@ import { restoreRecord } from '../records/restore-record.ts';
 import { trashRecord } from '../records/trash-record.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createComment } from './create-comment.ts';
-import { findComments, getComment } from './find-comments.ts';
+import { findComments } from './find-comments.ts';
+import { getComment } from './get-comment.ts';
 import { createCommentInput, MAX_COMMENT_LENGTH } from './schemas.ts';
 
 /** Comments on records (docs/api.md, "Comments and call logs"). */

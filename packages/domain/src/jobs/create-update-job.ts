@@ -3,10 +3,9 @@ import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import { queryRecords } from '../records/query-records.ts';
 import type { Actor } from '../shared/actor.ts';
-import { DomainError, invalid } from '../shared/errors.ts';
+import { invalid } from '../shared/errors.ts';
 import { listInput } from './create-export-job.ts';
-import { loadJob } from './job-row.ts';
-import { makeJob } from './make-job.ts';
+import { makeUpdateJob } from './make-update-job.ts';
 import { requireScope } from './require-scope.ts';
 import type { createUpdateJobInput, JobOutput } from './schemas.ts';
 
@@ -30,34 +29,4 @@ export async function createUpdateJob(
   const first = await queryRecords(db, actor, { ...listInput(input, undefined, 1), count: true });
   if (input.dryRun) return { matched: first.meta.total ?? 0 };
   return makeUpdateJob(db, actor, { ...input, folderId: folder.id }, null);
-}
-
-/**
- * `POST /jobs/{id}/revert`: a new update job that sets each field an update job changed back
- * to what it was, on every record where that field has not changed since (and takes back out
- * of Trash what it trashed); its results say, per record, what was set back and what was left.
- */
-export async function revertJob(db: Database, actor: Actor, input: { id: string }): Promise<JobOutput> {
-  requireScope(actor, 'records:write');
-  const job = await loadJob(db, actor, input.id);
-  if (job.type !== 'UPDATE' || job.revertOf !== null)
-    throw new DomainError('CONFLICT', 'Only an update job can be reverted');
-  if (!['SUCCEEDED', 'CANCELLED', 'FAILED'].includes(job.status))
-    throw new DomainError('CONFLICT', `The job has not ended: it is ${job.status}`);
-  const params = job.params as UpdateInput;
-  return makeUpdateJob(
-    db,
-    actor,
-    { folderId: params.folderId, ...(params.trash ? { trash: true } : {}) },
-    job.id,
-  );
-}
-
-function makeUpdateJob(
-  db: Database,
-  actor: Actor,
-  params: Record<string, unknown>,
-  revertOf: string | null,
-): Promise<JobOutput> {
-  return makeJob(db, actor, { type: 'UPDATE', status: 'QUEUED', params, revertOf }, { ...params, revertOf });
 }

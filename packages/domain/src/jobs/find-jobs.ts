@@ -4,15 +4,10 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
-import { type JobRow, jobOutputOf, loadJob, makerNameOf, serializeJob } from './job-row.ts';
-import type { findJobsInput, jobIdInput } from './schemas.ts';
+import { type JobRow, makerNameOf, serializeJob } from './job-row.ts';
+import type { findJobsInput } from './schemas.ts';
 
 const j = schema.jobs;
-
-/** `GET /jobs/{id}`: a job with its progress. */
-export async function getJob(db: Database, actor: Actor, input: z.output<typeof jobIdInput>) {
-  return jobOutputOf(db, await loadJob(db, actor, input.id));
-}
 
 /** `GET /jobs`: the workspace's jobs, newest first, by type and status. */
 export async function findJobs(db: Database, actor: Actor, input: z.output<typeof findJobsInput>) {

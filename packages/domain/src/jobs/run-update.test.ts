@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecords, createRecordsInput } from '../records/batch-create-records.ts';
 import { updateRecord } from '../records/update-record.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { createUpdateJob, revertJob } from './create-update-job.ts';
-import { getJob } from './find-jobs.ts';
-import { readJobResults } from './read-job-files.ts';
+import { createUpdateJob } from './create-update-job.ts';
+import { getJob } from './get-job.ts';
+import { readJobResults } from './read-job-results.ts';
+import { revertJob } from './revert-job.ts';
 import { runJob } from './run-job.ts';
 import type { JobOutput } from './schemas.ts';
 

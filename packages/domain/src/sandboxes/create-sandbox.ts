@@ -16,7 +16,6 @@ import { openHeaderValues } from '../shared/secret-box.ts';
 import type { DomainServices } from '../shared/services.ts';
 import { createWorkspace } from '../workspaces/create-workspace.ts';
 import { deleteWorkspaceData } from './delete-sandbox.ts';
-import { serializeSandbox } from './find-sandboxes.ts';
 import {
   type CreatedSandboxOutput,
   type createSandboxInput,
@@ -24,6 +23,7 @@ import {
   sandboxCopies,
   sandboxLimits,
 } from './schemas.ts';
+import { serializeSandbox } from './serialize.ts';
 
 /** What each part of the configuration needs copied with it: the objects it names. */
 const NEEDS: Partial<Record<SandboxCopy, SandboxCopy[]>> = {
