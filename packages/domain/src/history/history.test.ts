@@ -15,7 +15,7 @@ import { createTask } from '../tasks/create-task.ts';
 import { updateTask } from '../tasks/update-task.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { findHistory } from './find-history.ts';
-import { revertHistoryEntry } from './revert-history.ts';
+import { revertHistoryEntry } from './revert-history-entry.ts';
 
 let t: TestDb;
 

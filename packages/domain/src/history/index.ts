@@ -1,3 +1,3 @@
 export * from './find-history.ts';
-export * from './revert-history.ts';
+export * from './revert-history-entry.ts';
 export * from './schemas.ts';

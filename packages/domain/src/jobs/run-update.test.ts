@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecords, createRecordsInput } from '../records/batch-create-records.ts';
+import { createRecords, createRecordsInput } from '../records/create-records.ts';
 import { updateRecord } from '../records/update-record.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createUpdateJob } from './create-update-job.ts';

@@ -5,7 +5,7 @@ import { addFolderField } from '../folders/index.ts';
 import type { Actor } from '../shared/actor.ts';
 import type { FilterNodeInput } from '../shared/list-filter.ts';
 import { newWorkspace, openTestDb, seededRandom, type TestDb } from '../testing/fixtures.ts';
-import { createRecords, createRecordsInput } from './batch-create-records.ts';
+import { createRecords, createRecordsInput } from './create-records.ts';
 import { findRecords } from './find-records.ts';
 import { findRelated } from './find-related.ts';
 import { searchWalk } from './list-records.ts';

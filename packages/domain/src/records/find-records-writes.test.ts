@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addFolderField } from '../folders/index.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { createRecords, createRecordsInput } from './batch-create-records.ts';
+import { createRecords, createRecordsInput } from './create-records.ts';
 import { findRecords } from './find-records.ts';
 import { searchWalk } from './list-records.ts';
 import { updateRecord } from './update-record.ts';

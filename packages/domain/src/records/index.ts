@@ -1,7 +1,5 @@
-export * from './batch-create-records.ts';
-export * from './batch-trash-records.ts';
-export * from './batch-update-records.ts';
 export * from './create-record.ts';
+export * from './create-records.ts';
 export * from './export-records.ts';
 export * from './find-records.ts';
 export * from './find-related.ts';
@@ -12,4 +10,6 @@ export * from './query-records.ts';
 export * from './restore-record.ts';
 export * from './search-texts-lowered.ts';
 export * from './trash-record.ts';
+export * from './trash-records.ts';
 export * from './update-record.ts';
+export * from './update-records.ts';

@@ -1,4 +1,4 @@
-export * from './automation-runs-report.ts';
+export * from './report-automation-runs.ts';
+export * from './report-webhook-health.ts';
+export * from './report-won-lost.ts';
 export * from './schemas.ts';
-export * from './webhook-health-report.ts';
-export * from './won-lost-report.ts';

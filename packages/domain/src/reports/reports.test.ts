@@ -5,9 +5,9 @@ import { createPipeline } from '../pipelines/create-pipeline.ts';
 import { summarizePipeline } from '../pipelines/summarize-pipeline.ts';
 import type { Actor } from '../shared/actor.ts';
 import { expectDomainError, newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { reportAutomationRuns } from './automation-runs-report.ts';
-import { reportWebhookHealth } from './webhook-health-report.ts';
-import { reportWonLost } from './won-lost-report.ts';
+import { reportAutomationRuns } from './report-automation-runs.ts';
+import { reportWebhookHealth } from './report-webhook-health.ts';
+import { reportWonLost } from './report-won-lost.ts';
 
 let t: TestDb;
 beforeAll(async () => {

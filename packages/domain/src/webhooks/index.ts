@@ -9,7 +9,7 @@ export * from './prune-history.ts';
 export * from './queue-delivery.ts';
 export * from './redeliver.ts';
 export * from './retry-schedule.ts';
-export * from './rotate-secret.ts';
+export * from './rotate-webhook-secret.ts';
 export * from './save-delivery-attempts.ts';
 export * from './schemas.ts';
 export * from './secrets.ts';

@@ -1,8 +1,8 @@
 import type { Database } from '@crm/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
-import { createRecords, createRecordsInput } from './batch-create-records.ts';
 import { createRecord } from './create-record.ts';
+import { createRecords, createRecordsInput } from './create-records.ts';
 
 let t: TestDb;
 beforeAll(async () => {

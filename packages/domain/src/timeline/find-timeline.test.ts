@@ -9,7 +9,7 @@ import { updateRecord } from '../records/update-record.ts';
 import type { Actor } from '../shared/actor.ts';
 import { expectDomainError, newWorkspace } from '../testing/fixtures.ts';
 import { planRecorder } from '../testing/plans.ts';
-import { findTimeline } from './timeline.ts';
+import { findTimeline } from './find-timeline.ts';
 
 /**
  * A record's timeline reads each of its sources through an index of that record's rows
