@@ -99,10 +99,14 @@ describe.skipIf(unavailable)('Settings → Sandboxes in Chromium', () => {
     const hooks = await app.api(sandboxKey, 'GET', '/api/v1/webhooks');
     await page.goto(`${app.url}/settings/webhooks/${hooks.body.data[0].id}`);
     const delivery = page.getByTestId('delivery').first();
-    // The page reads the deliveries as they are: read it again until the worker has passed.
+    // The page reads the deliveries as they are: read it again until the worker has passed,
+    // each time once the list has loaded (a busy machine takes longer than a fixed pause).
+    const loaded = () => delivery.or(page.getByText('No deliveries yet.')).first().waitFor();
+    await loaded();
     for (let tries = 0; (await delivery.locator('.badge.captured').count()) === 0 && tries < 50; tries++) {
       await page.waitForTimeout(200);
       await page.reload();
+      await loaded();
     }
     await delivery.locator('.badge.captured', { hasText: 'CAPTURED' }).waitFor();
     await delivery.locator('summary').click();
