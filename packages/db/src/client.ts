@@ -125,11 +125,6 @@ export function poolOfClient(client: pg.ClientBase): pg.Pool | undefined {
   return poolsOfClients.get(client);
 }
 
-/** Records that `view`, a wrapper of one of `pool`'s connections, belongs to that pool too. */
-export function notePoolOfClient(view: pg.ClientBase, pool: pg.Pool): void {
-  poolsOfClients.set(view, pool);
-}
-
 export function createDatabase(pool: pg.Pool): Database {
   return drizzle(pool, { schema, casing: 'snake_case' });
 }

@@ -1,7 +1,6 @@
 export * from './client.ts';
 export * from './distribution.ts';
 export * from './embedded.ts';
-export * from './gated-database.ts';
 export * from './internals/drizzle.ts';
 export * from './listen.ts';
 export * from './migrate.ts';

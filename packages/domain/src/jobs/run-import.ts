@@ -1,4 +1,4 @@
-import { type Database, type Executor, gatedDatabase, StatementGate } from '@crm/db';
+import type { Database, Executor } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { RecordOutput } from '../record-model/schemas.ts';
@@ -29,11 +29,8 @@ const BATCH = 100;
  * An import whose rows do not depend on one another (no `upsertBy`, relations by id only)
  * may have `chunksInFlight` chunks in flight, each on a connection of its own: the next one
  * is written while the one before it commits, and commits only after it (`applyChunk`'s
- * `before`), so the checkpoint moves in file order as with one at a time. Their statements
- * pass one gate (`gatedDatabase`): one at a time in PostgreSQL, so the job takes one of the
- * database's cores as with one chunk, and what the worker does between statements overlaps
- * with it rather than waiting for it. Otherwise a row may need what an earlier row wrote, and
- * chunks go one at a time.
+ * `before`), so the checkpoint moves in file order as with one at a time. Otherwise a row may
+ * need what an earlier row wrote, and chunks go one at a time.
  */
 export async function runImport(
   db: Database,
@@ -50,13 +47,12 @@ export async function runImport(
   const from = { row: job.checkpoint.row, offset: job.checkpoint.offset ?? file.bodyOffset };
   const rows = fileRows(file, readParts(db, ref, 'input', from.offset), from);
   const inFlight = orderFree(params) ? Math.max(1, chunksInFlight) : 1;
-  const writes = inFlight > 1 ? gatedDatabase(db, new StatementGate()) : db;
   let chunk: FileRow[] = [];
   let part = job.checkpoint.part ?? 0;
   let before: Promise<boolean> = Promise.resolve(true);
   const pending: Promise<boolean>[] = [];
   const apply = () => {
-    before = applyChunk(writes, job, writer, params, chunk, part, before);
+    before = applyChunk(db, job, writer, params, chunk, part, before);
     // Its failure is seen where it is awaited (settle, the next chunk), maybe after it happened.
     before.catch(() => {});
     pending.push(before);
