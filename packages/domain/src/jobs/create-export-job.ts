@@ -4,6 +4,7 @@ import { loadFolder } from '../folders/load-folder.ts';
 import { queryRecords } from '../records/query-records.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
+import { listInput } from './list-input.ts';
 import { makeJob } from './make-job.ts';
 import { requireScope } from './require-scope.ts';
 import type { createExportJobInput } from './schemas.ts';
@@ -32,20 +33,4 @@ export async function createExportJob(
     { type: 'EXPORT', status: 'QUEUED', params: { ...input, folderId: folder.id } },
     { folderId: folder.id, format: input.format, filter: input.filter ?? null, q: input.q ?? null },
   );
-}
-
-/** The `POST /records/query` body of an export's page after `cursor`. */
-export function listInput(
-  input: Pick<z.output<typeof createExportJobInput>, 'folderId' | 'filter' | 'q' | 'sort'>,
-  cursor: string | undefined,
-  pageSize: number,
-) {
-  return {
-    folderId: input.folderId,
-    ...(input.filter ? { filter: input.filter } : {}),
-    ...(input.q ? { q: input.q } : {}),
-    ...(input.sort ? { sort: input.sort } : {}),
-    ...(cursor ? { cursor } : {}),
-    pageSize,
-  };
 }

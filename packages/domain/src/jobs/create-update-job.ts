@@ -4,7 +4,7 @@ import { loadFolder } from '../folders/load-folder.ts';
 import { queryRecords } from '../records/query-records.ts';
 import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
-import { listInput } from './create-export-job.ts';
+import { listInput } from './list-input.ts';
 import { makeUpdateJob } from './make-update-job.ts';
 import { requireScope } from './require-scope.ts';
 import type { createUpdateJobInput, JobOutput } from './schemas.ts';

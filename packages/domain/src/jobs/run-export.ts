@@ -9,9 +9,9 @@ import { sideOf } from '../folders/relation-fields.ts';
 import type { RecordOutput } from '../record-model/schemas.ts';
 import { queryRecords } from '../records/query-records.ts';
 import type { Actor } from '../shared/actor.ts';
-import { listInput } from './create-export-job.ts';
 import { writePart } from './job-files.ts';
 import { JOB_LEASE_SECONDS, type JobRow, takeChunk } from './job-row.ts';
+import { listInput } from './list-input.ts';
 import type { createExportJobInput } from './schemas.ts';
 
 /** Records read a page at a time (the list's largest page), and written a chunk of pages at a time. */

@@ -12,10 +12,10 @@ import type { Actor } from '../shared/actor.ts';
 import { asDatabase, type BatchOutcome, settleItem } from '../shared/batch.ts';
 import { missing } from '../shared/missing.ts';
 import { commitChunk, errorsOf, lastOf, type ResultLine } from './chunk-results.ts';
-import { listInput } from './create-export-job.ts';
 import { ndjsonLines } from './file-rows.ts';
 import { partWriter, readParts } from './job-files.ts';
 import { JOB_LEASE_SECONDS, type JobRow, takeChunk } from './job-row.ts';
+import { listInput } from './list-input.ts';
 import type { createUpdateJobInput } from './schemas.ts';
 
 const j = schema.jobs;

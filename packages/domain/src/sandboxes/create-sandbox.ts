@@ -15,7 +15,7 @@ import { missing } from '../shared/missing.ts';
 import { openHeaderValues } from '../shared/secret-box.ts';
 import type { DomainServices } from '../shared/services.ts';
 import { createWorkspace } from '../workspaces/create-workspace.ts';
-import { deleteWorkspaceData } from './delete-sandbox.ts';
+import { deleteWorkspaceData } from './delete-workspace-data.ts';
 import {
   type CreatedSandboxOutput,
   type createSandboxInput,

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newWorkspace, openTestDb, type TestDb } from '../testing/fixtures.ts';
 import { createWebhook } from '../webhooks/create-webhook.ts';
-import { loadWebhook } from '../webhooks/find-webhooks.ts';
+import { loadWebhook } from '../webhooks/load-webhook.ts';
 import { rotateWebhookSecret } from '../webhooks/rotate-webhook-secret.ts';
 import { serializeWebhook } from '../webhooks/serialize.ts';
 import { updateWebhook } from '../webhooks/update-webhook.ts';

@@ -3,7 +3,7 @@ import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
-import { loadWebhook } from './find-webhooks.ts';
+import { loadWebhook } from './load-webhook.ts';
 
 /**
  * Deletes a subscription for good (the REST-hooks "unsubscribe"). Its deliveries and their

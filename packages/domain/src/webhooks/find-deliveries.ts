@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
-import { loadWebhook } from './find-webhooks.ts';
+import { loadWebhook } from './load-webhook.ts';
 import type { findDeliveriesInput } from './schemas.ts';
 import { attemptsOf, type DeliveryWithEvent, selectDeliveries } from './select-deliveries.ts';
 import { serializeDelivery } from './serialize.ts';

@@ -1,28 +1,12 @@
-import type { Database, Executor } from '@crm/db';
+import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Actor } from '../shared/actor.ts';
 import { afterCursor, keysetOrder } from '../shared/keyset.ts';
-import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { resolvePaging, toPage } from '../shared/paging.ts';
 import type { findWebhooksInput } from './schemas.ts';
-import type { WebhookRow } from './serialize.ts';
 import { serializeWebhook } from './serialize.ts';
-
-/** A subscription of the actor's workspace; a malformed id or another workspace's is a 404. */
-export async function loadWebhook(
-  tx: Executor,
-  actor: Actor,
-  id: string,
-  options: { lock?: 'update' | 'share' } = {},
-): Promise<WebhookRow> {
-  return loadInWorkspace(tx, schema.webhooks, actor.workspaceId, id, {
-    kind: 'webhook',
-    name: 'Webhook',
-    ...options,
-  });
-}
 
 /** A page of the workspace's subscriptions, newest first. */
 export async function findWebhooks(db: Database, actor: Actor, input: z.infer<typeof findWebhooksInput>) {

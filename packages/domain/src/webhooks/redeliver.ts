@@ -5,8 +5,8 @@ import type { Actor } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { loadInWorkspace } from '../shared/load-in-workspace.ts';
 import { missing } from '../shared/missing.ts';
-import { loadWebhook } from './find-webhooks.ts';
 import { getDeliveryView } from './get-delivery.ts';
+import { loadWebhook } from './load-webhook.ts';
 import { createDelivery } from './queue-delivery.ts';
 
 /**

@@ -5,7 +5,7 @@ import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { missing } from '../shared/missing.ts';
 import { sealSecret } from '../shared/secret-box.ts';
-import { loadWebhook } from './find-webhooks.ts';
+import { loadWebhook } from './load-webhook.ts';
 import { newWebhookSecret, PREVIOUS_SECRET_TTL_HOURS } from './secrets.ts';
 import { serializeWebhook } from './serialize.ts';
 

@@ -4,8 +4,8 @@ import { type Actor, provenanceOf } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
-import { loadWebhook } from './find-webhooks.ts';
 import { getDeliveryView } from './get-delivery.ts';
+import { loadWebhook } from './load-webhook.ts';
 import { createDelivery } from './queue-delivery.ts';
 
 /** Kind of the events written by `POST /webhooks/{id}/test`; never fanned out nor listed in the feed. */

@@ -8,7 +8,7 @@ import { invalid } from '../shared/errors.ts';
 import { missing } from '../shared/missing.ts';
 import { openHeaderValues, sealHeaderValues } from '../shared/secret-box.ts';
 import type { DomainServices } from '../shared/services.ts';
-import { loadWebhook } from './find-webhooks.ts';
+import { loadWebhook } from './load-webhook.ts';
 import { fieldsProblem, type updateWebhookInput } from './schemas.ts';
 import { mergeMaskedHeaders } from './secrets.ts';
 import type { WebhookRow } from './serialize.ts';
