@@ -105,6 +105,21 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByRole('heading', { name: 'Records' }).waitFor();
 }
 
+/** The password the browser tests give a workspace's owner to sign in with. */
+export const OWNER_PASSWORD = 'owner password 123';
+
+/**
+ * A browser signed in to the app as the owner of `ws` (given OWNER_PASSWORD), on the app's
+ * first page: what most browser tests start from.
+ */
+export async function signedInBrowser(app: TestApp, ws: TestWorkspace): Promise<Browser> {
+  const email = await setOwnerPassword(app, ws, OWNER_PASSWORD);
+  const browser = await launchBrowser();
+  await browser.page.goto(`${app.url}/`);
+  await signIn(browser.page, email, OWNER_PASSWORD);
+  return browser;
+}
+
 /** Gives the owner of `ws` a password to sign in with; answers the owner's email. */
 export async function setOwnerPassword(app: TestApp, ws: TestWorkspace, password: string): Promise<string> {
   const rows = await app.service.pool.query<{ email: string }>('select email from users where id = $1', [

@@ -1,18 +1,10 @@
 import { ensureBuilt } from '@crm/web/build';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  browserUnavailable,
-  launchBrowser,
-  setOwnerPassword,
-  signIn,
-  statusCleared,
-} from '../testing/browser.ts';
+import { type Browser, browserUnavailable, signedInBrowser, statusCleared } from '../testing/browser.ts';
 import { eventually } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (automation-builder.test.ts) are skipped: ${unavailable}.`);
 
@@ -26,10 +18,7 @@ beforeAll(async () => {
   // The worker runs in the app's process, so a triggered run goes on by itself.
   app = await startTestApp({ worker: true, env: { WORKER_POLL_INTERVAL_MS: '50' } });
   ws = await app.createWorkspace({ name: 'Northwind', rateLimitPerMinute: 10_000 });
-  const email = await setOwnerPassword(app, ws, PASSWORD);
-  browser = await launchBrowser();
-  await browser.page.goto(`${app.url}/`);
-  await signIn(browser.page, email, PASSWORD);
+  browser = await signedInBrowser(app, ws);
 }, 120_000);
 
 afterAll(async () => {

@@ -10,13 +10,7 @@ import {
   JOB_IMPORT_BYTES,
 } from '../../../web/src/pages/records/import-job-input.ts';
 import { type ImportField, targetsOf } from '../../../web/src/pages/records/import-rows.ts';
-import {
-  type Browser,
-  browserUnavailable,
-  launchBrowser,
-  setOwnerPassword,
-  signIn,
-} from '../testing/browser.ts';
+import { type Browser, browserUnavailable, signedInBrowser } from '../testing/browser.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 /**
@@ -26,7 +20,6 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-
  * of the whole folder and of a filtered view through jobs, and the Jobs page listing them.
  */
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (jobs-page.test.ts) are skipped: ${unavailable}.`);
 
@@ -43,7 +36,6 @@ beforeAll(async () => {
   await ensureBuilt({ log: () => {} });
   app = await startTestApp({ worker: true, env: { WORKER_POLL_INTERVAL_MS: '100' } });
   ws = await app.createWorkspace({ name: 'Jobs' });
-  const email = await setOwnerPassword(app, ws, PASSWORD);
   const owner = await app.service.pool.query<{ name: string }>('select name from users where id = $1', [
     ws.userId,
   ]);
@@ -68,9 +60,7 @@ beforeAll(async () => {
     const made = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId: ws.folderId, ...body });
     expect(made.status).toBe(201);
   }
-  browser = await launchBrowser();
-  await browser.page.goto(`${app.url}/`);
-  await signIn(browser.page, email, PASSWORD);
+  browser = await signedInBrowser(app, ws);
 }, 120_000);
 
 afterAll(async () => {

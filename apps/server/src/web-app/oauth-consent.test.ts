@@ -3,11 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { ensureBuilt } from '@crm/web/build';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, browserUnavailable, launchBrowser, setOwnerPassword } from '../testing/browser.ts';
+import {
+  type Browser,
+  browserUnavailable,
+  launchBrowser,
+  OWNER_PASSWORD,
+  setOwnerPassword,
+} from '../testing/browser.ts';
 import { clientCredentialsRequest } from '../testing/oauth-flow.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (oauth-consent.test.ts) are skipped: ${unavailable}.`);
 const insecure = { [oauth.allowInsecureRequests]: true };
@@ -25,7 +30,7 @@ beforeAll(async () => {
   await ensureBuilt({ log: () => {} });
   app = await startTestApp();
   ws = await app.createWorkspace({ name: 'Northwind' });
-  email = await setOwnerPassword(app, ws, PASSWORD);
+  email = await setOwnerPassword(app, ws, OWNER_PASSWORD);
   callback = createServer((_req, res) => res.end('back at the agent'));
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   redirectUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
@@ -70,7 +75,7 @@ describe.skipIf(unavailable)('OAuth consent and connected apps in Chromium', () 
     // Not signed in: the sign-in page first, then back to the request.
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(OWNER_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Allow Claude Desktop to use Northwind?' }).waitFor();
     const boxes = page.getByRole('checkbox');
@@ -134,7 +139,7 @@ describe.skipIf(unavailable)('OAuth consent and connected apps in Chromium', () 
     await Promise.race([signIn.waitFor(), apps.waitFor()]);
     if (await signIn.isVisible()) {
       await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByLabel('Password').fill(OWNER_PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
     }
     await apps.waitFor();

@@ -1,18 +1,10 @@
 import { ensureBuilt } from '@crm/web/build';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  browserUnavailable,
-  launchBrowser,
-  setOwnerPassword,
-  signIn,
-  statusCleared,
-} from '../testing/browser.ts';
+import { type Browser, browserUnavailable, signedInBrowser, statusCleared } from '../testing/browser.ts';
 import { eventually } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (record-timeline.test.ts) are skipped: ${unavailable}.`);
 
@@ -27,7 +19,6 @@ beforeAll(async () => {
   // The worker runs, so a change made on the page starts the automation that listens to it.
   app = await startTestApp({ worker: true, env: { WORKER_POLL_INTERVAL_MS: '50' } });
   ws = await app.createWorkspace({ name: 'Curie Labs' });
-  const email = await setOwnerPassword(app, ws, PASSWORD);
   const record = await app.api(ws.apiKey, 'POST', '/api/v1/records', {
     folderId: ws.folderId,
     title: 'Marie Curie',
@@ -57,10 +48,7 @@ beforeAll(async () => {
     actions: [{ type: 'UPDATE_RECORD', data: { lifecycle: 'Customer' } }],
   });
   expect(workflow.status).toBe(201);
-  browser = await launchBrowser();
-  const { page } = browser;
-  await page.goto(`${app.url}/`);
-  await signIn(page, email, PASSWORD);
+  browser = await signedInBrowser(app, ws);
 }, 120_000);
 
 afterAll(async () => {

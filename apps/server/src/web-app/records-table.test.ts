@@ -2,13 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ensureBuilt } from '@crm/web/build';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  browserUnavailable,
-  launchBrowser,
-  setOwnerPassword,
-  signIn,
-} from '../testing/browser.ts';
+import { type Browser, browserUnavailable, signedInBrowser } from '../testing/browser.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 /**
@@ -18,7 +12,6 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-
  * rows take to import.
  */
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (records-table.test.ts) are skipped: ${unavailable}.`);
 
@@ -39,7 +32,6 @@ beforeAll(async () => {
   await ensureBuilt({ log: () => {} });
   app = await startTestApp();
   ws = await app.createWorkspace({ name: 'Records table' });
-  const email = await setOwnerPassword(app, ws, PASSWORD);
   // People has company (TEXT) and lifecycle (SELECT); a score sorts and filters by number.
   const field = await app.api(ws.apiKey, 'POST', `/api/v1/folders/${ws.folderId}/fields`, {
     key: 'score',
@@ -55,10 +47,7 @@ beforeAll(async () => {
     data: { company: 'Before' },
   });
   expect(existing.status).toBe(201);
-  browser = await launchBrowser();
-  const { page } = browser;
-  await page.goto(`${app.url}/`);
-  await signIn(page, email, PASSWORD);
+  browser = await signedInBrowser(app, ws);
 }, 120_000);
 
 afterAll(async () => {

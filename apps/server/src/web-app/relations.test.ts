@@ -1,13 +1,7 @@
 import { ensureBuilt } from '@crm/web/build';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  browserUnavailable,
-  launchBrowser,
-  setOwnerPassword,
-  signIn,
-} from '../testing/browser.ts';
+import { type Browser, browserUnavailable, signedInBrowser } from '../testing/browser.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 /**
@@ -18,7 +12,6 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-
  * relation that still links records.
  */
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (relations.test.ts) are skipped: ${unavailable}.`);
 
@@ -41,11 +34,7 @@ beforeAll(async () => {
   await ensureBuilt({ log: () => {} });
   app = await startTestApp();
   ws = await app.createWorkspace({ name: 'Relations' });
-  const email = await setOwnerPassword(app, ws, PASSWORD);
-  browser = await launchBrowser();
-  const { page } = browser;
-  await page.goto(`${app.url}/`);
-  await signIn(page, email, PASSWORD);
+  browser = await signedInBrowser(app, ws);
 }, 120_000);
 
 afterAll(async () => {

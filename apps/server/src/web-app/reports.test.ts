@@ -7,13 +7,13 @@ import {
   type Browser,
   browserUnavailable,
   launchBrowser,
+  OWNER_PASSWORD,
   setOwnerPassword,
   signIn,
 } from '../testing/browser.ts';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (reports.test.ts) are skipped: ${unavailable}.`);
 
@@ -50,7 +50,7 @@ beforeAll(async () => {
     env: { WEBHOOK_RETRY_SCALE: '0.001', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '2000' },
   });
   ws = await app.createWorkspace({ name: 'Northwind' });
-  email = await setOwnerPassword(app, ws, PASSWORD);
+  email = await setOwnerPassword(app, ws, OWNER_PASSWORD);
   pipeline = (await app.api(ws.apiKey, 'GET', '/api/v1/pipelines')).body.data[0];
   await seedDeals();
   await seedWebhookDeliveries();
@@ -152,7 +152,7 @@ describe.skipIf(unavailable)('the Reports page in Chromium', () => {
         errors.push(message.text());
     });
     await page.goto(`${app.url}/`);
-    await signIn(page, email, PASSWORD);
+    await signIn(page, email, OWNER_PASSWORD);
     await page.getByRole('link', { name: 'Reports' }).click();
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
     expect(await page.locator('h1:focus').textContent()).toBe('Reports');
@@ -297,13 +297,13 @@ describe.skipIf(unavailable)('the Reports page in Chromium', () => {
     const accepted = await fetch(`${app.url}/auth/accept-invitation`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token: invitation.token, name: 'Mia', password: PASSWORD }),
+      body: JSON.stringify({ token: invitation.token, name: 'Mia', password: OWNER_PASSWORD }),
     });
     expect(accepted.status).toBe(200);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await signIn(page, memberEmail, PASSWORD);
+    await signIn(page, memberEmail, OWNER_PASSWORD);
     await page.getByRole('link', { name: 'Reports' }).click();
     await report(page, 'report-won-lost').locator('table').waitFor();
     await report(page, 'report-pipeline').locator('table').waitFor();

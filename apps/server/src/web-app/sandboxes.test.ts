@@ -1,13 +1,6 @@
 import { ensureBuilt } from '@crm/web/build';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  browserUnavailable,
-  launchBrowser,
-  setOwnerPassword,
-  signIn,
-  statusCleared,
-} from '../testing/browser.ts';
+import { type Browser, browserUnavailable, signedInBrowser, statusCleared } from '../testing/browser.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 /**
@@ -17,7 +10,6 @@ import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-
  * list.
  */
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (sandboxes.test.ts) are skipped: ${unavailable}.`);
 
@@ -30,7 +22,6 @@ beforeAll(async () => {
   await ensureBuilt({ log: () => {} });
   app = await startTestApp({ worker: true, env: { WORKER_POLL_INTERVAL_MS: '100' } });
   ws = await app.createWorkspace({ name: 'Acme' });
-  const email = await setOwnerPassword(app, ws, PASSWORD);
   for (const title of ['Ada', 'Grace', 'Linus']) {
     const made = await app.api(ws.apiKey, 'POST', '/api/v1/records', { folderId: ws.folderId, title });
     expect(made.status).toBe(201);
@@ -41,9 +32,7 @@ beforeAll(async () => {
     events: ['record.created'],
   });
   expect(hook.status).toBe(201);
-  browser = await launchBrowser();
-  await browser.page.goto(`${app.url}/`);
-  await signIn(browser.page, email, PASSWORD);
+  browser = await signedInBrowser(app, ws);
 }, 120_000);
 
 afterAll(async () => {

@@ -5,13 +5,13 @@ import {
   type Browser,
   browserUnavailable,
   launchBrowser,
+  OWNER_PASSWORD,
   setOwnerPassword,
   statusCleared,
 } from '../testing/browser.ts';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
-const PASSWORD = 'owner password 123';
 const unavailable = browserUnavailable();
 if (unavailable) console.warn(`The browser tests (web-app.test.ts) are skipped: ${unavailable}.`);
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
     env: { WEBHOOK_RETRY_SCALE: '0.001', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '2000' },
   });
   ws = await app.createWorkspace({ name: 'Northwind' });
-  email = await setOwnerPassword(app, ws, PASSWORD);
+  email = await setOwnerPassword(app, ws, OWNER_PASSWORD);
   await seed();
   browser = await launchBrowser();
 }, 120_000);
@@ -86,7 +86,7 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Wrong email or password');
     expect(await page.locator('[role="alert"], [aria-live]').count()).toBe(1);
     await browser.screenshot('sign-in');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(OWNER_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Records' }).waitFor();
     await page.getByRole('link', { name: 'Grace Hopper' }).waitFor();
