@@ -58,6 +58,9 @@ describe('projectOf', () => {
     expect(
       projectOf('apps/server/src/web-app/a.test.ts', helper('launchBrowser') + helper('startTestApp')),
     ).toBe('browser');
+    expect(
+      projectOf('apps/server/src/web-app/a.test.ts', helper('signedInBrowser') + helper('startTestApp')),
+    ).toBe('browser');
     expect(projectOf('apps/server/src/faults/a.test.ts', '')).toBe('faults');
     expect(
       projectOf('apps/server/src/rest/a.test.ts', helper('startServerProcess') + helper('startTestApp')),

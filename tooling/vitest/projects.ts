@@ -35,7 +35,7 @@ export const DATABASE_HELPERS = [
 export const FAULT_HELPERS = ['startServerProcess', 'startWorkerProcess', 'startThrowawayPostgres'] as const;
 
 /** What a browser test uses (apps/server/src/web-app/browser.ts, or Playwright itself). */
-export const BROWSER_HELPERS = ['launchBrowser'] as const;
+export const BROWSER_HELPERS = ['launchBrowser', 'signedInBrowser'] as const;
 const BROWSER_MODULES = ['playwright-core'];
 
 /** Modules whose use takes a file out of `unit`: it starts processes, which take seconds. */
