@@ -5,6 +5,7 @@ import {
   buildConfigSchema,
   buildOpenApiDocument,
   CONFIG_SCHEMA_PATH,
+  RequestError,
 } from '@crm/api';
 import type { Database } from '@crm/db';
 import { ApiKeyCache, DomainError, RateLimitBatcher, type SignInLimits } from '@crm/domain';
@@ -134,7 +135,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   routes.post(TRIGGER_PATH, triggerEndpoint(gate));
   routes.all(TRIGGER_PATH, (ctx) => {
     ctx.set('Allow', 'POST');
-    const refusal = new DomainError(
+    const refusal = new RequestError(
       'METHOD_NOT_ALLOWED',
       `${ctx.method} is not allowed on a trigger URL; use POST`,
     );
@@ -165,7 +166,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       ctx.set('Allow', 'GET, HEAD');
       sendError(
         ctx,
-        new DomainError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use GET`),
+        new RequestError('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use GET`),
       );
     } else {
       sendError(ctx, new DomainError('NOT_FOUND', `Nothing at ${ctx.path}`));

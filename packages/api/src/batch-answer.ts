@@ -1,5 +1,61 @@
-import type { BatchAnswer, BatchOutcome } from '@crm/domain';
-import { statusOf, toDomainError } from './errors.ts';
+import type { BatchOutcome } from '@crm/domain';
+import { z } from 'zod';
+import { apiErrorCodes, statusOf, toApiError } from './errors.ts';
+
+const itemErrorOutput = z.object({
+  code: z.enum(apiErrorCodes),
+  message: z.string(),
+  details: z
+    .array(
+      z.object({
+        path: z.string().meta({ description: 'Relative to the item, as the single call names it' }),
+        message: z.string(),
+      }),
+    )
+    .optional(),
+  requestId: z.string().meta({ description: 'The id of the batch request (X-Request-Id)' }),
+});
+
+/**
+ * The body of a batch answer: one entry per item, in item order, with the status the single
+ * call would have answered and its `data` or its `error`; `meta` counts both kinds.
+ */
+export function batchEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(
+      z.union([
+        z.object({
+          index: z.number().int().meta({ description: 'Position of the item in the request' }),
+          status: z
+            .number()
+            .int()
+            .meta({ description: 'What the single call would have answered: 201 created, 200 otherwise' }),
+          data: item,
+        }),
+        z.object({
+          index: z.number().int().meta({ description: 'Position of the item in the request' }),
+          status: z
+            .number()
+            .int()
+            .meta({ description: 'What the single call would have answered: 400 invalid, 404 not found' }),
+          error: itemErrorOutput,
+        }),
+      ]),
+    ),
+    meta: z.object({
+      succeeded: z.number().int().meta({ description: 'Items answered with data' }),
+      failed: z.number().int().meta({ description: 'Items answered with an error' }),
+    }),
+  });
+}
+
+export type BatchAnswer<T> = {
+  data: (
+    | { index: number; status: number; data: T }
+    | { index: number; status: number; error: z.infer<typeof itemErrorOutput> }
+  )[];
+  meta: { succeeded: number; failed: number };
+};
 
 /**
  * The body of a batch write, on both surfaces: each item's outcome with its index and the
@@ -12,7 +68,7 @@ export function batchAnswer<T>(outcomes: BatchOutcome<T>[], requestId: string): 
   const data = outcomes.map((outcome, index) => {
     if (outcome.ok) return { index, status: outcome.created ? 201 : 200, data: outcome.data };
     failed++;
-    const error = toDomainError(outcome.error);
+    const error = toApiError(outcome.error);
     return {
       index,
       status: statusOf(error),

@@ -1,7 +1,7 @@
 import type { Database } from '@crm/db';
-import { type Actor, type BatchAnswer, type BatchOutcome, batchEnvelope, type Scope } from '@crm/domain';
+import type { Actor, BatchOutcome, Scope } from '@crm/domain';
 import type { z } from 'zod';
-import { batchAnswer } from './batch-answer.ts';
+import { type BatchAnswer, batchAnswer, batchEnvelope } from './batch-answer.ts';
 import { restRoute } from './rest-route.ts';
 import { authedProcedure, declaredOutput } from './trpc.ts';
 

@@ -3,25 +3,46 @@ import { TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorCodeMappings, errorHeaders, toDomainError, toErrorResponse, toTRPCError } from './errors.ts';
+import {
+  type ApiErrorCode,
+  apiErrorCodes,
+  errorCodeMappings,
+  errorHeaders,
+  RequestError,
+  type TransportErrorCode,
+  toApiError,
+  toErrorResponse,
+  toTRPCError,
+  transportErrorCodes,
+} from './errors.ts';
+
+const isTransportCode = (code: ApiErrorCode): code is TransportErrorCode =>
+  (transportErrorCodes as readonly string[]).includes(code);
+
+const errorWith = (code: ApiErrorCode) =>
+  isTransportCode(code) ? new RequestError(code, 'x') : new DomainError(code, 'x');
 
 describe('the error registry', () => {
-  it('maps every code of the domain to a distinct HTTP status and a real tRPC code', () => {
-    expect(Object.keys(errorCodeMappings).sort()).toEqual([...errorCodes].sort());
+  it("keeps the transport's codes out of the domain's registry", () => {
+    for (const code of transportErrorCodes) expect(errorCodes as readonly string[]).not.toContain(code);
+    expect([...apiErrorCodes].sort()).toEqual([...errorCodes, ...transportErrorCodes].sort());
+  });
+
+  it("maps every code, the domain's and the transport's, to a distinct HTTP status and a real tRPC code", () => {
     const statuses = new Set<number>();
-    for (const code of errorCodes) {
+    for (const code of apiErrorCodes) {
       const mapping = errorCodeMappings[code];
       expect(mapping, `${code} has no mapping`).toBeDefined();
       expect(mapping.status, code).toBeGreaterThanOrEqual(400);
       expect(statuses.has(mapping.status), `${code} reuses ${mapping.status}`).toBe(false);
       statuses.add(mapping.status);
       // A refusal is the caller's to change (4xx); a failure of the service is a 5xx.
-      expect(mapping.status < 500, code).toBe(isRefusal(code));
+      expect(mapping.status < 500, code).toBe(isTransportCode(code) || isRefusal(code));
       expect(TRPC_ERROR_CODES_BY_KEY).toHaveProperty(mapping.trpc);
-      const trpc = toTRPCError(new DomainError(code, 'x'));
+      const trpc = toTRPCError(errorWith(code));
       expect(trpc.code).toBe(mapping.trpc);
-      expect(toDomainError(trpc).code).toBe(code);
-      expect(toErrorResponse(new DomainError(code, 'x'), 'r').status).toBe(mapping.status);
+      expect(toApiError(trpc).code).toBe(code);
+      expect(toErrorResponse(errorWith(code), 'r').status).toBe(mapping.status);
     }
   });
 
@@ -39,7 +60,7 @@ describe('the error registry', () => {
     expect(toErrorResponse(challenged, 'r').headers).toEqual({
       'WWW-Authenticate': `Bearer resource_metadata="${metadata}"`,
     });
-    expect(errorHeaders(new DomainError('PRECONDITION_FAILED', 'x', { currentVersion: '"v2"' }))).toEqual({
+    expect(errorHeaders(new RequestError('PRECONDITION_FAILED', 'x', { currentVersion: '"v2"' }))).toEqual({
       ETag: '"v2"',
     });
     expect(errorHeaders(new DomainError('NOT_FOUND', 'x'))).toEqual({});
@@ -95,7 +116,7 @@ describe('the error registry', () => {
   it('lists each invalid field of a zod failure, unknown keys by name', () => {
     const schema = z.strictObject({ title: z.string(), count: z.number() });
     const result = schema.safeParse({ count: 'x', extra: 1 });
-    const domain = toDomainError(result.error);
+    const domain = toApiError(result.error);
     expect(domain.code).toBe('VALIDATION_FAILED');
     expect(domain.details).toEqual([
       { path: 'title', message: 'is required' },

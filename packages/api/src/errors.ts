@@ -1,10 +1,47 @@
-import { DomainError, type ErrorCode, type ErrorDetail, issueDetails, sqlStateOf } from '@crm/domain';
+import {
+  CodedError,
+  DomainError,
+  type DomainErrorOptions,
+  type ErrorCode,
+  type ErrorDetail,
+  issueDetails,
+  sqlStateOf,
+} from '@crm/domain';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 
 /**
- * What each of the domain's error codes is over HTTP and tRPC (docs/api.md, "Error codes"):
+ * The codes only a transport raises, which the domain never does: a method the path does not
+ * take (405), and a conditional write whose If-Match the resource no longer matches (412).
+ */
+export const transportErrorCodes = ['METHOD_NOT_ALLOWED', 'PRECONDITION_FAILED'] as const;
+
+export type TransportErrorCode = (typeof transportErrorCodes)[number];
+
+/** A refusal of the HTTP layer, with one of its own codes; rendered as a DomainError is. */
+export class RequestError extends CodedError<TransportErrorCode> {
+  override readonly name = 'RequestError';
+  /** For PRECONDITION_FAILED: the version (entity tag) the resource is at now. */
+  readonly currentVersion: string | undefined;
+
+  constructor(
+    code: TransportErrorCode,
+    message: string,
+    options: DomainErrorOptions & { currentVersion?: string } = {},
+  ) {
+    super(code, message, options);
+    this.currentVersion = options.currentVersion;
+  }
+}
+
+/** Every error a caller can be answered with: the domain's and the transport's. */
+export type ApiError = DomainError | RequestError;
+
+export type ApiErrorCode = ErrorCode | TransportErrorCode;
+
+/**
+ * What each error code, the domain's and the transport's, is over HTTP and tRPC (docs/api.md, "Error codes"):
  * its status, which no other code shares, and its tRPC code. The one place they are written;
  * `errors.test.ts` walks the domain's codes against it.
  */
@@ -23,17 +60,20 @@ export const errorCodeMappings = {
   RATE_LIMITED: { status: 429, trpc: 'TOO_MANY_REQUESTS' },
   INTERNAL: { status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
   UNAVAILABLE: { status: 503, trpc: 'SERVICE_UNAVAILABLE' },
-} as const satisfies Record<ErrorCode, { status: number; trpc: TRPC_ERROR_CODE_KEY }>;
+} as const satisfies Record<ApiErrorCode, { status: number; trpc: TRPC_ERROR_CODE_KEY }>;
 
-/** The HTTP status of a DomainError. */
-export const statusOf = (error: DomainError): number => errorCodeMappings[error.code].status;
+/** Every code a caller can meet, in the order of the table above (the OpenAPI document's enum). */
+export const apiErrorCodes = Object.keys(errorCodeMappings) as ApiErrorCode[];
+
+/** The HTTP status of an error. */
+export const statusOf = (error: ApiError): number => errorCodeMappings[error.code].status;
 
 /**
- * The headers a DomainError's data implies, on both surfaces: `Retry-After` when the same
+ * The headers an error's data implies, on both surfaces: `Retry-After` when the same
  * request may succeed later, `WWW-Authenticate` with the credential a 401 asks for, `ETag`
  * with the version a 412's resource is at now.
  */
-export function errorHeaders(error: DomainError): Record<string, string> {
+export function errorHeaders(error: ApiError): Record<string, string> {
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
   if (error.challenge) {
@@ -41,23 +81,24 @@ export function errorHeaders(error: DomainError): Record<string, string> {
     headers['WWW-Authenticate'] =
       resourceMetadata === undefined ? scheme : `${scheme} resource_metadata="${resourceMetadata}"`;
   }
-  if (error.currentVersion !== undefined) headers.ETag = error.currentVersion;
+  if (error instanceof RequestError && error.currentVersion !== undefined)
+    headers.ETag = error.currentVersion;
   return headers;
 }
 
 /**
- * The error bridge: every failure, whatever threw it, becomes a DomainError here, and a
- * DomainError becomes the REST error body (docs/api.md, "Requests and responses", "Error
+ * The error bridge: every failure, whatever threw it, becomes an ApiError here (a DomainError,
+ * or the transport's RequestError), and that becomes the REST error body (docs/api.md, "Requests and responses", "Error
  * codes") or a tRPC error. Nothing a library or the database said reaches the client; only the
  * code's own message and the request id.
  */
-export function toDomainError(error: unknown): DomainError {
-  if (error instanceof DomainError) return error;
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof DomainError || error instanceof RequestError) return error;
   if (isClientAbort(error) || (error instanceof TRPCError && isClientAbort(error.cause))) {
     return new DomainError('VALIDATION_FAILED', 'The client closed the request before it was complete');
   }
   if (error instanceof TRPCError) {
-    if (error.cause instanceof DomainError) return error.cause;
+    if (error.cause instanceof DomainError || error.cause instanceof RequestError) return error.cause;
     if (error.cause instanceof z.ZodError) return fromZodError(error.cause);
     const cause = error.cause ?? error;
     if (isDatabaseUnavailable(cause)) return unavailable(cause);
@@ -68,7 +109,7 @@ export function toDomainError(error: unknown): DomainError {
       case 'NOT_FOUND':
         return new DomainError('NOT_FOUND', 'Not found');
       case 'METHOD_NOT_SUPPORTED':
-        return new DomainError('METHOD_NOT_ALLOWED', 'Method not allowed');
+        return new RequestError('METHOD_NOT_ALLOWED', 'Method not allowed');
       case 'PAYLOAD_TOO_LARGE':
         return new DomainError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB');
       case 'UNSUPPORTED_MEDIA_TYPE':
@@ -202,21 +243,21 @@ export interface ErrorResponse {
 
 /** The REST error response (docs/api.md, "Requests and responses"). */
 export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
-  const domain = toDomainError(error);
+  const refusal = toApiError(error);
   return {
-    status: statusOf(domain),
-    headers: errorHeaders(domain),
+    status: statusOf(refusal),
+    headers: errorHeaders(refusal),
     body: {
       error: {
-        code: domain.code,
-        message: domain.message,
-        ...(domain.details ? { details: domain.details } : {}),
+        code: refusal.code,
+        message: refusal.message,
+        ...(refusal.details ? { details: refusal.details } : {}),
         requestId,
       },
     },
   };
 }
 
-export function toTRPCError(error: DomainError): TRPCError {
+export function toTRPCError(error: ApiError): TRPCError {
   return new TRPCError({ code: errorCodeMappings[error.code].trpc, message: error.message, cause: error });
 }

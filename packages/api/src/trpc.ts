@@ -3,7 +3,7 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { ApiContext } from './context.ts';
-import { toDomainError, toTRPCError } from './errors.ts';
+import { toApiError, toTRPCError } from './errors.ts';
 import { outputOnlyBuilder } from './internals/trpc.ts';
 import { assertStorableInput } from './storable-input.ts';
 
@@ -71,7 +71,7 @@ const t = initTRPC
   .meta<ApiMeta>()
   .create({
     errorFormatter({ shape, error, ctx }) {
-      const domain = toDomainError(error);
+      const domain = toApiError(error);
       return {
         ...shape,
         message: domain.message,
@@ -133,7 +133,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, getRawI
   if (scope !== 'none' && !actor.scopes.has(scope)) throw toTRPCError(missingScope(actor, scope));
   await checkRawInput(getRawInput);
   const result = await next({ ctx: { actor } });
-  if (!result.ok) throw toTRPCError(toDomainError(result.error));
+  if (!result.ok) throw toTRPCError(toApiError(result.error));
   return result;
 });
 
@@ -150,7 +150,7 @@ async function checkRawInput(getRawInput: () => Promise<unknown>): Promise<void>
   try {
     assertStorableInput(await getRawInput());
   } catch (error) {
-    throw toTRPCError(toDomainError(error));
+    throw toTRPCError(toApiError(error));
   }
 }
 

@@ -1,4 +1,4 @@
-import { toDomainError } from '@crm/api';
+import { toApiError } from '@crm/api';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 
@@ -52,7 +52,7 @@ function cutLongTexts(value: unknown): unknown {
  * each refused argument with what would be valid, and what to do next where it is clear.
  */
 export function failure(error: unknown): CallToolResult {
-  const domain = toDomainError(error);
+  const domain = toApiError(error);
   const lines = [`${domain.code}: ${domain.message}`];
   for (const detail of domain.details ?? []) lines.push(`- ${detail.path || '(input)'}: ${detail.message}`);
   const next = NEXT_STEP[domain.code];

@@ -5,7 +5,7 @@ import {
   hasProcedure,
   noteErrorRequestId,
   statusOf,
-  toDomainError,
+  toApiError,
   toTRPCError,
 } from '@crm/api';
 import type { Actor } from '@crm/domain';
@@ -46,14 +46,14 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
       path: ctx.path.slice(TRPC_PREFIX.length + 1),
       maxBodySize: 1024 * 1024,
       createContext: () => {
-        if (gateError) throw toTRPCError(toDomainError(gateError));
+        if (gateError) throw toTRPCError(toApiError(gateError));
         return apiContext;
       },
       // Headers a failure implies (Retry-After, WWW-Authenticate) as on the REST surface.
       responseMeta: ({ errors }) => {
         const headers = new Headers();
         for (const error of errors) {
-          for (const [name, value] of Object.entries(errorHeaders(toDomainError(error))))
+          for (const [name, value] of Object.entries(errorHeaders(toApiError(error))))
             headers.set(name, value);
         }
         return { headers };
@@ -62,7 +62,7 @@ export function trpcApi(router: AppRouter, gate: GateDeps): Middleware<AppState>
       // request id, and errors raised before the context exists still carry that id.
       onError: ({ error }) => {
         noteErrorRequestId(error, ctx.state.requestId);
-        const domain = toDomainError(error);
+        const domain = toApiError(error);
         logFailure(ctx.state.log, error, statusOf(domain), domain.code);
       },
     });

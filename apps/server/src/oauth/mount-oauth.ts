@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { findUnstorable } from '@crm/api';
+import { findUnstorable, RequestError } from '@crm/api';
 import { allScopes } from '@crm/constants';
 import type { Database } from '@crm/db';
 import {
@@ -180,7 +180,7 @@ async function consentApi(ctx: Ctx, oauth: OAuth, db: Database, uid: string, ste
   try {
     if ((step === 'details') !== (ctx.method === 'GET')) {
       ctx.set('Allow', step === 'details' ? 'GET' : 'POST');
-      throw new DomainError('METHOD_NOT_ALLOWED', `Use ${step === 'details' ? 'GET' : 'POST'} here`);
+      throw new RequestError('METHOD_NOT_ALLOWED', `Use ${step === 'details' ? 'GET' : 'POST'} here`);
     }
     const session = await authenticateSession(db, ctx.cookies.get(SESSION_COOKIE));
     if (!session) throw new DomainError('UNAUTHORIZED', 'Sign in to continue');

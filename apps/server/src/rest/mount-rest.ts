@@ -12,6 +12,7 @@ import {
   fillLocation,
   matchRestRoute,
   pathParamsOf,
+  RequestError,
   type RestRoute,
   rawPathParams,
   toErrorResponse,
@@ -102,7 +103,7 @@ export function restApi(router: AppRouter, gate: GateDeps, options: RestOptions)
       ctx.set('Allow', allow.join(', '));
       return sendError(
         ctx,
-        new DomainError(
+        new RequestError(
           'METHOD_NOT_ALLOWED',
           `${ctx.method} is not allowed on ${ctx.path}; use ${allow.join(', ')}`,
         ),
@@ -390,7 +391,7 @@ async function checkIfMatch(
   });
   const current = entityTag(JSON.stringify(representation));
   if (!ifMatch(header, current)) {
-    throw new DomainError(
+    throw new RequestError(
       'PRECONDITION_FAILED',
       'The resource changed since the version If-Match names; read it again and retry',
       { currentVersion: current },
@@ -401,7 +402,7 @@ async function checkIfMatch(
 /** In a conditional write, a serialization failure means another write changed the resource first. */
 function asConditionFailure(error: unknown): unknown {
   if (sqlStateOf(error) !== '40001') return error;
-  return new DomainError(
+  return new RequestError(
     'PRECONDITION_FAILED',
     'The resource changed while this request was running; read it again and retry',
   );

@@ -1,5 +1,4 @@
-import { errorCodes } from '@crm/domain';
-import { errorCodeMappings } from '../errors.ts';
+import { apiErrorCodes, errorCodeMappings } from '../errors.ts';
 
 type Json = Record<string, unknown>;
 
@@ -98,7 +97,7 @@ export function errorSchema(): Json {
         required: ['code', 'message', 'requestId'],
         additionalProperties: false,
         properties: {
-          code: { type: 'string', enum: [...errorCodes] },
+          code: { type: 'string', enum: [...apiErrorCodes] },
           message: { type: 'string' },
           details: {
             type: 'array',

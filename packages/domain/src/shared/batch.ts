@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { isDataRefusal, sqlStateOf } from './data-refusal.ts';
-import { DomainError, errorCodes, isRefusal } from './errors.ts';
+import { DomainError, isRefusal } from './errors.ts';
 import { type IdKind, isId } from './ids.ts';
 
 /**
@@ -125,63 +125,8 @@ export function idsOf<I>(items: BatchItem<I>[], id: (input: I) => string): strin
   return items.flatMap((item) => (item.ok ? [id(item.input)] : []));
 }
 
-const itemErrorOutput = z.object({
-  code: z.enum(errorCodes),
-  message: z.string(),
-  details: z
-    .array(
-      z.object({
-        path: z.string().meta({ description: 'Relative to the item, as the single call names it' }),
-        message: z.string(),
-      }),
-    )
-    .optional(),
-  requestId: z.string().meta({ description: 'The id of the batch request (X-Request-Id)' }),
-});
-
-/**
- * The body of a batch answer: one entry per item, in item order, with the status the single
- * call would have answered and its `data` or its `error`; `meta` counts both kinds.
- */
-export function batchEnvelope<T extends z.ZodType>(item: T) {
-  return z.object({
-    data: z.array(
-      z.union([
-        z.object({
-          index: z.number().int().meta({ description: 'Position of the item in the request' }),
-          status: z
-            .number()
-            .int()
-            .meta({ description: 'What the single call would have answered: 201 created, 200 otherwise' }),
-          data: item,
-        }),
-        z.object({
-          index: z.number().int().meta({ description: 'Position of the item in the request' }),
-          status: z
-            .number()
-            .int()
-            .meta({ description: 'What the single call would have answered: 400 invalid, 404 not found' }),
-          error: itemErrorOutput,
-        }),
-      ]),
-    ),
-    meta: z.object({
-      succeeded: z.number().int().meta({ description: 'Items answered with data' }),
-      failed: z.number().int().meta({ description: 'Items answered with an error' }),
-    }),
-  });
-}
-
 /** The `data` of a deleted item in a batch delete: what `DELETE` answers, `{ id, deleted: true }`. */
 export const deletedItemOutput = z.object({ id: z.string(), deleted: z.literal(true) });
-
-export type BatchAnswer<T> = {
-  data: (
-    | { index: number; status: number; data: T }
-    | { index: number; status: number; error: z.infer<typeof itemErrorOutput> }
-  )[];
-  meta: { succeeded: number; failed: number };
-};
 
 /**
  * A batch over ids (trash, delete): one transaction, the named rows locked up front in one

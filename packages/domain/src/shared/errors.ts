@@ -1,16 +1,16 @@
 /**
- * The error codes (docs/api.md, "Error codes"). The domain names what went wrong; what each
- * code is over HTTP (its status) and tRPC (its code) is the API layer's table
- * (`errorCodeMappings` in packages/api/src/errors.ts), which must name every code here.
+ * The domain's error codes (docs/api.md, "Error codes"): what went wrong, in the domain's
+ * words. What each code is over HTTP (its status) and tRPC (its code) is the API layer's table
+ * (`errorCodeMappings` in packages/api/src/errors.ts), which must name every code here. Codes
+ * only a transport can raise (a method a path does not take, an If-Match that no longer holds)
+ * are the API layer's own (`transportErrorCodes` there), not the domain's.
  */
 export const errorCodes = [
   'VALIDATION_FAILED',
   'UNAUTHORIZED',
   'FORBIDDEN',
   'NOT_FOUND',
-  'METHOD_NOT_ALLOWED',
   'CONFLICT',
-  'PRECONDITION_FAILED',
   'GONE',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
@@ -53,31 +53,36 @@ export interface DomainErrorOptions {
   retryAfterSeconds?: number;
   /** For UNAUTHORIZED: the credential to send. */
   challenge?: CredentialChallenge;
-  /** For PRECONDITION_FAILED: the version (entity tag) the resource is at now. */
-  currentVersion?: string;
   cause?: unknown;
 }
 
 /**
- * A refusal or failure in the domain's words: a code, a message for the caller, and data about
- * it. The API layer turns it into a status, a tRPC code and headers (packages/api/src/errors.ts).
+ * A refusal or failure named by a code of some registry, with a message for the caller and
+ * data about it. The domain's errors are `DomainError`s; the API layer adds its own codes with
+ * a class of its own on this one, so both reach the caller through one renderer.
  */
-export class DomainError extends Error {
-  override readonly name = 'DomainError';
-  readonly code: ErrorCode;
+export class CodedError<Code extends string> extends Error {
+  readonly code: Code;
   readonly details: ErrorDetail[] | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly challenge: CredentialChallenge | undefined;
-  readonly currentVersion: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
+  constructor(code: Code, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.challenge = options.challenge;
-    this.currentVersion = options.currentVersion;
   }
+}
+
+/**
+ * A refusal or failure in the domain's words: one of its codes, a message for the caller, and
+ * data about it. The API layer turns it into a status, a tRPC code and headers
+ * (packages/api/src/errors.ts).
+ */
+export class DomainError extends CodedError<ErrorCode> {
+  override readonly name = 'DomainError';
 }
 
 export const notFound = (what: string, id: string) => new DomainError('NOT_FOUND', `${what} ${id} not found`);

@@ -1,5 +1,4 @@
 import {
-  batchEnvelope,
   dealOutput,
   envelope,
   filteredListEnvelope,
@@ -24,7 +23,7 @@ import {
   unlinkRecordsInBatch,
   unlinkRecordsInput,
 } from '@crm/domain';
-import { batchAnswer } from '../../batch-answer.ts';
+import { batchAnswer, batchEnvelope } from '../../batch-answer.ts';
 import { restRoute } from '../../rest-route.ts';
 import { authedProcedure, declaredOutput } from '../../trpc.ts';
 
