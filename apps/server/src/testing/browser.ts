@@ -29,8 +29,17 @@ export function browserUnavailable(): string | null {
 export interface Browser {
   context: BrowserContext;
   page: Page;
-  /** Saves <name>.png of `page` (default the first tab): in docs/screenshots with UPDATE_SCREENSHOTS=1. */
-  screenshot(name: string, page?: Page, options?: { fullPage?: boolean }): Promise<void>;
+  /**
+   * Saves <name>.png of `page` (default the first tab): in docs/screenshots with
+   * UPDATE_SCREENSHOTS=1. It first waits for the status line to clear, so that no message of
+   * an earlier step is in the picture; `withStatus` takes the picture with the message the
+   * step itself just showed.
+   */
+  screenshot(
+    name: string,
+    page?: Page,
+    options?: { fullPage?: boolean; withStatus?: boolean },
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,6 +83,7 @@ export async function launchBrowser(): Promise<Browser> {
     context,
     page,
     async screenshot(name, shot = page, options = {}) {
+      if (!options.withStatus) await statusCleared(shot);
       await shot.screenshot({
         path: join(shots, `${name}.png`),
         fullPage: options.fullPage ?? true,
@@ -93,7 +103,7 @@ export async function launchBrowser(): Promise<Browser> {
  * empty, so a screenshot shows no message an earlier step left there: a message stays on the
  * line for 8 seconds.
  */
-export async function statusCleared(page: Page): Promise<void> {
+async function statusCleared(page: Page): Promise<void> {
   await page.locator('.status-line p').waitFor({ state: 'detached', timeout: 10_000 });
 }
 

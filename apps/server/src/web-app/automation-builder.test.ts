@@ -1,7 +1,7 @@
 import { ensureBuilt } from '@crm/web/build';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, browserUnavailable, signedInBrowser, statusCleared } from '../testing/browser.ts';
+import { type Browser, browserUnavailable, signedInBrowser } from '../testing/browser.ts';
 import { eventually } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
@@ -103,7 +103,6 @@ describe.skipIf(unavailable)('the automation builder and the run view in Chromiu
     await code.getByRole('button', { name: 'Test run' }).click();
     await expect.poll(() => code.getByTestId('code-result').textContent()).toContain('"count": 2');
     expect(await code.getByTestId('code-result').textContent()).toContain('"A-1"');
-    await statusCleared(page);
     await code.scrollIntoViewIfNeeded();
     await browser.screenshot('automation-code-test', page, { fullPage: false });
 
@@ -114,7 +113,6 @@ describe.skipIf(unavailable)('the automation builder and the run view in Chromiu
       .poll(() => group(form, 'Step 1 › Then 1').locator('.field-error').textContent())
       .toBe('is required');
     expect(await form.locator('.problem li').count()).toBe(0);
-    await statusCleared(page);
     await browser.screenshot('automation-builder-branch', page);
     await group(form, 'Step 1 › Then 1').getByLabel('Comment').fill('Big order from {{ trigger.body.name }}');
     await form.getByRole('button', { name: 'Create automation' }).click();
@@ -313,7 +311,6 @@ describe.skipIf(unavailable)('the automation builder and the run view in Chromiu
     expect(await step('2.then.0').locator(':scope > .badge').textContent()).toBe('PENDING');
     const approval = run.getByRole('region', { name: 'Approval' });
     await approval.getByRole('button', { name: 'Reject' }).waitFor();
-    await statusCleared(page);
     await browser.screenshot('automation-run-waiting', page);
 
     await approval.getByLabel('Comment (optional)').fill('Within budget');

@@ -136,6 +136,11 @@ describe.skipIf(unavailable)('errors at the field in Chromium', () => {
       const message = ((await page.locator(`[id="${errorId}"]`).textContent()) ?? '').trim();
       expect(message.length).toBeGreaterThan(0);
       expect(message).not.toMatch(JARGON);
+      // Above the form, and on the status line, the refusal is summed up in words, not by the
+      // input paths the service names the fields by.
+      const summary = (await form.locator('.problem p').textContent()) ?? '';
+      expect(summary).toMatch(/^Not saved: (?:one value needs|\d+ values need) correcting/);
+      await expect.poll(() => page.getByRole('status').textContent()).toBe(summary);
       for (const other of c.untouched) {
         expect(await form.getByLabel(other, { exact: true }).getAttribute('aria-invalid')).toBeNull();
       }

@@ -1,6 +1,6 @@
 import { ensureBuilt } from '@crm/web/build';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, browserUnavailable, signedInBrowser, statusCleared } from '../testing/browser.ts';
+import { type Browser, browserUnavailable, signedInBrowser } from '../testing/browser.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
 
 /**
@@ -68,7 +68,6 @@ describe.skipIf(unavailable)('Settings → Sandboxes in Chromium', () => {
     expect(sandboxKey).toMatch(/^crm_test_/);
     await page.getByText('Try-outs holds 1 folder, 0 automations, 1 webhook and 2 sample records.').waitFor();
     // No message of the refused attempt left on the status line.
-    await statusCleared(page);
     await browser.screenshot('sandboxes');
     await page.getByRole('button', { name: 'I have stored it' }).click();
 

@@ -7,7 +7,6 @@ import {
   launchBrowser,
   OWNER_PASSWORD,
   setOwnerPassword,
-  statusCleared,
 } from '../testing/browser.ts';
 import { eventually, Receiver } from '../testing/receiver.ts';
 import { startTestApp, type TestApp, type TestWorkspace } from '../testing/test-app.ts';
@@ -85,7 +84,7 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     await expectText(page.locator('.problem'), 'Wrong email or password');
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Wrong email or password');
     expect(await page.locator('[role="alert"], [aria-live]').count()).toBe(1);
-    await browser.screenshot('sign-in');
+    await browser.screenshot('sign-in', page, { withStatus: true });
     await page.getByLabel('Password').fill(OWNER_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Records' }).waitFor();
@@ -153,7 +152,6 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     const secret = (await page.getByTestId('secret').textContent())!.trim();
     expect(secret).toMatch(/^crm_[0-9A-Za-z]{43}$/);
     // The refusal of the empty name has left the status line.
-    await statusCleared(page);
     await browser.screenshot('api-keys');
 
     const me = await app.api(secret, 'GET', '/api/v1/me');
@@ -186,7 +184,6 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     expect(await page.locator('#scopes-hint').textContent()).toContain(
       'A key limited to folders never holds webhooks:write, workflows:read, workflows:write',
     );
-    await statusCleared(page);
     await browser.screenshot('api-key-scopes');
     await page.getByRole('button', { name: 'Create key' }).click();
     const scoped = (await page.getByTestId('secret').textContent())!.trim();
@@ -412,6 +409,7 @@ describe.skipIf(unavailable)('the web app in Chromium', () => {
     // Saving with nothing filled in names the problems next to the fields.
     await page.getByRole('button', { name: 'Create automation' }).click();
     await expectText(page.locator('.field-error').first(), /.+/);
+    await expectText(page.locator('form .problem p'), /^Not saved: \d+ values need correcting/);
     await page.getByLabel('Name').fill('Web form lead');
     await page.getByLabel('Trigger').selectOption('INCOMING_WEBHOOK');
     await page.getByLabel('Folder').selectOption({ label: 'People' });

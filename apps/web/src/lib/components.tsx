@@ -132,18 +132,31 @@ export function SelectField({
 }
 
 /**
+ * What the form says above its fields when the service refused some of their values: how
+ * many to correct, in words. The service's own message for such a refusal sums the fields up
+ * by their input paths (`actions.0.title is required; …`), which is for a program, not a person.
+ */
+function refusalSummary(problem: Problem): string {
+  const count = Object.keys(problem.fields).length;
+  if (count === 0) return problem.message;
+  return count === 1
+    ? 'Not saved: one value needs correcting; its message says how.'
+    : `Not saved: ${count} values need correcting; each one's message says how.`;
+}
+
+/**
  * The message of a failed call. Field-level messages are shown by their fields; the ones
  * whose field is not on the form (`paths` lists those that are) are listed here.
  */
 export function ProblemMessage({ problem, paths = [] }: { problem: Problem | null; paths?: string[] }) {
   useEffect(() => {
-    if (problem) announce(problem.message);
+    if (problem) announce(refusalSummary(problem));
   }, [problem]);
   if (!problem) return null;
   const elsewhere = Object.entries(problem.fields).filter(([path]) => !paths.includes(path));
   return (
     <div className="problem">
-      <p>{problem.message}</p>
+      <p>{refusalSummary(problem)}</p>
       {elsewhere.length > 0 ? (
         <ul>
           {elsewhere.map(([path, message]) => (
