@@ -34,7 +34,12 @@ export interface BenchDatabase {
  */
 function sharedBuffersSetting(): Record<string, string> {
   const mib = process.env.BENCH_PG_SHARED_BUFFERS ? intEnv('BENCH_PG_SHARED_BUFFERS', 128, 16) : undefined;
-  return mib === undefined ? {} : { shared_buffers: `${mib}MB` };
+  return {
+    ...(mib === undefined ? {} : { shared_buffers: `${mib}MB` }),
+    ...(process.env.BENCH_PG_STAT_STATEMENTS === '1'
+      ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
+      : {}),
+  };
 }
 
 /**

@@ -23,6 +23,7 @@ import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { addFolderField, missing } from '@crm/domain';
+import type pg from 'pg';
 import { createCleanups, runBench } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
 import { intEnv } from './env.ts';
@@ -132,6 +133,22 @@ async function writeCsv(path: string, rows: number): Promise<number> {
   return (await stat(path)).size;
 }
 
+/**
+ * BENCH_PG_STAT_STATEMENTS=1 (embedded PostgreSQL only): the server loads pg_stat_statements,
+ * and the statements of the import are logged after it, most time first: where a row's time in
+ * the database goes (docs/performance.md, "Jobs").
+ */
+const STAT_STATEMENTS = process.env.BENCH_PG_STAT_STATEMENTS === '1';
+
+async function logStatements(pool: pg.Pool) {
+  const { rows } = await pool.query<{ ms: string; calls: string; rows: string; query: string }>(
+    `select round(total_exec_time)::text as ms, calls::text, rows::text,
+            regexp_replace(left(query, 160), 's+', ' ', 'g') as query
+       from pg_stat_statements order by total_exec_time desc limit 20`,
+  );
+  for (const row of rows) log(`  ${row.ms} ms, ${row.calls} calls, ${row.rows} rows: ${row.query}`);
+}
+
 async function main() {
   const startedAt = new Date();
   const loadAtStart = loadavg()[0] ?? missing('loadavg()[0]');
@@ -225,6 +242,10 @@ async function main() {
   };
 
   // 2. The import.
+  if (STAT_STATEMENTS) {
+    await pool.query('create extension if not exists pg_stat_statements');
+    await pool.query('select pg_stat_statements_reset()');
+  }
   const rssImport = sampleRss(pids);
   const importStarted = performance.now();
   const created = await callJob('POST', '/jobs/imports', {
@@ -254,6 +275,7 @@ async function main() {
   const importSeconds = (performance.now() - importStarted) / 1000;
   const importRss = rssImport.stop();
   log(`imported in ${round(importSeconds)} s: ${toJson(imported.job.progress)}`);
+  if (STAT_STATEMENTS) await logStatements(pool);
 
   // 3. The export.
   const rssExport = sampleRss(pids);
