@@ -55,17 +55,32 @@ const types = {
       : pg.types.getTypeParser(id, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+export interface RunNamedOptions {
+  /**
+   * How instants, dates and intervals come back: `text` (the default) as PostgreSQL writes
+   * them, like every row drizzle reads; `date` as the driver parses them (a `Date` for an
+   * instant), for a caller that compares or computes with them rather than passing them on.
+   */
+  instants?: 'text' | 'date';
+}
+
 /**
  * Runs a named statement on `db`: in its transaction when `db` is one, else on a connection
- * of its pool. Returns the driver's rows.
+ * of its pool (outside any transaction). Returns the driver's rows.
  */
 export async function runNamed<R extends Record<string, unknown> = Record<string, unknown>>(
   db: Executor,
   statement: NamedStatement,
   values: unknown[],
+  options: RunNamedOptions = {},
 ): Promise<R[]> {
   const connection = connectionOf(db) as pg.ClientBase;
-  const result = await connection.query<R>({ name: statement.name, text: statement.text, values, types });
+  const result = await connection.query<R>({
+    name: statement.name,
+    text: statement.text,
+    values,
+    ...(options.instants === 'date' ? {} : { types }),
+  });
   return result.rows;
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import { type Database, namedStatement, runNamed } from '@crm/db';
 
 /** How stale `lastUsedAt` may be: a key's use is written at most this often. */
 export const KEY_USE_PRECISION_MS = 60_000;
@@ -19,12 +19,14 @@ export const RECORD_KEY_USES_SQL = `
    where k.workspace_id = u.workspace_id and k.id = u.id
      and (k.last_used_at is null or k.last_used_at < u.at)`;
 
+const RECORD_KEY_USES = namedStatement('record_key_uses', RECORD_KEY_USES_SQL);
+
 /** Writes the `lastUsedAt` of many keys in one statement; never moves one back in time. */
 export async function logKeyUses(db: Database, uses: readonly KeyUse[]): Promise<void> {
   if (uses.length === 0) return;
-  await db.$client.query({
-    name: 'record_key_uses',
-    text: RECORD_KEY_USES_SQL,
-    values: [uses.map((u) => u.workspaceId), uses.map((u) => u.keyId), uses.map((u) => u.at)],
-  });
+  await runNamed(db, RECORD_KEY_USES, [
+    uses.map((u) => u.workspaceId),
+    uses.map((u) => u.keyId),
+    uses.map((u) => u.at),
+  ]);
 }

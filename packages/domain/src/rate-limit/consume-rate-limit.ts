@@ -1,4 +1,4 @@
-import type { Database } from '@crm/db';
+import { type Database, namedStatement, runNamed } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { missing } from '../shared/missing.ts';
 import type { RateLimitRelease } from './rate-limit-leases.ts';
@@ -87,6 +87,8 @@ export const RELEASE_RATE_LIMITS_SQL = `
     from unnest($1::text[], $2::timestamptz[], $3::int[]) as r(subject, window_start, n)
    where b.subject = r.subject and b.window_start = r.window_start`;
 
+const RELEASE_RATE_LIMITS = namedStatement('release_rate_limits', RELEASE_RATE_LIMITS_SQL);
+
 /**
  * Gives back requests counted but not made (the unused tokens of rate-limit leases,
  * `RateLimitLeases`), each from the bucket it was counted in, in one statement. One entry per
@@ -94,15 +96,11 @@ export const RELEASE_RATE_LIMITS_SQL = `
  */
 export async function releaseRateLimits(db: Database, releases: readonly RateLimitRelease[]): Promise<void> {
   if (releases.length === 0) return;
-  await db.$client.query({
-    name: 'release_rate_limits',
-    text: RELEASE_RATE_LIMITS_SQL,
-    values: [
-      releases.map((r) => r.subject),
-      releases.map((r) => new Date(r.windowStart)),
-      releases.map((r) => r.count),
-    ],
-  });
+  await runNamed(db, RELEASE_RATE_LIMITS, [
+    releases.map((r) => r.subject),
+    releases.map((r) => new Date(r.windowStart)),
+    releases.map((r) => r.count),
+  ]);
 }
 
 /**
@@ -154,13 +152,15 @@ export interface RateLimitRequest {
   windowMs?: number;
 }
 
-interface ConsumedRow {
+const CONSUME_RATE_LIMITS = namedStatement('consume_rate_limits', CONSUME_SQL);
+
+type ConsumedRow = {
   subject: string;
   previous: number;
   stored: number | null;
   count: number | null;
   last_grant: number | null;
-}
+};
 
 /**
  * Counts the requests of many subjects at once, in one statement: for each subject as many
@@ -181,19 +181,15 @@ export async function consumeRateLimits(
     return { windowMs, windowStart, elapsed: now - windowStart };
   });
   // A named statement: parsed and planned once per connection, it runs on every request.
-  const result = await db.$client.query<ConsumedRow>({
-    name: 'consume_rate_limits',
-    text: CONSUME_SQL,
-    values: [
-      requests.map((r) => r.subject),
-      requests.map((r) => r.limit),
-      requests.map((r) => r.count),
-      windows.map((w) => new Date(w.windowStart - w.windowMs)),
-      windows.map((w) => new Date(w.windowStart)),
-      windows.map((w) => 1 - w.elapsed / w.windowMs),
-    ],
-  });
-  const rows = new Map(result.rows.map((row) => [row.subject, row]));
+  const consumed = await runNamed<ConsumedRow>(db, CONSUME_RATE_LIMITS, [
+    requests.map((r) => r.subject),
+    requests.map((r) => r.limit),
+    requests.map((r) => r.count),
+    windows.map((w) => new Date(w.windowStart - w.windowMs)),
+    windows.map((w) => new Date(w.windowStart)),
+    windows.map((w) => 1 - w.elapsed / w.windowMs),
+  ]);
+  const rows = new Map(consumed.map((row) => [row.subject, row]));
   return requests.map((request, i) => {
     const row = rows.get(request.subject);
     if (!row) throw new Error(`The rate-limit statement left out ${request.subject}`);

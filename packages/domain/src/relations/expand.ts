@@ -1,5 +1,5 @@
 import type { Database, Executor } from '@crm/db';
-import { schema } from '@crm/db';
+import { namedStatement, runNamed, schema } from '@crm/db';
 import { eq, sql } from 'drizzle-orm';
 import { oneFieldsOf } from '../folders/relation-fields.ts';
 import type { FolderRow } from '../folders/serialize.ts';
@@ -89,11 +89,7 @@ export async function readRecordExpanded(
 ): Promise<{ row: RecordRow; linked: Map<string, RecordOutput> } | null> {
   // A named statement, like the plain read of a record: planned once per connection (a
   // statement on records weighs its many indexes and statistics at every planning).
-  const { rows } = await db.$client.query<Record<string, unknown>>({
-    name: 'get_live_record_expanded',
-    text: READ_EXPANDED,
-    values: [actor.workspaceId, id, JSON.stringify(keys)],
-  });
+  const rows = await runNamed(db, READ_EXPANDED, [actor.workspaceId, id, JSON.stringify(keys)]);
   let row: RecordRow | undefined;
   const linked = new Map<string, RecordOutput>();
   for (const raw of rows) {
@@ -105,14 +101,17 @@ export async function readRecordExpanded(
   return row ? { row, linked } : null;
 }
 
-const READ_EXPANDED = `
+const READ_EXPANDED = namedStatement(
+  'get_live_record_expanded',
+  `
   select 0 as part, ${recordColumnsText('r')} from records r
    where r.workspace_id = $1 and r.id = $2 and r.trashed_at is null
   union all
   select 1 as part, ${recordColumnsText('x')} from records r
    cross join lateral jsonb_array_elements_text($3::jsonb) as k(key)
     join records x on x.workspace_id = $1 and x.id = r.data ->> k.key and x.trashed_at is null
-   where r.workspace_id = $1 and r.id = $2 and r.trashed_at is null`;
+   where r.workspace_id = $1 and r.id = $2 and r.trashed_at is null`,
+);
 
 /** `record` with `expanded`, its linked records taken from `linked` (read with it). */
 export function expandRecord<T extends RecordOutput>(

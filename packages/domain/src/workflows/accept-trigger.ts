@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type Database, isSharded } from '@crm/db';
+import { type Database, isSharded, namedStatement, runNamed } from '@crm/db';
 import { sql } from 'drizzle-orm';
 import { IDEMPOTENCY_TTL_HOURS } from '../idempotency/idempotency-keys.ts';
 import { DomainError, invalid } from '../shared/errors.ts';
@@ -21,17 +21,17 @@ export interface TriggerWorkflow {
 /** Unknown, disabled, of another trigger type, malformed: one answer, so a URL reveals nothing. */
 const noWorkflow = () => new DomainError('NOT_FOUND', 'No enabled workflow at this URL');
 
+const FIND_TRIGGER_WORKFLOW = namedStatement(
+  'find_trigger_workflow',
+  `select id, workspace_id, secret, previous_secret, previous_secret_expires_at, rate_limit_per_minute
+     from workflows where id = $1 and enabled and trigger_type = 'INCOMING_WEBHOOK'`,
+);
+
 /** The enabled INCOMING_WEBHOOK workflow behind a trigger URL, or the one 404. */
 export async function findTriggerWorkflow(db: Database, id: string): Promise<TriggerWorkflow> {
   if (!isId('workflow', id)) throw noWorkflow();
   // A named statement: parsed and planned once per connection, it runs on every call.
-  const result = await db.$client.query({
-    name: 'find_trigger_workflow',
-    text: `select id, workspace_id, secret, previous_secret, previous_secret_expires_at, rate_limit_per_minute
-             from workflows where id = $1 and enabled and trigger_type = 'INCOMING_WEBHOOK'`,
-    values: [id],
-  });
-  const row = result.rows[0] as
+  const [row] = (await runNamed(db, FIND_TRIGGER_WORKFLOW, [id], { instants: 'date' })) as (
     | {
         id: string;
         workspace_id: string;
@@ -40,7 +40,8 @@ export async function findTriggerWorkflow(db: Database, id: string): Promise<Tri
         previous_secret_expires_at: Date | null;
         rate_limit_per_minute: number;
       }
-    | undefined;
+    | undefined
+  )[];
   if (!row) throw noWorkflow();
   return {
     id: row.id,
@@ -121,42 +122,9 @@ export function triggerRecordId(body: Record<string, unknown>): string | null {
   return recordId;
 }
 
-/**
- * Queues runs for incoming calls, durably, in one statement (one transaction): the runs and
- * their `run_workflow` jobs are committed together, and `graphile_worker.add_jobs` is called
- * once for the lot. Adding a job NOTIFYs the workers, and PostgreSQL commits notifying
- * transactions one at a time, each waiting for its own disk flush: queueing calls one
- * transaction each capped acceptance at a few hundred a second, batching lifts it. A
- * `recordId` must be a live record of the workflow's workspace (checked in the same
- * statement); a call whose record is missing, or whose workflow was deleted meanwhile, gets
- * its 404 and queues nothing.
- *
- * A call with an Idempotency-Key stores its answer (the JSON of `acceptedAnswer`, with no
- * HTTP status or headers: the trigger URL answers 200 to an accepted call, first or replayed)
- * under the key in the same statement, and
- * queues its run only if that key was free (or had expired): the run and the kept answer
- * commit together, so a crash leaves neither or both, and of concurrent calls with one key
- * (in this batch, or in another process's) exactly one queues a run.
- */
-export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): Promise<QueuedRun[]> {
-  const items = calls.map((call, ord): QueueItem => {
-    const runId = newId('run');
-    return {
-      ord,
-      run_id: runId,
-      workspace_id: call.workflow.workspaceId,
-      workflow_id: call.workflow.id,
-      body: call.body,
-      record_id: call.recordId,
-      idem_key: call.idempotency?.key ?? null,
-      fingerprint: call.idempotency?.fingerprint ?? null,
-      answer: JSON.stringify(acceptedAnswer(call.workflow.id, runId)),
-    };
-  });
-  if (await isSharded(db)) return answersOf(items, await queueShardedRuns(db, items));
-  const result = await db.$client.query<{ id: string | null; taken: string | null }>({
-    name: 'queue_triggered_runs',
-    text: `
+const QUEUE_TRIGGERED_RUNS = namedStatement(
+  'queue_triggered_runs',
+  `
       with input as (
         select * from json_to_recordset($1::json)
           as i(ord int, run_id text, workspace_id text, workflow_id text, body jsonb, record_id text,
@@ -197,9 +165,45 @@ export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): P
       union all
       select null, e.run_id from eligible e
        where e.idem_key is not null and e.answer not in (select body from keyed)`,
-    values: [JSON.stringify(items)],
+);
+
+/**
+ * Queues runs for incoming calls, durably, in one statement (one transaction): the runs and
+ * their `run_workflow` jobs are committed together, and `graphile_worker.add_jobs` is called
+ * once for the lot. Adding a job NOTIFYs the workers, and PostgreSQL commits notifying
+ * transactions one at a time, each waiting for its own disk flush: queueing calls one
+ * transaction each capped acceptance at a few hundred a second, batching lifts it. A
+ * `recordId` must be a live record of the workflow's workspace (checked in the same
+ * statement); a call whose record is missing, or whose workflow was deleted meanwhile, gets
+ * its 404 and queues nothing.
+ *
+ * A call with an Idempotency-Key stores its answer (the JSON of `acceptedAnswer`, with no
+ * HTTP status or headers: the trigger URL answers 200 to an accepted call, first or replayed)
+ * under the key in the same statement, and
+ * queues its run only if that key was free (or had expired): the run and the kept answer
+ * commit together, so a crash leaves neither or both, and of concurrent calls with one key
+ * (in this batch, or in another process's) exactly one queues a run.
+ */
+export async function queueTriggeredRuns(db: Database, calls: TriggeredRun[]): Promise<QueuedRun[]> {
+  const items = calls.map((call, ord): QueueItem => {
+    const runId = newId('run');
+    return {
+      ord,
+      run_id: runId,
+      workspace_id: call.workflow.workspaceId,
+      workflow_id: call.workflow.id,
+      body: call.body,
+      record_id: call.recordId,
+      idem_key: call.idempotency?.key ?? null,
+      fingerprint: call.idempotency?.fingerprint ?? null,
+      answer: JSON.stringify(acceptedAnswer(call.workflow.id, runId)),
+    };
   });
-  return answersOf(items, result.rows);
+  if (await isSharded(db)) return answersOf(items, await queueShardedRuns(db, items));
+  const rows = await runNamed<{ id: string | null; taken: string | null }>(db, QUEUE_TRIGGERED_RUNS, [
+    JSON.stringify(items),
+  ]);
+  return answersOf(items, rows);
 }
 
 type QueueItem = {
