@@ -27,21 +27,20 @@ const FIND_TRIGGER_WORKFLOW = namedStatement(
      from workflows where id = $1 and enabled and trigger_type = 'INCOMING_WEBHOOK'`,
 );
 
+type TriggerRow = {
+  id: string;
+  workspace_id: string;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  rate_limit_per_minute: number;
+};
+
 /** The enabled INCOMING_WEBHOOK workflow behind a trigger URL, or the one 404. */
 export async function findTriggerWorkflow(db: Database, id: string): Promise<TriggerWorkflow> {
   if (!isId('workflow', id)) throw noWorkflow();
   // A named statement: parsed and planned once per connection, it runs on every call.
-  const [row] = (await runNamed(db, FIND_TRIGGER_WORKFLOW, [id], { instants: 'date' })) as (
-    | {
-        id: string;
-        workspace_id: string;
-        secret: string | null;
-        previous_secret: string | null;
-        previous_secret_expires_at: Date | null;
-        rate_limit_per_minute: number;
-      }
-    | undefined
-  )[];
+  const [row] = await runNamed<TriggerRow>(db, FIND_TRIGGER_WORKFLOW, [id], { instants: 'date' });
   if (!row) throw noWorkflow();
   return {
     id: row.id,
