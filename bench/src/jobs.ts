@@ -143,7 +143,7 @@ const STAT_STATEMENTS = process.env.BENCH_PG_STAT_STATEMENTS === '1';
 async function logStatements(pool: pg.Pool) {
   const { rows } = await pool.query<{ ms: string; calls: string; rows: string; query: string }>(
     `select round(total_exec_time)::text as ms, calls::text, rows::text,
-            regexp_replace(left(query, 160), 's+', ' ', 'g') as query
+            regexp_replace(left(query, 160), '\\s+', ' ', 'g') as query
        from pg_stat_statements order by total_exec_time desc limit 20`,
   );
   for (const row of rows) log(`  ${row.ms} ms, ${row.calls} calls, ${row.rows} rows: ${row.query}`);
