@@ -16,6 +16,18 @@ const itemErrorOutput = z.object({
   requestId: z.string().meta({ description: 'The id of the batch request (X-Request-Id)' }),
 });
 
+/** One entry of a batch answer: the item's position, the status the single call would have answered, and the rest. */
+function batchEntry<S extends z.ZodRawShape>(statuses: string, rest: S) {
+  return z.object({
+    index: z.number().int().meta({ description: 'Position of the item in the request' }),
+    status: z
+      .number()
+      .int()
+      .meta({ description: `What the single call would have answered: ${statuses}` }),
+    ...rest,
+  });
+}
+
 /**
  * The body of a batch answer: one entry per item, in item order, with the status the single
  * call would have answered and its `data` or its `error`; `meta` counts both kinds.
@@ -24,22 +36,8 @@ export function batchEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
     data: z.array(
       z.union([
-        z.object({
-          index: z.number().int().meta({ description: 'Position of the item in the request' }),
-          status: z
-            .number()
-            .int()
-            .meta({ description: 'What the single call would have answered: 201 created, 200 otherwise' }),
-          data: item,
-        }),
-        z.object({
-          index: z.number().int().meta({ description: 'Position of the item in the request' }),
-          status: z
-            .number()
-            .int()
-            .meta({ description: 'What the single call would have answered: 400 invalid, 404 not found' }),
-          error: itemErrorOutput,
-        }),
+        batchEntry('201 created, 200 otherwise', { data: item }),
+        batchEntry('400 invalid, 404 not found', { error: itemErrorOutput }),
       ]),
     ),
     meta: z.object({

@@ -38,12 +38,15 @@ export class RequestError extends CodedError<TransportErrorCode> {
 /** Every error a caller can be answered with: the domain's and the transport's. */
 export type ApiError = DomainError | RequestError;
 
+const isApiError = (error: unknown): error is ApiError =>
+  error instanceof DomainError || error instanceof RequestError;
+
 export type ApiErrorCode = ErrorCode | TransportErrorCode;
 
 /**
- * What each error code, the domain's and the transport's, is over HTTP and tRPC (docs/api.md, "Error codes"):
- * its status, which no other code shares, and its tRPC code. The one place they are written;
- * `errors.test.ts` walks the domain's codes against it.
+ * What each error code, the domain's and the transport's, is over HTTP and tRPC (docs/api.md,
+ * "Error codes"): its status, which no other code shares, and its tRPC code. The one place they
+ * are written; `errors.test.ts` walks both registries against it.
  */
 export const errorCodeMappings = {
   VALIDATION_FAILED: { status: 400, trpc: 'BAD_REQUEST' },
@@ -88,17 +91,17 @@ export function errorHeaders(error: ApiError): Record<string, string> {
 
 /**
  * The error bridge: every failure, whatever threw it, becomes an ApiError here (a DomainError,
- * or the transport's RequestError), and that becomes the REST error body (docs/api.md, "Requests and responses", "Error
- * codes") or a tRPC error. Nothing a library or the database said reaches the client; only the
+ * or the transport's RequestError), and that becomes the REST error body (docs/api.md,
+ * "Requests and responses", "Error codes") or a tRPC error. Nothing a library or the database said reaches the client; only the
  * code's own message and the request id.
  */
 export function toApiError(error: unknown): ApiError {
-  if (error instanceof DomainError || error instanceof RequestError) return error;
+  if (isApiError(error)) return error;
   if (isClientAbort(error) || (error instanceof TRPCError && isClientAbort(error.cause))) {
     return new DomainError('VALIDATION_FAILED', 'The client closed the request before it was complete');
   }
   if (error instanceof TRPCError) {
-    if (error.cause instanceof DomainError || error.cause instanceof RequestError) return error.cause;
+    if (isApiError(error.cause)) return error.cause;
     if (error.cause instanceof z.ZodError) return fromZodError(error.cause);
     const cause = error.cause ?? error;
     if (isDatabaseUnavailable(cause)) return unavailable(cause);
