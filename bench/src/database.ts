@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,14 +33,44 @@ export interface BenchDatabase {
  * (a page fault per 4 KiB), which a six-minute run never finishes paying — PostgreSQL CPU
  * per link made rose from 395 to 566 µs, and the relation reads were no faster (README).
  */
-function sharedBuffersSetting(): Record<string, string> {
+function serverSettings(): Record<string, string> {
   const mib = process.env.BENCH_PG_SHARED_BUFFERS ? intEnv('BENCH_PG_SHARED_BUFFERS', 128, 16) : undefined;
+  const statements = process.env.BENCH_PG_STAT_STATEMENTS === '1';
+  const explainMs = process.env.BENCH_PG_AUTO_EXPLAIN_MS
+    ? intEnv('BENCH_PG_AUTO_EXPLAIN_MS', 20, 0)
+    : undefined;
+  const libraries = [
+    ...(statements ? ['pg_stat_statements'] : []),
+    ...(explainMs === undefined ? [] : ['auto_explain']),
+  ];
   return {
     ...(mib === undefined ? {} : { shared_buffers: `${mib}MB` }),
-    ...(process.env.BENCH_PG_STAT_STATEMENTS === '1'
-      ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
-      : {}),
+    ...(libraries.length > 0 ? { shared_preload_libraries: libraries.join(',') } : {}),
+    ...(statements ? { 'pg_stat_statements.track': 'all' } : {}),
+    // BENCH_PG_AUTO_EXPLAIN_MS: every statement slower than that is logged with its plan, and
+    // the table's maintenance and checkpoints with it (to BENCH_PG_LOG, README).
+    ...(explainMs === undefined
+      ? {}
+      : {
+          'auto_explain.log_min_duration': `${explainMs}ms`,
+          'auto_explain.log_nested_statements': 'on',
+          log_autovacuum_min_duration: '0',
+          log_checkpoints: 'on',
+          log_line_prefix: '%m [%p] ',
+        }),
   };
+}
+
+/**
+ * BENCH_PG_LOG=<file>: the embedded server's log lines appended to the file, each as the
+ * server wrote it (its own timestamp first, with BENCH_PG_AUTO_EXPLAIN_MS). The server's
+ * logging collector is not used: the embedded server is started by reading its output.
+ */
+function serverLog(): ((line: string) => void) | undefined {
+  const file = process.env.BENCH_PG_LOG;
+  if (!file) return undefined;
+  const out = createWriteStream(file, { flags: 'a' });
+  return (line) => out.write(line.endsWith('\n') ? line : `${line}\n`);
 }
 
 /**
@@ -52,12 +83,14 @@ export async function openDatabase(log: (line: string) => void): Promise<BenchDa
   const dataDir = await mkdtemp(join(tmpdir(), 'crm-bench-pg-'));
   log(`starting embedded PostgreSQL in ${dataDir}`);
   let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+  const onLog = serverLog();
   try {
     embedded = await startEmbeddedPostgres({
       dataDir,
       port: 0,
       database: 'crm_bench',
-      settings: sharedBuffersSetting(),
+      settings: serverSettings(),
+      ...(onLog ? { onLog } : {}),
     });
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });

@@ -45,6 +45,8 @@ const config = {
   probeSeconds: intEnv('BENCH_JOBS_PROBE_SECONDS', 20, 1),
   /** The workers' IMPORT_CHUNKS_IN_FLIGHT (docs/jobs.md, "How jobs share the service"). */
   chunksInFlight: intEnv('BENCH_JOBS_CHUNKS_IN_FLIGHT', 1, 1),
+  /** A read slower than this (ms) is logged with its wall-clock time (0: none), to set beside BENCH_PG_LOG. */
+  slowReadMs: intEnv('BENCH_JOBS_SLOW_READ_MS', 0, 0),
   /** The longest a job may take before the run fails. */
   jobWaitMs: intEnv('BENCH_JOBS_WAIT_MS', 3_600_000, 1),
 };
@@ -103,6 +105,8 @@ async function readWhile(
         if (res.status !== 200) throw new Error(`GET one answered ${res.status}`);
         const ms = performance.now() - began;
         took.push(ms);
+        if (config.slowReadMs > 0 && ms > config.slowReadMs)
+          log(`slow read: ${round(ms, 1)} ms, ended ${new Date().toISOString()}`);
         await sleep(Math.max(0, config.readEveryMs - ms));
       }
     }),
