@@ -12,6 +12,7 @@ import { type FileRow, fileRows } from './file-rows.ts';
 import { type ImportParams, itemOfRow, type RecordItem, upsertKeyOf } from './import-items.ts';
 import { readParts } from './job-files.ts';
 import { chunkStart, type JobRow } from './job-row.ts';
+import { keepStatistics } from './keep-statistics.ts';
 
 /** Rows applied in one transaction, with their results and the job's checkpoint. */
 export const IMPORT_CHUNK_ROWS = 500;
@@ -50,19 +51,29 @@ export async function runImport(
   let chunk: FileRow[] = [];
   let part = job.checkpoint.part ?? 0;
   let before: Promise<boolean> = Promise.resolve(true);
-  const pending: Promise<boolean>[] = [];
+  const pending: { applied: Promise<boolean>; lastRow: number }[] = [];
+  const statistics = keepStatistics(db, job.workspaceId, from.row);
   const apply = () => {
     before = applyChunk(db, job, writer, params, chunk, part, before);
     // Its failure is seen where it is awaited (settle, the next chunk), maybe after it happened.
     before.catch(() => {});
-    pending.push(before);
+    pending.push({ applied: before, lastRow: lastOf(chunk).row });
     chunk = [];
     part++;
   };
-  /** Waits for the chunks in flight beyond `keep`, oldest first; false when one was not applied. */
+  /**
+   * Waits for the chunks in flight beyond `keep`, oldest first; false when one was not
+   * applied. Then, a dry run aside, the planner's statistics are brought abreast of the rows
+   * applied (keepStatistics).
+   */
   const settle = async (keep: number) => {
-    while (pending.length > keep)
-      if (!(await (pending.shift() ?? missing('a chunk in flight')))) return false;
+    let applied = 0;
+    while (pending.length > keep) {
+      const next = pending.shift() ?? missing('a chunk in flight');
+      if (!(await next.applied)) return false;
+      applied = next.lastRow;
+    }
+    if (applied > 0 && !params.dryRun) await statistics(applied);
     return true;
   };
   try {
@@ -78,7 +89,7 @@ export async function runImport(
     return (await settle(0)) ? 'done' : 'stopped';
   } finally {
     // Whatever ended the run (a failure included), no chunk is left running unawaited.
-    await Promise.allSettled(pending);
+    await Promise.allSettled(pending.map((p) => p.applied));
   }
 }
 

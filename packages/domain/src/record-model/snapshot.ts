@@ -1,6 +1,6 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { RecordOutput } from './schemas.ts';
 import { type RecordRow, recordColumns, serializeRecord } from './serialize.ts';
 
@@ -22,11 +22,12 @@ async function loadRecordSnapshot(
 ): Promise<RecordSnapshot | null> {
   if (!recordId) return null;
   const r = schema.records;
+  // By the primary key alone, trashed or not: see loadInWorkspace.
   const [row] = await tx
     .select(recordColumns)
     .from(r)
-    .where(and(eq(r.workspaceId, workspaceId), eq(r.id, recordId), isNull(r.trashedAt)));
-  return row ? toRecordSnapshot(row) : null;
+    .where(and(eq(r.workspaceId, workspaceId), eq(r.id, recordId)));
+  return row && row.trashedAt === null ? toRecordSnapshot(row) : null;
 }
 
 /** The `recordId`, `folderId`, `record` trio of an event about (or linked to) a record. */

@@ -1,5 +1,5 @@
 import { type Database, schema } from '@crm/db';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { loadFolder } from '../folders/load-folder.ts';
 import type { getRecordInput } from '../record-model/schemas.ts';
@@ -43,21 +43,21 @@ export async function liveRecordRow(db: Database, actor: Actor, id: string): Pro
   });
   if (!row) throw notFound('Record', id);
   const record = recordRowFromDriver(row);
-  if (!reachesFolder(actor, record.folderId)) throw notFound('Record', id);
+  // A record in Trash, or of a folder the caller does not reach, is not found for it.
+  if (record.trashedAt !== null || !reachesFolder(actor, record.folderId)) throw notFound('Record', id);
   return record;
 }
 
+/**
+ * The record by its primary key alone, live or not (liveRecordRow leaves out one in Trash):
+ * with `trashed_at is null` in its WHERE clause the planner may take a list's index instead,
+ * and read every entry of a workspace its statistics do not know yet (loadInWorkspace).
+ */
 function liveRecordById(db: Database) {
   const r = schema.records;
   return db
     .select(recordColumns)
     .from(r)
-    .where(
-      and(
-        eq(r.workspaceId, sql.placeholder('workspaceId')),
-        eq(r.id, sql.placeholder('id')),
-        isNull(r.trashedAt),
-      ),
-    )
+    .where(and(eq(r.workspaceId, sql.placeholder('workspaceId')), eq(r.id, sql.placeholder('id'))))
     .prepare('get_live_record');
 }

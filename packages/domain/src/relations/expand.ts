@@ -94,6 +94,8 @@ export async function readRecordExpanded(
   const linked = new Map<string, RecordOutput>();
   for (const raw of rows) {
     const read = recordRowFromDriver(raw);
+    // Found by id alone, trashed or not (READ_EXPANDED): a trashed record is none.
+    if (read.trashedAt !== null) continue;
     if (raw.part === 0) row = read;
     // A record of a folder the caller does not reach is shown as none (docs/api.md, "Scopes").
     else if (reachesFolder(actor, read.folderId)) linked.set(read.id, serializeRecord(read));
@@ -105,12 +107,12 @@ const READ_EXPANDED = namedStatement(
   'get_live_record_expanded',
   `
   select 0 as part, ${recordColumnsText('r')} from records r
-   where r.workspace_id = $1 and r.id = $2 and r.trashed_at is null
+   where r.workspace_id = $1 and r.id = $2
   union all
   select 1 as part, ${recordColumnsText('x')} from records r
    cross join lateral jsonb_array_elements_text($3::jsonb) as k(key)
-    join records x on x.workspace_id = $1 and x.id = r.data ->> k.key and x.trashed_at is null
-   where r.workspace_id = $1 and r.id = $2 and r.trashed_at is null`,
+    join records x on x.workspace_id = $1 and x.id = r.data ->> k.key
+   where r.workspace_id = $1 and r.id = $2`,
 );
 
 /** `record` with `expanded`, its linked records taken from `linked` (read with it). */

@@ -1,0 +1,68 @@
+import type { Database } from '@crm/db';
+import { sql } from 'drizzle-orm';
+
+/**
+ * Rows an import writes before it first asks whether the planner knows of them. A statement
+ * planned on statistics that miss this many of a workspace's records reads at most this many
+ * index entries more than it should: at the 0.15 µs an entry measured (docs/performance.md,
+ * "Lookups by id"), under a millisecond, less than a GET one takes when nothing runs.
+ */
+export const STATISTICS_FLOOR_ROWS = 5_000;
+
+/**
+ * How long the import waits for the table's lock before it leaves the statistics to
+ * PostgreSQL's autovacuum: ANALYZE waits behind another ANALYZE, a VACUUM or an index being
+ * built, none of which an import should wait minutes for.
+ */
+const ANALYZE_LOCK_TIMEOUT = '5s';
+
+/**
+ * Keeps the planner's statistics of `records` abreast of an import. PostgreSQL's autovacuum
+ * gathers them once a tenth of the table has changed, and looks at most once a minute: a
+ * workspace that an import fills, in an empty table or beside other workspaces' millions of
+ * records, stays unknown to the planner meanwhile, which then plans every statement on the
+ * workspace as if it held a handful of records. The lookups by id do not depend on that
+ * (loadInWorkspace); the lists, filters and searches do (docs/jobs.md, "How jobs share the
+ * service").
+ *
+ * Each time the file rows the job has applied double (from `STATISTICS_FLOOR_ROWS`, counted
+ * from the file's start, so a run resumed from a checkpoint goes on with the same steps), it
+ * asks the planner how many records it believes the workspace has; when that is under half
+ * the rows applied, it runs `ANALYZE records`: eight questions and at most as many ANALYZE
+ * over a million rows (one ANALYZE of a million records reads a sample of 30,000: under a
+ * second). Answers the check to call once chunks are committed, with the rows applied so far.
+ * It never fails the import: statistics it cannot gather (the table's lock held longer than
+ * `ANALYZE_LOCK_TIMEOUT`, a role that does not own the table, which PostgreSQL only warns
+ * of) are left to autovacuum.
+ */
+export function keepStatistics(
+  db: Database,
+  workspaceId: string,
+  fromRow: number,
+): (rowsApplied: number) => Promise<void> {
+  let nextAt = STATISTICS_FLOOR_ROWS;
+  while (nextAt <= fromRow) nextAt *= 2;
+  return async (rowsApplied) => {
+    if (rowsApplied < nextAt) return;
+    while (nextAt <= rowsApplied) nextAt *= 2;
+    const believed = await plannedRecords(db, workspaceId);
+    if (believed * 2 >= rowsApplied) return;
+    await analyzeRecords(db).catch(() => {});
+  };
+}
+
+/** The records of the workspace the planner believes there are, from its statistics. */
+async function plannedRecords(db: Database, workspaceId: string): Promise<number> {
+  const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    sql`explain (format json) select 1 from records where workspace_id = ${workspaceId}`,
+  );
+  return plan.rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0;
+}
+
+/** ANALYZE records, waiting for the table's lock at most ANALYZE_LOCK_TIMEOUT. */
+async function analyzeRecords(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local lock_timeout = '${ANALYZE_LOCK_TIMEOUT}'`));
+    await tx.execute(sql`analyze records`);
+  });
+}
