@@ -68,14 +68,14 @@ async function createDealInOneStatement(
              (select w.default_currency from workspaces w where w.id = p.workspace_id) as currency,
              ${recordColumnsOf('r')}
         from pipelines p
-        left join records r
-          on r.workspace_id = p.workspace_id and r.id = ${recordId} and r.trashed_at is null
+        left join records r on r.workspace_id = p.workspace_id and r.id = ${recordId}
        where p.workspace_id = ${actor.workspaceId} and p.id = ${input.pipelineId}`,
   );
   if (!read) return undefined;
   const stageId = input.stageId ?? read.stage_ids[0];
   if (!stageId || !read.stage_ids.includes(stageId)) return undefined;
-  const record = read.id === null ? null : recordRowFromDriver(read);
+  // The record by the primary key alone, a trashed one taken for none (see loadInWorkspace).
+  const record = read.id === null || read.trashed_at !== null ? null : recordRowFromDriver(read);
   if (recordId && (!record || !reachesFolder(actor, record.folderId))) return undefined;
   const deal: DealRow = {
     ...newDealValues(actor, input, stageId, input.currency ?? read.currency ?? 'USD'),
@@ -96,10 +96,10 @@ async function createDealInOneStatement(
         from stages s
        where s.workspace_id = ${actor.workspaceId} and s.pipeline_id = ${deal.pipelineId}
          and s.id = ${deal.stageId}
-         and (${recordId}::text is null or exists (
-           select 1 from records r
-            where r.workspace_id = ${actor.workspaceId} and r.id = ${recordId} and r.trashed_at is null
-              for share))
+         and (${recordId}::text is null or coalesce((
+           select r.trashed_at is null from records r
+            where r.workspace_id = ${actor.workspaceId} and r.id = ${recordId}
+              for share), false))
          for share of s
       returning created_at, updated_at`,
     'deal',

@@ -1,11 +1,10 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
 import { loadInWorkspace } from '../shared/load-in-workspace.ts';
-import { missing } from '../shared/missing.ts';
 import type { DealRow } from './serialize.ts';
 
 export async function loadDeal(
@@ -30,15 +29,14 @@ export async function assertLiveRecord(
 ): Promise<void> {
   if (isId('record', recordId)) {
     const r = schema.records;
-    const live = and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId), isNull(r.trashedAt));
-    if (actor.folderIds === null) {
-      const rows = await tx.select({ id: r.id }).from(r).where(live).for('share');
-      if (rows.length > 0) return;
-    } else {
-      // A key limited to folders names only records of those (docs/api.md, "Scopes").
-      const rows = await tx.select({ folderId: r.folderId }).from(r).where(live).for('share');
-      if (rows.length > 0 && reachesFolder(actor, (rows[0] ?? missing('rows[0]')).folderId)) return;
-    }
+    // By the primary key alone, whether it is in Trash read on the row (see loadInWorkspace).
+    const [row] = await tx
+      .select({ folderId: r.folderId, live: sql<boolean>`${r.trashedAt} is null` })
+      .from(r)
+      .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId)))
+      .for('share');
+    // A key limited to folders names only records of those (docs/api.md, "Scopes").
+    if (row?.live && reachesFolder(actor, row.folderId)) return;
   }
   throw invalid(path, `${recordId} is not a live record of this workspace`);
 }

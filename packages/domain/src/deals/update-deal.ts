@@ -1,5 +1,5 @@
 import { type Database, isSharded, schema } from '@crm/db';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { recordColumns } from '../record-model/serialize.ts';
 import { linkPrimary } from '../relations/participants.ts';
@@ -76,9 +76,11 @@ async function updateDealInOneStatement(
   const [found] = await db
     .select({ deal: d, record: recordColumns })
     .from(d)
-    .leftJoin(r, and(eq(r.workspaceId, d.workspaceId), eq(r.id, d.recordId), isNull(r.trashedAt)))
+    .leftJoin(r, and(eq(r.workspaceId, d.workspaceId), eq(r.id, d.recordId)))
     .where(and(eq(d.workspaceId, actor.workspaceId), eq(d.id, input.id)));
   if (!found) throw notFound('Deal', input.id);
+  // The deal's record by the primary key alone, a trashed one taken for none (see loadInWorkspace).
+  const record = found.record?.trashedAt === null ? found.record : null;
   const current = found.deal;
   const { changes, changedFields, previous, data } = planDealChanges(current, input);
   if (changedFields.length === 0) return serializeDeal(current);
@@ -96,7 +98,7 @@ async function updateDealInOneStatement(
     db,
     changes.stageId === undefined ? 'update_deal' : 'move_deal',
     actor,
-    dealUpdatedEvents(dealFieldsWith(found.record, next), next, changedFields, previous),
+    dealUpdatedEvents(dealFieldsWith(record, next), next, changedFields, previous),
     sql`
       update ${d} set stage_id = ${next.stageId}, title = ${next.title}, amount = ${next.amount}::numeric,
              currency = ${next.currency}, close_date = ${next.closeDate}::date,

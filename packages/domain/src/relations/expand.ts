@@ -48,12 +48,14 @@ export async function expandRecords<T extends RecordOutput>(
   }
   const found = new Map<string, RecordOutput>();
   if (wanted.size > 0) {
+    // By the primary key alone, trashed or not (a trashed one is none): see loadInWorkspace.
     const { rows } = await db.execute(sql`
       select ${recordColumnsOf('records')} from records
-       where workspace_id = ${actor.workspaceId} and id in ${[...wanted]} and trashed_at is null`);
+       where workspace_id = ${actor.workspaceId} and id in ${[...wanted]}`);
     for (const raw of rows) {
-      const record = serializeRecord(recordRowFromDriver(raw));
-      if (reachesFolder(actor, record.folderId)) found.set(record.id, record);
+      const row = recordRowFromDriver(raw);
+      if (row.trashedAt === null && reachesFolder(actor, row.folderId))
+        found.set(row.id, serializeRecord(row));
     }
   }
   return withExpanded(records, keys, fieldsOf, found);

@@ -34,7 +34,7 @@ export type UnlinkItem = z.output<typeof batchUnlinkItem>;
 const END_COLUMNS = recordColumnsText('records')
   .split(', ')
   .map((column) =>
-    /\.(id|folder_id)$/.test(column) ? column : `null as ${column.slice(column.indexOf('.') + 1)}`,
+    /\.(id|folder_id|trashed_at)$/.test(column) ? column : `null as ${column.slice(column.indexOf('.') + 1)}`,
   )
   .join(', ');
 
@@ -166,12 +166,15 @@ export async function prepareItems(
       'link_read_ends',
       sql`
       select ${recordColumnsOf('records')} from records
-       where workspace_id = ${ws} and id = any(${sql.param([...fromIds])}::text[]) and trashed_at is null
+       where workspace_id = ${ws} and id = any(${sql.param([...fromIds])}::text[])
       union all
       select ${sql.raw(END_COLUMNS)} from records
-       where workspace_id = ${ws} and id = any(${sql.param(onlyTo)}::text[]) and trashed_at is null`,
+       where workspace_id = ${ws} and id = any(${sql.param(onlyTo)}::text[])`,
     );
     for (const raw of rows) {
+      // Read by the primary key alone, trashed or not (see loadInWorkspace): a trashed
+      // record is not found.
+      if (raw.trashed_at !== null) continue;
       const id = raw.id as string;
       const folderId = raw.folder_id as string;
       // Records of folders the caller does not reach are not found for it (docs/api.md, "Scopes").

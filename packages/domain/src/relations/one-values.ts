@@ -102,26 +102,28 @@ export async function matchReferences(
 ): Promise<Map<number, string[]>> {
   const of = (by: string) =>
     JSON.stringify(refs.flatMap((r, n) => (r.by === by ? [{ n, folder: r.folder, v: r.v }] : [])));
-  const { rows } = await tx.execute<{ n: number; id: string }>(sql`
-    select k.n, m.id from jsonb_to_recordset(${of('id')}::jsonb) as k(n int, folder text, v text)
+  // By id: by the primary key alone, the folder and Trash checked on the row found (`live`),
+  // as loadInWorkspace does; by email or title, through the index of each.
+  const { rows } = await tx.execute<{ n: number; id: string; live: boolean }>(sql`
+    select k.n, m.id, m.live from jsonb_to_recordset(${of('id')}::jsonb) as k(n int, folder text, v text)
       cross join lateral (
-        select r.id from records r
-         where r.workspace_id = ${ws} and r.id = k.v and r.folder_id = k.folder and r.trashed_at is null) as m
+        select r.id, r.folder_id = k.folder and r.trashed_at is null as live from records r
+         where r.workspace_id = ${ws} and r.id = k.v) as m
     union all
-    select k.n, m.id from jsonb_to_recordset(${of('email')}::jsonb) as k(n int, folder text, v text)
+    select k.n, m.id, true from jsonb_to_recordset(${of('email')}::jsonb) as k(n int, folder text, v text)
       cross join lateral (
         select r.id from records r
          where r.workspace_id = ${ws} and r.folder_id = k.folder and lower(r.email) = lower(k.v)
            and r.email is not null and r.trashed_at is null
          limit 2) as m
     union all
-    select k.n, m.id from jsonb_to_recordset(${of('title')}::jsonb) as k(n int, folder text, v text)
+    select k.n, m.id, true from jsonb_to_recordset(${of('title')}::jsonb) as k(n int, folder text, v text)
       cross join lateral (
         select r.id from records r
          where r.workspace_id = ${ws} and r.title = k.v and r.folder_id = k.folder and r.trashed_at is null
          limit 2) as m`);
   const matches = new Map<number, string[]>();
-  for (const row of rows) matches.set(row.n, [...(matches.get(row.n) ?? []), row.id]);
+  for (const row of rows) if (row.live) matches.set(row.n, [...(matches.get(row.n) ?? []), row.id]);
   return matches;
 }
 

@@ -86,14 +86,15 @@ async function lockOwner(tx: Executor, actor: Actor, kind: ParticipantKind, id: 
 /** A live record of the workspace, share-locked (so it stays out of Trash): a 400 naming `to` otherwise. */
 async function assertLinkable(tx: Executor, actor: Actor, to: string): Promise<void> {
   const rows = isId('record', to)
-    ? (
-        await tx.execute<{ folder_id: string }>(sql`
-        select folder_id from records
-         where workspace_id = ${actor.workspaceId} and id = ${to} and trashed_at is null for share`)
+    ? // By the primary key alone, whether it is in Trash read on the row (see loadInWorkspace).
+      (
+        await tx.execute<{ folder_id: string; live: boolean }>(sql`
+        select folder_id, trashed_at is null as live from records
+         where workspace_id = ${actor.workspaceId} and id = ${to} for share`)
       ).rows
     : [];
   // A key limited to folders links only records of those (docs/api.md, "Scopes").
-  if (!rows[0] || !reachesFolder(actor, rows[0].folder_id)) {
+  if (!rows[0]?.live || !reachesFolder(actor, rows[0].folder_id)) {
     throw invalid('to', `${to} is not a live record of this workspace`);
   }
 }

@@ -1,10 +1,9 @@
 import type { Executor } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { type Actor, reachesFolder } from '../shared/actor.ts';
 import { invalid } from '../shared/errors.ts';
 import { isId } from '../shared/ids.ts';
-import { missing } from '../shared/missing.ts';
 
 /**
  * True when `recordId` is a live record of the workspace. The share lock keeps it out of
@@ -13,13 +12,14 @@ import { missing } from '../shared/missing.ts';
 export async function isLiveRecord(tx: Executor, actor: Actor, recordId: string): Promise<boolean> {
   if (!isId('record', recordId)) return false;
   const r = schema.records;
-  const rows = await tx
-    .select({ folderId: r.folderId })
+  // By the primary key alone, whether it is in Trash read on the row (see loadInWorkspace).
+  const [row] = await tx
+    .select({ folderId: r.folderId, live: sql<boolean>`${r.trashedAt} is null` })
     .from(r)
-    .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId), isNull(r.trashedAt)))
+    .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, recordId)))
     .for('share');
   // A key limited to folders names only records of those (docs/api.md, "Scopes").
-  return rows.length > 0 && reachesFolder(actor, (rows[0] ?? missing('rows[0]')).folderId);
+  return row?.live === true && reachesFolder(actor, row.folderId);
 }
 
 /** A `recordId` in a task body must be a live record of the workspace (docs/api.md, "Tasks"). */

@@ -133,8 +133,8 @@ const QUEUE_TRIGGERED_RUNS = namedStatement(
           from input i
           join workflows w on w.workspace_id = i.workspace_id and w.id = i.workflow_id
          where i.record_id is null
-            or exists (select 1 from records r
-                        where r.workspace_id = w.workspace_id and r.id = i.record_id and r.trashed_at is null)
+            or (select r.trashed_at is null from records r
+                 where r.workspace_id = w.workspace_id and r.id = i.record_id)
       ), keyed as (
         insert into idempotency_keys (workspace_id, key, fingerprint, state, status, headers, body, created_at, updated_at)
         select distinct on (e.workspace_id, e.idem_key) e.workspace_id, e.idem_key, e.fingerprint, 'done', null,
@@ -257,8 +257,8 @@ async function queueShardedRuns(db: Database, items: QueueItem[]) {
             from input i
             join workflows w on w.workspace_id = ${workspaceId} and w.id = i.workflow_id
            where i.record_id is null
-              or exists (select 1 from records r
-                          where r.workspace_id = ${workspaceId} and r.id = i.record_id and r.trashed_at is null)
+              or (select r.trashed_at is null from records r
+                   where r.workspace_id = ${workspaceId} and r.id = i.record_id)
         ), keyed as (
           insert into idempotency_keys (workspace_id, key, fingerprint, state, status, headers, body, created_at, updated_at)
           select distinct on (e.idem_key) ${workspaceId}, e.idem_key, e.fingerprint, 'done', null,
