@@ -20,9 +20,10 @@ const READ_RECORD_COLUMNS =
   '"workspace_id", "id", "folder_id", "title", "email", "phone", "data", "owner_id", ' +
   '"created_at", "updated_at", "trashed_at"';
 
+/** GET one by the primary key alone; a trashed record is answered 404 from its row. */
 export const GET_RECORD_SQL =
   `select ${READ_RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +
-  '"records"."id" = $2 and "records"."trashed_at" is null)';
+  '"records"."id" = $2)';
 
 export const LIST_RECORDS_SQL =
   `select ${READ_RECORD_COLUMNS} from "records" where ("records"."workspace_id" = $1 and ` +

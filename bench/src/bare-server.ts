@@ -474,7 +474,7 @@ async function getRecord(res: ServerResponse, key: KeyRow, id: string) {
     values: [key.workspace_id, id],
   });
   const row = rows[0];
-  if (!row) throw new HttpError(404, 'NOT_FOUND', `Record ${id} not found`);
+  if (!row || row.trashed_at !== null) throw new HttpError(404, 'NOT_FOUND', `Record ${id} not found`);
   send(res, 200, { data: serialize(row) });
 }
 
@@ -636,7 +636,7 @@ async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow
       'VALIDATION_FAILED',
       `pipeline ${pipelineId} or record ${recordId} does not exist`,
     );
-  // One read: the pipeline's stages, the workspace's currency, the live record.
+  // One read: the pipeline's stages, the workspace's currency, the record (live or not).
   const read = await pool.query<RecordRow & { stage_ids: string[]; currency: string }>({
     name: 'create_deal_read',
     text: CREATE_DEAL_READ_SQL,
@@ -647,13 +647,14 @@ async function createDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow
   const stageId = typeof body.stageId === 'string' ? body.stageId : found.stage_ids[0];
   if (!stageId || !found.stage_ids.includes(stageId))
     throw new HttpError(400, 'VALIDATION_FAILED', 'stageId is not a stage of the pipeline');
-  if (recordId && found.id === null)
+  const live = found.id !== null && found.trashed_at === null;
+  if (recordId && !live)
     throw new HttpError(
       400,
       'VALIDATION_FAILED',
       `recordId ${recordId} is not a live record of this workspace`,
     );
-  const record = found.id === null ? null : serialize(found);
+  const record = live ? serialize(found) : null;
   const epoch = new Date(0);
   const deal: DealRow = {
     workspace_id: ws,
@@ -716,7 +717,7 @@ async function moveDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow, 
   const stageId = body.stageId as string | undefined;
   const ws = key.workspace_id;
   if (!isId('deal', id)) throw new HttpError(404, 'NOT_FOUND', `Deal ${id} not found`);
-  // The deal with its live record, in one read (columns of both tables: read as arrays).
+  // The deal with its record, in one read (columns of both tables: read as arrays).
   const read = await pool.query<unknown[]>({
     text: DEAL_WITH_RECORD_SQL,
     values: [ws, id],
@@ -725,7 +726,9 @@ async function moveDeal(req: IncomingMessage, res: ServerResponse, key: KeyRow, 
   const columns = read.rows[0];
   if (!columns) throw new HttpError(404, 'NOT_FOUND', `Deal ${id} not found`);
   const current = dealOfColumns(columns.slice(0, 12));
-  const record = columns[13] === null ? null : serialize(recordOfColumns(columns.slice(12)));
+  // The deal's record, a trashed one taken for none.
+  const record =
+    columns[13] === null || columns[22] !== null ? null : serialize(recordOfColumns(columns.slice(12)));
   if (stageId === undefined || stageId === current.stage_id)
     return send(res, 200, { data: serializeDeal(current) });
   const deal: DealRow = { ...current, stage_id: stageId };

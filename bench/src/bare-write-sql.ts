@@ -125,7 +125,7 @@ export const CREATE_RECORD_SQL = `
       returning created_at, updated_at),
     event as (${oneEvent(12)}),${afterEvents(19)}`;
 
-/** createDeal's read (`create_deal_read`): the pipeline's stages, the currency, the live record. */
+/** createDeal's read (`create_deal_read`): the pipeline's stages, the currency, the record (trashed or not). */
 export const CREATE_DEAL_READ_SQL = `
       select array(select s.id from stages s
                     where s.workspace_id = p.workspace_id and s.pipeline_id = p.id
@@ -133,8 +133,7 @@ export const CREATE_DEAL_READ_SQL = `
              (select w.default_currency from workspaces w where w.id = p.workspace_id) as currency,
              r.workspace_id, r.id, r.folder_id, r.title, r.email, r.phone, r.data, r.owner_id, r.created_at, r.updated_at, r.trashed_at
         from pipelines p
-        left join records r
-          on r.workspace_id = p.workspace_id and r.id = $1 and r.trashed_at is null
+        left join records r on r.workspace_id = p.workspace_id and r.id = $1
        where p.workspace_id = $2 and p.id = $3`;
 
 /**
@@ -150,10 +149,10 @@ export const CREATE_DEAL_SQL = `
         from stages s
        where s.workspace_id = $11 and s.pipeline_id = $12
          and s.id = $13
-         and ($14::text is null or exists (
-           select 1 from records r
-            where r.workspace_id = $15 and r.id = $16 and r.trashed_at is null
-              for share))
+         and ($14::text is null or coalesce((
+           select r.trashed_at is null from records r
+            where r.workspace_id = $15 and r.id = $16
+              for share), false))
          for share of s
       returning created_at, updated_at),
     linked as (
@@ -164,15 +163,15 @@ export const CREATE_DEAL_SQL = `
     ),
     event as (${oneEvent(21)}),${afterEvents(28)}`;
 
-/** updateDeal's read: the deal with its live linked record. */
+/** updateDeal's read: the deal with its linked record, trashed or not. */
 export const DEAL_WITH_RECORD_SQL =
   'select "deals"."workspace_id", "deals"."id", "deals"."pipeline_id", "deals"."stage_id", "deals"."title", ' +
   '"deals"."amount", "deals"."currency", "deals"."close_date", "deals"."data", "deals"."record_id", ' +
   '"deals"."created_at", "deals"."updated_at", "records"."workspace_id", "records"."id", "records"."folder_id", ' +
   '"records"."title", "records"."email", "records"."phone", "records"."data", "records"."owner_id", ' +
   '"records"."created_at", "records"."updated_at", "records"."trashed_at" from "deals" left join "records" on ' +
-  '("records"."workspace_id" = "deals"."workspace_id" and "records"."id" = "deals"."record_id" and ' +
-  '"records"."trashed_at" is null) where ("deals"."workspace_id" = $1 and "deals"."id" = $2)';
+  '("records"."workspace_id" = "deals"."workspace_id" and "records"."id" = "deals"."record_id") ' +
+  'where ("deals"."workspace_id" = $1 and "deals"."id" = $2)';
 
 /**
  * updateDeal with a new stage (`move_deal`): $1–$7 the new values, $8–$16 the deal as read,

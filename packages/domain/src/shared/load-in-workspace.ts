@@ -43,11 +43,20 @@ export async function loadInWorkspace<T extends WorkspaceTable>(
   options: LoadInWorkspaceOptions,
 ): Promise<T['$inferSelect']> {
   if (!isId(options.kind, id)) throw notFound(options.name, id);
-  const kept = options.where ? sql<boolean>`coalesce(${options.where}, false)` : sql<boolean>`true`;
+  const byKey = and(eq(table.workspaceId, workspaceId), eq(table.id, id));
+  if (!options.where) {
+    const query = db
+      .select()
+      .from(table as PgTable)
+      .where(byKey);
+    const [row] = await (options.lock ? query.for(options.lock) : query);
+    if (!row) throw notFound(options.name, id);
+    return row as T['$inferSelect'];
+  }
   const query = db
-    .select({ row: table as PgTable, kept })
+    .select({ row: table as PgTable, kept: sql<boolean>`coalesce(${options.where}, false)` })
     .from(table as PgTable)
-    .where(and(eq(table.workspaceId, workspaceId), eq(table.id, id)));
+    .where(byKey);
   const [found] = await (options.lock ? query.for(options.lock) : query);
   if (!found?.kept) throw notFound(options.name, id);
   return found.row as T['$inferSelect'];
