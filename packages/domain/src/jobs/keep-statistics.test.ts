@@ -1,5 +1,6 @@
-import { closePool, createDatabase, createPool, type Database } from '@crm/db';
+import { closePool, createDatabase, createPool, type Database, schema } from '@crm/db';
 import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
+import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertLiveRecord as assertDealRecord } from '../deals/load-deal.ts';
@@ -13,6 +14,7 @@ import { loadRecord } from '../records/load-record.ts';
 import { updateRecord } from '../records/update-record.ts';
 import { expandRecords } from '../relations/expand.ts';
 import { matchReferences } from '../relations/one-values.ts';
+import { estimateRows } from '../shared/list-query.ts';
 import { isLiveRecord } from '../tasks/task-links.ts';
 import { newWorkspace, type TestWorkspace } from '../testing/fixtures.ts';
 import { planRecorder } from '../testing/plans.ts';
@@ -65,13 +67,8 @@ const analyzeCount = async () => {
   return Number(rows[0]?.n ?? 0);
 };
 
-const believed = async (workspaceId: string) => {
-  const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    `explain (format json) select 1 from records where workspace_id = $1`,
-    [workspaceId],
-  );
-  return rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0;
-};
+const believed = (workspaceId: string) =>
+  estimateRows(db, schema.records, eq(schema.records.workspaceId, workspaceId));
 
 beforeAll(async () => {
   database = await createTestDatabase();

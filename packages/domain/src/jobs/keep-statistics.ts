@@ -1,5 +1,6 @@
-import type { Database } from '@crm/db';
-import { sql } from 'drizzle-orm';
+import { type Database, schema } from '@crm/db';
+import { eq, sql } from 'drizzle-orm';
+import { estimateRows } from '../shared/list-query.ts';
 
 /**
  * Rows an import writes before it first asks whether the planner knows of them. A statement
@@ -45,18 +46,11 @@ export function keepStatistics(
   return async (rowsApplied) => {
     if (rowsApplied < nextAt) return;
     while (nextAt <= rowsApplied) nextAt *= 2;
-    const believed = await plannedRecords(db, workspaceId);
+    const r = schema.records;
+    const believed = await estimateRows(db, r, eq(r.workspaceId, workspaceId));
     if (believed * 2 >= rowsApplied) return;
     await analyzeRecords(db).catch(() => {});
   };
-}
-
-/** The records of the workspace the planner believes there are, from its statistics. */
-async function plannedRecords(db: Database, workspaceId: string): Promise<number> {
-  const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    sql`explain (format json) select 1 from records where workspace_id = ${workspaceId}`,
-  );
-  return plan.rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0;
 }
 
 /** ANALYZE records, waiting for the table's lock at most ANALYZE_LOCK_TIMEOUT. */

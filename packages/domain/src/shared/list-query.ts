@@ -273,9 +273,10 @@ export async function addCount(
 
 /**
  * `meta.totalEstimate`: the rows PostgreSQL's planner expects `where` to match, read from
- * `EXPLAIN` of the count without running it (docs/api.md, "Counts").
+ * `EXPLAIN` of the count without running it (docs/api.md, "Counts"). An import asks it too,
+ * to tell whether the statistics know its workspace (keepStatistics).
  */
-async function estimateRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+export async function estimateRows(db: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
   const plan = await db.execute<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
     sql`explain (format json) ${db.select({ one: sql`1` }).from(table).where(where)}`,
   );
