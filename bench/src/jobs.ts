@@ -22,7 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { addFolderField, missing } from '@crm/domain';
+import { addFolderField, IMPORT_CHUNKS_IN_FLIGHT, missing } from '@crm/domain';
 import type pg from 'pg';
 import { createCleanups, runBench } from './cleanup.ts';
 import { openBenchDatabase } from './database.ts';
@@ -44,7 +44,7 @@ const config = {
   /** How long the idle value is measured. */
   probeSeconds: intEnv('BENCH_JOBS_PROBE_SECONDS', 20, 1),
   /** The workers' IMPORT_CHUNKS_IN_FLIGHT (docs/jobs.md, "How jobs share the service"). */
-  chunksInFlight: intEnv('BENCH_JOBS_CHUNKS_IN_FLIGHT', 1, 1),
+  chunksInFlight: intEnv('BENCH_JOBS_CHUNKS_IN_FLIGHT', IMPORT_CHUNKS_IN_FLIGHT, 1),
   /** A read slower than this (ms) is logged with its wall-clock time (0: none), to set beside BENCH_PG_LOG. */
   slowReadMs: intEnv('BENCH_JOBS_SLOW_READ_MS', 0, 0),
   /** The longest a job may take before the run fails. */

@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import { parseSecretKey } from '@crm/domain';
+import { IMPORT_CHUNKS_IN_FLIGHT, parseSecretKey } from '@crm/domain';
 import { z } from 'zod';
 import { readCorsOrigins } from './rest/http-conventions.ts';
 
@@ -98,10 +98,10 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
   /**
    * Chunks an import whose rows do not depend on one another writes at once (docs/jobs.md,
-   * "How jobs share the service"): 1 leaves the database's other cores to requests, 2 imports
-   * faster where there are cores to spare.
+   * "How jobs share the service"): 2 writes the next chunk while the one before commits, 1
+   * takes a single connection and leaves more of the database's time to requests.
    */
-  IMPORT_CHUNKS_IN_FLIGHT: z.coerce.number().int().min(1).max(2).default(1),
+  IMPORT_CHUNKS_IN_FLIGHT: z.coerce.number().int().min(1).max(2).default(IMPORT_CHUNKS_IN_FLIGHT),
   /**
    * How far the JavaScript heap may grow past its live objects before a full collection, in
    * percent; 0 leaves it to V8, which allows up to 300 % on a host with much memory

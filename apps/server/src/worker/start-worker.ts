@@ -1,5 +1,5 @@
 import { closePool, createDatabase, createPool, type Database } from '@crm/db';
-import { AUDIT_RETENTION_DAYS, sweepJobs } from '@crm/domain';
+import { AUDIT_RETENTION_DAYS, IMPORT_CHUNKS_IN_FLIGHT, sweepJobs } from '@crm/domain';
 import { closeSandbox } from '@crm/sandbox';
 import { type DeliveryOptions, startDispatcher } from '@crm/webhooks';
 import type { EngineOptions } from '@crm/workflows';
@@ -69,7 +69,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       pollInterval: pollIntervalMs,
       taskList: createJobList(options.db, log, options.workflows, {
         auditRetentionDays: options.auditRetentionDays ?? AUDIT_RETENTION_DAYS,
-        importChunksInFlight: options.importChunksInFlight ?? 1,
+        importChunksInFlight: options.importChunksInFlight ?? IMPORT_CHUNKS_IN_FLIGHT,
       }),
       crontab,
       noHandleSignals: true,

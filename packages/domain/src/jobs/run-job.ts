@@ -50,6 +50,14 @@ export async function sweepJobs(db: Database): Promise<number> {
   });
 }
 
+/**
+ * Chunks an import whose rows do not depend on one another writes at once unless the worker
+ * says otherwise (IMPORT_CHUNKS_IN_FLIGHT): two, one on each of two connections, which
+ * imports a third faster than one and keeps reads within their target on two cores
+ * (docs/performance.md, "Jobs", the log of 2026-11-28 18:50).
+ */
+export const IMPORT_CHUNKS_IN_FLIGHT = 2;
+
 /** How a worker runs jobs. */
 export interface RunJobOptions {
   /**
@@ -85,7 +93,7 @@ export async function runJob(
     const until = Date.now() + RUN_SECONDS * 1000;
     const outcome =
       started.type === 'IMPORT'
-        ? await runImport(db, started, actor, until, options.importChunksInFlight ?? 1)
+        ? await runImport(db, started, actor, until, options.importChunksInFlight ?? IMPORT_CHUNKS_IN_FLIGHT)
         : started.type === 'EXPORT'
           ? await runExport(db, started, actor, until)
           : started.type === 'UPDATE'
