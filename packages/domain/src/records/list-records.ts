@@ -104,7 +104,7 @@ export async function listRecords<
     ...(text && !related
       ? {
           walk: {
-            ...textWalk(text, indexed, walkOf(sort, input.trashed === true)),
+            ...textWalk(text, inWorkspace, indexed, walkOf(sort, input.trashed === true)),
             restScope: scope.map((c) =>
               c === inWorkspace ? restWorkspace(actor.workspaceId, sharded || input.filter !== undefined) : c,
             ),
@@ -163,9 +163,10 @@ function walkOf(sort: ListSort, trashed: boolean): 'index' | 'table' | 'none' {
  */
 export const searchWalk = { rows: 10_000, reads: 1_500 };
 
-function textWalk(text: string, indexed: SQL[], walk: 'index' | 'table' | 'none'): TextWalk {
+function textWalk(text: string, workspace: SQL, indexed: SQL[], walk: 'index' | 'table' | 'none'): TextWalk {
   return {
     keys: [r.workspaceId, r.id],
+    workspace,
     scope: indexed,
     candidate:
       walk === 'index'

@@ -32,6 +32,12 @@ import { missing } from './missing.ts';
 export interface TextWalk {
   /** The table's key, which every index holds: a candidate's row is read by it. */
   keys: PgColumn[];
+  /**
+   * The list's workspace condition. A read by key states it beside the key, so that a sharded
+   * database sends the statement to the workspace's shard, and tests every other condition of
+   * the list on the row it finds (`readByKey`).
+   */
+  workspace: SQL;
   /** The list's conditions that the order's index holds (workspace, Trash, folder): the walk reads nothing else. */
   scope: SQL[];
   /** True for a row that may match, from what the order's index holds; every matching row passes. */
@@ -91,6 +97,9 @@ function afterRow(order: OrderKey[], edge: Record<string, unknown>): SQL {
   return sql`(${values}) ${sql.raw(dir === 'asc' ? '>' : '<')} (${bounds})`;
 }
 
+/** The column of a row read by key that says whether it meets the list's conditions (`readByKey`). */
+const KEPT = 'kept_by_list';
+
 /** Leaves out the rows of these ids (none: no condition). */
 export function notAmong(id: PgColumn, ids: string[] | undefined): SQL | undefined {
   return ids && ids.length > 0 ? notInArray(id, ids) : undefined;
@@ -115,6 +124,22 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
     );
 
   /**
+   * The row of the key that `alias` names (a candidate of the walk, a match of the rest), with
+   * whether it meets every condition of the list (`KEPT`). It searches by the key and the
+   * workspace alone and tests the rest on the row found: given to the planner as conditions to
+   * search by, `trashed_at is null` made the lists' partial indexes (workspace, then a sort key)
+   * candidates too, and in a workspace the statistics did not know yet (filled since the last
+   * ANALYZE) the planner took one of them and read all of the workspace's entries for each row:
+   * 2.5 to 3 s a search at 100,000 records instead of 6 to 11 ms (docs/performance.md, "Lookups
+   * by id").
+   */
+  const readByKey = (alias: string) =>
+    db
+      .select({ ...spec.columns, [KEPT]: sql<boolean>`coalesce(${spec.where ?? sql`true`}, false)`.as(KEPT) })
+      .from(table)
+      .where(and(...walk.keys.map((k, i) => eq(k, sql`${sql.raw(alias)}.${keyNames[i]}`)), walk.workspace));
+
+  /**
    * One step of the walk: the matches among the list's rows after `edge` (all of them without
    * one), at most `need` of them, reading at most `reads` candidates. Each level keeps the
    * order, so the outer limit stops the walk as soon as the page is full. A candidate's row is
@@ -135,17 +160,14 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
       ],
       sql`, `,
     )} from ${table} where ${and(...walk.scope, ...spec.within, spec.from, edge ? afterRow(order, edge) : undefined, notAmong(spec.id, taken))} order by ${inOrder} limit ${walk.rows}`;
-    const candidate = db
-      .select(spec.columns)
-      .from(table)
-      .where(and(...walk.keys.map((k, i) => eq(k, sql`w.${keyNames[i]}`)), spec.where));
     const result = await db.execute(sql`
       select ${sql.join(
         order.map((_, i) => sql`w.${orderNames[i]}`),
         sql`, `,
       )}, r.*
         from (select * from (${walked}) as w0 where w0."candidate" order by ${named('w0')} limit ${reads}) as w
-       cross join lateral (${candidate} offset 0) as r
+       cross join lateral (${readByKey('w')} offset 0) as r
+       where r."${sql.raw(KEPT)}"
        order by ${named('w')}
        limit ${need}`);
     return result.rows as Record<string, unknown>[];
@@ -188,20 +210,14 @@ export async function walkedSelect<Row>(spec: WalkedSelect<Row>): Promise<Row[]>
         notAmong(spec.id, taken),
       ),
     );
-  // The list's conditions again beside the key, as the walk's read of a candidate has them: a
-  // sharded database sends a statement to one shard only when every part of it names the
-  // workspace.
-  const page = db
-    .select(spec.columns)
-    .from(table)
-    .where(and(...walk.keys.map((k, i) => eq(k, sql`m.${keyNames[i]}`)), spec.where));
   const rest = await db.execute(sql`
     select ${sql.join(
       order.map((_, i) => sql`m.${orderNames[i]}`),
       sql`, `,
     )}, r.*
       from (select * from (${matches} offset 0) as part order by ${named('part')} limit ${limit - rows.length}) as m
-     cross join lateral (${page} offset 0) as r
+     cross join lateral (${readByKey('m')} offset 0) as r
+     where r."${sql.raw(KEPT)}"
      order by ${named('m')}`);
   return [...rows, ...(rest.rows as Record<string, unknown>[])].map(spec.fromDriver);
 }
