@@ -18,7 +18,7 @@ import { estimateRows } from '../shared/list-query.ts';
 import { isLiveRecord } from '../tasks/task-links.ts';
 import { newWorkspace, type TestWorkspace } from '../testing/fixtures.ts';
 import { planRecorder } from '../testing/plans.ts';
-import { keepStatistics, STATISTICS_FLOOR_ROWS } from './keep-statistics.ts';
+import { keepStatistics, noteRecordsCreated, STATISTICS_FLOOR_ROWS } from './keep-statistics.ts';
 
 /**
  * A workspace filled since the planner's statistics were last gathered, beside another the
@@ -185,6 +185,25 @@ describe("an import's check of the statistics", () => {
     await check(150_000);
     expect(await analyzeCount()).toBe(before);
     await check(160_000);
+    expect(await analyzeCount()).toBe(before + 1);
+  });
+});
+
+describe('records created through the API', () => {
+  it('gather statistics once the records created outgrow what the planner believes, at the doublings', async () => {
+    const fresh = await newWorkspace(db, 'Filled through the API');
+    await seed(fresh, 6_000);
+    expect(await believed(fresh.actor.workspaceId)).toBeLessThan(1_000);
+    const before = await analyzeCount();
+    // Below the floor, no question; another workspace's records count apart.
+    expect(noteRecordsCreated(db, fresh.actor.workspaceId, STATISTICS_FLOOR_ROWS - 1)).toBeUndefined();
+    expect(noteRecordsCreated(db, mine.actor.workspaceId, 1)).toBeUndefined();
+    await noteRecordsCreated(db, fresh.actor.workspaceId, 1);
+    expect(await analyzeCount()).toBe(before + 1);
+    expect(await believed(fresh.actor.workspaceId)).toBeGreaterThanOrEqual(3_000);
+    // The next question at 10,000 records; the planner then knows of more than half: no ANALYZE.
+    expect(noteRecordsCreated(db, fresh.actor.workspaceId, 4_999)).toBeUndefined();
+    await noteRecordsCreated(db, fresh.actor.workspaceId, 1);
     expect(await analyzeCount()).toBe(before + 1);
   });
 });

@@ -1,6 +1,7 @@
 import {
   createRecords,
   createRecordsInput,
+  noteRecordsCreated,
   recordOutput,
   trashRecords,
   trashRecordsInput,
@@ -29,7 +30,12 @@ export const recordsBatchProcedures = {
     queryParams: ['upsert'],
     input: createRecordsInput,
     answer,
-    action: createRecords,
+    action: async (db, actor, input) => {
+      const outcomes = await createRecords(db, actor, input);
+      // The planner's statistics kept abreast of a workspace filled a batch at a time.
+      void noteRecordsCreated(db, actor.workspaceId, outcomes.filter((o) => o.ok && o.created).length);
+      return outcomes;
+    },
   }),
 
   batchUpdate: batchProcedure({

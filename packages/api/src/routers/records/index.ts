@@ -10,6 +10,7 @@ import {
   findTimelineInput,
   getRecord,
   getRecordInput,
+  noteRecordsCreated,
   queryRecords,
   queryRecordsInput,
   recordIdInput,
@@ -154,6 +155,7 @@ export const recordsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { record, created } = await createRecord(ctx.db, ctx.actor, input);
       if (!created) ctx.response.status = 200;
+      else void noteRecordsCreated(ctx.db, ctx.actor.workspaceId, 1);
       return { data: record };
     }),
 
