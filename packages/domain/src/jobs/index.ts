@@ -4,7 +4,6 @@ export * from './create-import-job.ts';
 export * from './create-update-job.ts';
 export * from './find-jobs.ts';
 export * from './get-job.ts';
-export { noteRecordsCreated } from './keep-statistics.ts';
 export * from './outgoing-file.ts';
 export * from './prune-jobs.ts';
 export * from './read-job-file.ts';

@@ -11,6 +11,7 @@ import { recordFields } from '../record-model/snapshot.ts';
 import { createRecord } from '../records/create-record.ts';
 import { getRecord } from '../records/get-record.ts';
 import { loadRecord } from '../records/load-record.ts';
+import { noteRecordsCreated } from '../records/note-records-created.ts';
 import { updateRecord } from '../records/update-record.ts';
 import { expandRecords } from '../relations/expand.ts';
 import { matchReferences } from '../relations/one-values.ts';
@@ -18,7 +19,7 @@ import { estimateRows } from '../shared/list-query.ts';
 import { isLiveRecord } from '../tasks/task-links.ts';
 import { newWorkspace, type TestWorkspace } from '../testing/fixtures.ts';
 import { planRecorder } from '../testing/plans.ts';
-import { keepStatistics, noteRecordsCreated, STATISTICS_FLOOR_ROWS } from './keep-statistics.ts';
+import { keepStatistics, STATISTICS_FLOOR_ROWS } from './keep-statistics.ts';
 
 /**
  * A workspace filled since the planner's statistics were last gathered, beside another the

@@ -5,6 +5,7 @@ export * from './find-records.ts';
 export * from './find-related.ts';
 export * from './get-record.ts';
 export * from './load-record.ts';
+export * from './note-records-created.ts';
 export * from './purge-trash.ts';
 export * from './query-records.ts';
 export * from './restore-record.ts';
