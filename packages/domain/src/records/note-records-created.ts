@@ -19,10 +19,10 @@ let checking: Promise<void> | undefined;
  * The same check as an import's (`keepStatistics`), for records created through the API
  * (`POST /records`, `POST /records/batch`): a workspace an integration fills a batch at a time
  * is as unknown to the planner as one an import fills, and a list sorted by a custom field
- * there took 1.5 s at 100,000 records instead of a few ms (docs/performance.md, "Statistics
- * of a workspace filled since the last ANALYZE"). Counts what this process created in each
- * workspace and, each time that doubles from `STATISTICS_FLOOR_ROWS`, asks the planner how
- * many records it believes the workspace holds; under half of those created, it runs ANALYZE.
+ * there took 1.5 s at 100,000 records instead of a few ms (docs/performance.md, "Lookups by
+ * id"). Counts what this process created in each workspace and, each time that doubles from
+ * `STATISTICS_FLOOR_ROWS`, asks the planner how many records it believes the workspace holds;
+ * under half of those created, it runs ANALYZE.
  * The request that crosses a doubling does not wait for it: the check runs after it, one at a
  * time in the process (a crossing while one runs is let go, the next doubling asks again), and
  * never fails. Returns the check when one starts, for tests to wait on.
