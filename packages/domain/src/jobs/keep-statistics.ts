@@ -1,21 +1,7 @@
 import { type Database, schema } from '@crm/db';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { estimateRows } from '../shared/list-query.ts';
-
-/**
- * Rows an import writes before it first asks whether the planner knows of them. A statement
- * planned on statistics that miss this many of a workspace's records reads at most this many
- * index entries more than it should: at the 0.15 µs an entry measured (docs/performance.md,
- * "Lookups by id"), under a millisecond, less than a GET one takes when nothing runs.
- */
-export const STATISTICS_FLOOR_ROWS = 5_000;
-
-/**
- * How long the import waits for the table's lock before it leaves the statistics to
- * PostgreSQL's autovacuum: ANALYZE waits behind another ANALYZE, a VACUUM or an index being
- * built, none of which an import should wait minutes for.
- */
-const ANALYZE_LOCK_TIMEOUT = '5s';
+import { analyzeRecords, STATISTICS_FLOOR_ROWS } from '../shared/record-statistics.ts';
 
 /**
  * Keeps the planner's statistics of `records` abreast of an import. PostgreSQL's autovacuum
@@ -51,12 +37,4 @@ export function keepStatistics(
     if (believed * 2 >= rowsApplied) return;
     await analyzeRecords(db).catch(() => {});
   };
-}
-
-/** ANALYZE records, waiting for the table's lock at most ANALYZE_LOCK_TIMEOUT. */
-export async function analyzeRecords(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`set local lock_timeout = '${ANALYZE_LOCK_TIMEOUT}'`));
-    await tx.execute(sql`analyze records`);
-  });
 }

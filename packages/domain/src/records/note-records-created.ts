@@ -1,7 +1,7 @@
 import { type Database, schema } from '@crm/db';
 import { eq } from 'drizzle-orm';
-import { analyzeRecords, STATISTICS_FLOOR_ROWS } from '../jobs/keep-statistics.ts';
 import { estimateRows } from '../shared/list-query.ts';
+import { analyzeRecords, STATISTICS_FLOOR_ROWS } from '../shared/record-statistics.ts';
 
 /** A workspace's records created through the API by this process, and when to ask next. */
 interface Created {
