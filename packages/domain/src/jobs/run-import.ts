@@ -7,12 +7,12 @@ import { updateRecords, updateRecordsInput } from '../records/update-records.ts'
 import type { Actor } from '../shared/actor.ts';
 import { asDatabase, type BatchOutcome } from '../shared/batch.ts';
 import { missing } from '../shared/missing.ts';
+import { keepStatistics } from '../shared/record-statistics.ts';
 import { ChunkNotTaken, commitChunk, errorsOf, lastOf, type ResultLine } from './chunk-results.ts';
 import { type FileRow, fileRows } from './file-rows.ts';
 import { type ImportParams, itemOfRow, type RecordItem, upsertKeyOf } from './import-items.ts';
 import { readParts } from './job-files.ts';
 import { chunkStart, type JobRow } from './job-row.ts';
-import { keepStatistics } from './keep-statistics.ts';
 
 /** Rows applied in one transaction, with their results and the job's checkpoint. */
 export const IMPORT_CHUNK_ROWS = 500;

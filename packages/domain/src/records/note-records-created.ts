@@ -1,12 +1,10 @@
-import { type Database, schema } from '@crm/db';
-import { eq } from 'drizzle-orm';
-import { estimateRows } from '../shared/list-query.ts';
-import { analyzeRecords, STATISTICS_FLOOR_ROWS } from '../shared/record-statistics.ts';
+import type { Database } from '@crm/db';
+import { keepStatistics } from '../shared/record-statistics.ts';
 
-/** A workspace's records created through the API by this process, and when to ask next. */
+/** A workspace's records created through the API by this process, and its statistics check. */
 interface Created {
   rows: number;
-  nextAt: number;
+  check: ReturnType<typeof keepStatistics>;
 }
 
 /** The workspaces `noteRecordsCreated` counts for, forgotten all at once past this many. */
@@ -16,16 +14,14 @@ const created = new Map<string, Created>();
 let checking: Promise<void> | undefined;
 
 /**
- * The same check as an import's (`keepStatistics`), for records created through the API
+ * An import's check of the statistics (`keepStatistics`), for records created through the API
  * (`POST /records`, `POST /records/batch`): a workspace an integration fills a batch at a time
  * is as unknown to the planner as one an import fills, and a list sorted by a custom field
- * there took 1.5 s at 100,000 records instead of a few ms (docs/performance.md, "Lookups by
- * id"). Counts what this process created in each workspace and, each time that doubles from
- * `STATISTICS_FLOOR_ROWS`, asks the planner how many records it believes the workspace holds;
- * under half of those created, it runs ANALYZE.
- * The request that crosses a doubling does not wait for it: the check runs after it, one at a
- * time in the process (a crossing while one runs is let go, the next doubling asks again), and
- * never fails. Returns the check when one starts, for tests to wait on.
+ * there took seconds instead of a few ms (docs/performance.md, "Lookups by id"). Counts what
+ * this process created in each workspace and gives the count to that workspace's check. The
+ * request that crosses a doubling does not wait for it: the check runs after it, one at a time
+ * in the process (while one runs, the others wait for the next record created), and never
+ * fails. Returns the check when one starts, for tests to wait on.
  */
 export function noteRecordsCreated(
   db: Database,
@@ -36,24 +32,18 @@ export function noteRecordsCreated(
   let counted = created.get(workspaceId);
   if (!counted) {
     if (created.size >= MAX_COUNTED_WORKSPACES) created.clear();
-    counted = { rows: 0, nextAt: STATISTICS_FLOOR_ROWS };
+    counted = { rows: 0, check: keepStatistics(db, workspaceId, 0) };
     created.set(workspaceId, counted);
   }
   counted.rows += rows;
-  if (counted.rows < counted.nextAt) return undefined;
-  while (counted.nextAt <= counted.rows) counted.nextAt *= 2;
   if (checking !== undefined) return undefined;
-  const r = schema.records;
-  const total = counted.rows;
-  checking = (async () => {
-    try {
-      const believed = await estimateRows(db, r, eq(r.workspaceId, workspaceId));
-      if (believed * 2 < total) await analyzeRecords(db);
-    } catch {
-      // Left to autovacuum: the database away, the table's lock held, a role without rights.
-    } finally {
+  const started = counted.check(counted.rows);
+  if (started === undefined) return undefined;
+  checking = started
+    // Left to autovacuum: the database away, the table's lock held, a role without rights.
+    .catch(() => {})
+    .finally(() => {
       checking = undefined;
-    }
-  })();
+    });
   return checking;
 }

@@ -16,11 +16,10 @@ import { updateRecord } from '../records/update-record.ts';
 import { expandRecords } from '../relations/expand.ts';
 import { matchReferences } from '../relations/one-values.ts';
 import { estimateRows } from '../shared/list-query.ts';
-import { STATISTICS_FLOOR_ROWS } from '../shared/record-statistics.ts';
 import { isLiveRecord } from '../tasks/task-links.ts';
 import { newWorkspace, type TestWorkspace } from '../testing/fixtures.ts';
 import { planRecorder } from '../testing/plans.ts';
-import { keepStatistics } from './keep-statistics.ts';
+import { keepStatistics, STATISTICS_FLOOR_ROWS } from './record-statistics.ts';
 
 /**
  * A workspace filled since the planner's statistics were last gathered, beside another the
