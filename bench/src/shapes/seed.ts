@@ -7,6 +7,7 @@ import {
   createWorkspace,
   missing,
   newId,
+  searchSignature,
   searchTextOf,
 } from '@crm/domain';
 import type pg from 'pg';
@@ -266,11 +267,12 @@ export function shapeRecord(
 }
 
 const INSERT = `
-  insert into records (workspace_id, id, folder_id, title, email, phone, data, search_text, created_at, updated_at)
-  select t.workspace_id, t.id, t.folder_id, t.title, t.email, t.phone, t.data, lower(t.search_text), t.created_at, t.updated_at
+  insert into records (workspace_id, id, folder_id, title, email, phone, data, search_text, search_signature, created_at, updated_at)
+  select t.workspace_id, t.id, t.folder_id, t.title, t.email, t.phone, t.data, lower(t.search_text), t.search_signature,
+         t.created_at, t.updated_at
     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[],
-                $8::text[], $9::timestamptz[], $10::timestamptz[])
-      as t(workspace_id, id, folder_id, title, email, phone, data, search_text, created_at, updated_at)`;
+                $8::text[], $9::bytea[], $10::timestamptz[], $11::timestamptz[])
+      as t(workspace_id, id, folder_id, title, email, phone, data, search_text, search_signature, created_at, updated_at)`;
 
 /**
  * Seeds every `sql` workspace in one timeline over [from, to): record `i` of the `n` is made at
@@ -298,7 +300,7 @@ export async function seedTimeline(
   const BATCH = 5_000;
   let done = 0;
   const build = (start: number, size: number) => {
-    const columns = Array.from({ length: 10 }, () => [] as (string | null)[]);
+    const columns = Array.from({ length: 11 }, () => [] as (string | Buffer | null)[]);
     for (let i = start; i < start + size; i++) {
       const roll = random();
       const index = cumulative.findIndex((c) => roll < c);
@@ -322,6 +324,7 @@ export async function seedTimeline(
         createdAt,
         workOnly,
       );
+      const searchText = searchTextOf(record, folder.fields);
       const values = [
         w.workspaceId,
         newId('record'),
@@ -330,7 +333,8 @@ export async function seedTimeline(
         record.email,
         record.phone,
         JSON.stringify(record.data),
-        searchTextOf(record, folder.fields),
+        searchText,
+        searchSignature(searchText),
         new Date(createdAt).toISOString(),
         new Date(updatedAtOf(random, createdAt, to.getTime())).toISOString(),
       ];

@@ -48,6 +48,7 @@ export * from './shared/row-ref.ts';
 export * from './shared/safe-error.ts';
 export * from './shared/sandbox-policy.ts';
 export * from './shared/schemas.ts';
+export * from './shared/search-signature.ts';
 export * from './shared/search-text.ts';
 export * from './shared/secret-box.ts';
 export * from './shared/secret-keys.ts';

@@ -12,6 +12,7 @@ import {
   pruneWebhookHistory,
   purgeTrash,
   runJob,
+  signSearchTexts,
   startEventWorkflows,
 } from '@crm/domain';
 import { type EngineOptions, executeRun } from '@crm/workflows';
@@ -71,6 +72,17 @@ export function createJobList(
       if (lowered > 0)
         logger.info({ lowered }, 'lower-cased the search text of records an earlier version wrote');
     },
+    sign_search_texts: async () => {
+      // A batch at a time for at most 40 s, until none is left; the next minute goes on.
+      const until = Date.now() + 40_000;
+      let signed = 0;
+      for (let read = 1; read > 0 && Date.now() < until; ) {
+        read = await signSearchTexts(db);
+        signed += read;
+      }
+      if (signed > 0)
+        logger.info({ signed }, 'signed the long search texts of records written without a signature');
+    },
     purge_trash: async () => {
       const purged = await purgeTrash(db);
       if (purged > 0) logger.info({ purged }, 'purged records from Trash');
@@ -108,12 +120,13 @@ export function createJobList(
  * minutes; Idempotency-Key records past their 24 hours, and events, delivery attempts and
  * workflow runs past their 30 days, every hour; web sessions and OAuth rows past their end and
  * audit log entries past AUDIT_RETENTION_DAYS daily; jobs of dead workers are released, and
- * records whose search text an earlier version wrote lower-cased (migration 0024), every
- * minute.
+ * records whose search text an earlier version wrote lower-cased (migration 0024) and long
+ * search texts without a signature (migration 0028), every minute.
  */
 export const crontab = [
   '* * * * * unlock_stuck_jobs ?max=1',
   '* * * * * lower_search_texts ?max=1',
+  '* * * * * sign_search_texts ?max=1',
   '0 3 * * * purge_trash ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
   '17 * * * * prune_idempotency_keys ?max=1',

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { text, timestamp } from 'drizzle-orm/pg-core';
+import { customType, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Instants are stored as timestamptz with millisecond precision, as the API writes them. */
 export const instant = (name?: string) =>
@@ -18,3 +18,6 @@ export const updatedAt = () => instant().notNull().default(sql`now()`);
  * even on NOT NULL columns.
  */
 export const workspaceId = () => text().notNull();
+
+/** Bytes, as a Buffer. */
+export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });

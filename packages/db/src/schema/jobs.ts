@@ -1,16 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  customType,
-  foreignKey,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-} from 'drizzle-orm/pg-core';
-import { createdAt, instant, workspaceId } from './columns.ts';
+import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bytea, createdAt, instant, workspaceId } from './columns.ts';
 
 export const jobTypes = ['IMPORT', 'EXPORT', 'UPDATE'] as const;
 export type JobType = (typeof jobTypes)[number];
@@ -111,8 +101,6 @@ export const jobs = pgTable(
     index('jobs_running_idx').on(t.leasedUntil).where(sql`${t.status} = 'RUNNING'`),
   ],
 );
-
-const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 export const jobFileKinds = ['input', 'output', 'results'] as const;
 export type JobFileKind = (typeof jobFileKinds)[number];

@@ -1,6 +1,6 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { foreignKey, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { createdAt, instant, updatedAt, workspaceId } from './columns.ts';
+import { bytea, createdAt, instant, updatedAt, workspaceId } from './columns.ts';
 import { folders } from './folders.ts';
 import { users } from './users.ts';
 
@@ -28,6 +28,16 @@ export const records = pgTable(
     searchLower: text().generatedAlwaysAs(
       sql`case when octet_length(search_text) <= 600 then lower(search_text) end`,
     ),
+    /**
+     * For a record whose `search_lower` is null (its search text is long): which three-letter
+     * pieces its search text holds, 1,024 bits, each piece setting one
+     * (packages/domain/src/shared/search-signature.ts). Held by the same indexes as
+     * `search_lower`, so that a `q` search's walk skips most long texts that cannot match
+     * without reading them. Null when not known: written with the text by the domain, set to
+     * null by a trigger when the text changes without it (migration 0028), filled again by
+     * the worker (`sign_search_texts`).
+     */
+    searchSignature: bytea(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     trashedAt: instant(),
@@ -41,9 +51,9 @@ export const records = pgTable(
       foreignColumns: [folders.workspaceId, folders.id],
     }).onDelete('cascade'),
     // The indexes of the orders a `q` search walks (newest first, by update, by title) also
-    // hold `search_lower`, and those without `folder_id` as a key hold it too (INCLUDE, which
-    // this schema cannot state: migrations 0020 and 0023 make them so), so that the walk reads
-    // the index alone (docs/performance.md, "Search").
+    // hold `search_lower` and `search_signature`, and those without `folder_id` as a key hold
+    // it too (INCLUDE, which this schema cannot state: migrations 0020, 0023 and 0028 make
+    // them so), so that the walk reads the index alone (docs/performance.md, "Search").
     index('records_live_created_idx')
       .on(t.workspaceId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.trashedAt} is null`),
@@ -81,6 +91,12 @@ export const records = pgTable(
     index('records_search_unlowered_idx')
       .on(searchWorkspace(t.workspaceId), t.id)
       .where(sql`${t.searchText} <> lower(${t.searchText})`),
+    // The records with a long search text and no signature yet: the worker signs them a
+    // batch at a time (`sign_search_texts`). Empty once they are done; keyed as
+    // `records_search_unlowered_idx` is, for the same reason.
+    index('records_search_unsigned_idx')
+      .on(searchWorkspace(t.workspaceId), t.id)
+      .where(sql`${t.searchLower} is null and ${t.searchSignature} is null`),
     // The trigram index of `q`, keyed by workspace and folder too: a search of one folder asks
     // it for that folder's matches alone, whatever the other folders hold. The workspace is
     // keyed as `searchWorkspace` writes it, which no other index holds: a statement that

@@ -2,15 +2,26 @@ import { schema } from '@crm/db';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { RecordOutput } from './schemas.ts';
 
-/** A record as the API shows it: every column but `search_text` and `search_lower`, which only serve `q`. */
-export type RecordRow = Omit<typeof schema.records.$inferSelect, 'searchText' | 'searchLower'>;
+/**
+ * A record as the API shows it: every column but `search_text`, `search_lower` and
+ * `search_signature`, which only serve `q`.
+ */
+export type RecordRow = Omit<
+  typeof schema.records.$inferSelect,
+  'searchText' | 'searchLower' | 'searchSignature'
+>;
 
 /**
- * The columns reads select to answer with records: all but `search_text` and `search_lower`,
- * copies of the record's text that would only be sent, decoded and dropped.
+ * The columns reads select to answer with records: all but `search_text`, `search_lower` and
+ * `search_signature`, made from the record's text: they would only be sent, decoded and dropped.
  */
 export const recordColumns = (() => {
-  const { searchText: _searchText, searchLower: _searchLower, ...columns } = getTableColumns(schema.records);
+  const {
+    searchText: _searchText,
+    searchLower: _searchLower,
+    searchSignature: _searchSignature,
+    ...columns
+  } = getTableColumns(schema.records);
   return columns;
 })();
 

@@ -15,6 +15,7 @@ import { invalid, invalidReference } from '../shared/errors.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { newId } from '../shared/ids.ts';
 import { missing } from '../shared/missing.ts';
+import { searchSignature } from '../shared/search-signature.ts';
 import { searchTextOf, searchTextValue } from '../shared/search-text.ts';
 import { applyRecordChanges, holdsRelationValues } from './update-record.ts';
 
@@ -96,9 +97,9 @@ async function createRecordInOneStatement(
       },
     ],
     sql`
-      insert into ${r} (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text)
+      insert into ${r} (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text, search_signature)
       select ${row.workspaceId}, ${row.id}, ${row.folderId}, ${row.title}, ${row.email}, ${row.phone},
-             ${JSON.stringify(row.data)}::jsonb, null, ${searchTextValue(row.searchText)}
+             ${JSON.stringify(row.data)}::jsonb, null, ${searchTextValue(row.searchText)}, ${row.searchSignature ?? null}::bytea
         from ${schema.folders} f
        where f.workspace_id = ${actor.workspaceId} and f.id = ${folder.id}
          and f.fields = ${JSON.stringify(folder.fields)}::jsonb
@@ -170,6 +171,7 @@ export function newRecordRow(
   const data = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
   const email = input.email ?? null;
   const phone = input.phone ?? null;
+  const searchText = searchTextOf({ title: input.title, email, phone, data }, folder.fields);
   return {
     workspaceId: actor.workspaceId,
     id: newId('record'),
@@ -179,7 +181,8 @@ export function newRecordRow(
     phone,
     data,
     ownerId: input.ownerId ?? null,
-    searchText: searchTextOf({ title: input.title, email, phone, data }, folder.fields),
+    searchText,
+    searchSignature: searchSignature(searchText),
   };
 }
 

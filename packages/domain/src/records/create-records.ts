@@ -234,11 +234,16 @@ async function insertMany(tx: Executor, rows: NewRecordRow[]): Promise<RecordRow
     return column.default === undefined ? sql`null` : sql.param(column.default, column);
   });
   const shape = given.map(([key, column]) => sql`${sql.identifier(key)} ${sql.raw(column.getSQLType())}`);
+  // Bytes (`search_signature`) go into the JSON as PostgreSQL's hex input of bytea.
+  const json = JSON.stringify(rows, function (this: Record<string, unknown>, key, value) {
+    const raw = this[key];
+    return Buffer.isBuffer(raw) ? `\\x${raw.toString('hex')}` : value;
+  });
   return tx
     .insert(schema.records)
     .select(
       sql`select ${sql.join(selected, sql`, `)}
-            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.join(shape, sql`, `)})`,
+            from jsonb_to_recordset(${json}::jsonb) as r(${sql.join(shape, sql`, `)})`,
     )
     .returning(recordColumns);
 }

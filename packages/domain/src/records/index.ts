@@ -10,6 +10,7 @@ export * from './purge-trash.ts';
 export * from './query-records.ts';
 export * from './restore-record.ts';
 export * from './search-texts-lowered.ts';
+export * from './sign-search-texts.ts';
 export * from './trash-record.ts';
 export * from './trash-records.ts';
 export * from './update-record.ts';

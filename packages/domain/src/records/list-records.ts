@@ -16,6 +16,7 @@ import { invalid } from '../shared/errors.ts';
 import { canonicalTree, type FilterTree, fieldsOf } from '../shared/list-filter.ts';
 import { type CountMode, checkFilterFields, findListPage } from '../shared/list-query.ts';
 import { fingerprint, type ListSort, parseSort } from '../shared/list-sort.ts';
+import { signatureMayHold } from '../shared/search-signature.ts';
 import { searchMatch } from '../shared/search-text.ts';
 import type { TextWalk } from '../shared/text-walk.ts';
 import { recordFields } from './record-fields.ts';
@@ -132,8 +133,8 @@ function restWorkspace(workspaceId: string, plain: boolean): SQL {
 }
 
 /**
- * The live records' orders whose indexes hold `search_lower` (and `folder_id`): a `q` search
- * walks them reading the index alone (migrations 0020 and 0023).
+ * The live records' orders whose indexes hold `search_lower`, `search_signature` (and
+ * `folder_id`): a `q` search walks them reading the index alone (migrations 0020, 0023, 0028).
  */
 const INDEX_ONLY = new Set(['createdAt', 'updatedAt', 'title']);
 
@@ -157,21 +158,28 @@ function walkOf(sort: ListSort, trashed: boolean): 'index' | 'table' | 'none' {
  * read from the table (about 15 ms). A term the walk does not find there is most often rare,
  * and the trigram index finds a rare term's matches in 5 to 10 ms: a longer walk made every
  * rare term slower by as much (40,000 rows: p95 13.9 → 41 ms at 1,000,000 records;
- * docs/performance.md, "Search"). Tests lower them to see both paths on a few records. In an order whose index holds `search_lower` (the search text lower-cased,
- * null when long) a row is tested on the index, which is what the search's pattern `%term%`
- * tests; only the rows that may match are read from the table (`walkOf`).
+ * docs/performance.md, "Search"). Tests lower them to see both paths on a few records. In an
+ * order whose index holds `search_lower` (the search text lower-cased, null when long) and
+ * `search_signature` (for a long text) a row is tested on the index (`indexedCandidate`); only
+ * the rows that may match are read from the table (`walkOf`).
  */
 export const searchWalk = { rows: 10_000, reads: 1_500 };
+
+/**
+ * A record that may hold `text`, from what the walk indexes hold: its `search_lower` when it has
+ * one, else its signature when that can tell (shared/search-signature.ts), else any record.
+ */
+function indexedCandidate(text: string): SQL {
+  const signed = signatureMayHold(r.searchSignature, text);
+  return sql`(case when ${r.searchLower} is not null then strpos(${r.searchLower}, lower(${text}::text)) > 0 else ${signed ?? sql`true`} end)`;
+}
 
 function textWalk(text: string, workspace: SQL, indexed: SQL[], walk: 'index' | 'table' | 'none'): TextWalk {
   return {
     keys: [r.workspaceId, r.id],
     workspace,
     scope: indexed,
-    candidate:
-      walk === 'index'
-        ? sql`(${r.searchLower} is null or strpos(${r.searchLower}, lower(${text}::text)) > 0)`
-        : sql`true`,
+    candidate: walk === 'index' ? indexedCandidate(text) : sql`true`,
     rows: walk === 'none' ? 0 : searchWalk.rows,
     reads: searchWalk.reads,
   };

@@ -12,6 +12,7 @@ import { assertMember } from '../shared/assert-member.ts';
 import { validateCustomValues } from '../shared/custom-values.ts';
 import { writeWithEvents } from '../shared/events.ts';
 import { missing } from '../shared/missing.ts';
+import { searchSignature } from '../shared/search-signature.ts';
 import { searchTextOf, searchTextValue } from '../shared/search-text.ts';
 import { loadRecord } from './load-record.ts';
 
@@ -89,7 +90,8 @@ async function updateRecordInOneStatement(
     sql`
       update ${r} set title = ${next.title}, email = ${next.email}, phone = ${next.phone},
              owner_id = ${next.ownerId}, data = ${JSON.stringify(next.data)}::jsonb,
-             search_text = ${searchTextValue(plan.searchText)}, updated_at = now()
+             search_text = ${searchTextValue(plan.searchText)},
+             search_signature = ${searchSignature(plan.searchText)}::bytea, updated_at = now()
        where workspace_id = ${actor.workspaceId} and id = ${current.id} and trashed_at is null
          and title = ${current.title} and email is not distinct from ${current.email}
          and phone is not distinct from ${current.phone} and owner_id is not distinct from ${current.ownerId}
@@ -173,6 +175,7 @@ export async function applyRecordChanges(
       ...next,
       data,
       searchText: searchTextValue(searchText),
+      searchSignature: searchSignature(searchText),
       updatedAt: sql`now()`,
     })
     .where(and(eq(r.workspaceId, actor.workspaceId), eq(r.id, current.id)))

@@ -200,6 +200,7 @@ async function copySampleRecords(
       data,
       ownerId: row.ownerId,
       searchText: row.searchText,
+      searchSignature: row.searchSignature,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
     };
