@@ -45,29 +45,28 @@ function folded(codePoint: number): number {
 
 /** The bit of a piece of three characters: FNV-1a over their codes, its bits then mixed so that the low ones depend on all. */
 function bitOf(a: number, b: number, c: number): number {
-  let hash = 0x811c9dc5;
-  for (const code of [a, b, c]) {
-    hash ^= code;
-    hash = Math.imul(hash, 0x01000193);
-  }
+  let hash = Math.imul(0x811c9dc5 ^ a, 0x01000193);
+  hash = Math.imul(hash ^ b, 0x01000193);
+  hash = Math.imul(hash ^ c, 0x01000193);
   hash ^= hash >>> 15;
   hash = Math.imul(hash, 0x2c1b3c6d);
   hash ^= hash >>> 12;
   return (hash >>> 0) % SIGNATURE_BITS;
 }
 
-/** The bits of every piece of `text` (three letters or digits in a row), each once. */
-function bitsOf(text: string): Set<number> {
-  const bits = new Set<number>();
+/** Calls `each` with the bit of every piece of `text` (three letters or digits in a row). */
+function eachBit(text: string, each: (bit: number) => void): void {
   let a = -1;
   let b = -1;
-  for (const char of text) {
-    const c = folded(char.codePointAt(0) ?? -1);
-    if (a >= 0 && b >= 0 && c >= 0) bits.add(bitOf(a, b, c));
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A surrogate pair is one character, never a letter of a piece.
+    if (unit >= 0xd800 && unit <= 0xdbff) i++;
+    const c = folded(unit);
+    if (a >= 0 && b >= 0 && c >= 0) each(bitOf(a, b, c));
     a = b;
     b = c;
   }
-  return bits;
 }
 
 /**
@@ -78,7 +77,9 @@ export function searchSignature(text: string): Buffer | null {
   if (Buffer.byteLength(text, 'utf8') < SIGNED_FROM_BYTES) return null;
   const signature = Buffer.alloc(SIGNATURE_BITS / 8);
   // Bit n is bit n % 8 of byte n / 8, counted from the lowest, as PostgreSQL's get_bit reads it.
-  for (const bit of bitsOf(text)) signature[bit >> 3] = (signature[bit >> 3] ?? 0) | (1 << (bit & 7));
+  eachBit(text, (bit) => {
+    signature[bit >> 3] = (signature[bit >> 3] ?? 0) | (1 << (bit & 7));
+  });
   return signature;
 }
 
@@ -89,7 +90,9 @@ export function searchSignature(text: string): Buffer | null {
  */
 export function signatureMayHold(signature: SQLWrapper, term: string): SQL | undefined {
   if (!/^[\x20-\x7e]+$/.test(term)) return undefined;
-  const bits = [...bitsOf(term)].sort((x, y) => x - y);
+  const found = new Set<number>();
+  eachBit(term, (bit) => found.add(bit));
+  const bits = [...found].sort((x, y) => x - y);
   if (bits.length === 0) return undefined;
   const tests = bits.map((bit) => sql`get_bit(${signature}, ${sql.raw(String(bit))}) = 1`);
   return sql`(${signature} is null or (${sql.join(tests, sql` and `)}))`;
