@@ -184,9 +184,11 @@ function indexedCandidate(text: string): SQL {
 /**
  * The walk of a list in its order. Reading an index alone costs a tenth of reading a record
  * only where the table's pages are all-visible; elsewhere each index row is a read of the
- * table too. So a walk on the index alone reads `searchWalk.rows` times the share of pages
- * that are (`recordsVisibleShare`), and never fewer rows than it may read records: after a bulk
- * change, until autovacuum runs, it costs what it cost before the index held the text.
+ * table too. So a walk on the index alone reads at most as many index rows as would, at the
+ * share of pages that are not all-visible (`recordsVisibleShare`), cost as many reads of the
+ * table as the records it may read (`searchWalk.reads`), and never more than `searchWalk.rows`:
+ * after a bulk change, until autovacuum runs, a walk costs about what it cost before the index
+ * held the text of long records.
  */
 function textWalk(
   text: string,
@@ -199,7 +201,7 @@ function textWalk(
     walk === 'none'
       ? 0
       : walk === 'index' && visible !== undefined
-        ? Math.max(searchWalk.reads, Math.round(searchWalk.rows * visible))
+        ? Math.min(searchWalk.rows, Math.round(searchWalk.reads / Math.max(1 - visible, 0.01)))
         : searchWalk.rows;
   return {
     keys: [r.workspaceId, r.id],
