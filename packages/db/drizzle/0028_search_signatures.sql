@@ -9,6 +9,10 @@
 --   (docs/scaling.md);
 -- - the four walk indexes are built again with the column, each beside the old one
 --   (CREATE INDEX CONCURRENTLY), then take its name;
+-- - autovacuum goes over `records` after 2 % of its rows changed or were added, instead of
+--   PostgreSQL's 20 %: a walk reads an index alone only on pages VACUUM marked all-visible,
+--   and 20 % of a table of millions is hundreds of thousands of changes (a storage parameter:
+--   a lock that lets reads and writes go on);
 -- - the worker signs the records written before, a batch at a time (`sign_search_texts`,
 --   through `records_search_unsigned_idx`). Until it is done a search reads those records
 --   as before (docs/operations.md, "Upgrade notes").
@@ -31,6 +35,8 @@ CREATE OR REPLACE TRIGGER "records_signature_cleared" BEFORE UPDATE OF "search_t
   EXECUTE FUNCTION "records_signature_cleared"();
 --> statement-breakpoint
 RESET citus.enable_unsafe_triggers;
+--> statement-breakpoint
+ALTER TABLE "records" SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vacuum_insert_scale_factor = 0.02);
 --> statement-breakpoint
 RESET lock_timeout;
 --> statement-breakpoint
