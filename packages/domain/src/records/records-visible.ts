@@ -1,5 +1,17 @@
 import type { Database } from '@crm/db';
 import { sql } from 'drizzle-orm';
+import { answerCache } from '../shared/answer-cache.ts';
+
+const COUNTED_FROM_PAGES = 1_000;
+
+const share = answerCache(30_000, async (db) => {
+  const result = await db.execute<{ pages: number; visible: number }>(
+    sql`select relpages::float8 as pages, relallvisible::float8 as visible from pg_class where oid = 'records'::regclass`,
+  );
+  const row = result.rows[0];
+  const pages = Number(row?.pages ?? 0);
+  return pages >= COUNTED_FROM_PAGES ? Math.min(1, Number(row?.visible ?? 0) / pages) : undefined;
+});
 
 /**
  * The share of `records`' pages that the visibility map marks all-visible, as the planner's
@@ -13,33 +25,6 @@ import { sql } from 'drizzle-orm';
  * (an import that updates, 30 % of a workspace PATCHed) leave most pages so, until it runs
  * again. Asked at most every 30 s per database handle.
  */
-
-const ANSWER_MS = 30_000;
-const COUNTED_FROM_PAGES = 1_000;
-
-const answers = new WeakMap<object, { at: number; share: number | undefined }>();
-const asking = new WeakMap<object, Promise<number | undefined>>();
-
-export async function recordsVisibleShare(db: Database): Promise<number | undefined> {
-  const known = answers.get(db);
-  if (known && Date.now() - known.at < ANSWER_MS) return known.share;
-  let pending = asking.get(db);
-  if (!pending) {
-    const at = Date.now();
-    pending = db
-      .execute<{ pages: number; visible: number }>(
-        sql`select relpages::float8 as pages, relallvisible::float8 as visible from pg_class where oid = 'records'::regclass`,
-      )
-      .then((result) => {
-        const row = result.rows[0];
-        const pages = Number(row?.pages ?? 0);
-        const share =
-          pages >= COUNTED_FROM_PAGES ? Math.min(1, Number(row?.visible ?? 0) / pages) : undefined;
-        answers.set(db, { at, share });
-        return share;
-      })
-      .finally(() => asking.delete(db));
-    asking.set(db, pending);
-  }
-  return pending;
+export function recordsVisibleShare(db: Database): Promise<number | undefined> {
+  return share.get(db);
 }

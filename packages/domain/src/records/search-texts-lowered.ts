@@ -1,6 +1,7 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { answerCache } from '../shared/answer-cache.ts';
 
 /**
  * `records.search_text` is written lower-cased (shared/search-text.ts); records an earlier
@@ -27,27 +28,14 @@ const unlowered = sql`${r.searchText} <> lower(${r.searchText})`;
  */
 const byIndex = sql`${schema.searchWorkspace(r.workspaceId)}, ${r.id}`;
 
-const answers = new WeakMap<object, { at: number; lowered: boolean }>();
-const asking = new WeakMap<object, Promise<boolean>>();
+const lowered = answerCache(ANSWER_MS, async (db) => {
+  const result = await db.execute(sql`select 1 from ${r} where ${unlowered} order by ${byIndex} limit 1`);
+  return result.rows.length === 0;
+});
 
 /** True when every record's search text is lower-cased (asked at most every 30 s per handle). */
-export async function searchTextsLowered(db: Database): Promise<boolean> {
-  const known = answers.get(db);
-  if (known && Date.now() - known.at < ANSWER_MS) return known.lowered;
-  let pending = asking.get(db);
-  if (!pending) {
-    const at = Date.now();
-    pending = db
-      .execute(sql`select 1 from ${r} where ${unlowered} order by ${byIndex} limit 1`)
-      .then((result) => {
-        const lowered = result.rows.length === 0;
-        answers.set(db, { at, lowered });
-        return lowered;
-      })
-      .finally(() => asking.delete(db));
-    asking.set(db, pending);
-  }
-  return pending;
+export function searchTextsLowered(db: Database): Promise<boolean> {
+  return lowered.get(db);
 }
 
 /**
@@ -76,6 +64,6 @@ export async function lowerSearchTexts(db: Database, limit = 500): Promise<numbe
     written += rows.length;
   }
   // This process searches with LIKE as soon as it wrote the last ones.
-  if (found.length < limit) answers.delete(db);
+  if (found.length < limit) lowered.forget(db);
   return written;
 }
