@@ -61,6 +61,7 @@ import {
   type RateLimitRelease,
   RECORD_KEY_USES_SQL,
   RELEASE_RATE_LIMITS_SQL,
+  searchSignature,
   searchTextOf,
   secondsUntilSlot,
 } from '@crm/domain';
@@ -591,7 +592,17 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
     name: 'create_record',
     text: CREATE_RECORD_SQL,
     values: [
-      ...[ws, id, folder.id, title, email, phone, JSON.stringify(data), searchText],
+      ...[
+        ws,
+        id,
+        folder.id,
+        title,
+        email,
+        phone,
+        JSON.stringify(data),
+        searchText,
+        searchSignature(searchText),
+      ],
       ...[ws, folder.id, JSON.stringify(folder.fields)],
       ...[ws, eventId, 'record.created', JSON.stringify(payload), '{record,createdAt}', '{record,updatedAt}'],
       occurredAt,

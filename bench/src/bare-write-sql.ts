@@ -112,18 +112,21 @@ export function afterEventsValues(
   ];
 }
 
-/** createRecord (`create_record`): $1–$8 the record, $9–$11 the folder guard, then one event and the rest. */
+/**
+ * createRecord (`create_record`): $1–$9 the record (its search text's signature last), $10–$12
+ * the folder guard, then one event and the rest.
+ */
 export const CREATE_RECORD_SQL = `
     with written as (
-      insert into "records" (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text)
+      insert into "records" (workspace_id, id, folder_id, title, email, phone, data, owner_id, search_text, search_signature)
       select $1, $2, $3, $4, $5, $6,
-             $7::jsonb, null, lower($8::text)
+             $7::jsonb, null, lower($8::text), $9::bytea
         from "folders" f
-       where f.workspace_id = $9 and f.id = $10
-         and f.fields = $11::jsonb
+       where f.workspace_id = $10 and f.id = $11
+         and f.fields = $12::jsonb
          for share of f
       returning created_at, updated_at),
-    event as (${oneEvent(12)}),${afterEvents(19)}`;
+    event as (${oneEvent(13)}),${afterEvents(20)}`;
 
 /** createDeal's read (`create_deal_read`): the pipeline's stages, the currency, the record (trashed or not). */
 export const CREATE_DEAL_READ_SQL = `
