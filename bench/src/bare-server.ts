@@ -558,17 +558,12 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
     updatedAt,
     trashedAt: null,
   });
+  const recordValues = [ws, id, folder.id, title, email, phone, JSON.stringify(data), searchText];
   if (FLOOR) {
-    const inserted = await pool.query<{ created_at: Date; updated_at: Date }>(INSERT_RECORD_ALONE_SQL, [
-      ws,
-      id,
-      folder.id,
-      title,
-      email,
-      phone,
-      JSON.stringify(data),
-      searchText,
-    ]);
+    const inserted = await pool.query<{ created_at: Date; updated_at: Date }>(
+      INSERT_RECORD_ALONE_SQL,
+      recordValues,
+    );
     const row = inserted.rows[0] ?? missing('inserted.rows[0]');
     return send(res, 201, { data: record(row.created_at.toISOString(), row.updated_at.toISOString()) });
   }
@@ -592,17 +587,8 @@ async function createRecord(req: IncomingMessage, res: ServerResponse, key: KeyR
     name: 'create_record',
     text: CREATE_RECORD_SQL,
     values: [
-      ...[
-        ws,
-        id,
-        folder.id,
-        title,
-        email,
-        phone,
-        JSON.stringify(data),
-        searchText,
-        searchSignature(searchText),
-      ],
+      ...recordValues,
+      searchSignature(searchText),
       ...[ws, folder.id, JSON.stringify(folder.fields)],
       ...[ws, eventId, 'record.created', JSON.stringify(payload), '{record,createdAt}', '{record,updatedAt}'],
       occurredAt,

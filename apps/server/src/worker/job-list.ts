@@ -62,24 +62,12 @@ export function createJobList(
       if (unlocked > 0) logger.warn({ unlocked }, 'released jobs of workers that stopped');
     },
     lower_search_texts: async () => {
-      // A batch at a time for at most 40 s, until none is left; the next minute goes on.
-      const until = Date.now() + 40_000;
-      let lowered = 0;
-      for (let written = 1; written > 0 && Date.now() < until; ) {
-        written = await lowerSearchTexts(db);
-        lowered += written;
-      }
+      const lowered = await batchesForAWhile(() => lowerSearchTexts(db));
       if (lowered > 0)
         logger.info({ lowered }, 'lower-cased the search text of records an earlier version wrote');
     },
     sign_search_texts: async () => {
-      // A batch at a time for at most 40 s, until none is left; the next minute goes on.
-      const until = Date.now() + 40_000;
-      let signed = 0;
-      for (let read = 1; read > 0 && Date.now() < until; ) {
-        read = await signSearchTexts(db);
-        signed += read;
-      }
+      const signed = await batchesForAWhile(() => signSearchTexts(db));
       if (signed > 0)
         logger.info({ signed }, 'signed the long search texts of records written without a signature');
     },
@@ -113,6 +101,20 @@ export function createJobList(
       if (removed > 0) logger.info({ removed }, 'removed audit log entries past their retention');
     },
   };
+}
+
+/**
+ * Runs `batch` (which returns how many rows it handled) again and again until it handles none
+ * or 40 s have gone by; the next minute's run goes on. Returns the rows handled in all.
+ */
+async function batchesForAWhile(batch: () => Promise<number>): Promise<number> {
+  const until = Date.now() + 40_000;
+  let total = 0;
+  for (let done = 1; done > 0 && Date.now() < until; ) {
+    done = await batch();
+    total += done;
+  }
+  return total;
 }
 
 /**
