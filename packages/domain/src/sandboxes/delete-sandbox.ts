@@ -1,7 +1,6 @@
 import type { Database } from '@crm/db';
 import { schema } from '@crm/db';
-import { and, eq, sql } from 'drizzle-orm';
-import { changeAuth } from '../api-keys/auth-changes.ts';
+import { and, eq } from 'drizzle-orm';
 import { audit } from '../audit/append-audit.ts';
 import type { Actor } from '../shared/actor.ts';
 import { notFound } from '../shared/errors.ts';
