@@ -2,6 +2,7 @@ import type { Database } from '@crm/db';
 import {
   fireSchedule,
   lowerSearchTexts,
+  makeFieldIndexes,
   pruneAuditLog,
   pruneIdempotencyKeys,
   pruneJobs,
@@ -71,6 +72,10 @@ export function createJobList(
       if (signed > 0)
         logger.info({ signed }, 'signed the long search texts of records written without a signature');
     },
+    make_field_indexes: async () => {
+      const built = await makeFieldIndexes(db);
+      if (built > 0) logger.info({ built }, 'built the indexes of fields saved before their type had them');
+    },
     purge_trash: async () => {
       const purged = await purgeTrash(db);
       if (purged > 0) logger.info({ purged }, 'purged records from Trash');
@@ -123,7 +128,8 @@ async function batchesForAWhile(batch: () => Promise<number>): Promise<number> {
  * workflow runs past their 30 days, every hour; web sessions and OAuth rows past their end and
  * audit log entries past AUDIT_RETENTION_DAYS daily; jobs of dead workers are released, and
  * records whose search text an earlier version wrote lower-cased (migration 0024) and long
- * search texts without a signature (migration 0028), every minute.
+ * search texts without a signature (migration 0028), every minute; the indexes of fields that
+ * lack them (saved before their type had one, or whose build failed), every ten minutes.
  */
 export const crontab = [
   '* * * * * unlock_stuck_jobs ?max=1',
@@ -131,6 +137,7 @@ export const crontab = [
   '* * * * * sign_search_texts ?max=1',
   '0 3 * * * purge_trash ?max=1',
   '*/10 * * * * prune_rate_limits ?max=1',
+  '*/10 * * * * make_field_indexes ?max=1',
   '17 * * * * prune_idempotency_keys ?max=1',
   '23 * * * * prune_webhook_history ?max=1',
   '29 * * * * prune_workflow_runs ?max=1',

@@ -30,7 +30,7 @@ export const records = pgTable(
     ),
     /**
      * For a record whose `search_lower` is null (its search text is long): which three-letter
-     * pieces its search text holds, 1,024 bits, each piece setting one
+     * pieces its search text holds, 2,048 bits, each piece setting one
      * (packages/domain/src/shared/search-signature.ts). Held by the same indexes as
      * `search_lower`, so that a `q` search's walk skips most long texts that cannot match
      * without reading them. Null when not known: written with the text by the domain, set to
@@ -80,6 +80,19 @@ export const records = pgTable(
         t.id.desc().nullsFirst(),
       )
       .where(sql`${t.trashedAt} is null and ${t.data} ? 'lifecycle'`),
+    // The order of the TEXT field every workspace starts with, and where its long values are
+    // (packages/domain/src/folders/field-indexes.ts makes the same for every TEXT, EMAIL and
+    // URL key when it first appears): a list sorted by it walks the first.
+    index('records_text_company_idx')
+      .on(t.workspaceId, sql`(${t.data} -> 'company')`, t.id)
+      .where(
+        sql`${t.trashedAt} is null and ${t.data} ? 'company' and octet_length(${t.data} ->> 'company') <= 512`,
+      ),
+    index('records_text_company_long_idx')
+      .on(t.workspaceId)
+      .where(
+        sql`${t.trashedAt} is null and ${t.data} ? 'company' and octet_length(${t.data} ->> 'company') > 512`,
+      ),
     index('records_live_email_idx')
       .on(t.workspaceId, t.folderId, sql`lower(${t.email})`)
       .where(sql`${t.trashedAt} is null and ${t.email} is not null`),

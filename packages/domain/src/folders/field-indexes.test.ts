@@ -8,6 +8,8 @@ import {
   linkIndexName,
   linkOrderIndexName,
   linkStatisticsName,
+  makeFieldIndexes,
+  textIndexName,
 } from './field-indexes.ts';
 
 /** The index a field of an ordered type gets when its key first appears (docs/api.md, "Indexes"). */
@@ -92,5 +94,47 @@ describe('field indexes', () => {
         linkOrderIndexName(`${key}_many`, 'updated'),
       ]),
     ).toEqual([]);
+  });
+
+  it('give a TEXT, EMAIL or URL key the order of its short values and where its long ones are, and the worker builds any that are missing', async () => {
+    const { actor, peopleFolderId } = await newWorkspace(t.db, 'Texts');
+    const stamp = Date.now().toString(36);
+    const keys = { TEXT: `t${stamp}`, EMAIL: `e${stamp}`, URL: `u${stamp}` } as const;
+    for (const [type, key] of Object.entries(keys) as [keyof typeof keys, string][]) {
+      await addFolderField(t.db, actor, { id: peopleFolderId, key, label: type, type });
+    }
+    const definitions = async (key: string) =>
+      t.query<{ name: string; definition: string; valid: boolean }>(
+        `select c.relname as name, pg_get_indexdef(c.oid) as definition, i.indisvalid as valid
+           from pg_class c join pg_index i on i.indexrelid = c.oid where c.relname in ($1, $2) order by 1`,
+        [textIndexName(key, 'short'), textIndexName(key, 'long')],
+      );
+    for (const key of Object.values(keys)) {
+      const [short, long] = [textIndexName(key, 'short'), textIndexName(key, 'long')];
+      expect(await definitions(key)).toEqual([
+        {
+          name: short,
+          definition: expect.stringContaining(
+            `(workspace_id, ((data -> '${key}'::text)), id) WHERE ((trashed_at IS NULL) AND (data ? '${key}'::text) AND (octet_length((data ->> '${key}'::text)) <= 512))`,
+          ),
+          valid: true,
+        },
+        {
+          name: long,
+          definition: expect.stringContaining(
+            `(workspace_id) WHERE ((trashed_at IS NULL) AND (data ? '${key}'::text) AND (octet_length((data ->> '${key}'::text)) > 512))`,
+          ),
+          valid: true,
+        },
+      ]);
+    }
+    // A field saved before its type had indexes, or whose build failed: the worker's task
+    // (make_field_indexes) builds what is missing, and nothing when nothing is.
+    await t.query(`drop index "${textIndexName(keys.URL, 'long')}"`);
+    await t.query(`drop index "${textIndexName(keys.TEXT, 'short')}"`);
+    expect(await makeFieldIndexes(t.db)).toBe(2);
+    expect((await definitions(keys.URL)).map((d) => d.valid)).toEqual([true, true]);
+    expect((await definitions(keys.TEXT)).map((d) => d.valid)).toEqual([true, true]);
+    expect(await makeFieldIndexes(t.db)).toBe(0);
   });
 });

@@ -52,8 +52,28 @@ import { FIELD_KEY } from '../shared/schemas.ts';
  * workspace whose newest 230,000 people had no company walked all of them to find 50 at Gold
  * companies (`filter[account.data.tier]=Gold&sort=-updatedAt`, 160 ms at 1,000,000 records;
  * 0.6 ms with).
+ *
+ * A TEXT, EMAIL or URL key gets the order of its short values, and where its long ones are:
+ *
+ *   records (workspace_id, (data -> '<key>'), id)
+ *     where trashed_at is null and data ? '<key>' and octet_length(data ->> '<key>') <= 512
+ *   records (workspace_id)
+ *     where trashed_at is null and data ? '<key>' and octet_length(data ->> '<key>') > 512
+ *
+ * (`records_text_<key>_idx`, `records_text_<key>_long_idx`). A list sorted by the key walks
+ * the first in its order, as one sorted by a NUMBER walks its index, when the second says that
+ * the workspace holds no long value of the key (`sortedText`, records/sorted-text.ts): then the
+ * first holds every value of the list. Values over 512 bytes are prose, not what a list is
+ * sorted by, and a B-tree entry cannot hold one of 10,000 characters; kept out, a notes field
+ * of 1 to 2 KB a record costs its second index a few bytes a record, not a copy of the notes.
  */
 const INDEXED_TYPES: ReadonlySet<FieldDefinition['type']> = new Set(['SELECT', 'NUMBER', 'DATE', 'BOOLEAN']);
+
+/** The types whose keys get the order of their short values (`records_text_<key>_idx`). */
+const TEXT_TYPES: ReadonlySet<FieldDefinition['type']> = new Set(['TEXT', 'EMAIL', 'URL']);
+
+/** The longest value, in bytes, that the order of a TEXT, EMAIL or URL key holds. */
+const SORTED_TEXT_BYTES = 512;
 
 /** True when fields of this type get an index of their values (unless past MAX_FIELD_INDEXES keys). */
 export function hasValueIndex(type: FieldDefinition['type']): boolean {
@@ -98,7 +118,21 @@ export function linkStatisticsName(key: string): string {
   return objectName(key, 'stats', 'link');
 }
 
-function objectName(key: string, suffix: string, kind: 'data' | 'link' = 'data'): string {
+/** The order of a TEXT, EMAIL or URL key's short values (`records_text_<key>_idx`), or where its long ones are (`…_long_idx`). */
+export function textIndexName(key: string, values: 'short' | 'long'): string {
+  return objectName(key, values === 'short' ? 'idx' : 'long_idx', 'text');
+}
+
+/**
+ * The condition of a TEXT, EMAIL or URL key's short or long values, written as its indexes'
+ * predicates are (PostgreSQL matches a partial index to the same expression and constant).
+ */
+export function textLengthSql(key: string, values: 'short' | 'long', data = 'data'): string {
+  if (!FIELD_KEY.test(key)) throw new Error(`not a field key: ${key}`);
+  return `octet_length(${data} ->> '${key}') ${values === 'short' ? '<=' : '>'} ${SORTED_TEXT_BYTES}`;
+}
+
+function objectName(key: string, suffix: string, kind: 'data' | 'link' | 'text' = 'data'): string {
   const name = `records_${kind}_${key}_${suffix}`;
   if (name.length <= 63) return name;
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
@@ -118,7 +152,7 @@ export function linkValueSql(key: string, alias = 'records'): string {
  */
 interface WantedIndex {
   key: string;
-  kind: 'data' | 'link' | 'created' | 'updated';
+  kind: 'data' | 'link' | 'created' | 'updated' | 'short' | 'long';
   name: string;
   /** The name of the statistics on the index's expression, for the indexes that have one. */
   statistics?: string;
@@ -129,16 +163,19 @@ const INDEX_COLUMNS: Record<WantedIndex['kind'], (key: string) => string> = {
   link: (key) => `(workspace_id, (${linkValueSql(key).replace('records.', '')}))`,
   created: () => '(workspace_id, created_at desc, id desc)',
   updated: () => '(workspace_id, updated_at desc, id desc)',
+  short: (key) => `(workspace_id, (data -> '${key}'), id)`,
+  long: () => '(workspace_id)',
 };
 
 /** The statement, in the form of the index the migrations create for `lifecycle`, or of a link index. */
 function createIndexSql(index: WantedIndex, concurrently: boolean): string {
-  const { key } = index;
+  const { key, kind } = index;
   if (!FIELD_KEY.test(key)) throw new Error(`not a field key: ${key}`);
-  const columns = INDEX_COLUMNS[index.kind](key);
+  const columns = INDEX_COLUMNS[kind](key);
+  const length = kind === 'short' || kind === 'long' ? ` and ${textLengthSql(key, kind)}` : '';
   return (
     `create index ${concurrently ? 'concurrently ' : ''}if not exists "${index.name}" on records ` +
-    `using btree ${columns} where trashed_at is null and data ? '${key}'`
+    `using btree ${columns} where trashed_at is null and data ? '${key}'${length}`
   );
 }
 
@@ -165,7 +202,7 @@ function createStatisticsSql(index: WantedIndex & { statistics: string }): strin
 export async function ensureFieldIndexes(
   db: Executor,
   fields: (Pick<FieldDefinition, 'key' | 'type'> & { relation?: { cardinality: string } | undefined })[],
-) {
+): Promise<number> {
   // A key that is not a field key gets no index: the change it came with is refused (400 or
   // 404) right after, by the folder's own checks.
   const valid = fields.filter((f) => FIELD_KEY.test(f.key));
@@ -175,6 +212,7 @@ export async function ensureFieldIndexes(
       valid.filter((f) => f.type === 'RELATION' && f.relation?.cardinality === 'ONE').map((f) => f.key),
     ),
   ];
+  const textKeys = [...new Set(valid.filter((f) => TEXT_TYPES.has(f.type)).map((f) => f.key))];
   const wanted: WantedIndex[] = [
     ...dataKeys.map((key) => ({
       key,
@@ -187,10 +225,14 @@ export async function ensureFieldIndexes(
       { key, kind: 'created' as const, name: linkOrderIndexName(key, 'created') },
       { key, kind: 'updated' as const, name: linkOrderIndexName(key, 'updated') },
     ]),
+    ...textKeys.flatMap((key) =>
+      (['short', 'long'] as const).map((kind) => ({ key, kind, name: textIndexName(key, kind) })),
+    ),
   ];
-  if (wanted.length === 0) return;
+  if (wanted.length === 0) return 0;
   const names = wanted.map((w) => w.name);
-  const statisticsNames = wanted.flatMap((w) => (w.statistics ? [w.statistics] : []));
+  // Never empty, which `in` cannot be: the orders of TEXT keys have no statistics.
+  const statisticsNames = ['', ...wanted.flatMap((w) => (w.statistics ? [w.statistics] : []))];
   const existing = await db.execute<{ name: string; valid: boolean }>(
     sql`select c.relname as name, i.indisvalid as valid from pg_index i
         join pg_class c on c.oid = i.indexrelid
@@ -205,7 +247,8 @@ export async function ensureFieldIndexes(
   const made = await db.execute<{ n: number }>(
     sql`select count(*)::int as n from pg_indexes
         where tablename = 'records' and schemaname = current_schema()
-          and (indexname like 'records\_data\_%' or indexname like 'records\_link\_%')`,
+          and (indexname like 'records\_data\_%' or indexname like 'records\_link\_%'
+            or indexname like 'records\_text\_%')`,
   );
   const room = MAX_FIELD_INDEXES - (made.rows[0]?.n ?? 0) + invalid.size;
   const missing = wanted.filter((w) => !validNames.has(w.name)).slice(0, Math.max(0, room));
@@ -217,7 +260,7 @@ export async function ensureFieldIndexes(
       (validNames.has(w.name) || missing.includes(w)) &&
       !validNames.has(w.statistics),
   );
-  if (missing.length === 0 && unmeasured.length === 0) return;
+  if (missing.length === 0 && unmeasured.length === 0) return 0;
   const pool = (db as Partial<Database>).$client as pg.Pool | undefined;
   if (!pool) {
     for (const index of missing) {
@@ -227,7 +270,7 @@ export async function ensureFieldIndexes(
     // CREATE STATISTICS takes a lock on records that writes pass and that two such
     // statements wait on each other for, so the second sees the first's and does nothing.
     for (const index of unmeasured) await db.execute(sql.raw(createStatisticsSql(index)));
-    return;
+    return missing.length;
   }
   const client = await pool.connect();
   try {
@@ -251,6 +294,30 @@ export async function ensureFieldIndexes(
   } finally {
     client.release();
   }
+  return missing.length;
+}
+
+/**
+ * Makes the indexes of every field of every folder that lacks them (`ensureFieldIndexes`):
+ * those of fields saved before a version that indexes their type (the order of TEXT, EMAIL and
+ * URL keys), and any whose build failed. The worker runs it every ten minutes
+ * (`make_field_indexes`); when nothing is missing it costs two reads of the catalog and one of
+ * the folders. Returns how many indexes it built.
+ */
+export async function makeFieldIndexes(db: Database): Promise<number> {
+  const result = await db.execute<{ key: string; type: FieldDefinition['type']; cardinality: string | null }>(
+    sql`select distinct f ->> 'key' as key, f ->> 'type' as type, f -> 'relation' ->> 'cardinality' as cardinality
+          from folders, jsonb_array_elements(folders.fields) as f
+         order by 1, 2, 3`,
+  );
+  return ensureFieldIndexes(
+    db,
+    result.rows.map((row) => ({
+      key: row.key,
+      type: row.type,
+      ...(row.cardinality ? { relation: { cardinality: row.cardinality } } : {}),
+    })),
+  );
 }
 
 /** Field definitions as a request gives them, with the inverse a RELATION field adds to its target folder. */

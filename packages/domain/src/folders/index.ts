@@ -1,6 +1,7 @@
 export * from './add-folder-field.ts';
 export * from './change-folder-field.ts';
 export * from './create-folder.ts';
+export { makeFieldIndexes } from './field-indexes.ts';
 export * from './find-folders.ts';
 export * from './folder-cache.ts';
 export * from './get-folder.ts';
