@@ -20,6 +20,8 @@ let pool: pg.Pool;
 let db: Database;
 let actor: Actor;
 let plansOf: ReturnType<typeof planRecorder>;
+/** Where the second page of the list sorted by `-data.company` starts. */
+let companyCursor: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -42,7 +44,8 @@ beforeAll(async () => {
       `insert into records (workspace_id, id, folder_id, title, data, created_at, updated_at)
        select $1, 'rec_' || $1 || '_' || n, $2, 'Contact ' || n,
               jsonb_build_object('lifecycle', case when n % 10 = 0 then 'Customer' else 'Lead' end)
-                || case when n % 7 = 0 then '{}'::jsonb else jsonb_build_object('score', n % 101) end,
+                || case when n % 7 = 0 then '{}'::jsonb else jsonb_build_object('score', n % 101) end
+                || case when n % 3 = 0 then '{}'::jsonb else jsonb_build_object('company', 'Company ' || n % 997) end,
               now() - (n || ' minutes')::interval,
               now() - ((n * 7919) % 43200 || ' minutes')::interval
        from generate_series(1, $3::int) n`,
@@ -51,6 +54,8 @@ beforeAll(async () => {
   await seed(other, 10_000);
   await seed(mine, 30_000);
   await pool.query('analyze records');
+  const first = await findRecords(db, actor, { sort: '-data.company', pageSize: 50 });
+  companyCursor = first.meta.nextCursor ?? '';
 }, 120_000);
 afterAll(async () => {
   await closePool(pool);
@@ -82,6 +87,13 @@ describe('list queries use indexes', () => {
       /^records_(data_lifecycle|data_score|live_updated)_idx$/,
     ],
     ['sorted by a NUMBER field', () => ({ sort: '-data.score' }), /^records_data_score_idx$/],
+    // The order of a TEXT field's short values, and the probe for a long one (sorted-text.ts).
+    ['sorted by a TEXT field', () => ({ sort: 'data.company' }), /^records_text_company(_long)?_idx$/],
+    [
+      'sorted by a TEXT field, descending, after a cursor',
+      () => ({ sort: '-data.company', cursor: companyCursor }),
+      /^records_text_company(_long)?_idx$/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, input, expected) => {

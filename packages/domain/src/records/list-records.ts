@@ -22,6 +22,7 @@ import type { TextWalk } from '../shared/text-walk.ts';
 import { recordFields } from './record-fields.ts';
 import { recordsVisibleShare } from './records-visible.ts';
 import { searchTextsLowered } from './search-texts-lowered.ts';
+import { sortedText } from './sorted-text.ts';
 
 const r = schema.records;
 const DEFAULT_SORT = '-createdAt';
@@ -56,7 +57,10 @@ export async function listRecords<
   const sortName = input.sort ?? DEFAULT_SORT;
   const fields = await recordFields(db, actor, folder, fieldsOf(input.filter), sortName.replace(/^-/, ''));
   checkFilterFields(input.filter, fields.table);
-  const sort = parseSort(sortName, fields.sortable, 'createdAt, updatedAt, title or data.<key>');
+  const parsed = parseSort(sortName, fields.sortable, 'createdAt, updatedAt, title or data.<key>');
+  // A TEXT, EMAIL or URL field's order, where its index holds every value (sorted-text.ts).
+  const textOrder = await sortedText(db, actor.workspaceId, parsed, input.trashed === true);
+  const sort = textOrder ?? parsed;
   const updatedSince = input.updatedSince ? gte(r.updatedAt, new Date(input.updatedSince)) : undefined;
   const sharded = text !== undefined && text !== '' && (await isSharded(db));
   // The list's conditions that the indexes of its orders hold: a text search walks them (textWalk).
@@ -110,7 +114,7 @@ export async function listRecords<
               text,
               inWorkspace,
               indexed,
-              walkOf(sort, input.trashed === true),
+              walkOf(sort, input.trashed === true, textOrder !== undefined),
               await recordsVisibleShare(db),
             ),
             restScope: scope.map((c) =>
@@ -148,15 +152,16 @@ const INDEX_ONLY = new Set(['createdAt', 'updatedAt', 'title']);
 /**
  * How a `q` search can walk a list in its order: reading the index alone (`index`), reading
  * each record (`table`: the index of a NUMBER or DATE field, whose many values each hold a
- * few records, and the Trash), or not at all (`none`): no index holds the order (TEXT, EMAIL,
- * URL and MULTI_SELECT values), or one does with so few values (SELECT, BOOLEAN) that
- * ordering by value then id sorts a large part of the list first. Without a walk the search
- * reads every match through the trigram index and sorts them.
+ * few records; that of a TEXT, EMAIL or URL field when it holds every value of the list,
+ * `text`, sorted-text.ts; and the Trash), or not at all (`none`): no index holds the order
+ * (MULTI_SELECT values, long TEXT values), or one does with so few values (SELECT, BOOLEAN)
+ * that ordering by value then id sorts a large part of the list first. Without a walk the
+ * search reads every match through the trigram index and sorts them.
  */
-function walkOf(sort: ListSort, trashed: boolean): 'index' | 'table' | 'none' {
+function walkOf(sort: ListSort, trashed: boolean, text: boolean): 'index' | 'table' | 'none' {
   const type = sort.field.definition?.type;
   if (type === undefined) return !trashed && INDEX_ONLY.has(sort.name) ? 'index' : 'table';
-  return type === 'NUMBER' || type === 'DATE' ? 'table' : 'none';
+  return type === 'NUMBER' || type === 'DATE' || text ? 'table' : 'none';
 }
 
 /**
