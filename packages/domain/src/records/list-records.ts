@@ -166,16 +166,27 @@ function walkOf(sort: ListSort, trashed: boolean, text: boolean): 'index' | 'tab
 
 /**
  * How far a `q` search walks a list of records before it asks the trigram index for the rest
- * (shared/text-walk.ts): at most 10,000 index rows (about 4 ms on two cores) and 1,500 records
- * read from the table (about 15 ms). A term the walk does not find there is most often rare,
- * and the trigram index finds a rare term's matches in 5 to 10 ms: a longer walk made every
- * rare term slower by as much (40,000 rows: p95 13.9 → 41 ms at 1,000,000 records;
- * docs/performance.md, "Search"). Tests lower them to see both paths on a few records. In an
+ * (shared/text-walk.ts): at most 40,000 index rows (about 16 ms on two cores where the table's
+ * pages are all-visible, fewer where they are not: `textWalk`) and 1,500 records read from the
+ * table (about 15 ms). A term the walk does not find there is most often rare, and the
+ * trigram index finds a rare term's matches in 5 to 10 ms; a common term absent from the head
+ * of the list costs the rest a read of every match (100 to 300 ms). Four runs each at 10,000
+ * and 40,000 rows on one table (docs/performance.md, "Search", log of 2026-11-29): the
+ * workspace of 30 % met p95 < 50 ms in three of four at 40,000 and none at 10,000, and rare
+ * terms stayed within it. Tests lower them to see both paths on a few records. In an
  * order whose index holds `search_lower` (the search text lower-cased, null when long) and
  * `search_signature` (for a long text) a row is tested on the index (`indexedCandidate`); only
  * the rows that may match are read from the table (`walkOf`).
  */
-export const searchWalk = { rows: 10_000, reads: 1_500 };
+export const searchWalk = { rows: 40_000, reads: 1_500 };
+
+/**
+ * Index rows a walk reads at most where each row costs a read of the table (an order whose
+ * index does not hold the list's scope, the Trash) or where that cost is not known (a
+ * sharded database's coordinator, which counts no pages): the bound every walk had before
+ * 2026-11-29, about 100 ms if none of the rows' pages is in memory.
+ */
+const TABLE_WALK_ROWS = 10_000;
 
 /**
  * A record that may hold `text`, from what the walk indexes hold: its `search_lower` when it has
@@ -193,7 +204,7 @@ function indexedCandidate(text: string): SQL {
  * share of pages that are not all-visible (`recordsVisibleShare`), cost as many reads of the
  * table as the records it may read (`searchWalk.reads`), and never more than `searchWalk.rows`:
  * after a bulk change, until autovacuum runs, a walk costs about what it cost before the index
- * held the text of long records.
+ * held the text of long records. Other walks read at most `TABLE_WALK_ROWS`.
  */
 function textWalk(
   text: string,
@@ -207,7 +218,7 @@ function textWalk(
       ? 0
       : walk === 'index' && visible !== undefined
         ? Math.min(searchWalk.rows, Math.round(searchWalk.reads / Math.max(1 - visible, 0.01)))
-        : searchWalk.rows;
+        : Math.min(searchWalk.rows, TABLE_WALK_ROWS);
   return {
     keys: [r.workspaceId, r.id],
     workspace,
