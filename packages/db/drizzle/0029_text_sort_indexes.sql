@@ -8,7 +8,7 @@
 -- (docs/operations.md, "Upgrade notes"). An index a failed run left invalid is dropped first.
 DROP INDEX CONCURRENTLY IF EXISTS "records_text_company_idx";
 --> statement-breakpoint
-CREATE INDEX CONCURRENTLY "records_text_company_idx" ON "records" USING btree ("workspace_id",("data" -> 'company'),"id") WHERE "records"."trashed_at" is null and "records"."data" ? 'company' and octet_length("records"."data" ->> 'company') <= 512;
+CREATE INDEX CONCURRENTLY "records_text_company_idx" ON "records" USING btree ("workspace_id",("data" -> 'company'),"id") WHERE "records"."trashed_at" is null and "records"."data" ? 'company' and coalesce(octet_length("records"."data" ->> 'company'), 0) <= 512;
 --> statement-breakpoint
 DROP INDEX CONCURRENTLY IF EXISTS "records_text_company_long_idx";
 --> statement-breakpoint

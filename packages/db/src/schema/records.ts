@@ -86,7 +86,7 @@ export const records = pgTable(
     index('records_text_company_idx')
       .on(t.workspaceId, sql`(${t.data} -> 'company')`, t.id)
       .where(
-        sql`${t.trashedAt} is null and ${t.data} ? 'company' and octet_length(${t.data} ->> 'company') <= 512`,
+        sql`${t.trashedAt} is null and ${t.data} ? 'company' and coalesce(octet_length(${t.data} ->> 'company'), 0) <= 512`,
       ),
     index('records_text_company_long_idx')
       .on(t.workspaceId)

@@ -115,7 +115,7 @@ describe('field indexes', () => {
         {
           name: short,
           definition: expect.stringContaining(
-            `(workspace_id, ((data -> '${key}'::text)), id) WHERE ((trashed_at IS NULL) AND (data ? '${key}'::text) AND (octet_length((data ->> '${key}'::text)) <= 512))`,
+            `(workspace_id, ((data -> '${key}'::text)), id) WHERE ((trashed_at IS NULL) AND (data ? '${key}'::text) AND (COALESCE(octet_length((data ->> '${key}'::text)), 0) <= 512))`,
           ),
           valid: true,
         },

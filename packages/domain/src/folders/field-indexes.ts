@@ -56,7 +56,7 @@ import { FIELD_KEY } from '../shared/schemas.ts';
  * A TEXT, EMAIL or URL key gets the order of its short values, and where its long ones are:
  *
  *   records (workspace_id, (data -> '<key>'), id)
- *     where trashed_at is null and data ? '<key>' and octet_length(data ->> '<key>') <= 512
+ *     where trashed_at is null and data ? '<key>' and coalesce(octet_length(data ->> '<key>'), 0) <= 512
  *   records (workspace_id)
  *     where trashed_at is null and data ? '<key>' and octet_length(data ->> '<key>') > 512
  *
@@ -129,7 +129,10 @@ export function textIndexName(key: string, values: 'short' | 'long'): string {
  */
 export function textLengthSql(key: string, values: 'short' | 'long', data = 'data'): string {
   if (!FIELD_KEY.test(key)) throw new Error(`not a field key: ${key}`);
-  return `octet_length(${data} ->> '${key}') ${values === 'short' ? '<=' : '>'} ${SORTED_TEXT_BYTES}`;
+  // A JSON null (`->>` gives no text) counts as short: the list sorts it among the values.
+  return values === 'short'
+    ? `coalesce(octet_length(${data} ->> '${key}'), 0) <= ${SORTED_TEXT_BYTES}`
+    : `octet_length(${data} ->> '${key}') > ${SORTED_TEXT_BYTES}`;
 }
 
 function objectName(key: string, suffix: string, kind: 'data' | 'link' | 'text' = 'data'): string {
