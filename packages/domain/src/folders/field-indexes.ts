@@ -75,6 +75,11 @@ const TEXT_TYPES: ReadonlySet<FieldDefinition['type']> = new Set(['TEXT', 'EMAIL
 /** The longest value, in bytes, that the order of a TEXT, EMAIL or URL key holds. */
 const SORTED_TEXT_BYTES = 512;
 
+/** True when fields of this type get the order of their short values (unless past MAX_FIELD_INDEXES). */
+export function hasTextOrder(type: FieldDefinition['type']): boolean {
+  return TEXT_TYPES.has(type);
+}
+
 /** True when fields of this type get an index of their values (unless past MAX_FIELD_INDEXES keys). */
 export function hasValueIndex(type: FieldDefinition['type']): boolean {
   return INDEXED_TYPES.has(type);
