@@ -170,10 +170,9 @@ function walkOf(sort: ListSort, trashed: boolean, text: boolean): 'index' | 'tab
  * pages are all-visible, fewer where they are not: `textWalk`) and 1,500 records read from the
  * table (about 15 ms). A term the walk does not find there is most often rare, and the
  * trigram index finds a rare term's matches in 5 to 10 ms; a common term absent from the head
- * of the list costs the rest a read of every match (100 to 300 ms). Four runs each at 10,000
- * and 40,000 rows on one table (docs/performance.md, "Search", log of 2026-11-29): the
- * workspace of 30 % met p95 < 50 ms in three of four at 40,000 and none at 10,000, and rare
- * terms stayed within it. Tests lower them to see both paths on a few records. In an
+ * of the list costs the rest a read of every match. 40,000 rather than 10,000 since runs that
+ * alternated the two (docs/performance.md, "Search", log of 2026-11-29 09:24): a common term
+ * absent from the newest records is reached more often, rare terms no slower. Tests lower them to see both paths on a few records. In an
  * order whose index holds `search_lower` (the search text lower-cased, null when long) and
  * `search_signature` (for a long text) a row is tested on the index (`indexedCandidate`); only
  * the rows that may match are read from the table (`walkOf`).
