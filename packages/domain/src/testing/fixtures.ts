@@ -127,3 +127,31 @@ export function seededRandom(seed: number): () => number {
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** One page of a list, as the lists answer it. */
+interface ListPage {
+  data: { id: string }[];
+  meta: { nextCursor: string | null };
+}
+
+/**
+ * Every id of a list, page by page through its cursor: `read` asks for the page after `cursor`
+ * (the first without one). Each page must hold an id at most once; more than `maxPages` pages
+ * is an error (a cursor that does not move on).
+ */
+export async function everyPage(
+  read: (cursor: string | undefined) => Promise<ListPage>,
+  maxPages = 2_000,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < maxPages; pages++) {
+    const page = await read(cursor);
+    const onPage = page.data.map((r) => r.id);
+    expect(new Set(onPage).size).toBe(onPage.length);
+    ids.push(...onPage);
+    if (!page.meta.nextCursor) return ids;
+    cursor = page.meta.nextCursor;
+  }
+  throw new Error(`more than ${maxPages} pages`);
+}
