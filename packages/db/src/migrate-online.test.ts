@@ -216,8 +216,15 @@ describe('online migrations under load', () => {
         expect.arrayContaining(['records_search_idx', 'records_live_updated_idx', 'records_live_title_idx']),
       );
       expect(
-        indexes.rows.map((i) => i.name).filter((n) => n.endsWith('_walk_idx') || n.endsWith('_folder_idx')),
+        indexes.rows
+          .map((i) => i.name)
+          .filter((n) => n.endsWith('_walk_idx') || n.endsWith('_folder_idx') || n.endsWith('_keyed_idx')),
       ).toEqual([]);
+      // The trigram index keys the workspace and the folder as expressions (migration 0030).
+      const trigram = await c.query<{ definition: string }>(
+        `select pg_get_indexdef('records_search_idx'::regclass) as definition`,
+      );
+      expect(trigram.rows[0]?.definition).toContain(`(folder_id || ''::text)`);
       // Filled, every record made before the migration (the clients' new ones may come after it).
       const unfilled = await c.query(
         `select count(*)::int as n from records where example_title_length is null and id not like 'rec_new_%'`,

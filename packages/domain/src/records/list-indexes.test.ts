@@ -2,6 +2,7 @@ import { closePool, createDatabase, createPool, type Database } from '@crm/db';
 import { createTestDatabase, type TestDatabase } from '@crm/db/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFolder } from '../folders/create-folder.ts';
 import { addFolderField } from '../folders/index.ts';
 import type { Actor } from '../shared/actor.ts';
 import { newWorkspace } from '../testing/fixtures.ts';
@@ -22,6 +23,8 @@ let actor: Actor;
 let plansOf: ReturnType<typeof planRecorder>;
 /** Where the second page of the list sorted by `-data.company` starts. */
 let companyCursor: string;
+/** A workspace of ten folders of 2,000 records each, and the folders. */
+let foldered: { actor: Actor; folderIds: string[] };
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -53,6 +56,28 @@ beforeAll(async () => {
     );
   await seed(other, 10_000);
   await seed(mine, 30_000);
+  const ten = await newWorkspace(db, 'Ten folders');
+  const folderIds: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const folder = await createFolder(db, ten.actor, {
+      name: `Folder ${i}`,
+      fields: [
+        { key: 'score', label: 'Score', type: 'NUMBER' },
+        { key: 'stage', label: 'Stage', type: 'SELECT', options: ['Lead', 'Customer'] },
+      ],
+    });
+    folderIds.push(folder.id);
+  }
+  await pool.query(
+    `insert into records (workspace_id, id, folder_id, title, data, search_text, created_at, updated_at)
+     select $1, 'rec_ten_' || n, ($2::text[])[1 + n % 10], 'Contact ' || n,
+            jsonb_build_object('score', (n * 7919) % 100, 'stage', case when n % 9 = 0 then 'Customer' else 'Lead' end),
+            lower('Contact ' || n || ' notes of the call about the renewal'),
+            now() - (n || ' minutes')::interval, now() - ((n * 7919) % 43200 || ' minutes')::interval
+       from generate_series(1, 20000) n`,
+    [ten.actor.workspaceId, folderIds],
+  );
+  foldered = { actor: ten.actor, folderIds };
   await pool.query('analyze records');
   const first = await findRecords(db, actor, { sort: '-data.company', pageSize: 50 });
   companyCursor = first.meta.nextCursor ?? '';
@@ -112,5 +137,47 @@ describe('list queries use indexes', () => {
         summary,
       ).toBe(true);
     }
+  });
+});
+
+describe('lists of one folder', () => {
+  // The trigram index keys the folder as `folder_id || ''` (migration 0030): keyed plainly, it
+  // answered a list's `folder_id = …` too, and PostgreSQL ANDed every entry of the folder with a
+  // filter's index (docs/performance.md, "Search").
+  const inputs: [string, Omit<Parameters<typeof findRecords>[2], 'folderId'>][] = [
+    ['a NUMBER range, newest first', { filter: { 'data.score': { gte: '95' } } }],
+    ['a NUMBER range, by update', { filter: { 'data.score': { gte: '95' } }, sort: '-updatedAt' }],
+    [
+      'a SELECT value and a range, by title',
+      { filter: { 'data.stage': 'Customer', 'data.score': { lt: '5' } }, sort: 'title' },
+    ],
+    ['a SELECT value, by score', { filter: { 'data.stage': 'Customer' }, sort: '-data.score' }],
+    ['no filter', {}],
+  ];
+
+  it.each(inputs)('never read the trigram index without q: %s', async (_name, input) => {
+    for (const folderId of foldered.folderIds.slice(0, 3)) {
+      const plans = await plansOf(
+        () => findRecords(db, foldered.actor, { pageSize: 50, folderId, ...input }),
+        /from "records"/,
+      );
+      expect(plans.length).toBeGreaterThan(0);
+      for (const plan of plans) {
+        expect(plan.nodes.map((n) => n.index).filter(Boolean), JSON.stringify(plan.nodes)).not.toContain(
+          'records_search_idx',
+        );
+      }
+    }
+  });
+
+  it("ask the trigram index for the folder's matches of a rare term", async () => {
+    const folderId = foldered.folderIds[4] ?? '';
+    const plans = await plansOf(
+      () => findRecords(db, foldered.actor, { pageSize: 50, folderId, q: 'contact 1234 ' }),
+      /from "records"/,
+    );
+    const rest = plans.find((p) => p.text.includes(`("records"."folder_id" || '') = $`));
+    expect(rest, plans.map((p) => p.text).join('\n')).toBeDefined();
+    expect(rest?.nodes.map((n) => n.index)).toContain('records_search_idx');
   });
 });

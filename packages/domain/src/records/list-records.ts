@@ -65,10 +65,11 @@ export async function listRecords<
   const sharded = text !== undefined && text !== '' && (await isSharded(db));
   // The list's conditions that the indexes of its orders hold: a text search walks them (textWalk).
   const inWorkspace = eq(r.workspaceId, actor.workspaceId);
+  const inFolder = folder ? eq(r.folderId, folder.id) : undefined;
   const indexed: SQL[] = [
     inWorkspace,
     input.trashed ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
-    ...(folder ? [eq(r.folderId, folder.id)] : []),
+    ...(inFolder ? [inFolder] : []),
     ...(updatedSince && sort.name === 'updatedAt' ? [updatedSince] : []),
   ];
   const scope: (SQL | undefined)[] = [
@@ -117,9 +118,11 @@ export async function listRecords<
               walkOf(sort, input.trashed === true, textOrder !== undefined),
               await recordsVisibleShare(db),
             ),
-            restScope: scope.map((c) =>
-              c === inWorkspace ? restWorkspace(actor.workspaceId, sharded || input.filter !== undefined) : c,
-            ),
+            restScope: scope.map((c) => {
+              if (c === inWorkspace)
+                return restWorkspace(actor.workspaceId, sharded || input.filter !== undefined);
+              return c === inFolder && folder ? restFolder(folder.id) : c;
+            }),
           },
         }
       : {}),
@@ -141,6 +144,15 @@ export async function listRecords<
 function restWorkspace(workspaceId: string, plain: boolean): SQL {
   const keyed = sql`${schema.searchWorkspace(r.workspaceId)} = ${workspaceId}`;
   return plain ? (and(eq(r.workspaceId, workspaceId), keyed) as SQL) : keyed;
+}
+
+/**
+ * The folder condition of a `q` search's rest: as the trigram index keys it (`searchFolder`),
+ * so that the index is asked for this folder's matches alone. No other index holds the folder
+ * so, and no list without `q` names it so (migration 0030).
+ */
+function restFolder(folderId: string): SQL {
+  return sql`${schema.searchFolder(r.folderId)} = ${folderId}`;
 }
 
 /**
