@@ -225,6 +225,11 @@ describe('online migrations under load', () => {
         `select pg_get_indexdef('records_search_idx'::regclass) as definition`,
       );
       expect(trigram.rows[0]?.definition).toContain(`(folder_id || ''::text)`);
+      // With statistics of its expressions, which a new index has only once the table is analyzed.
+      const statistics = await c.query<{ n: number }>(
+        `select count(*)::int as n from pg_stats where tablename = 'records_search_idx'`,
+      );
+      expect(statistics.rows[0]?.n).toBe(2);
       // Filled, every record made before the migration (the clients' new ones may come after it).
       const unfilled = await c.query(
         `select count(*)::int as n from records where example_title_length is null and id not like 'rec_new_%'`,
