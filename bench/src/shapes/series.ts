@@ -87,6 +87,8 @@ export function searchCases(workspaces: ShapeWorkspace[]): SearchCase[] {
     for (const [i, filter] of filters.entries()) {
       const q = ['son', 'garcia', 'gmail'][(sorts.indexOf(sort) + i) % 3] ?? missing('a term');
       add('filter and sort', big, { q, sort, folderId: people, ...filter }, 5);
+      // The same list without `q`: what the search adds to it.
+      add('filter and sort, no q', big, { sort, folderId: people, ...filter }, 5);
     }
     add('sort alone', big, { q: 'garcia', sort, folderId: people }, 5);
   }
