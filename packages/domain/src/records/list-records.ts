@@ -66,6 +66,12 @@ export async function listRecords<
   // The list's conditions that the indexes of its orders hold: a text search walks them (textWalk).
   const inWorkspace = eq(r.workspaceId, actor.workspaceId);
   const inFolder = folder ? eq(r.folderId, folder.id) : undefined;
+  /** The rest's own form of the workspace's and the folder's conditions (`restWorkspace`, `restFolder`). */
+  const restForms = (condition: SQL): SQL | undefined => {
+    if (condition === inWorkspace)
+      return restWorkspace(actor.workspaceId, sharded || input.filter !== undefined);
+    return folder && condition === inFolder ? restFolder(folder.id) : undefined;
+  };
   const indexed: SQL[] = [
     inWorkspace,
     input.trashed ? isNotNull(r.trashedAt) : isNull(r.trashedAt),
@@ -118,11 +124,7 @@ export async function listRecords<
               walkOf(sort, input.trashed === true, textOrder !== undefined),
               await recordsVisibleShare(db),
             ),
-            restScope: scope.map((c) => {
-              if (c === inWorkspace)
-                return restWorkspace(actor.workspaceId, sharded || input.filter !== undefined);
-              return c === inFolder && folder ? restFolder(folder.id) : c;
-            }),
+            restScope: scope.map((c) => (c && restForms(c)) ?? c),
           },
         }
       : {}),
@@ -184,8 +186,8 @@ function walkOf(sort: ListSort, trashed: boolean, text: boolean): 'index' | 'tab
  * trigram index finds a rare term's matches in 5 to 10 ms; a common term absent from the head
  * of the list costs the rest a read of every match. 40,000 rather than 10,000 since runs that
  * alternated the two (docs/performance.md, "Search", log of 2026-11-29 09:24): a common term
- * absent from the newest records is reached more often, rare terms no slower. Tests lower them to see both paths on a few records. In an
- * order whose index holds `search_lower` (the search text lower-cased, null when long) and
+ * absent from the newest records is reached more often, rare terms no slower. Tests lower
+ * them to see both paths on a few records. In an order whose index holds `search_lower` (the search text lower-cased, null when long) and
  * `search_signature` (for a long text) a row is tested on the index (`indexedCandidate`); only
  * the rows that may match are read from the table (`walkOf`).
  */
