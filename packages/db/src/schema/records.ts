@@ -138,8 +138,8 @@ export function searchWorkspace(workspaceId: SQLWrapper): SQL {
  * The folder as the trigram index `records_search_idx` keys it: `folder_id || ''`, for the
  * same reason as `searchWorkspace`. Keyed plainly, the index answered a list's `folder_id = …`
  * too: PostgreSQL ANDed the folder's entries (every record of the folder) with a filter's
- * index, and a list of one folder with a filter that a few thousand records pass read them
- * for 50 to 70 ms at 1,000,000 records (docs/performance.md, "Search").
+ * index, for a list of one folder with a filter that a few thousand records pass
+ * (docs/performance.md, "Search", the log of 2026-11-29, with the figures).
  */
 export function searchFolder(folderId: SQLWrapper): SQL {
   return sql`(${folderId} || '')`;
